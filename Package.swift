@@ -1,0 +1,48 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Arrows point one way: rehearse → Scenarios → Domain, Sim. Sim knows nothing of the domain;
+// Domain takes its clock, executors and randomness injected and imports neither Sim nor Scenarios.
+let package = Package(
+    name: "Rehearsal",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Sim", targets: ["Sim"]),
+        .library(name: "Domain", targets: ["Domain"]),
+        .library(name: "Scenarios", targets: ["Scenarios"]),
+        .executable(name: "rehearse", targets: ["rehearse"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    ],
+    targets: [
+        .target(
+            name: "Sim",
+            dependencies: [
+                .product(name: "Collections", package: "swift-collections"),
+            ]
+        ),
+        .target(name: "Domain"),
+        .target(
+            name: "Scenarios",
+            dependencies: ["Sim", "Domain", .product(name: "Collections", package: "swift-collections")]
+        ),
+        .executableTarget(
+            name: "rehearse",
+            dependencies: [
+                "Scenarios", "Sim", "Domain",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            // Exported so the kernel's clock_gettime interposer is seen by the runtime's libraries.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]
+        ),
+        .testTarget(
+            name: "SimTests", dependencies: ["Sim"],
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]
+        ),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "Sim"]),
+        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Sim", "Domain"]),
+        .testTarget(name: "RehearseTests", dependencies: ["rehearse"]),
+    ]
+)

@@ -1,0 +1,48 @@
+/// The injected time source of the domain core: a monotonic clock plus the calendar instant of its zero.
+///
+/// Domain code never reads the wall clock. It asks this value for `now` (nanoseconds since the
+/// Unix epoch, in the clock's own time line) and sleeps through it, so the same code runs on a
+/// simulator's virtual clock, on swift-clocks' `TestClock` or on `ContinuousClock` at full speed.
+public struct DomainClock: Sendable {
+    /// Calendar time at the clock's zero, in nanoseconds since 1970-01-01T00:00:00Z.
+    public let epochUnixNanoseconds: Int64
+    private let elapsed: @Sendable () -> Duration
+    private let sleeper: @Sendable (Duration) async throws -> Void
+
+    /// Wraps any standard `Clock` measured in `Duration`; `epochUnixNanoseconds` is the calendar
+    /// time that the clock's current instant (at the moment of wrapping) stands for.
+    public init<C: Clock>(_ clock: C, epochUnixNanoseconds: Int64) where C.Duration == Duration {
+        let start = clock.now
+        self.epochUnixNanoseconds = epochUnixNanoseconds
+        self.elapsed = { start.duration(to: clock.now) }
+        self.sleeper = { duration in
+            if duration > .zero { try await clock.sleep(for: duration) }
+        }
+    }
+
+    /// Nanoseconds since the clock was wrapped.
+    public var elapsedNanoseconds: Int64 { elapsed().nanoseconds }
+
+    /// Calendar time now, in nanoseconds since the Unix epoch.
+    public var nowUnixNanoseconds: Int64 { epochUnixNanoseconds + elapsed().nanoseconds }
+
+    /// Calendar time now, as a `Timestamp`.
+    public var now: Timestamp { Timestamp(unixNanoseconds: nowUnixNanoseconds) }
+
+    /// Suspends the caller for `duration` of this clock's time.
+    public func sleep(for duration: Duration) async throws { try await sleeper(duration) }
+
+    /// Suspends the caller until calendar time `deadline` (returns at once if it has passed).
+    public func sleep(until deadline: Timestamp) async throws {
+        let remaining = deadline.unixNanoseconds - nowUnixNanoseconds
+        if remaining > 0 { try await sleeper(.nanoseconds(remaining)) }
+    }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds (saturating; durations here are far below 292 years).
+    public var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
+    }
+}

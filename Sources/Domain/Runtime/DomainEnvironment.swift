@@ -1,0 +1,38 @@
+/// Everything the domain core takes from outside: time, executors, randomness.
+///
+/// The simulator builds one from its virtual clock, per-actor executors and seeded streams; the
+/// real runtime builds one from `ContinuousClock`, `ConcurrentPoolExecutorSource` and a
+/// `SeededRandomSource`. The domain core behaves identically on both.
+public struct DomainEnvironment: Sendable {
+    /// Time, with the calendar instant of its zero.
+    public var clock: DomainClock
+    /// Where each domain actor gets its executor.
+    public var executors: any ActorExecutorSource
+    /// Seeded randomness, as named independent streams.
+    public var random: any RandomSource
+
+    public init(clock: DomainClock, executors: any ActorExecutorSource, random: any RandomSource) {
+        self.clock = clock
+        self.executors = executors
+        self.random = random
+    }
+
+    /// A serial executor for one new domain actor (see `DomainActor`).
+    public func makeExecutor(label: String) -> any SerialExecutor {
+        executors.makeExecutor(label: label)
+    }
+
+    /// The generator for stream `name` (see `RandomSource`).
+    public func randomStream(_ name: String) -> any RandomNumberGenerator {
+        random.stream(named: name)
+    }
+
+    /// An environment on the real runtime: `ContinuousClock`, the concurrent pool, and a seed.
+    public static func realRuntime(seed: UInt64, epochUnixNanoseconds: Int64) -> DomainEnvironment {
+        DomainEnvironment(
+            clock: DomainClock(ContinuousClock(), epochUnixNanoseconds: epochUnixNanoseconds),
+            executors: ConcurrentPoolExecutorSource(),
+            random: SeededRandomSource(seed: seed)
+        )
+    }
+}
