@@ -20,7 +20,8 @@ let package = Package(
         .target(
             name: "Sim",
             dependencies: [
-                .product(name: "Collections", package: "swift-collections"),
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
         .target(name: "Domain"),

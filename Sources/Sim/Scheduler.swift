@@ -1,0 +1,323 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import DequeModule
+import HeapModule
+import Synchronization
+
+/// The single-threaded core of one simulation: the ready set, the timer heap, virtual time,
+/// the strategy's state and the trace.
+///
+/// Invariants: it is touched only on the thread that runs it (checked where a foreign thread
+/// could reach it); virtual time never goes backwards; a timer never fires before its deadline;
+/// same-time timers fire in insertion order.
+final class Scheduler: @unchecked Sendable {
+    /// Where a ready job came from (for the trace and for escape accounting).
+    enum Origin: UInt8 {
+        case actor, task, global, timer, foreign
+    }
+
+    struct ReadyJob: Sendable {
+        var job: UnownedJob
+        var executor: SimExecutor?
+        var origin: Origin
+    }
+
+    enum TimerAction {
+        case job(UnownedJob)
+        case sleeper(SleepWaker)
+    }
+
+    struct Timer: Comparable {
+        var deadline: UInt64
+        var sequence: UInt64
+        var action: TimerAction
+
+        static func < (lhs: Timer, rhs: Timer) -> Bool {
+            lhs.deadline != rhs.deadline ? lhs.deadline < rhs.deadline : lhs.sequence < rhs.sequence
+        }
+        static func == (lhs: Timer, rhs: Timer) -> Bool {
+            lhs.deadline == rhs.deadline && lhs.sequence == rhs.sequence
+        }
+    }
+
+    let configuration: SimulationConfiguration
+    let streams: RandomStreams
+    private(set) var taskExecutor: SimTaskExecutor!
+    private let thread: pthread_t
+
+    // Scheduling state.
+    private var ready = Deque<ReadyJob>()
+    private var timers = Heap<Timer>()
+    private var cancelledTimers = Set<UInt64>()
+    private var timerSequence: UInt64 = 0
+    private(set) var now: UInt64 = 0
+    private(set) var steps: UInt64 = 0
+    private var schedulerRandom: SimRandom
+    private var pct: PCTState?
+    private var replayDecisions: [UInt32] = []
+    private var replayCursor = 0
+    private(set) var decisions: [UInt32] = []
+
+    // Identity and trace.
+    private(set) var executorLabels: [String] = ["nonisolated"]
+    private(set) var hash = TraceHash()
+    private(set) var events: [TraceEvent] = []
+    private(set) var currentExecutorOrdinal: UInt32 = 0
+
+    // Outcome.
+    private(set) var rootFinished = false
+    private(set) var rootError: (any Error)?
+    private(set) var escapes: [SimulationOutcome.Escape] = []
+    private(set) var liveNamedTasks: [UInt64: String] = [:]
+    private var namedTaskSequence: UInt64 = 0
+    private(set) var globalJobsCaptured: UInt64 = 0
+    private(set) var timersFired: UInt64 = 0
+
+    private let foreignInbox = Mutex<[ReadyJob]>([])
+    private let foreignPending = Atomic<Bool>(false)
+
+    /// Virtual time of the process monotonic clock while this simulation runs (see `ClockInterposer`).
+    static let monotonicBaseNanoseconds: Int64 = 1_000 * 1_000_000_000
+
+    init(configuration: SimulationConfiguration) {
+        self.configuration = configuration
+        self.streams = RandomStreams(seed: configuration.seed)
+        self.schedulerRandom = streams.stream(named: "scheduler")
+        self.thread = pthread_self()
+        switch configuration.strategy {
+        case .fifo, .random: break
+        case .pct(let depth, let horizon):
+            pct = PCTState(depth: depth, horizon: horizon, random: streams.stream(named: "pct"))
+        case .replay(let decisions):
+            replayDecisions = decisions
+        }
+        taskExecutor = SimTaskExecutor(scheduler: self)
+    }
+
+    var monotonicNanoseconds: Int64 { Self.monotonicBaseNanoseconds + Int64(now) }
+    var realtimeNanoseconds: Int64 { configuration.epochUnixNanoseconds + Int64(now) }
+
+    // MARK: Enqueueing
+
+    /// Registers a new actor executor and returns its ordinal (1, 2, … in creation order).
+    func registerExecutor(label: String) -> UInt32 {
+        executorLabels.append(label)
+        return UInt32(executorLabels.count - 1)
+    }
+
+    /// Makes `job` ready. Called by the executors and the global hook on the simulation's thread.
+    @inline(__always)
+    func enqueue(_ job: UnownedJob, on executor: SimExecutor?, origin: Origin) {
+        guard pthread_equal(pthread_self(), thread) != 0 else {
+            enqueueFromForeignThread(job, executor: executor)
+            return
+        }
+        if origin == .global {
+            globalJobsCaptured += 1
+            ForeignJobRouter.claim(job, for: self)
+        }
+        ready.append(ReadyJob(job: job, executor: executor, origin: origin))
+    }
+
+    /// A job that arrived from another thread: an escape (fatal in strict mode); otherwise it is
+    /// adopted at the next step, at a point that depends on real timing.
+    func enqueueFromForeignThread(_ job: UnownedJob, executor: SimExecutor? = nil) {
+        foreignInbox.withLock { $0.append(ReadyJob(job: job, executor: executor, origin: .foreign)) }
+        foreignPending.store(true, ordering: .releasing)
+    }
+
+    /// Runs `job` after `delay` virtual nanoseconds.
+    func schedule(_ job: UnownedJob, afterNanoseconds delay: UInt64) {
+        precondition(pthread_equal(pthread_self(), thread) != 0, "timer scheduled from a foreign thread")
+        addTimer(deadline: now &+ delay, action: .job(job))
+    }
+
+    /// Wakes `sleeper` at virtual time `deadline`; returns the timer's id for cancellation.
+    func schedule(_ sleeper: SleepWaker, atNanoseconds deadline: UInt64) -> UInt64 {
+        precondition(pthread_equal(pthread_self(), thread) != 0, "sleep registered from a foreign thread")
+        return addTimer(deadline: max(deadline, now), action: .sleeper(sleeper))
+    }
+
+    /// Cancels a continuation timer: it will be skipped when due. The caller resumes the continuation.
+    func cancelTimer(_ id: UInt64) { cancelledTimers.insert(id) }
+
+    @discardableResult
+    private func addTimer(deadline: UInt64, action: TimerAction) -> UInt64 {
+        timerSequence += 1
+        timers.insert(Timer(deadline: deadline, sequence: timerSequence, action: action))
+        return timerSequence
+    }
+
+    /// Records that code inside the simulation escaped it; the run ends with `.escaped`.
+    func escape(_ kind: SimulationOutcome.EscapeKind, detail: String) {
+        escapes.append(SimulationOutcome.Escape(kind: kind, detail: detail, step: steps, timeNanoseconds: now))
+    }
+
+    // MARK: Events and tasks
+
+    /// Folds an actor-recorded event into the trace.
+    func record(_ text: String) {
+        hash.mix(0xE7E7)
+        hash.mix(now)
+        hash.mix(UInt64(currentExecutorOrdinal))
+        hash.mix(text)
+        if configuration.recordsTrace {
+            events.append(TraceEvent(
+                step: steps, timeNanoseconds: now, kind: .event, actor: currentExecutorOrdinal,
+                readyCount: 0, chosenIndex: 0, detail: text))
+        }
+    }
+
+    func namedTaskStarted(_ name: String) -> UInt64 {
+        namedTaskSequence += 1
+        liveNamedTasks[namedTaskSequence] = name
+        return namedTaskSequence
+    }
+
+    func namedTaskFinished(_ id: UInt64) { liveNamedTasks[id] = nil }
+
+    func rootDidFinish(error: (any Error)?) {
+        rootFinished = true
+        rootError = error
+    }
+
+    func nextRandom() -> UInt64 { schedulerRandom.next() }
+
+    // MARK: The loop
+
+    /// Runs until the root finishes (then lets ready work settle), a limit is hit, the run
+    /// deadlocks or something escapes. Never sleeps: with nothing ready, time jumps.
+    func runLoop() -> SimulationOutcome {
+        let limits = configuration.limits
+        var stepsAfterRoot: UInt64 = 0
+        while true {
+            if foreignPending.load(ordering: .acquiring) { adoptForeignJobs() }
+            if !escapes.isEmpty { return .escaped(escapes) }
+            if rootFinished {
+                // Let already-ready work finish (it frees tasks); never advance time for it.
+                if ready.isEmpty || stepsAfterRoot >= limits.maxStepsAfterRoot {
+                    if let rootError { return .rootThrew(String(describing: rootError)) }
+                    return .finished
+                }
+                stepsAfterRoot += 1
+            }
+            if ready.isEmpty {
+                if rootFinished { continue }
+                guard advanceTime() else {
+                    return .deadlock(blockedTasks: liveNamedTasks.keys.sorted().map { liveNamedTasks[$0]! })
+                }
+                if now > limits.maxVirtualNanoseconds { return .timeLimit }
+                continue
+            }
+            if steps >= limits.maxSteps { return .stepLimit }
+            runOneJob()
+        }
+    }
+
+    @inline(__always)
+    private func runOneJob() {
+        let count = ready.count
+        let index = count == 1 ? 0 : chooseIndex(count: count)
+        let entry: ReadyJob
+        if index == 0 {
+            entry = ready.removeFirst()
+        } else if case .random = configuration.strategy {
+            ready.swapAt(index, count - 1)
+            entry = ready.removeLast()
+        } else {
+            entry = ready.remove(at: index)
+        }
+        if count > 1 { decisions.append(UInt32(index)) }
+        let ordinal = entry.executor?.ordinal ?? 0
+        currentExecutorOrdinal = ordinal
+        hash.mix(UInt64(ordinal) << 40 | UInt64(count) << 20 | UInt64(index))
+        if configuration.recordsTrace {
+            events.append(TraceEvent(
+                step: steps, timeNanoseconds: now, kind: .run, actor: ordinal,
+                readyCount: UInt32(count), chosenIndex: UInt32(index),
+                detail: executorLabels[Int(ordinal)]))
+        }
+        steps += 1
+        if let executor = entry.executor {
+            entry.job.runSynchronously(
+                isolatedTo: executor.asUnownedSerialExecutor(),
+                taskExecutor: taskExecutor.asUnownedTaskExecutor())
+        } else {
+            entry.job.runSynchronously(on: taskExecutor.asUnownedTaskExecutor())
+        }
+        currentExecutorOrdinal = 0
+    }
+
+    private func chooseIndex(count: Int) -> Int {
+        switch configuration.strategy {
+        case .fifo:
+            return 0
+        case .random:
+            return schedulerRandom.below(count)
+        case .pct:
+            return pct!.choose(among: ready, step: steps)
+        case .replay:
+            guard replayCursor < replayDecisions.count else { return 0 }
+            let decision = Int(replayDecisions[replayCursor])
+            replayCursor += 1
+            return min(decision, count - 1)
+        }
+    }
+
+    /// Moves virtual time to the earliest timer and fires every timer due then, in insertion
+    /// order. Returns false when there is no timer left.
+    private func advanceTime() -> Bool {
+        // Cancelled sleeps neither fire nor move time.
+        while let first = timers.min, !cancelledTimers.isEmpty, cancelledTimers.remove(first.sequence) != nil {
+            _ = timers.removeMin()
+        }
+        guard let first = timers.min else { return false }
+        precondition(first.deadline >= now, "virtual time would go backwards")
+        if first.deadline > now {
+            now = first.deadline
+            hash.mix(0xA0A0)
+            hash.mix(now)
+            if configuration.recordsTrace {
+                events.append(TraceEvent(
+                    step: steps, timeNanoseconds: now, kind: .advance, actor: 0,
+                    readyCount: 0, chosenIndex: 0, detail: ""))
+            }
+        }
+        while let timer = timers.min, timer.deadline <= now {
+            _ = timers.removeMin()
+            if !cancelledTimers.isEmpty, cancelledTimers.remove(timer.sequence) != nil { continue }
+            timersFired += 1
+            switch timer.action {
+            case .job(let job):
+                ready.append(ReadyJob(job: job, executor: nil, origin: .timer))
+            case .sleeper(let sleeper):
+                sleeper.wake()
+            }
+        }
+        return true
+    }
+
+    private func adoptForeignJobs() {
+        let jobs = foreignInbox.withLock { inbox in
+            defer { inbox.removeAll() }
+            return inbox
+        }
+        foreignPending.store(false, ordering: .relaxed)
+        if configuration.strict, !jobs.isEmpty {
+            escape(.foreignThread, detail: "\(jobs.count) job(s) were enqueued from a thread outside the simulation (a real thread, a Dispatch queue or a real-time timer resumed simulated work)")
+            return
+        }
+        ready.append(contentsOf: jobs)
+    }
+
+    /// Jobs and timers still pending when the run ended (they never ran).
+    var pendingWork: (readyJobs: Int, timers: Int) { (ready.count, timers.count - cancelledTimers.count) }
+}
+
+extension Scheduler {
+    /// True when `executor`'s job is running right now on the simulation's thread.
+    func isRunning(_ executor: SimExecutor) -> Bool {
+        pthread_equal(pthread_self(), thread) != 0 && currentExecutorOrdinal == executor.ordinal
+    }
+}

@@ -1,0 +1,78 @@
+/// The simulation's virtual clock: instants are virtual nanoseconds since the run started, and
+/// `sleep` registers a timer, so 72 virtual hours of sleeping cost no wall time.
+///
+/// ```swift
+/// let clock = SimClock()
+/// try await clock.sleep(for: .seconds(30 * 60))   // returns at once in wall time
+/// let date = clock.unixNanoseconds(at: clock.now)  // calendar time for formatting
+/// ```
+public struct SimClock: Clock, Sendable {
+    /// A point in virtual time.
+    public struct Instant: InstantProtocol, Sendable, Hashable, Codable {
+        /// Virtual nanoseconds since the start of the run.
+        public var nanoseconds: UInt64
+
+        public init(nanoseconds: UInt64) { self.nanoseconds = nanoseconds }
+
+        public func advanced(by duration: Duration) -> Instant {
+            let delta = duration.simNanoseconds
+            return Instant(nanoseconds: delta >= 0 ? nanoseconds &+ UInt64(delta) : nanoseconds &- UInt64(-delta))
+        }
+
+        public func duration(to other: Instant) -> Duration {
+            .nanoseconds(Int64(bitPattern: other.nanoseconds &- nanoseconds))
+        }
+
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
+    }
+
+    public init() {}
+
+    public var now: Instant { Instant(nanoseconds: Self.scheduler().now) }
+
+    public var minimumResolution: Duration { .nanoseconds(1) }
+
+    /// Calendar time at virtual zero, in nanoseconds since the Unix epoch.
+    public var epochUnixNanoseconds: Int64 { Self.scheduler().configuration.epochUnixNanoseconds }
+
+    /// Calendar time of `instant`, in nanoseconds since the Unix epoch.
+    public func unixNanoseconds(at instant: Instant) -> Int64 { epochUnixNanoseconds + Int64(instant.nanoseconds) }
+
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        let scheduler = Self.scheduler()
+        try Task.checkCancellation()
+        if deadline.nanoseconds <= scheduler.now {
+            await Task.yield()
+            return
+        }
+        let waker = SleepWaker()
+        try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
+                if waker.cancelled {
+                    continuation.resume(throwing: CancellationError())
+                    return
+                }
+                waker.continuation = continuation
+                waker.timer = scheduler.schedule(waker, atNanoseconds: deadline.nanoseconds)
+            }
+        } onCancel: {
+            // Cancellation happens on the simulation's thread (the only one running its tasks).
+            waker.cancel(in: scheduler)
+        }
+    }
+
+    static func scheduler() -> Scheduler {
+        guard let scheduler = SimulationContext.current else {
+            preconditionFailure("SimClock used outside a running simulation")
+        }
+        return scheduler
+    }
+}
+
+extension Duration {
+    /// Whole nanoseconds (truncating sub-nanosecond parts).
+    var simNanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,32 @@
+/// The serial executor of one simulated actor. Each actor owns its own, so every hop between
+/// actors is an enqueue into the scheduler's ready set, hence a point where the strategy chooses.
+///
+/// Create it inside a running simulation (it binds to the simulation on the current thread).
+public final class SimExecutor: SerialExecutor, @unchecked Sendable {
+    let scheduler: Scheduler
+    /// Creation ordinal within the simulation (1, 2, …); names the actor in the trace.
+    public let ordinal: UInt32
+    /// The actor's name in traces and reports.
+    public var label: String { scheduler.executorLabels[Int(ordinal)] }
+
+    /// A new executor for one actor, labelled `label` in traces.
+    public init(_ label: String = "actor") {
+        guard let scheduler = SimulationContext.current else {
+            preconditionFailure("SimExecutor(\"\(label)\") was created outside a running simulation: create simulated actors inside Simulation.run")
+        }
+        self.scheduler = scheduler
+        self.ordinal = scheduler.registerExecutor(label: label)
+    }
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        scheduler.enqueue(UnownedJob(job), on: self, origin: .actor)
+    }
+
+    public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+        UnownedSerialExecutor(ordinary: self)
+    }
+
+    public func checkIsolated() {
+        precondition(scheduler.isRunning(self), "not isolated to simulated actor \(label)")
+    }
+}

@@ -1,0 +1,34 @@
+/// Everything that decides a run: with the same configuration and binary, the same trace.
+public struct SimulationConfiguration: Sendable, Hashable {
+    /// The seed of every random stream (scheduler choices included).
+    public var seed: UInt64
+    /// How the next job is chosen among the ready ones.
+    public var strategy: SchedulingStrategy
+    /// Bounds that end runaway runs.
+    public var limits: SimulationLimits
+    /// Calendar time at virtual time zero, in nanoseconds since the Unix epoch
+    /// (default 2026-01-12T00:00:00Z, the week of the seeds' examples).
+    public var epochUnixNanoseconds: Int64
+    /// When true, a job from a foreign thread or a real-time sleep fails the run (MainActor use
+    /// always does).
+    public var strict: Bool
+    /// When true, every trace event is kept (for JSON Lines output and divergence reports);
+    /// otherwise only the rolling hash is.
+    public var recordsTrace: Bool
+
+    public init(
+        seed: UInt64,
+        strategy: SchedulingStrategy = .random,
+        limits: SimulationLimits = SimulationLimits(),
+        epochUnixNanoseconds: Int64 = 1_768_176_000 * 1_000_000_000,
+        strict: Bool = true,
+        recordsTrace: Bool = false
+    ) {
+        self.seed = seed
+        self.strategy = strategy
+        self.limits = limits
+        self.epochUnixNanoseconds = epochUnixNanoseconds
+        self.strict = strict
+        self.recordsTrace = recordsTrace
+    }
+}

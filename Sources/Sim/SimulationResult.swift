@@ -1,0 +1,25 @@
+/// What one run produced: its outcome, size, virtual duration, trace hash and decisions log.
+public struct SimulationResult<Output: Sendable>: Sendable {
+    /// The configuration that produced this result (seed, strategy, limits).
+    public var configuration: SimulationConfiguration
+    public var outcome: SimulationOutcome
+    /// The root task's return value, when it finished.
+    public var output: Output?
+    /// Jobs run.
+    public var steps: UInt64
+    /// Virtual nanoseconds from start to end.
+    public var virtualNanoseconds: UInt64
+    /// The rolling hash of every decision and recorded event.
+    public var traceHash: TraceHash
+    /// Index chosen at each step that had more than one ready job; `.replay` of it reproduces the run.
+    public var decisions: [UInt32]
+    /// Every trace entry, when `recordsTrace` was on; otherwise empty.
+    public var trace: [TraceEvent]
+    /// Actor labels by ordinal (0 is nonisolated code).
+    public var actorLabels: [String]
+    /// Work left when the run ended: ready jobs and pending timers that never ran.
+    public var leftoverReadyJobs: Int
+    public var leftoverTimers: Int
+    /// Jobs that tried to leave for the global executor and were kept inside (`Task {}`, detached).
+    public var globalJobsCaptured: UInt64
+}

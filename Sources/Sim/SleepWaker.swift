@@ -1,0 +1,22 @@
+/// One pending `SimClock` sleep: resumed exactly once, by its timer or by cancellation.
+final class SleepWaker: @unchecked Sendable {
+    var cancelled = false
+    var timer: UInt64?
+    var continuation: UnsafeContinuation<Void, any Error>?
+
+    /// The timer fired: resume the sleeper unless cancellation already did.
+    func wake() {
+        guard let continuation else { return }
+        self.continuation = nil
+        continuation.resume()
+    }
+
+    /// The sleeping task was cancelled: drop the timer and resume with `CancellationError`.
+    func cancel(in scheduler: Scheduler) {
+        cancelled = true
+        guard let continuation else { return }
+        self.continuation = nil
+        if let timer { scheduler.cancelTimer(timer) }
+        continuation.resume(throwing: CancellationError())
+    }
+}
