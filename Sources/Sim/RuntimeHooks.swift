@@ -14,6 +14,8 @@ enum RuntimeHooks {
     typealias DelayOriginal = @convention(thin) (UInt64, UnownedJob) -> Void
     typealias DelayHook = @convention(thin) (UInt64, UnownedJob, DelayOriginal) -> Void
     typealias DeadlineOriginal = @convention(thin) (Int64, Int64, Int64, Int64, Int32, UnownedJob) -> Void
+    typealias GetMainOriginal = @convention(thin) () -> UnownedSerialExecutor
+    typealias GetMainHook = @convention(thin) (GetMainOriginal) -> UnownedSerialExecutor
     typealias DeadlineHook = @convention(thin) (Int64, Int64, Int64, Int64, Int32, UnownedJob, DeadlineOriginal) -> Void
 
     /// Installs the hooks (idempotent; the first call wins). Fails loudly if the runtime lacks them.
@@ -31,6 +33,7 @@ enum RuntimeHooks {
         slot("swift_task_enqueueGlobalWithDelay_hook", DelayHook.self).pointee = enqueueGlobalWithDelay
         slot("swift_task_enqueueGlobalWithDeadline_hook", DeadlineHook.self).pointee = enqueueGlobalWithDeadline
         slot("swift_task_enqueueMainExecutor_hook", EnqueueHook.self).pointee = enqueueMain
+        slot("swift_task_getMainExecutor_hook", GetMainHook.self).pointee = getMainExecutor
         return true
     }()
 
@@ -62,6 +65,15 @@ enum RuntimeHooks {
         } else {
             original(seconds, nanoseconds, toleranceSeconds, toleranceNanoseconds, clock, job)
         }
+    }
+
+    private static let getMainExecutor: GetMainHook = { original in
+        if let scheduler = SimulationContext.current {
+            // MainActor.run and @MainActor hops fetch the main executor first; the job they then
+            // enqueue never reaches any hook and would hang the run silently.
+            scheduler.escape(.mainActor, detail: "code inside the simulation used the MainActor (MainActor.run or a @MainActor function)")
+        }
+        return original()
     }
 
     private static let enqueueMain: EnqueueHook = { job, original in

@@ -73,6 +73,7 @@ final class Scheduler: @unchecked Sendable {
     private var namedTaskSequence: UInt64 = 0
     private(set) var globalJobsCaptured: UInt64 = 0
     private(set) var timersFired: UInt64 = 0
+    private(set) var realTimeSleepsSkipped: UInt64 = 0
 
     private let foreignInbox = Mutex<[ReadyJob]>([])
     private let foreignPending = Atomic<Bool>(false)
@@ -149,6 +150,16 @@ final class Scheduler: @unchecked Sendable {
         return timerSequence
     }
 
+    /// A real-time sleep was attempted on the simulation's thread.
+    /// The blocked thread stalls the whole simulation, so virtual time moves on by the sleep.
+    func realTimeSleep(call: String, nanoseconds: Int64) {
+        realTimeSleepsSkipped += 1
+        now &+= UInt64(max(0, nanoseconds))
+        if configuration.strict {
+            escape(.realTimeSleep, detail: "\(call) of \(nanoseconds) ns blocked the simulation's thread in real time (use SimClock or Task.sleep)")
+        }
+    }
+
     /// Records that code inside the simulation escaped it; the run ends with `.escaped`.
     func escape(_ kind: SimulationOutcome.EscapeKind, detail: String) {
         escapes.append(SimulationOutcome.Escape(kind: kind, detail: detail, step: steps, timeNanoseconds: now))
@@ -205,6 +216,8 @@ final class Scheduler: @unchecked Sendable {
             if ready.isEmpty {
                 if rootFinished { continue }
                 guard advanceTime() else {
+                    if awaitForeignJobs() { continue }
+                    if !escapes.isEmpty { return .escaped(escapes) }
                     return .deadlock(blockedTasks: liveNamedTasks.keys.sorted().map { liveNamedTasks[$0]! })
                 }
                 if now > limits.maxVirtualNanoseconds { return .timeLimit }
@@ -273,7 +286,7 @@ final class Scheduler: @unchecked Sendable {
             _ = timers.removeMin()
         }
         guard let first = timers.min else { return false }
-        precondition(first.deadline >= now, "virtual time would go backwards")
+        // A timer can be overdue only after a blocking real-time sleep moved time on; it fires now.
         if first.deadline > now {
             now = first.deadline
             hash.mix(0xA0A0)
@@ -297,6 +310,21 @@ final class Scheduler: @unchecked Sendable {
         }
         return true
     }
+
+    /// Before declaring a deadlock, gives work resumed by a real thread a short grace period
+    /// (real time, outside the simulation) to arrive; true if some did.
+    private func awaitForeignJobs() -> Bool {
+        var waitedMilliseconds = 0
+        while waitedMilliseconds < Self.foreignGraceMilliseconds {
+            if foreignPending.load(ordering: .acquiring) { return true }
+            SleepInterposer.sleepReal(microseconds: 1_000)
+            waitedMilliseconds += 1
+        }
+        return foreignPending.load(ordering: .acquiring)
+    }
+
+    /// How long a would-be deadlock waits for jobs from foreign threads (real milliseconds).
+    static let foreignGraceMilliseconds = 50
 
     private func adoptForeignJobs() {
         let jobs = foreignInbox.withLock { inbox in

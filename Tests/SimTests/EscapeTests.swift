@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+@testable import Sim
+
+actor Counter: SimActor {
+    nonisolated let simExecutor = SimExecutor("counter")
+    var value = 0
+    func bump() -> Int { value += 1; return value }
+}
+
+@Suite struct EscapeTests {
+    @Test func clockInterposerIsLinked() {
+        #expect(ClockInterposer.isActive, "link with -Xlinker --export-dynamic so clock_gettime is interposed")
+    }
+
+    @Test func unstructuredTasksStayInside() {
+        let result = Simulation.run(SimulationConfiguration(seed: 7)) { () async -> Int in
+            let counter = Counter()
+            let a = Task { await counter.bump() }
+            let b = Task.detached { await counter.bump() }
+            let c = Task { () async -> Int in
+                try? await Task.sleep(for: .seconds(3600))
+                return await counter.bump()
+            }
+            _ = await a.value
+            _ = await b.value
+            return await c.value
+        }
+        #expect(result.outcome == .finished, "\(result.outcome)")
+        #expect(result.output == 3)
+        #expect(result.globalJobsCaptured >= 2)
+        #expect(result.virtualNanoseconds == 3_600_000_000_000)
+    }
+
+    @Test func systemClocksAreVirtualInside() {
+        let result = Simulation.run(SimulationConfiguration(seed: 1)) { () async throws -> [Int64] in
+            let start = ContinuousClock.now
+            let date0 = Date().timeIntervalSince1970
+            try await Task.sleep(for: .seconds(90))
+            let elapsed = start.duration(to: ContinuousClock.now)
+            let date1 = Date().timeIntervalSince1970
+            return [Int64(date0), Int64(date1), elapsed.components.seconds]
+        }
+        #expect(result.outcome == .finished, "\(result.outcome)")
+        #expect(result.output == [1_768_176_000, 1_768_176_090, 90])
+    }
+
+    @Test func seventyTwoVirtualHoursCostNoWallTime() {
+        let wallStart = ContinuousClock.now
+        let result = Simulation.run(SimulationConfiguration(seed: 3)) {
+            await withTaskGroup(of: Void.self) { group in
+                for user in 0..<100 {
+                    group.addTask {
+                        var random = Simulation.random("user/\(user)")
+                        while Simulation.nowNanoseconds < 72 * 3_600 * 1_000_000_000 {
+                            try? await SimClock().sleep(for: .seconds(60 * (5 + random.below(60))))
+                        }
+                    }
+                }
+            }
+        }
+        let wall = wallStart.duration(to: ContinuousClock.now)
+        #expect(result.outcome == .finished)
+        #expect(result.virtualNanoseconds >= 72 * 3_600 * 1_000_000_000)
+        #expect(wall < .seconds(1), "72 virtual hours took \(wall) of wall time")
+    }
+
+    @Test func mainActorUseIsRefused() {
+        let result = Simulation.run(SimulationConfiguration(seed: 1)) {
+            await MainActor.run { _ = 1 }
+        }
+        guard case .escaped(let escapes) = result.outcome else {
+            Issue.record("expected an escape, got \(result.outcome)")
+            return
+        }
+        #expect(escapes.first?.kind == .mainActor)
+    }
+
+    @Test func foreignThreadResumeIsAnEscapeInStrictMode() {
+        let result = Simulation.run(SimulationConfiguration(seed: 1, strict: true)) {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                // The real thread resumes after the task has suspended (20 ms of real time later).
+                let thread = Thread { usleep(20_000); continuation.resume() }
+                thread.start()
+            }
+        }
+        // The resumption arrives from a real thread: strict mode fails the run naming it.
+        guard case .escaped(let escapes) = result.outcome else {
+            Issue.record("expected an escape, got \(result.outcome) steps \(result.steps) captured \(result.globalJobsCaptured)")
+            return
+        }
+        #expect(escapes.first?.kind == .foreignThread)
+    }
+
+    @Test func deadlockNamesBlockedTasks() {
+        let result = Simulation.run(SimulationConfiguration(seed: 1)) {
+            let gate = Gate()
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await Simulation.named("waiter-a") { await gate.wait() } }
+                group.addTask { await Simulation.named("waiter-b") { await gate.wait() } }
+            }
+        }
+        #expect(result.outcome == .deadlock(blockedTasks: ["waiter-a", "waiter-b"]), "\(result.outcome)")
+    }
+
+    @Test func stepLimitEndsARunawayRun() {
+        let result = Simulation.run(SimulationConfiguration(seed: 1, limits: SimulationLimits(maxSteps: 1_000))) {
+            while true { await Task.yield() }
+        }
+        #expect(result.outcome == .stepLimit)
+        #expect(result.steps == 1_000)
+    }
+
+    @Test func timeLimitEndsAnEndlessTimeline() {
+        let limits = SimulationLimits(maxVirtualNanoseconds: 3_600 * 1_000_000_000)
+        let result = Simulation.run(SimulationConfiguration(seed: 1, limits: limits)) {
+            while true { try? await SimClock().sleep(for: .seconds(60)) }
+        }
+        #expect(result.outcome == .timeLimit)
+    }
+}
+
+/// Waiters that are never resumed: a deliberate deadlock.
+actor Gate: SimActor {
+    nonisolated let simExecutor = SimExecutor("gate")
+    var waiters: [CheckedContinuation<Void, Never>] = []
+    func wait() async { await withCheckedContinuation { waiters.append($0) } }
+}
+
+@Suite struct RealTimeSleepTests {
+    @Test func threadSleepIsAnEscapeInStrictMode() {
+        let result = Simulation.run(SimulationConfiguration(seed: 1, strict: true)) {
+            blockingSleep(seconds: 5)
+        }
+        guard case .escaped(let escapes) = result.outcome else {
+            Issue.record("expected an escape, got \(result.outcome)")
+            return
+        }
+        #expect(escapes.first?.kind == .realTimeSleep)
+    }
+
+    @Test func threadSleepReturnsAtOnceWhenNotStrict() {
+        let wallStart = ContinuousClock.now
+        let result = Simulation.run(SimulationConfiguration(seed: 1, strict: false)) {
+            blockingSleep(seconds: 5)
+        }
+        #expect(result.outcome == .finished)
+        #expect(wallStart.duration(to: .now) < .seconds(4))
+    }
+}
+
+/// A synchronous real-time sleep, the kind of call that must not run inside a simulation.
+func blockingSleep(seconds: Double) { Thread.sleep(forTimeInterval: seconds) }
