@@ -280,3 +280,19 @@ func duplicatingFaults() -> BackendFaults {
         #expect(!first.isEmpty)
     }
 }
+
+@Suite struct KNBListenerTests {
+    @Test func managerCacheFollowsHonorsPostsAndSeats() async throws {
+        let knb = try await makeKNB()
+        let (cache, listeners) = knb.bob.startListening()
+        try await knb.alice.placeBid(honorId: "h1", amount: 10)
+        let post = try await knb.alice.createPost("hello")
+        let seat = try await knb.alice.reserveSeat(row: "B", number: 2)
+        try await knb.alice.releaseSeat(seat)
+        await knb.app.backend.waitUntilIdle()
+        #expect(await cache.honors["h1"]?["currentBid"] == .double(10))
+        #expect(await cache.posts[post.id]?["content"] == "hello")
+        #expect(await cache.seats.isEmpty)
+        for listener in listeners { listener.remove() }
+    }
+}
