@@ -1,0 +1,28 @@
+import Domain
+import Sim
+
+/// Builds the domain core's `DomainEnvironment` from the running simulation: its virtual clock
+/// (with the run's calendar epoch), one `SimExecutor` per domain actor, and its seeded streams.
+public enum SimulatedEnvironment {
+    /// The environment for the simulation running on this thread (call inside `Simulation.run`).
+    public static func current() -> DomainEnvironment {
+        let clock = SimClock()
+        return DomainEnvironment(
+            clock: DomainClock(clock, epochUnixNanoseconds: clock.unixNanoseconds(at: clock.now)),
+            executors: SimExecutorSource(),
+            random: SimRandomSource(streams: Simulation.streams))
+    }
+}
+
+/// Gives each domain actor its own simulator executor, so every hop is a scheduling point.
+public struct SimExecutorSource: ActorExecutorSource {
+    public init() {}
+    public func makeExecutor(label: String) -> any SerialExecutor { SimExecutor(label) }
+}
+
+/// The simulation's named random streams, as the domain core's `RandomSource`.
+public struct SimRandomSource: RandomSource {
+    public let streams: RandomStreams
+    public init(streams: RandomStreams) { self.streams = streams }
+    public func stream(named name: String) -> any RandomNumberGenerator { streams.stream(named: name) }
+}
