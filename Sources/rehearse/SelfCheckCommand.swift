@@ -24,6 +24,9 @@ struct SelfCheckCommand: ParsableCommand {
     @Flag(help: "No progress bar.")
     var quiet = false
 
+    @Option(help: "Also write the first seed's full trace as JSON Lines to this file.")
+    var trace: String?
+
     func validate() throws {
         guard seeds >= 1 else { throw ValidationError("--seeds must be at least 1 (got \(seeds))") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1 (got \(jobs))") }
@@ -37,7 +40,7 @@ struct SelfCheckCommand: ParsableCommand {
         let strategy = SchedulingStrategy(parsing: strategy)!
         let bidders = bidders
         print("selfcheck: \(seeds) seeds × 2 runs, strategy \(strategy), \(bidders) bidders, \(jobs) thread(s)")
-        print("build: \(Fingerprint.current)")
+        print("build: \(Fingerprint.current); deterministic hashing: \(DeterministicHashing.isOn ? "on" : "OFF")")
         let progress = ProgressBar(total: seeds, label: "selfcheck", quiet: quiet)
         let start = ContinuousClock.now
         let verdicts = SimulationPool.map(Array(UInt64(0)..<UInt64(seeds)), threads: jobs, progress: progress.update) { seed in
@@ -55,6 +58,13 @@ struct SelfCheckCommand: ParsableCommand {
         for failure in failures.prefix(5) { print("MISMATCH " + failure.summary) }
         guard failures.isEmpty else {
             throw RehearseError.failed("\(failures.count) of \(seeds) seeds were not deterministic; replay one with: rehearse selfcheck --seeds \(failures[0].seed + 1) --jobs 1")
+        }
+        if let trace {
+            var recording = SimulationConfiguration(seed: 0, strategy: strategy)
+            recording.recordsTrace = true
+            let result = Simulation.run(recording) { try await KernelWorkload.auctionRace(bidders: bidders) }
+            do { try TraceFile.write(result, to: trace) } catch { throw RehearseError.badInput(error.description) }
+            print("trace of seed 0 (\(result.trace.count) entries, hash \(result.traceHash)) written to \(trace)")
         }
         print("ok: every seed reproduced its trace hash")
     }
