@@ -355,6 +355,18 @@ final class Scheduler: @unchecked Sendable {
         ready.append(contentsOf: jobs)
     }
 
+    /// Drops the run's buffers once the result holds them: actors that outlive the run (tasks left
+    /// suspended) keep the scheduler alive through their executors, and must not keep these too.
+    func releaseBuffers() {
+        decisions = []
+        events = []
+        ready = Deque()
+        timers = Heap()
+        cancelledTimers = []
+        replayDecisions = []
+        liveNamedTasks = [:]
+    }
+
     /// Jobs and timers still pending when the run ended (they never ran).
     var pendingWork: (readyJobs: Int, timers: Int) { (ready.count, timers.count - cancelledTimers.count) }
 }

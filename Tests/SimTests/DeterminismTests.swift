@@ -79,3 +79,34 @@ import Testing
         #expect(DeterminismCheck.firstDivergence(a, b)?.index == 0)
     }
 }
+
+@Suite struct RandomStreamTests {
+    /// Drawing from one stream, or creating a new one, never changes another stream's draws.
+    @Test func streamsAreIndependent() {
+        let streams = RandomStreams(seed: 99)
+        var alone = streams.stream(named: "bids")
+        let expected = (0..<8).map { _ in alone.next() }
+        var bids = streams.stream(named: "bids")
+        var other = streams.stream(named: "latency")
+        var drawn: [UInt64] = []
+        for _ in 0..<8 {
+            _ = other.next()
+            drawn.append(bids.next())
+        }
+        #expect(drawn == expected)
+        #expect(RandomStreams(seed: 100).stream(named: "bids").next() != expected[0])
+        var a = streams.stream(named: "a"), b = streams.stream(named: "b")
+        #expect(a.next() != b.next())
+    }
+
+    @Test func belowStaysInRange() {
+        var random = SimRandom(seed: 5)
+        var seen = Set<Int>()
+        for _ in 0..<1_000 {
+            let value = random.below(7)
+            #expect((0..<7).contains(value))
+            seen.insert(value)
+        }
+        #expect(seen.count == 7)
+    }
+}
