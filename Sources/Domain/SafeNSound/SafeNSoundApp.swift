@@ -1,0 +1,312 @@
+import Synchronization
+
+/// SafeNSound's backend: the `recordHeartbeat` callable and the two scheduled functions
+/// (`checkMissedHeartbeats` every 30 min, `processScheduledAlerts` every 2 min).
+///
+/// Each user's document lives in its own actor (`checkin/{userId}`), alerts in
+/// `safensound/scheduled_alerts`, and a due index lets the 30-minute check visit only users whose
+/// next deadline is near. Handlers read time from `environment.clock` and nothing else.
+public final class SafeNSoundApp: Sendable {
+    public let environment: DomainEnvironment
+    public let configuration: SafeNSoundConfiguration
+    let messenger: any SafeNSoundMessenger
+    let alertQueue: SafeNSoundAlertQueue
+    let dueIndex: SafeNSoundDueIndex
+    let probe: SafeNSoundProbe
+    private let accounts = Mutex<[String: SafeNSoundCheckInAccount]>([:])
+
+    public convenience init(
+        environment: DomainEnvironment,
+        configuration: SafeNSoundConfiguration = SafeNSoundConfiguration(),
+        messenger: any SafeNSoundMessenger
+    ) {
+        self.init(environment: environment, configuration: configuration, messenger: messenger, probe: SafeNSoundProbe())
+    }
+
+    package init(
+        environment: DomainEnvironment, configuration: SafeNSoundConfiguration,
+        messenger: any SafeNSoundMessenger, probe: SafeNSoundProbe
+    ) {
+        self.environment = environment
+        self.configuration = configuration
+        self.messenger = messenger
+        self.probe = probe
+        self.alertQueue = SafeNSoundAlertQueue(environment: environment)
+        self.dueIndex = SafeNSoundDueIndex(environment: environment, slotWidth: configuration.missedHeartbeatCheckInterval)
+    }
+
+    public var variant: SafeNSoundVariant { configuration.variant }
+
+    private func account(_ userId: String) -> SafeNSoundCheckInAccount? {
+        accounts.withLock { $0[userId] }
+    }
+
+    private func deadlines(of user: SafeNSoundUser) -> SafeNSoundDeadlines {
+        SafeNSoundDeadlines.of(
+            user, preNotificationLeadHours: configuration.preNotificationLeadHours,
+            wallClock: variant == .wallClockThreshold)
+    }
+
+    // MARK: Onboarding
+
+    /// Creates the user's document (onboarding); `lastHeartbeat` counts as the first check-in.
+    public func registerUser(_ user: SafeNSoundUser) async throws(SafeNSoundError) {
+        guard configuration.allowedThresholdHours.contains(user.checkInThresholdHours) else {
+            throw .invalidThreshold(hours: user.checkInThresholdHours, allowedHours: configuration.allowedThresholdHours)
+        }
+        guard SafeNSoundLastCheckInFormatter.isKnownTimeZone(user.timeZoneIdentifier) else {
+            throw .unknownTimeZone(identifier: user.timeZoneIdentifier)
+        }
+        guard !user.emergencyContactEmails.isEmpty else { throw .noEmergencyContacts(userId: user.userId) }
+        let account = SafeNSoundCheckInAccount(user: user, environment: environment)
+        let inserted = accounts.withLock { table -> Bool in
+            if table[user.userId] != nil { return false }
+            table[user.userId] = account
+            return true
+        }
+        guard inserted else { throw .userAlreadyRegistered(userId: user.userId) }
+        await dueIndex.schedule(user.userId, at: deadlines(of: user).preNotificationDue)
+    }
+
+    /// Changes `checkInThreshold`; the new window is checked from the current `lastHeartbeat`.
+    public func setCheckInThreshold(userId: String, hours: Int) async throws(SafeNSoundError) {
+        guard configuration.allowedThresholdHours.contains(hours) else {
+            throw .invalidThreshold(hours: hours, allowedHours: configuration.allowedThresholdHours)
+        }
+        guard let account = account(userId) else { throw .userNotFound(userId: userId) }
+        await account.setThreshold(hours: hours)
+        await dueIndex.schedule(userId, at: deadlines(of: await account.snapshot()).preNotificationDue)
+    }
+
+    /// Turns monitoring off or on (`isActive`); inactive users get no alerts.
+    public func setActive(userId: String, _ isActive: Bool) async throws(SafeNSoundError) {
+        guard let account = account(userId) else { throw .userNotFound(userId: userId) }
+        await account.setActive(isActive)
+        if isActive { await dueIndex.schedule(userId, at: environment.clock.now) }
+    }
+
+    public func user(_ userId: String) async -> SafeNSoundUser? {
+        await account(userId)?.snapshot()
+    }
+
+    /// Every scheduled alert ever created, ordered by creation time then id.
+    public func alerts() async -> [SafeNSoundScheduledAlert] { await alertQueue.allAlerts() }
+
+    // MARK: recordHeartbeat (callable)
+
+    /// The `recordHeartbeat` callable.
+    ///
+    /// The user is looked up by the authenticated uid (`request.auth.uid`), never by `fcmToken`:
+    /// tokens rotate, can be stale on a reinstalled device, and are not a credential, so a token
+    /// lookup could record a heartbeat for the wrong person. A `userId` in the request must match.
+    public func recordHeartbeat(
+        authenticatedUserId: String?, request: SafeNSoundHeartbeatRequest
+    ) async throws(SafeNSoundError) -> SafeNSoundHeartbeatResponse {
+        guard let userId = authenticatedUserId else { throw .unauthenticated }
+        if let requested = request.userId, requested != userId {
+            throw .userIdMismatch(authenticatedUserId: userId, requestedUserId: requested)
+        }
+        guard SafeNSoundLastCheckInFormatter.isKnownTimeZone(request.timeZoneIdentifier) else {
+            throw .unknownTimeZone(identifier: request.timeZoneIdentifier)
+        }
+        guard let account = account(userId) else { throw .userNotFound(userId: userId) }
+        let now = environment.clock.now
+        let updated: SafeNSoundUser
+        if variant == .readThenWriteRateLimit {
+            // Literal design: read the user, check, write the heartbeat record, then update the user.
+            let before = await account.snapshot()
+            try SafeNSoundCheckInAccount.checkRateLimit(before, now: now, minimumSpacing: configuration.heartbeatMinimumSpacing)
+            await probe.betweenRateLimitReadAndWrite(userId)
+            updated = await account.applyHeartbeat(at: now, timeZoneIdentifier: request.timeZoneIdentifier)
+        } else {
+            await probe.betweenRateLimitReadAndWrite(userId)
+            updated = try await account.recordHeartbeatAtomically(
+                at: now, timeZoneIdentifier: request.timeZoneIdentifier,
+                minimumSpacing: configuration.heartbeatMinimumSpacing)
+        }
+        await dueIndex.schedule(userId, at: deadlines(of: updated).preNotificationDue)
+        let cancelled = await alertQueue.cancelPending(userId: userId)
+        return SafeNSoundHeartbeatResponse(success: true, lastHeartbeat: updated.lastHeartbeat, cancelledAlertCount: cancelled)
+    }
+
+    // MARK: checkMissedHeartbeats (every 30 min)
+
+    /// The 30-minute check. Careful design: visits users whose next deadline falls before the next
+    /// run, and creates each alert with its exact due time and a deterministic id, so the 2-minute
+    /// sender sends it on time and a re-run (or a duplicate tick) creates nothing new.
+    @discardableResult
+    public func checkMissedHeartbeats() async -> SafeNSoundCheckReport {
+        let now = environment.clock.now
+        let late = variant == .latePreNotification
+        let horizon = late ? now : now + configuration.missedHeartbeatCheckInterval
+        var report = SafeNSoundCheckReport()
+        for (userId, _) in await dueIndex.takeDue(through: horizon) {
+            guard let account = account(userId) else { continue }
+            let user = await account.snapshot()
+            report.visitedUserCount += 1
+            guard user.isActive else { continue }
+            await probe.betweenCheckReadAndCreate(userId)
+            let due = deadlines(of: user)
+            let preMeaningful = due.preNotificationDue < due.emailDue && now < due.emailDue
+            if due.preNotificationDue <= horizon && preMeaningful {
+                if let id = await createAlert(.preNotification, for: user, dueAt: late ? now : due.preNotificationDue, now: now) {
+                    report.createdAlertIds.append(id)
+                }
+            }
+            if due.emailDue <= horizon {
+                if let id = await createAlert(.emailAlert, for: user, dueAt: late ? now : due.emailDue, now: now) {
+                    report.createdAlertIds.append(id)
+                }
+            }
+            let nextVisit: Timestamp?
+            if variant == .randomAlertId && due.preNotificationDue <= horizon {
+                nextVisit = now + configuration.missedHeartbeatCheckInterval  // the literal design scans everyone every run
+            } else if due.emailDue <= horizon {
+                nextVisit = nil  // both alerts of this window exist; the next heartbeat re-indexes the user
+            } else if due.preNotificationDue <= horizon {
+                nextVisit = due.emailDue
+            } else {
+                nextVisit = due.preNotificationDue
+            }
+            if let nextVisit { await dueIndex.schedule(userId, at: nextVisit) }
+        }
+        return report
+    }
+
+    private func createAlert(
+        _ kind: SafeNSoundScheduledAlert.Kind, for user: SafeNSoundUser, dueAt: Timestamp, now: Timestamp
+    ) async -> String? {
+        var alert = SafeNSoundScheduledAlert(
+            alertId: SafeNSoundScheduledAlert.deterministicId(userId: user.userId, windowLastHeartbeat: user.lastHeartbeat, kind: kind),
+            userId: user.userId, kind: kind, scheduledFor: dueAt, status: .scheduled, createdAt: now,
+            windowLastHeartbeat: user.lastHeartbeat, claimedAt: nil)
+        if variant == .randomAlertId {
+            alert = await alertQueue.addWithRandomId(alert)
+            return alert.alertId
+        }
+        return await alertQueue.createIfAbsent(alert) ? alert.alertId : nil
+    }
+
+    // MARK: processScheduledAlerts (every 2 min)
+
+    /// The 2-minute sender. Careful design: claims each due alert in a transaction (so overlapping
+    /// runs cannot both send it), then re-reads the user and cancels the alert if a heartbeat
+    /// arrived after the alert's window began. A heartbeat landing after that re-check, while the
+    /// message is in flight, cannot be stopped: the contact gets the email (documented limit).
+    @discardableResult
+    public func processScheduledAlerts() async -> SafeNSoundSenderReport {
+        let now = environment.clock.now
+        var report = SafeNSoundSenderReport()
+        for alert in await alertQueue.dueAlerts(at: now) {
+            guard let account = account(alert.userId) else { continue }
+            if variant == .unclaimedSender {
+                let user = await account.snapshot()
+                do throws(SafeNSoundError) {
+                    try await send(alert, to: user, at: now)
+                    await alertQueue.finish(alert.alertId, as: .sent)
+                    report.sentAlertIds.append(alert.alertId)
+                } catch {
+                    report.failedAlertIds.append(alert.alertId)
+                }
+                continue
+            }
+            guard let claimed = await alertQueue.claim(alert.alertId, at: now, lease: configuration.alertClaimLease) else {
+                report.lostClaimAlertIds.append(alert.alertId)
+                continue
+            }
+            let user = await account.snapshot()
+            if variant != .noHeartbeatRecheck {
+                let checkedInSince = user.lastHeartbeat > claimed.windowLastHeartbeat
+                let preNotificationTooLate = claimed.kind == .preNotification && deadlines(of: user).emailDue <= now
+                if !user.isActive || checkedInSince || preNotificationTooLate {
+                    await alertQueue.finish(claimed.alertId, as: .cancelled)
+                    report.cancelledAlertIds.append(claimed.alertId)
+                    continue
+                }
+            }
+            do throws(SafeNSoundError) {
+                try await send(claimed, to: user, at: now)
+                await alertQueue.finish(claimed.alertId, as: .sent)
+                report.sentAlertIds.append(claimed.alertId)
+            } catch {
+                await alertQueue.finish(claimed.alertId, as: .scheduled)
+                report.failedAlertIds.append(claimed.alertId)
+            }
+        }
+        return report
+    }
+
+    private func send(_ alert: SafeNSoundScheduledAlert, to user: SafeNSoundUser, at now: Timestamp) async throws(SafeNSoundError) {
+        switch alert.kind {
+        case .preNotification:
+            let leadHours = min(configuration.preNotificationLeadHours, user.checkInThresholdHours)
+            try await messenger.deliver(SafeNSoundMessage(
+                channel: .push, recipient: user.fcmToken, subject: "Time to check in",
+                body: "Tap now or we'll email your contact in \(leadHours) hours",
+                alertId: alert.alertId, sentAt: now))
+        case .emailAlert:
+            let lastCheckIn = variant == .utcEmail
+                ? SafeNSoundLastCheckInFormatter.formatInUTC(alert.windowLastHeartbeat)
+                : SafeNSoundLastCheckInFormatter.format(alert.windowLastHeartbeat, timeZoneIdentifier: user.timeZoneIdentifier)
+            let headline = "\(user.name) hasn't checked in for \(user.checkInThresholdHours) hours"
+            for contact in user.emergencyContactEmails {
+                try await messenger.deliver(SafeNSoundMessage(
+                    channel: .email, recipient: contact, subject: headline,
+                    body: "\(headline). Last check-in: \(lastCheckIn).",
+                    alertId: alert.alertId, sentAt: now))
+            }
+        }
+    }
+}
+
+/// The `recordHeartbeat` request body sent by the iOS app.
+public struct SafeNSoundHeartbeatRequest: Sendable, Equatable {
+    /// Optional; if present it must equal the authenticated uid.
+    public var userId: String?
+    /// `TimeZone.current.identifier` on the device.
+    public var timeZoneIdentifier: String
+    public var deviceModel: String
+
+    public init(userId: String? = nil, timeZoneIdentifier: String, deviceModel: String = "iPhone") {
+        self.userId = userId
+        self.timeZoneIdentifier = timeZoneIdentifier
+        self.deviceModel = deviceModel
+    }
+}
+
+/// The `recordHeartbeat` response: `{ success, lastHeartbeat }` plus how many alerts it cancelled.
+public struct SafeNSoundHeartbeatResponse: Sendable, Equatable {
+    public var success: Bool
+    public var lastHeartbeat: Timestamp
+    public var cancelledAlertCount: Int
+}
+
+/// What one `checkMissedHeartbeats` run did.
+public struct SafeNSoundCheckReport: Sendable, Equatable {
+    public var visitedUserCount = 0
+    public var createdAlertIds: [String] = []
+}
+
+/// What one `processScheduledAlerts` run did.
+public struct SafeNSoundSenderReport: Sendable, Equatable {
+    public var sentAlertIds: [String] = []
+    public var cancelledAlertIds: [String] = []
+    public var lostClaimAlertIds: [String] = []
+    public var failedAlertIds: [String] = []
+}
+
+/// Test hooks that open a race window at a chosen point (no-ops in production).
+package struct SafeNSoundProbe: Sendable {
+    /// Runs between the rate-limit read and the heartbeat write (before the atomic write in the careful design).
+    package var betweenRateLimitReadAndWrite: @Sendable (String) async -> Void
+    /// Runs in the 30-minute check after it read a user and before it creates that user's alerts.
+    package var betweenCheckReadAndCreate: @Sendable (String) async -> Void
+
+    package init(
+        betweenRateLimitReadAndWrite: @escaping @Sendable (String) async -> Void = { _ in },
+        betweenCheckReadAndCreate: @escaping @Sendable (String) async -> Void = { _ in }
+    ) {
+        self.betweenRateLimitReadAndWrite = betweenRateLimitReadAndWrite
+        self.betweenCheckReadAndCreate = betweenCheckReadAndCreate
+    }
+}
