@@ -3,7 +3,7 @@ import Testing
 
 /// A messenger that records like the outbox but holds the first delivery at a gate.
 actor GatedMessenger: SafeNSoundMessenger {
-    let gate = TestGate()
+    let gate = AppsTestGate()
     private(set) var sent: [SafeNSoundMessage] = []
     func deliver(_ message: SafeNSoundMessage) async throws(SafeNSoundError) {
         await gate.pass()
@@ -13,13 +13,13 @@ actor GatedMessenger: SafeNSoundMessenger {
 
 /// Builds a SafeNSound app on a manual clock; hour 0 is Jan 13, 2026 06:00 UTC (Jan 12, 10:00 PM PST).
 struct SafeNSoundHarness {
-    let test: TestEnvironment
+    let test: AppsTestEnvironment
     let app: SafeNSoundApp
     let outbox: SafeNSoundOutbox
 
     init(variant: SafeNSoundVariant = .careful, leadHours: Int = 3, epochUnixSeconds: Int64 = 1_768_284_000,
          seed: UInt64 = 42, probe: SafeNSoundProbe = SafeNSoundProbe(), messenger: (any SafeNSoundMessenger)? = nil) {
-        test = TestEnvironment(epochUnixSeconds: epochUnixSeconds, seed: seed)
+        test = AppsTestEnvironment(epochUnixSeconds: epochUnixSeconds, seed: seed)
         outbox = SafeNSoundOutbox(environment: test.environment)
         app = SafeNSoundApp(
             environment: test.environment,
@@ -250,7 +250,7 @@ struct SafeNSoundTests {
     }
 
     private func heartbeatDuringCheck(variant: SafeNSoundVariant, expectedEmails: Int) async throws {
-        let box = TestBox<SafeNSoundApp>()
+        let box = AppsTestBox<SafeNSoundApp>()
         let probe = SafeNSoundProbe(betweenCheckReadAndCreate: { userId in
             _ = try? await box.value?.recordHeartbeat(
                 authenticatedUserId: userId, request: SafeNSoundHeartbeatRequest(timeZoneIdentifier: "America/Los_Angeles"))
@@ -279,7 +279,7 @@ struct SafeNSoundTests {
     }
 
     private func concurrentHeartbeats(variant: SafeNSoundVariant) async throws -> [SafeNSoundError?] {
-        let barrier = TestBarrier(count: 2)
+        let barrier = AppsTestBarrier(count: 2)
         let h = SafeNSoundHarness(variant: variant, probe: SafeNSoundProbe(betweenRateLimitReadAndWrite: { _ in await barrier.arrive() }))
         try await h.app.registerUser(SafeNSoundHarness.user("u1", at: h.test.now))
         let request = SafeNSoundHeartbeatRequest(timeZoneIdentifier: "America/Los_Angeles")

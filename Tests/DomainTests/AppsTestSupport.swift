@@ -2,7 +2,7 @@ import Synchronization
 @testable import Domain
 
 /// A clock that moves only when a test says so (sleeping jumps it to the deadline).
-final class ManualTestClock: Clock, Sendable {
+final class AppsManualClock: Clock, Sendable {
     struct Instant: InstantProtocol {
         var offset: Duration
         func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
@@ -32,12 +32,12 @@ final class ManualTestClock: Clock, Sendable {
 }
 
 /// A domain environment on a manual clock starting at `epochUnixSeconds`, with seeded randomness.
-struct TestEnvironment {
+struct AppsTestEnvironment {
     let environment: DomainEnvironment
-    let clock: ManualTestClock
+    let clock: AppsManualClock
 
     init(epochUnixSeconds: Int64 = 1_768_284_000, seed: UInt64 = 42) {
-        let clock = ManualTestClock()
+        let clock = AppsManualClock()
         self.clock = clock
         self.environment = DomainEnvironment(
             clock: DomainClock(clock, epochUnixNanoseconds: epochUnixSeconds * 1_000_000_000),
@@ -54,7 +54,7 @@ struct TestEnvironment {
 }
 
 /// Suspends callers until `count` of them have arrived, then releases all: opens a race window on purpose.
-actor TestBarrier {
+actor AppsTestBarrier {
     private let count: Int
     private var waiting: [CheckedContinuation<Void, Never>] = []
     private var arrived = 0
@@ -74,7 +74,7 @@ actor TestBarrier {
 }
 
 /// A gate that holds the first caller until `open()`; later callers pass straight through.
-actor TestGate {
+actor AppsTestGate {
     private var held: CheckedContinuation<Void, Never>?
     private var used = false
     private(set) var isHolding = false
@@ -105,7 +105,7 @@ actor TestGate {
 }
 
 /// A reference box so a probe closure can reach an object built after it.
-final class TestBox<Value: Sendable>: Sendable {
+final class AppsTestBox<Value: Sendable>: Sendable {
     private let storage = Mutex<Value?>(nil)
     var value: Value? {
         get { storage.withLock { $0 } }
