@@ -1,0 +1,79 @@
+// How an app uses the simulated Firebase backend (everything runs on `env`'s clock/executors):
+//
+//     let backend = Backend(env: env, faults: .default)            // or a swarmed BackendFaults
+//     backend.setRules(myRules)                                      // SecurityRules, per collection
+//     backend.functions.onUpdate("honors", name: "onOutbid") { event in   // trigger: before/after
+//         let old = event.before["currentWinner"], new = event.after["currentWinner"]
+//         try await backend.firestore.create(DocumentPath("marks", event.eventId), ["at": .int(0)])
+//     }
+//     backend.functions.schedule("sync", every: .seconds(1800)) { run in /* run.scheduledTime */ }
+//     backend.functions.callable("ping") { request in .string(request.auth?.uid ?? "anon") }
+//     await backend.scheduler.start(until: end)                       // or functions.runScheduled("sync", at: t)
+//     let alice = backend.client(auth: AuthContext(uid: "alice"), label: "alice")
+//     try await alice.runTransaction { tx in                          // optimistic, 5 attempts, backoff
+//         let honor = try await tx.get(DocumentPath("honors", "h1"))
+//         tx.update(honor.path, ["currentBid": .set(.double(10))])
+//     }
+//     _ = try await alice.call("ping"); await backend.waitUntilIdle(); backend.outbox.records
+
+import Synchronization
+
+/// The simulated Firebase project: Firestore, Cloud Functions, Cloud Scheduler, FCM, SendGrid
+/// and the outbox, all driven by one `DomainEnvironment` and one `BackendFaults`.
+public final class Backend: Sendable {
+    public let env: DomainEnvironment
+    public let faults: BackendFaults
+    public let tracker: TaskTracker
+    /// The admin SDK view (Cloud Functions): no rules, no client network.
+    public let firestore: Firestore
+    public let functions: Functions
+    public let scheduler: Scheduler
+    public let messaging: Messaging
+    public let email: EmailService
+    public let outbox: Outbox
+    private let deployedRules = Mutex(SecurityRules())
+
+    public init(env: DomainEnvironment, faults: BackendFaults = .default) {
+        self.env = env
+        self.faults = faults
+        let tracker = TaskTracker()
+        self.tracker = tracker
+        let firestore = Firestore(env: env, faults: faults, tracker: tracker)
+        self.firestore = firestore
+        let functions = Functions(env: env, dispatcher: firestore.triggers)
+        self.functions = functions
+        self.scheduler = Scheduler(env: env, faults: faults, functions: functions, tracker: tracker)
+        let outbox = Outbox()
+        self.outbox = outbox
+        self.messaging = Messaging(env: env, faults: faults, outbox: outbox)
+        self.email = EmailService(env: env, faults: faults, outbox: outbox)
+    }
+
+    /// Deploys security rules for client requests (replacing earlier ones).
+    public func setRules(_ rules: SecurityRules) { deployedRules.withLock { $0 = rules } }
+
+    var rules: SecurityRules { deployedRules.withLock { $0 } }
+
+    /// A device signed in as `auth` (nil: signed out); `label` names its random streams and
+    /// must be stable and unique per device (e.g. the user id).
+    public func client(auth: AuthContext?, label: String) -> FirestoreClient {
+        FirestoreClient(auth: auth, label: label, backend: self)
+    }
+
+    /// A listener on `collection` without rules (admin SDK); see `FirestoreClient.listen`.
+    public func listen(_ collection: String, label: String, _ handler: @escaping SnapshotListener.Handler) -> SnapshotListener {
+        let store = firestore.store(collection)
+        let listener = SnapshotListener(
+            label: label, env: env, latency: faults.listenerLatency, tracker: tracker, handler: handler,
+            onRemove: { store.removeListener($0) })
+        let initial = store.addListener(listener)
+        for snapshot in initial {
+            let before = DocumentSnapshot(path: snapshot.path, fields: nil, version: 0, updateTime: snapshot.updateTime)
+            listener.enqueue(DocumentChange(before: before, after: snapshot))
+        }
+        return listener
+    }
+
+    /// Returns when no trigger delivery, listener pump or scheduled run is in flight.
+    public func waitUntilIdle() async { await tracker.waitUntilIdle() }
+}

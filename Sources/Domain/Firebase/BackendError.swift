@@ -1,0 +1,68 @@
+/// Every rejection the simulated backend can return, with Firestore/Functions status codes.
+///
+/// The messages say what was rejected and why, so a scenario report is actionable.
+public enum BackendError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Transaction contention or a validation failure at commit (retryable by the SDK).
+    case aborted(String)
+    /// A server `create()` (or a client create rule) hit an existing document.
+    case alreadyExists(DocumentPath)
+    /// An `update` of a missing document.
+    case notFound(DocumentPath)
+    case failedPrecondition(String)
+    /// Security rules rejected a client read or write.
+    case permissionDenied(operation: String, path: String)
+    /// A callable was invoked without a signed-in user.
+    case unauthenticated(String)
+    /// The network or the service was unavailable (transient; the request had no effect).
+    case unavailable(String)
+    /// The client gave up waiting; the request may or may not have taken effect.
+    case deadlineExceeded(String)
+    case invalidArgument(String)
+    /// Rate limited (HTTP 429 from SendGrid, quota from FCM).
+    case resourceExhausted(String)
+    /// A callable or function name that nothing registered.
+    case unknownFunction(String)
+
+    /// Whether the client SDK's transaction runner retries this error (MODEL_RULES §2).
+    public var isRetryableInTransaction: Bool {
+        switch self {
+        case .aborted, .alreadyExists, .failedPrecondition, .unavailable, .deadlineExceeded, .resourceExhausted:
+            return true
+        default: return false
+        }
+    }
+
+    /// The gRPC-style status name (`ABORTED`, `PERMISSION_DENIED`, ...).
+    public var code: String {
+        switch self {
+        case .aborted: return "ABORTED"
+        case .alreadyExists: return "ALREADY_EXISTS"
+        case .notFound: return "NOT_FOUND"
+        case .failedPrecondition: return "FAILED_PRECONDITION"
+        case .permissionDenied: return "PERMISSION_DENIED"
+        case .unauthenticated: return "UNAUTHENTICATED"
+        case .unavailable: return "UNAVAILABLE"
+        case .deadlineExceeded: return "DEADLINE_EXCEEDED"
+        case .invalidArgument: return "INVALID_ARGUMENT"
+        case .resourceExhausted: return "RESOURCE_EXHAUSTED"
+        case .unknownFunction: return "NOT_FOUND"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .aborted(let why): return "ABORTED: \(why)"
+        case .alreadyExists(let path): return "ALREADY_EXISTS: \(path) exists; use set/update or another id"
+        case .notFound(let path): return "NOT_FOUND: \(path) does not exist; create it first"
+        case .failedPrecondition(let why): return "FAILED_PRECONDITION: \(why)"
+        case .permissionDenied(let op, let path):
+            return "PERMISSION_DENIED: security rules reject \(op) on \(path); check the caller's role and the written fields"
+        case .unauthenticated(let why): return "UNAUTHENTICATED: \(why); sign in first"
+        case .unavailable(let why): return "UNAVAILABLE: \(why); retry later"
+        case .deadlineExceeded(let why): return "DEADLINE_EXCEEDED: \(why); the write may have been applied"
+        case .invalidArgument(let why): return "INVALID_ARGUMENT: \(why)"
+        case .resourceExhausted(let why): return "RESOURCE_EXHAUSTED: \(why); back off and retry"
+        case .unknownFunction(let name): return "NOT_FOUND: no function named \(name) is registered"
+        }
+    }
+}

@@ -1,0 +1,122 @@
+/// Every fault knob of the simulated backend in one place, with defaults from MODEL_RULES.md.
+///
+/// "documented" defaults come from Firebase/SendGrid documentation or SDK source; "*estimate*"
+/// defaults are starting values nobody documents (scenarios may swarm them per seed).
+public struct BackendFaults: Sendable, Hashable {
+    // MARK: Client transactions (MODEL_RULES §1–4)
+    /// Documented: iOS SDK `TransactionOptions.maxAttempts` default 5.
+    public var transactionMaxAttempts = 5
+    /// Documented: first retry waits ~1 s (firebase-ios-sdk `exponential_backoff`).
+    public var transactionBackoffInitial: Duration = .seconds(1)
+    /// Documented: each further wait ×1.5.
+    public var transactionBackoffMultiplier = 1.5
+    /// Documented: backoff cap 60 s.
+    public var transactionBackoffMax: Duration = .seconds(60)
+    /// Documented: ±50 % jitter on each wait.
+    public var transactionBackoffJitter = 0.5
+
+    // MARK: Server transactions (MODEL_RULES §5)
+    /// Documented: 5 attempts.
+    public var serverTransactionMaxAttempts = 5
+    /// *Estimate*: server-side retry wait (contention shows as latency).
+    public var serverTransactionBackoffInitial: Duration = .milliseconds(250)
+
+    // MARK: Per-document write rate (MODEL_RULES §6)
+    /// Documented: about 1 sustained write per second per document.
+    public var documentWritesPerSecond = 1.0
+    /// *Estimate*: short bursts of this many writes pass without penalty.
+    public var documentBurstWrites = 5.0
+    /// *Estimate*: abort probability of a transaction commit per write of backlog above the rate.
+    public var abortProbabilityPerExcessWrite = 0.15
+    /// *Estimate*: cap on that abort probability.
+    public var abortProbabilityMax = 0.9
+
+    // MARK: Triggers (MODEL_RULES §9–12)
+    /// *Estimate*: probability that one event is delivered twice (5 % under stress).
+    public var triggerDuplicateProbability = 0.005
+    /// *Estimate*: probability that an event overtakes the previous event of the same document
+    /// and trigger when the two writes are closer than `triggerReorderWindow`.
+    public var triggerReorderProbability = 0.15
+    /// Documented ("less than a second apart").
+    public var triggerReorderWindow: Duration = .seconds(1)
+    /// *Estimate*: p50 1 s, tail to 10 s.
+    public var triggerDelay = LatencyModel(median: .seconds(1), tailProbability: 0.05, tailMax: .seconds(10))
+    /// Documented: retries are off by default; a throwing handler loses its event.
+    public var triggerRetriesEnabled = false
+    /// Documented: retry backoff 10–600 s, for up to 24 h (2nd gen).
+    public var triggerRetryBackoffMin: Duration = .seconds(10)
+    public var triggerRetryBackoffMax: Duration = .seconds(600)
+    public var triggerRetryWindow: Duration = .seconds(24 * 3600)
+    /// Unconfirmed in the docs, so a switch: whether a duplicate delivery reuses the event id.
+    public var duplicatesShareEventId = true
+
+    // MARK: Scheduled functions (MODEL_RULES §13–15)
+    /// *Estimate*: a run starts 0–10 s after its tick.
+    public var scheduleStartJitterMax: Duration = .seconds(10)
+    /// *Estimate*: probability a tick runs twice.
+    public var scheduleDuplicateProbability = 0.01
+    /// Documented (observed): the duplicate run comes about 7 s later.
+    public var scheduleDuplicateDelay: Duration = .seconds(7)
+    /// Documented: 3 min default deadline.
+    public var scheduleDeadline: Duration = .seconds(180)
+    /// *Estimate*: probability that a run outliving its deadline is retried while it still runs.
+    public var scheduleOverlapRetryProbability = 0.5
+
+    // MARK: Client network (*estimates*)
+    /// *Estimate*: one-way latency of a client request.
+    public var networkLatency = LatencyModel(median: .milliseconds(60), tailProbability: 0.02, tailMax: .seconds(3))
+    /// *Estimate*: probability a client request fails UNAVAILABLE without effect.
+    public var networkFailureProbability = 0.01
+    /// *Estimate*: probability a client request times out; its effect (if any) still happens.
+    public var networkTimeoutProbability = 0.002
+    /// *Estimate*: how long the client waits before DEADLINE_EXCEEDED.
+    public var networkTimeout: Duration = .seconds(10)
+    /// *Estimate*: snapshot listener delivery latency.
+    public var listenerLatency = LatencyModel(median: .milliseconds(100), tailProbability: 0.02, tailMax: .seconds(5))
+
+    // MARK: FCM (MODEL_RULES §16)
+    /// Documented: `sendEachForMulticast` takes at most 500 tokens.
+    public var fcmMaxTokensPerCall = 500
+    /// *Estimate*: transient per-token failure probability (reported per token, never thrown).
+    public var fcmTokenFailureProbability = 0.01
+    /// *Estimate*: delivery p50 under 1 s, long tail of minutes.
+    public var fcmDelivery = LatencyModel(median: .milliseconds(500), tailProbability: 0.05, tailMax: .seconds(300))
+
+    // MARK: SendGrid (MODEL_RULES §17)
+    /// *Estimate*: probability of HTTP 429.
+    public var emailRateLimitProbability = 0.01
+    /// *Estimate*: probability the call times out after the email was sent (no idempotency key).
+    public var emailTimeoutProbability = 0.005
+    /// *Estimate*: request latency.
+    public var emailLatency = LatencyModel(median: .milliseconds(300), tailProbability: 0.02, tailMax: .seconds(5))
+    /// *Estimate*: client time-out of the SendGrid call.
+    public var emailTimeout: Duration = .seconds(10)
+
+    public init() {}
+
+    /// The documented and estimated defaults.
+    public static let `default` = BackendFaults()
+
+    /// No faults and no latency: every call succeeds at once, events arrive exactly once, in
+    /// order, without delay. For unit tests of the apps' logic.
+    public static var none: BackendFaults {
+        var faults = BackendFaults()
+        faults.triggerDuplicateProbability = 0
+        faults.triggerReorderProbability = 0
+        faults.triggerDelay = .zero
+        faults.scheduleStartJitterMax = .zero
+        faults.scheduleDuplicateProbability = 0
+        faults.scheduleOverlapRetryProbability = 0
+        faults.networkLatency = .zero
+        faults.networkFailureProbability = 0
+        faults.networkTimeoutProbability = 0
+        faults.listenerLatency = .zero
+        faults.fcmTokenFailureProbability = 0
+        faults.fcmDelivery = .zero
+        faults.emailRateLimitProbability = 0
+        faults.emailTimeoutProbability = 0
+        faults.emailLatency = .zero
+        faults.abortProbabilityPerExcessWrite = 0
+        return faults
+    }
+}

@@ -1,0 +1,58 @@
+import Synchronization
+
+/// One device's connection to the backend: every request pays latency both ways, may fail
+/// UNAVAILABLE before reaching the server, or time out after the server applied it (so the
+/// caller cannot tell whether it happened). All draws come from the device's own stream.
+public final class ClientNetwork: Sendable {
+    private let env: DomainEnvironment
+    private let faults: BackendFaults
+    private let random: SharedRandom
+    private let online = Atomic<Bool>(true)
+
+    init(label: String, env: DomainEnvironment, faults: BackendFaults) {
+        self.env = env
+        self.faults = faults
+        self.random = SharedRandom(env, stream: "network/\(label)")
+    }
+
+    public var isOnline: Bool { online.load(ordering: .relaxed) }
+
+    /// Takes the device offline or back online (offline requests fail UNAVAILABLE at once).
+    public func setOnline(_ value: Bool) { online.store(value, ordering: .relaxed) }
+
+    /// The fate of one request, drawn when it is sent.
+    struct PendingResponse {
+        let label: String
+        let responseLatency: Duration
+        let timesOut: Bool
+    }
+
+    /// The request leg: checks connectivity, pays latency, maybe fails without effect.
+    func send(_ label: String) async throws(BackendError) -> PendingResponse {
+        guard isOnline else { throw .unavailable("device offline during \(label)") }
+        // Draw everything up front so the stream's use does not depend on the outcome.
+        let requestLatency = random.sample(faults.networkLatency)
+        let responseLatency = random.sample(faults.networkLatency)
+        let fails = random.chance(faults.networkFailureProbability)
+        let timesOut = random.chance(faults.networkTimeoutProbability)
+        try? await env.clock.sleep(for: requestLatency)
+        if fails { throw .unavailable("network error during \(label)") }
+        return PendingResponse(label: label, responseLatency: responseLatency, timesOut: timesOut)
+    }
+
+    /// The response leg, after the server acted: pays latency or times out.
+    func receive(_ pending: PendingResponse) async throws(BackendError) {
+        if pending.timesOut {
+            try? await env.clock.sleep(for: faults.networkTimeout)
+            throw .deadlineExceeded("\(pending.label) timed out")
+        }
+        try? await env.clock.sleep(for: pending.responseLatency)
+    }
+
+    func roundTrip<T>(_ label: String, _ body: () async throws(BackendError) -> T) async throws(BackendError) -> T {
+        let pending = try await send(label)
+        let result = try await body()
+        try await receive(pending)
+        return result
+    }
+}

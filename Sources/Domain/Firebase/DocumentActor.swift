@@ -1,0 +1,127 @@
+/// The unit Firestore serialises writes on: one document, its version, and the transaction
+/// lock that makes a multi-document commit atomic.
+///
+/// A transaction commit is two-phase: `prepare` on every involved document (in path order)
+/// validates the read version, applies the writes to a pending copy, checks the rules and takes
+/// the lock; `commitPrepared` installs the pending copy. A prepare that finds another
+/// transaction's lock aborts at once (never waits), so there is no deadlock and no global lock.
+/// Plain writes wait for the lock to be released so they never slip between prepare and commit.
+actor DocumentActor: DomainActor {
+    nonisolated let executor: any SerialExecutor
+    nonisolated let path: DocumentPath
+    private unowned let firestore: Firestore
+    private var fields: Fields?
+    private var version: UInt64 = 0
+    private var updateTime = Timestamp(unixNanoseconds: 0)
+    private var lock: (transaction: UInt64, pending: Fields?, writes: Bool)?
+    private var lockWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Write-rate token bucket (MODEL_RULES §6): refills at `documentWritesPerSecond`.
+    private var rateTokens: Double
+    private var rateRefillNanoseconds: Int64 = 0
+    private var contentionRandom: (any RandomNumberGenerator)?
+
+    init(path: DocumentPath, firestore: Firestore) {
+        self.path = path
+        self.firestore = firestore
+        self.executor = firestore.env.makeExecutor(label: "doc/\(path)")
+        self.rateTokens = firestore.faults.documentBurstWrites
+    }
+
+    func snapshot() -> DocumentSnapshot {
+        DocumentSnapshot(path: path, fields: fields, version: version, updateTime: updateTime)
+    }
+
+    /// A single write outside any transaction. Returns the snapshot after it.
+    func write(_ operation: WriteOperation, authorize: Authorizer?) async throws(BackendError) -> DocumentSnapshot {
+        while lock != nil {
+            await withCheckedContinuation { lockWaiters.append($0) }
+        }
+        let now = firestore.env.clock.now
+        _ = takeRateToken(now: now)
+        let after = try operation.apply(to: fields, path: path, commitTime: now)
+        if let authorize, !authorize(path, fields, after) {
+            throw .permissionDenied(operation: ruleOperation(before: fields, after: after).rawValue, path: path.description)
+        }
+        install(after, now: now)
+        return snapshot()
+    }
+
+    /// Phase one of a transaction commit; see the type's comment.
+    func prepare(
+        transaction: UInt64, expectedVersion: UInt64?, writes: [WriteOperation], authorize: Authorizer?
+    ) throws(BackendError) {
+        if let lock {
+            assert(lock.transaction != transaction, "transaction \(transaction) prepared \(path) twice")
+            throw .aborted("\(path) is being committed by a concurrent transaction")
+        }
+        if let expectedVersion, expectedVersion != version {
+            throw .aborted("\(path) changed since the transaction read it (version \(expectedVersion) → \(version))")
+        }
+        var after = fields
+        if !writes.isEmpty {
+            let now = firestore.env.clock.now
+            let backlog = takeRateToken(now: now)
+            let faults = firestore.faults
+            let abortProbability = min(faults.abortProbabilityMax, faults.abortProbabilityPerExcessWrite * backlog)
+            if abortProbability > 0 {
+                if contentionRandom == nil {
+                    contentionRandom = firestore.env.randomStream("firestore.contention/\(path)")
+                }
+                if contentionRandom!.chance(abortProbability) {
+                    rateTokens += 1  // the aborted write does not count against the rate
+                    throw .aborted("write rate on \(path) exceeds ~\(faults.documentWritesPerSecond)/s")
+                }
+            }
+            for write in writes { after = try write.apply(to: after, path: path, commitTime: now) }
+            if let authorize, !authorize(path, fields, after) {
+                throw .permissionDenied(operation: ruleOperation(before: fields, after: after).rawValue, path: path.description)
+            }
+        }
+        lock = (transaction, after, !writes.isEmpty)
+    }
+
+    /// Phase two: installs what `prepare` computed and releases the lock.
+    func commitPrepared(transaction: UInt64) {
+        guard let lock, lock.transaction == transaction else {
+            preconditionFailure("commit of \(path) by transaction \(transaction) that does not hold its lock")
+        }
+        if lock.writes { install(lock.pending, now: firestore.env.clock.now) }
+        release(transaction: transaction)
+    }
+
+    /// Releases the lock if `transaction` holds it (after a failed prepare elsewhere).
+    func release(transaction: UInt64) {
+        guard lock?.transaction == transaction else { return }
+        lock = nil
+        let waiters = lockWaiters
+        lockWaiters = []
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Consumes one token; returns the backlog (writes above the sustained rate, ≥ 0).
+    private func takeRateToken(now: Timestamp) -> Double {
+        let faults = firestore.faults
+        let elapsedSeconds = Double(now.unixNanoseconds - rateRefillNanoseconds) / 1e9
+        if rateRefillNanoseconds == 0 || elapsedSeconds < 0 {
+            rateRefillNanoseconds = now.unixNanoseconds
+        } else {
+            rateTokens = min(faults.documentBurstWrites, rateTokens + elapsedSeconds * faults.documentWritesPerSecond)
+            rateRefillNanoseconds = now.unixNanoseconds
+        }
+        rateTokens -= 1
+        return max(0, -rateTokens)
+    }
+
+    /// Makes `after` the current state; a write that changes nothing bumps no version and emits
+    /// no event (MODEL_RULES §11).
+    private func install(_ after: Fields?, now: Timestamp) {
+        if after == fields { return }
+        let before = snapshot()
+        fields = after
+        version += 1
+        updateTime = now
+        let current = snapshot()
+        assert(current.version == before.version + 1, "versions must increase by one per commit")
+        firestore.didCommit(before: before, after: current)
+    }
+}

@@ -1,0 +1,61 @@
+/// One field's change in an update or merge: a plain set or one of Firestore's transforms.
+///
+/// Semantics follow MODEL_RULES §7: `increment` is not idempotent (applying it twice adds twice);
+/// `arrayUnion` appends only elements not already present; `arrayRemove` removes every instance.
+public enum FieldUpdate: Hashable, Sendable {
+    case set(Value)
+    case increment(Value)
+    case arrayUnion([Value])
+    case arrayRemove([Value])
+    case delete
+    /// The commit time of the write (Firestore's `serverTimestamp()`).
+    case serverTimestamp
+
+    /// The new value of a field given its old value (`nil` if absent); `nil` result deletes it.
+    func applied(to old: Value?, commitTime: Timestamp) -> Value? {
+        switch self {
+        case .set(let value): return value
+        case .delete: return nil
+        case .serverTimestamp: return .timestamp(commitTime)
+        case .increment(let operand):
+            switch (old, operand) {
+            case (.int(let a)?, .int(let b)): return .int(a &+ b)
+            case (let a?, let b) where a.doubleValue != nil && b.doubleValue != nil:
+                return .double(a.doubleValue! + b.doubleValue!)
+            default: return operand  // Firestore: a missing or non-numeric field is set to the operand.
+            }
+        case .arrayUnion(let elements):
+            var array = old?.arrayValue ?? []
+            for element in elements where !array.contains(element) { array.append(element) }
+            return .array(array)
+        case .arrayRemove(let elements):
+            let array = old?.arrayValue ?? []
+            return .array(array.filter { !elements.contains($0) })
+        }
+    }
+}
+
+extension Dictionary where Key == String, Value == Domain.Value {
+    /// Applies `updates` keyed by dotted field paths (`"fcmTokens.tok1"` reaches into a map).
+    /// Keys are applied in sorted order so the result never depends on dictionary order.
+    public func applying(_ updates: [String: FieldUpdate], commitTime: Timestamp) -> Fields {
+        var result = self
+        for key in updates.keys.sorted() {
+            let segments = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            precondition(!segments.isEmpty && !segments.contains(""), "empty segment in field path \(key)")
+            result.update(path: segments[...], with: updates[key]!, commitTime: commitTime)
+        }
+        return result
+    }
+
+    private mutating func update(path: ArraySlice<String>, with update: FieldUpdate, commitTime: Timestamp) {
+        let head = path.first!
+        if path.count == 1 {
+            self[head] = update.applied(to: self[head], commitTime: commitTime)
+            return
+        }
+        var nested = self[head]?.mapValue ?? [:]
+        nested.update(path: path.dropFirst(), with: update, commitTime: commitTime)
+        self[head] = .map(nested)
+    }
+}

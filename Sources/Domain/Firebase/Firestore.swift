@@ -1,0 +1,159 @@
+import Synchronization
+
+/// The simulated Cloud Firestore database, seen through the admin SDK (Cloud Functions):
+/// no security rules, no client network. Clients go through `FirestoreClient`.
+public final class Firestore: Sendable {
+    public let env: DomainEnvironment
+    public let faults: BackendFaults
+    let tracker: TaskTracker
+    let triggers: TriggerDispatcher
+    private let collections = Mutex<[String: CollectionStore]>([:])
+    private let autoIds: SharedRandom
+    private let backoffRandom: SharedRandom
+    private let transactionCounter = Atomic<UInt64>(0)
+
+    init(env: DomainEnvironment, faults: BackendFaults, tracker: TaskTracker) {
+        self.env = env
+        self.faults = faults
+        self.tracker = tracker
+        self.autoIds = SharedRandom(env, stream: "firestore.autoid")
+        self.backoffRandom = SharedRandom(env, stream: "firestore.transaction.backoff.server")
+        self.triggers = TriggerDispatcher(env: env, faults: faults, tracker: tracker)
+    }
+
+    func store(_ collection: String) -> CollectionStore {
+        collections.withLock { stores in
+            if let existing = stores[collection] { return existing }
+            let created = CollectionStore(path: collection, firestore: self)
+            stores[collection] = created
+            return created
+        }
+    }
+
+    func actor(_ path: DocumentPath) -> DocumentActor { store(path.collection).actor(for: path.id) }
+
+    // MARK: Admin SDK
+
+    /// Reads one document (a hop to its actor).
+    public func get(_ path: DocumentPath) async -> DocumentSnapshot { await actor(path).snapshot() }
+
+    /// Server `create()`: ALREADY_EXISTS if the document exists.
+    @discardableResult
+    public func create(_ path: DocumentPath, _ fields: Fields) async throws(BackendError) -> DocumentSnapshot {
+        try await write(path, .create(fields), authorize: nil)
+    }
+
+    /// `set()`: overwrites (last write wins).
+    @discardableResult
+    public func set(_ path: DocumentPath, _ fields: Fields) async throws(BackendError) -> DocumentSnapshot {
+        try await write(path, .set(fields), authorize: nil)
+    }
+
+    /// `set(…, {merge: true})`.
+    @discardableResult
+    public func merge(_ path: DocumentPath, _ updates: [String: FieldUpdate]) async throws(BackendError) -> DocumentSnapshot {
+        try await write(path, .merge(updates), authorize: nil)
+    }
+
+    /// `update()`: NOT_FOUND if the document is missing.
+    @discardableResult
+    public func update(_ path: DocumentPath, _ updates: [String: FieldUpdate]) async throws(BackendError) -> DocumentSnapshot {
+        try await write(path, .update(updates), authorize: nil)
+    }
+
+    public func delete(_ path: DocumentPath) async throws(BackendError) {
+        _ = try await write(path, .delete, authorize: nil)
+    }
+
+    /// `add()`: a new document with a random (seeded) 20-character id.
+    @discardableResult
+    public func add(_ collection: String, _ fields: Fields) async throws(BackendError) -> DocumentPath {
+        let path = DocumentPath(collection, autoIds.autoId())
+        _ = try await write(path, .create(fields), authorize: nil)
+        return path
+    }
+
+    /// A new random id in the style of `add()`, without writing.
+    public func newDocumentId() -> String { autoIds.autoId() }
+
+    /// Existing documents of `collection` that satisfy `predicate`, sorted by id.
+    public func query(_ collection: String, where predicate: (DocumentSnapshot) -> Bool = { _ in true }) -> [DocumentSnapshot] {
+        store(collection).documents().filter(predicate)
+    }
+
+    /// The latest committed fields of a document, without a hop (what rules' `get()` sees).
+    public func liveFields(_ path: DocumentPath) -> Fields? { store(path.collection).liveFields(path.id) }
+
+    /// A server transaction (MODEL_RULES §5): contention shows as retries with added latency,
+    /// 5 attempts, then ABORTED.
+    public func runTransaction<T>(_ body: (Transaction) async throws -> T) async throws -> T {
+        try await runTransaction(
+            client: nil, maxAttempts: faults.serverTransactionMaxAttempts,
+            backoffInitial: faults.serverTransactionBackoffInitial, random: backoffRandom, body)
+    }
+
+    // MARK: Core
+
+    func write(_ path: DocumentPath, _ operation: WriteOperation, authorize: Authorizer?) async throws(BackendError) -> DocumentSnapshot {
+        try await actor(path).write(operation, authorize: authorize)
+    }
+
+    func runTransaction<T>(
+        client: FirestoreClient?, maxAttempts: Int, backoffInitial: Duration, random: SharedRandom,
+        _ body: (Transaction) async throws -> T
+    ) async throws -> T {
+        precondition(maxAttempts >= 1, "a transaction needs at least one attempt")
+        var backoff = backoffInitial
+        for attempt in 1...maxAttempts {
+            let transaction = Transaction(
+                id: transactionCounter.wrappingAdd(1, ordering: .relaxed).newValue, firestore: self, client: client)
+            do {
+                let value = try await body(transaction)
+                if let client {
+                    try await client.network.roundTrip("commit") { () async throws(BackendError) in
+                        try await self.commit(transaction, authorize: client.authorizer)
+                    }
+                } else {
+                    try await commit(transaction, authorize: nil)
+                }
+                return value
+            } catch let error as BackendError where error.isRetryableInTransaction {
+                if attempt == maxAttempts { break }
+                let jitter = faults.transactionBackoffJitter
+                let factor = 1 - jitter + 2 * jitter * random.unitInterval()
+                try await env.clock.sleep(for: backoff * factor)
+                backoff = min(backoff * faults.transactionBackoffMultiplier, faults.transactionBackoffMax)
+            }
+        }
+        throw BackendError.aborted("Too much contention on these documents")
+    }
+
+    /// Two-phase commit over the documents a transaction read or wrote, in path order.
+    func commit(_ transaction: Transaction, authorize: Authorizer?) async throws(BackendError) {
+        let paths = Set(transaction.readVersions.keys).union(transaction.writes.keys).sorted()
+        var prepared: [DocumentActor] = []
+        prepared.reserveCapacity(paths.count)
+        do {
+            for path in paths {
+                let documentActor = actor(path)
+                try await documentActor.prepare(
+                    transaction: transaction.id, expectedVersion: transaction.readVersions[path],
+                    writes: transaction.writes[path] ?? [], authorize: authorize)
+                prepared.append(documentActor)
+            }
+        } catch {
+            for documentActor in prepared { await documentActor.release(transaction: transaction.id) }
+            throw error
+        }
+        assert(prepared.count == paths.count, "every document must be prepared before any commits")
+        for documentActor in prepared { await documentActor.commitPrepared(transaction: transaction.id) }
+    }
+
+    /// Called by a document actor inside its commit: updates the index, then hands the change
+    /// to triggers and listeners (which deliver asynchronously).
+    func didCommit(before: DocumentSnapshot, after: DocumentSnapshot) {
+        let listeners = store(after.path.collection).record(after)
+        for listener in listeners { listener.enqueue(DocumentChange(before: before, after: after)) }
+        triggers.dispatch(before: before, after: after)
+    }
+}

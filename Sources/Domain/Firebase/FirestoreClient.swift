@@ -1,0 +1,127 @@
+/// One signed-in device's view of the backend (the iOS SDK): every call crosses the device's
+/// `ClientNetwork` and is checked by the deployed security rules.
+public final class FirestoreClient: Sendable {
+    public let auth: AuthContext?
+    public let network: ClientNetwork
+    let backend: Backend
+    private let backoffRandom: SharedRandom
+
+    init(auth: AuthContext?, label: String, backend: Backend) {
+        self.auth = auth
+        self.backend = backend
+        self.network = ClientNetwork(label: label, env: backend.env, faults: backend.faults)
+        self.backoffRandom = SharedRandom(backend.env, stream: "firestore.transaction.backoff/\(label)")
+    }
+
+    private var firestore: Firestore { backend.firestore }
+
+    /// The write check this client's rules impose.
+    var authorizer: Authorizer {
+        let rules = backend.rules
+        let auth = auth
+        let firestore = firestore
+        return { path, before, after in
+            rules.allows(RuleRequest(
+                auth: auth, operation: ruleOperation(before: before, after: after), path: path,
+                resource: before, data: after, lookup: { firestore.liveFields($0) }))
+        }
+    }
+
+    private func checkRead(_ snapshot: DocumentSnapshot, _ operation: RuleOperation) throws(BackendError) {
+        let firestore = firestore
+        let request = RuleRequest(
+            auth: auth, operation: operation, path: snapshot.path, resource: snapshot.fields, data: nil,
+            lookup: { firestore.liveFields($0) })
+        if !backend.rules.allows(request) {
+            throw .permissionDenied(operation: operation.rawValue, path: snapshot.path.description)
+        }
+    }
+
+    /// `getDocument()`.
+    public func get(_ path: DocumentPath) async throws(BackendError) -> DocumentSnapshot {
+        try await network.roundTrip("get \(path)") { () async throws(BackendError) in
+            let snapshot = await firestore.get(path)
+            try checkRead(snapshot, .get)
+            return snapshot
+        }
+    }
+
+    /// `setData()`: overwrites an existing document (last write wins).
+    @discardableResult
+    public func setData(_ path: DocumentPath, _ fields: Fields) async throws(BackendError) -> DocumentSnapshot {
+        try await write(path, .set(fields))
+    }
+
+    /// `setData(merge: true)`.
+    @discardableResult
+    public func setData(_ path: DocumentPath, merging updates: [String: FieldUpdate]) async throws(BackendError) -> DocumentSnapshot {
+        try await write(path, .merge(updates))
+    }
+
+    /// `updateData()`: NOT_FOUND if missing.
+    @discardableResult
+    public func updateData(_ path: DocumentPath, _ updates: [String: FieldUpdate]) async throws(BackendError) -> DocumentSnapshot {
+        try await write(path, .update(updates))
+    }
+
+    public func delete(_ path: DocumentPath) async throws(BackendError) {
+        _ = try await write(path, .delete)
+    }
+
+    /// `addDocument()`: a random (seeded) id; two adds for the same slot both succeed.
+    @discardableResult
+    public func add(_ collection: String, _ fields: Fields) async throws(BackendError) -> DocumentPath {
+        let path = DocumentPath(collection, firestore.newDocumentId())
+        _ = try await write(path, .set(fields))
+        return path
+    }
+
+    /// A collection query; PERMISSION_DENIED if the rules refuse `list` on any result.
+    public func query(_ collection: String, where predicate: @Sendable (DocumentSnapshot) -> Bool = { _ in true })
+        async throws(BackendError) -> [DocumentSnapshot]
+    {
+        try await network.roundTrip("query \(collection)") { () async throws(BackendError) in
+            let results = firestore.query(collection, where: predicate)
+            for snapshot in results { try checkRead(snapshot, .list) }
+            return results
+        }
+    }
+
+    /// A client transaction (MODEL_RULES §1–4): optimistic, 5 attempts with backoff, then
+    /// ABORTED; errors thrown by `body` itself and PERMISSION_DENIED are not retried.
+    public func runTransaction<T>(_ body: (Transaction) async throws -> T) async throws -> T {
+        guard network.isOnline else { throw BackendError.unavailable("transactions fail while the device is offline") }
+        return try await firestore.runTransaction(
+            client: self, maxAttempts: backend.faults.transactionMaxAttempts,
+            backoffInitial: backend.faults.transactionBackoffInitial, random: backoffRandom, body)
+    }
+
+    /// A real-time listener on `collection` (delivered only documents the rules let it `list`).
+    public func listen(_ collection: String, _ handler: @escaping SnapshotListener.Handler) -> SnapshotListener {
+        let rules = backend.rules
+        let auth = auth
+        let firestore = firestore
+        let filtered: SnapshotListener.Handler = { changes in
+            let visible = changes.filter { change in
+                rules.allows(RuleRequest(
+                    auth: auth, operation: .list, path: change.path, resource: change.after.fields ?? change.before.fields,
+                    data: nil, lookup: { firestore.liveFields($0) }))
+            }
+            if !visible.isEmpty { await handler(visible) }
+        }
+        return backend.listen(collection, label: "\(auth?.uid ?? "anonymous")/\(collection)", filtered)
+    }
+
+    /// Calls an HTTPS callable function with this client's auth context.
+    public func call(_ name: String, _ data: Fields = [:]) async throws -> Value {
+        guard network.isOnline else { throw BackendError.unavailable("device offline during call \(name)") }
+        return try await backend.functions.invoke(name, data: data, auth: auth, network: network)
+    }
+
+    private func write(_ path: DocumentPath, _ operation: WriteOperation) async throws(BackendError) -> DocumentSnapshot {
+        let authorize = authorizer
+        return try await network.roundTrip("write \(path)") { () async throws(BackendError) in
+            try await firestore.write(path, operation, authorize: authorize)
+        }
+    }
+}

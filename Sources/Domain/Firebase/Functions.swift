@@ -1,0 +1,87 @@
+import Synchronization
+
+/// Cloud Functions: Firestore triggers, scheduled functions and HTTPS callables. Handlers use
+/// the admin SDK (`backend.firestore`), which bypasses security rules.
+public final class Functions: Sendable {
+    public typealias TriggerHandler = @Sendable (TriggerEvent) async throws -> Void
+    public typealias ScheduledHandler = @Sendable (ScheduledRun) async throws -> Void
+    public typealias CallableHandler = @Sendable (CallableRequest) async throws -> Value
+
+    struct ScheduledJob: Sendable {
+        let name: String
+        let period: Duration
+        let handler: ScheduledHandler
+    }
+    private struct State {
+        var callables: [String: CallableHandler] = [:]
+        var scheduled: [ScheduledJob] = []
+    }
+    private let state = Mutex(State())
+    private let env: DomainEnvironment
+    private let dispatcher: TriggerDispatcher
+
+    init(env: DomainEnvironment, dispatcher: TriggerDispatcher) {
+        self.env = env
+        self.dispatcher = dispatcher
+    }
+
+    // MARK: Triggers
+
+    /// Registers `handler` for writes of `kinds` in collections matching `collection`
+    /// (`"honors"`, `"users/{uid}/notifications"`); `name` must be unique.
+    public func onWrite(_ collection: String, kinds: Set<TriggerKind>, name: String, _ handler: @escaping TriggerHandler) {
+        dispatcher.register(name: name, collection: collection, kinds: kinds, handler: handler)
+    }
+    public func onCreate(_ collection: String, name: String, _ handler: @escaping TriggerHandler) {
+        onWrite(collection, kinds: [.create], name: name, handler)
+    }
+    public func onUpdate(_ collection: String, name: String, _ handler: @escaping TriggerHandler) {
+        onWrite(collection, kinds: [.update], name: name, handler)
+    }
+    public func onDelete(_ collection: String, name: String, _ handler: @escaping TriggerHandler) {
+        onWrite(collection, kinds: [.delete], name: name, handler)
+    }
+
+    /// Descriptions of events lost because a handler threw (retries off or window exhausted).
+    public var lostEvents: [String] { dispatcher.lostEvents }
+
+    // MARK: Scheduled
+
+    /// Registers a scheduled function (`every` ≥ 1 minute, MODEL_RULES §15); `Scheduler` drives it.
+    public func schedule(_ name: String, every period: Duration, _ handler: @escaping ScheduledHandler) {
+        precondition(period >= .seconds(60), "Cloud Scheduler's finest schedule is one minute")
+        state.withLock { state in
+            precondition(!state.scheduled.contains { $0.name == name }, "scheduled function \(name) registered twice")
+            state.scheduled.append(ScheduledJob(name: name, period: period, handler: handler))
+        }
+    }
+
+    var scheduledJobs: [ScheduledJob] { state.withLock { $0.scheduled } }
+
+    /// Runs scheduled function `name` once for the tick at `time`, now, without jitter or
+    /// duplicates (for tests and tick-by-tick timeline tools).
+    public func runScheduled(_ name: String, at time: Timestamp, attempt: Int = 1, isDuplicate: Bool = false) async throws {
+        guard let job = state.withLock({ $0.scheduled.first { $0.name == name } }) else {
+            throw BackendError.unknownFunction(name)
+        }
+        try await job.handler(ScheduledRun(name: name, scheduledTime: time, attempt: attempt, isDuplicate: isDuplicate))
+    }
+
+    // MARK: Callables
+
+    public func callable(_ name: String, _ handler: @escaping CallableHandler) {
+        state.withLock { state in
+            precondition(state.callables[name] == nil, "callable \(name) registered twice")
+            state.callables[name] = handler
+        }
+    }
+
+    /// Invokes a callable as `auth`; with a `network`, the call pays its latency and faults.
+    public func invoke(_ name: String, data: Fields, auth: AuthContext?, network: ClientNetwork? = nil) async throws -> Value {
+        guard let handler = state.withLock({ $0.callables[name] }) else { throw BackendError.unknownFunction(name) }
+        let pending = try await network?.send("call \(name)")
+        let result = try await handler(CallableRequest(auth: auth, data: data, time: env.clock.now))
+        if let pending { try await network!.receive(pending) }
+        return result
+    }
+}

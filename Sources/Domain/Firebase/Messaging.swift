@@ -1,0 +1,49 @@
+import Synchronization
+
+/// Firebase Cloud Messaging: `sendEachForMulticast` with at most 500 tokens a call, per-token
+/// outcomes, and tokens that become UNREGISTERED when a device uninstalls the app.
+public final class Messaging: Sendable {
+    private let env: DomainEnvironment
+    private let faults: BackendFaults
+    private let outbox: Outbox
+    private let unregisteredTokens = Mutex<Set<String>>([])
+    private let random: SharedRandom
+
+    init(env: DomainEnvironment, faults: BackendFaults, outbox: Outbox) {
+        self.env = env
+        self.faults = faults
+        self.outbox = outbox
+        self.random = SharedRandom(env, stream: "fcm")
+    }
+
+    /// Marks `token` as dead (the device uninstalled the app); later sends report UNREGISTERED.
+    public func unregister(token: String) { _ = unregisteredTokens.withLock { $0.insert(token) } }
+
+    /// Sends `message` to each token; INVALID_ARGUMENT for an empty list or more than 500 tokens.
+    public func sendEachForMulticast(tokens: [String], message: PushMessage) async throws(BackendError) -> [TokenOutcome] {
+        guard !tokens.isEmpty else { throw .invalidArgument("sendEachForMulticast needs at least one token") }
+        guard tokens.count <= faults.fcmMaxTokensPerCall else {
+            throw .invalidArgument("sendEachForMulticast takes at most \(faults.fcmMaxTokensPerCall) tokens, got \(tokens.count); split the list")
+        }
+        let now = env.clock.now
+        var outcomes: [TokenOutcome] = []
+        outcomes.reserveCapacity(tokens.count)
+        for token in tokens {
+            if unregisteredTokens.withLock({ $0.contains(token) }) {
+                outcomes.append(.unregistered)
+            } else if random.chance(faults.fcmTokenFailureProbability) {
+                outcomes.append(.transientFailure)
+            } else {
+                outcomes.append(.success)
+                var payload = message.data
+                payload["title"] = message.title
+                payload["body"] = message.body
+                outbox.append(OutboxRecord(
+                    channel: .push, recipient: message.recipient, type: message.type, payload: payload,
+                    sentAt: now, deliveredAt: now + random.sample(faults.fcmDelivery), token: token))
+            }
+        }
+        assert(outcomes.count == tokens.count, "one outcome per token")
+        return outcomes
+    }
+}

@@ -1,0 +1,26 @@
+/// A push notification as a Cloud Function builds it for `sendEachForMulticast`.
+public struct PushMessage: Sendable, Hashable {
+    /// The user the tokens belong to (recorded in the outbox).
+    public let recipient: String
+    public let type: String
+    public let title: String
+    public let body: String
+    public let data: [String: String]
+
+    public init(recipient: String, type: String, title: String, body: String, data: [String: String] = [:]) {
+        self.recipient = recipient
+        self.type = type
+        self.title = title
+        self.body = body
+        self.data = data
+    }
+}
+
+/// The per-token result of a multicast (partial failures never throw; MODEL_RULES §16).
+public enum TokenOutcome: Sendable, Hashable {
+    case success
+    /// The app was uninstalled or the token rotated: the caller must delete the token.
+    case unregistered
+    /// A transient per-token failure (e.g. `messaging/internal-error`).
+    case transientFailure
+}

@@ -1,0 +1,78 @@
+import Synchronization
+
+/// Cloud Scheduler on the injected clock: runs every registered scheduled function once per
+/// period, at least once per tick (MODEL_RULES §13–14): each run starts 0–`scheduleStartJitterMax`
+/// late, a tick can run twice (`scheduleDuplicateDelay` apart), and a run that outlives
+/// `scheduleDeadline` may be retried while it still runs (overlap).
+public actor Scheduler: DomainActor {
+    public nonisolated let executor: any SerialExecutor
+    private let env: DomainEnvironment
+    private let faults: BackendFaults
+    private let functions: Functions
+    private let tracker: TaskTracker
+    private let random: SharedRandom
+    private var started = false
+    private var stopped = false
+
+    init(env: DomainEnvironment, faults: BackendFaults, functions: Functions, tracker: TaskTracker) {
+        self.executor = env.makeExecutor(label: "scheduler")
+        self.env = env
+        self.faults = faults
+        self.functions = functions
+        self.tracker = tracker
+        self.random = SharedRandom(env, stream: "scheduler")
+    }
+
+    /// Starts ticking every registered job: first tick at `firstTick` (default: now + period),
+    /// last tick at or before `until` (a bound keeps `waitUntilIdle` meaningful).
+    public func start(firstTick: Timestamp? = nil, until: Timestamp) {
+        precondition(!started, "scheduler started twice")
+        started = true
+        for job in functions.scheduledJobs {
+            let first = firstTick ?? env.clock.now + job.period
+            tracker.spawn { [self] in await tickLoop(job, first: first, until: until) }
+        }
+    }
+
+    /// Stops issuing new ticks (runs in progress finish).
+    public func stop() { stopped = true }
+
+    private func tickLoop(_ job: Functions.ScheduledJob, first: Timestamp, until: Timestamp) async {
+        var tick = first
+        while tick <= until {
+            try? await env.clock.sleep(until: tick)
+            if stopped { return }
+            launch(job, tick: tick, attempt: 1, isDuplicate: false, delay: random.duration(upTo: faults.scheduleStartJitterMax))
+            if random.chance(faults.scheduleDuplicateProbability) {
+                launch(job, tick: tick, attempt: 1, isDuplicate: true,
+                       delay: random.duration(upTo: faults.scheduleStartJitterMax) + faults.scheduleDuplicateDelay)
+            }
+            tick = tick + job.period
+        }
+    }
+
+    private nonisolated func launch(_ job: Functions.ScheduledJob, tick: Timestamp, attempt: Int, isDuplicate: Bool, delay: Duration) {
+        let run = ScheduledRun(name: job.name, scheduledTime: tick, attempt: attempt, isDuplicate: isDuplicate)
+        let finished = RunFlag()
+        let env = env
+        tracker.spawn {
+            try? await env.clock.sleep(for: delay)
+            try? await job.handler(run)
+            finished.value.store(true, ordering: .relaxed)
+        }
+        // Deadline watcher: only when overlap is possible, so a disabled knob costs no timer.
+        guard attempt == 1, faults.scheduleOverlapRetryProbability > 0 else { return }
+        let deadline = faults.scheduleDeadline
+        tracker.spawn { [self] in
+            try? await env.clock.sleep(for: delay + deadline)
+            if !finished.value.load(ordering: .relaxed), random.chance(faults.scheduleOverlapRetryProbability) {
+                launch(job, tick: tick, attempt: 2, isDuplicate: isDuplicate, delay: .zero)
+            }
+        }
+    }
+}
+
+/// Whether one scheduled run has finished (shared by the run and its deadline watcher).
+final class RunFlag: Sendable {
+    let value = Atomic<Bool>(false)
+}

@@ -1,0 +1,50 @@
+/// What a security rule sees: the caller, the operation, the document before (`resource`) and
+/// after (`data`, for writes), and `lookup` for rules' `get()` of other documents.
+public struct RuleRequest: Sendable {
+    public let auth: AuthContext?
+    public let operation: RuleOperation
+    public let path: DocumentPath
+    /// The stored document (`resource.data`), nil if it does not exist.
+    public let resource: Fields?
+    /// The document as it would be after the write (`request.resource.data`); nil for reads/deletes.
+    public let data: Fields?
+    /// Reads the latest committed fields of another document (rules' `get()`/`exists()`).
+    public let lookup: @Sendable (DocumentPath) -> Fields?
+
+    /// The `index`-th segment of the document's full path (`users/{0}` → segment 1 is the id).
+    public func pathSegment(_ index: Int) -> String? {
+        let segments = (path.collection + "/" + path.id).split(separator: "/")
+        return index < segments.count ? String(segments[index]) : nil
+    }
+}
+
+/// A Firestore security rules set: per collection pattern (`users/{uid}/notifications`), one
+/// function deciding every operation. Collections without a match are denied (as in Firestore).
+public struct SecurityRules: Sendable {
+    public typealias Rule = @Sendable (RuleRequest) -> Bool
+    private var entries: [(segments: [Substring], rule: Rule)] = []
+
+    public init() {}
+
+    /// Allows everything to anyone (no rules deployed in test mode).
+    public static var allowAll: SecurityRules {
+        var rules = SecurityRules()
+        rules.catchAll = true
+        return rules
+    }
+    private var catchAll = false
+
+    /// Adds the rule for collections matching `pattern`; the first matching pattern decides.
+    public mutating func match(_ pattern: String, _ rule: @escaping Rule) {
+        entries.append((pattern.split(separator: "/"), rule))
+    }
+
+    public func allows(_ request: RuleRequest) -> Bool {
+        if catchAll { return true }
+        let segments = request.path.collection.split(separator: "/")
+        for entry in entries where TriggerDispatcher.matches(entry.segments, segments) {
+            return entry.rule(request)
+        }
+        return false
+    }
+}

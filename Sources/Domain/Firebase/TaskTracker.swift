@@ -1,0 +1,48 @@
+import Synchronization
+
+/// Counts the background tasks the backend spawns (trigger deliveries, listener pumps,
+/// scheduled runs) so a caller can wait until the backend is quiescent.
+public final class TaskTracker: Sendable {
+    private struct State {
+        var running = 0
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// Spawns `body` as an unstructured task (the simulator captures it) and counts it.
+    public func spawn(_ body: @escaping @Sendable () async -> Void) {
+        state.withLock { $0.running += 1 }
+        Task {
+            await body()
+            self.finish()
+        }
+    }
+
+    /// Number of tracked tasks still running.
+    public var runningCount: Int { state.withLock { $0.running } }
+
+    /// Returns once no tracked task is running (at once if none is).
+    public func waitUntilIdle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let idle = state.withLock { state -> Bool in
+                if state.running == 0 { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if idle { continuation.resume() }
+        }
+    }
+
+    private func finish() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            precondition(state.running > 0, "task tracker underflow")
+            state.running -= 1
+            guard state.running == 0 else { return [] }
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}

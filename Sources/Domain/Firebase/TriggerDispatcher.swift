@@ -1,0 +1,130 @@
+import Synchronization
+
+/// Delivers trigger events at least once, unordered and late (MODEL_RULES §9–12).
+///
+/// Per committed write and matching trigger: a delay drawn from `triggerDelay`; events of the
+/// same document and trigger keep commit order except that a write closer than
+/// `triggerReorderWindow` to the previous one overtakes it with `triggerReorderProbability`;
+/// with `triggerDuplicateProbability` a second delivery follows; a throwing handler loses the
+/// event unless retries are on.
+final class TriggerDispatcher: Sendable {
+    typealias Handler = @Sendable (TriggerEvent) async throws -> Void
+    struct Registration: Sendable {
+        let name: String
+        let patternSegments: [Substring]
+        let kinds: Set<TriggerKind>
+        let handler: Handler
+    }
+    private struct State {
+        var registrations: [Registration] = []
+        /// Last (commit time, delivery time) per "trigger|document", for the ordering model.
+        var lastDelivery: [String: (commit: Int64, delivery: Int64)] = [:]
+        var failures: [String] = []
+    }
+    private let state = Mutex(State())
+    private let env: DomainEnvironment
+    private let faults: BackendFaults
+    private let tracker: TaskTracker
+    private let delayRandom: SharedRandom
+    private let duplicateRandom: SharedRandom
+    private let reorderRandom: SharedRandom
+    private let retryRandom: SharedRandom
+
+    init(env: DomainEnvironment, faults: BackendFaults, tracker: TaskTracker) {
+        self.env = env
+        self.faults = faults
+        self.tracker = tracker
+        delayRandom = SharedRandom(env, stream: "triggers.delay")
+        duplicateRandom = SharedRandom(env, stream: "triggers.duplicate")
+        reorderRandom = SharedRandom(env, stream: "triggers.reorder")
+        retryRandom = SharedRandom(env, stream: "triggers.retry")
+    }
+
+    func register(name: String, collection pattern: String, kinds: Set<TriggerKind>, handler: @escaping Handler) {
+        let registration = Registration(
+            name: name, patternSegments: pattern.split(separator: "/"), kinds: kinds, handler: handler)
+        state.withLock { state in
+            precondition(!state.registrations.contains { $0.name == name }, "trigger \(name) registered twice")
+            state.registrations.append(registration)
+        }
+    }
+
+    /// Handler errors that lost their event (retries off) or exhausted the retry window.
+    var lostEvents: [String] { state.withLock { $0.failures } }
+
+    func dispatch(before: DocumentSnapshot, after: DocumentSnapshot) {
+        let kind: TriggerKind = before.exists ? (after.exists ? .update : .delete) : .create
+        let collectionSegments = after.path.collection.split(separator: "/")
+        let registrations = state.withLock { $0.registrations }
+        for registration in registrations
+        where registration.kinds.contains(kind) && Self.matches(registration.patternSegments, collectionSegments) {
+            let eventId = "\(after.path)@v\(after.version)"
+            let event = TriggerEvent(
+                eventId: eventId, kind: kind, path: after.path, before: before, after: after,
+                commitTime: after.updateTime, isDuplicate: false, attempt: 1)
+            let delivery = deliveryTime(for: registration.name, event: event)
+            schedule(registration, event, at: delivery)
+            if duplicateRandom.chance(faults.triggerDuplicateProbability) {
+                let duplicate = TriggerEvent(
+                    eventId: faults.duplicatesShareEventId ? eventId : eventId + "~dup", kind: kind, path: after.path,
+                    before: before, after: after, commitTime: after.updateTime, isDuplicate: true, attempt: 1)
+                schedule(registration, duplicate, at: after.updateTime + delayRandom.sample(faults.triggerDelay))
+            }
+        }
+    }
+
+    static func matches(_ pattern: [Substring], _ segments: [Substring]) -> Bool {
+        guard pattern.count == segments.count else { return false }
+        for (p, s) in zip(pattern, segments) where !(p.first == "{" && p.last == "}") && p != s { return false }
+        return true
+    }
+
+    private func deliveryTime(for trigger: String, event: TriggerEvent) -> Timestamp {
+        let commit = event.commitTime.unixNanoseconds
+        var delivery = commit + delayRandom.sample(faults.triggerDelay).nanoseconds
+        let key = "\(trigger)|\(event.path)"
+        let previous = state.withLock { $0.lastDelivery[key] }
+        if let previous, commit - previous.commit < faults.triggerReorderWindow.nanoseconds {
+            if reorderRandom.chance(faults.triggerReorderProbability) {
+                delivery = min(delivery, previous.delivery - 1)  // overtakes the previous event
+            } else {
+                delivery = max(delivery, previous.delivery + 1)
+            }
+        } else if let previous {
+            delivery = max(delivery, previous.delivery + 1)
+        }
+        state.withLock { $0.lastDelivery[key] = (commit, delivery) }
+        return Timestamp(unixNanoseconds: delivery)
+    }
+
+    private func schedule(_ registration: Registration, _ event: TriggerEvent, at delivery: Timestamp) {
+        let clock = env.clock
+        tracker.spawn { [self] in
+            try? await clock.sleep(until: delivery)
+            await deliver(registration, event)
+        }
+    }
+
+    private func deliver(_ registration: Registration, _ first: TriggerEvent) async {
+        var event = first
+        while true {
+            do {
+                try await registration.handler(event)
+                return
+            } catch {
+                let elapsed = env.clock.now - first.commitTime
+                guard faults.triggerRetriesEnabled, elapsed < faults.triggerRetryWindow else {
+                    let note = "\(registration.name) lost \(event.eventId) (attempt \(event.attempt)): \(error)"
+                    state.withLock { $0.failures.append(note) }
+                    return
+                }
+                let span = faults.triggerRetryBackoffMax - faults.triggerRetryBackoffMin
+                let wait = faults.triggerRetryBackoffMin + retryRandom.duration(upTo: span)
+                try? await env.clock.sleep(for: wait)
+                event = TriggerEvent(
+                    eventId: event.eventId, kind: event.kind, path: event.path, before: event.before, after: event.after,
+                    commitTime: event.commitTime, isDuplicate: event.isDuplicate, attempt: event.attempt + 1)
+            }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+/// A Firestore field value: the small closed set of types the simulated apps store.
+///
+/// Maps are Swift dictionaries; nothing iterates them where order could change behaviour
+/// (`description` sorts keys). Integers and doubles are distinct, as in Firestore.
+public enum Value: Hashable, Sendable, CustomStringConvertible {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case string(String)
+    case timestamp(Timestamp)
+    case array([Value])
+    case map([String: Value])
+
+    public var stringValue: String? { if case .string(let v) = self { return v }; return nil }
+    public var boolValue: Bool? { if case .bool(let v) = self { return v }; return nil }
+    public var intValue: Int64? {
+        switch self {
+        case .int(let v): return v
+        case .double(let v): return Int64(exactly: v)
+        default: return nil
+        }
+    }
+    /// Numeric value as a double (ints widen).
+    public var doubleValue: Double? {
+        switch self {
+        case .int(let v): return Double(v)
+        case .double(let v): return v
+        default: return nil
+        }
+    }
+    public var timestampValue: Timestamp? { if case .timestamp(let v) = self { return v }; return nil }
+    public var arrayValue: [Value]? { if case .array(let v) = self { return v }; return nil }
+    public var mapValue: [String: Value]? { if case .map(let v) = self { return v }; return nil }
+
+    public var description: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let v): return "\(v)"
+        case .int(let v): return "\(v)"
+        case .double(let v): return "\(v)"
+        case .string(let v): return "\"\(v)\""
+        case .timestamp(let v): return "\(v)"
+        case .array(let v): return "[" + v.map(\.description).joined(separator: ",") + "]"
+        case .map(let v):
+            return "{" + v.keys.sorted().map { "\($0):\(v[$0]!.description)" }.joined(separator: ",") + "}"
+        }
+    }
+}
+
+/// The fields of one document.
+public typealias Fields = [String: Value]
+
+extension Value: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
+{
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int64) { self = .int(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(arrayLiteral elements: Value...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, Value)...) {
+        self = .map(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+    public init(nilLiteral: ()) { self = .null }
+}
+
+extension Dictionary where Key == String, Value == Domain.Value {
+    /// A canonical one-line rendering with sorted keys (for traces, outbox payloads and tests).
+    public var canonicalDescription: String { Domain.Value.map(self).description }
+}

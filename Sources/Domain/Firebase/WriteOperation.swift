@@ -1,0 +1,30 @@
+/// One write to one document, as the client and admin SDKs express it.
+public enum WriteOperation: Sendable, Hashable {
+    /// Server `create()`: fails ALREADY_EXISTS if the document exists (MODEL_RULES §8).
+    case create(Fields)
+    /// `setData` without merge: replaces the document, last write wins (MODEL_RULES §8).
+    case set(Fields)
+    /// `setData(merge: true)`: applies the updates, creating the document if missing.
+    case merge([String: FieldUpdate])
+    /// `updateData`: applies the updates; fails NOT_FOUND if the document is missing.
+    case update([String: FieldUpdate])
+    case delete
+
+    /// The document's fields after this write, or a typed error; `nil` means deleted.
+    func apply(to before: Fields?, path: DocumentPath, commitTime: Timestamp) throws(BackendError) -> Fields? {
+        switch self {
+        case .create(let fields):
+            if before != nil { throw .alreadyExists(path) }
+            return fields
+        case .set(let fields):
+            return fields
+        case .merge(let updates):
+            return (before ?? [:]).applying(updates, commitTime: commitTime)
+        case .update(let updates):
+            guard let before else { throw .notFound(path) }
+            return before.applying(updates, commitTime: commitTime)
+        case .delete:
+            return nil
+        }
+    }
+}

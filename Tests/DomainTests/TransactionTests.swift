@@ -1,0 +1,118 @@
+import Domain
+import Synchronization
+import Testing
+
+final class Counter: Sendable {
+    let value = Mutex(0)
+    @discardableResult func next() -> Int { value.withLock { $0 += 1; return $0 } }
+    var count: Int { value.withLock { $0 } }
+}
+
+struct BidTooLow: Error {}
+
+@Suite struct TransactionTests {
+    let doc = DocumentPath("honors", "h1")
+
+    @Test func conflictingWriteMakesTheBodyRunAgain() async throws {
+        let backend = makeBackend()
+        try await backend.firestore.create(doc, ["n": 0])
+        let client = backend.client(auth: AuthContext(uid: "u"), label: "u")
+        let attempts = Counter()
+        try await client.runTransaction { tx in
+            let snapshot = try await tx.get(doc)
+            if attempts.next() == 1 { try await backend.firestore.update(doc, ["n": .increment(10)]) }
+            tx.update(doc, ["n": .set(.int(snapshot["n"]!.intValue! + 1))])
+        }
+        #expect(attempts.count == 2)
+        #expect(await backend.firestore.get(doc)["n"] == 11)  // the concurrent increment is not lost
+    }
+
+    @Test func alwaysConflictingTransactionAbortsAfterFiveAttemptsWithBackoff() async throws {
+        let backend = makeBackend()
+        try await backend.firestore.create(doc, ["n": 0])
+        let client = backend.client(auth: AuthContext(uid: "u"), label: "u")
+        let attempts = Counter()
+        let start = backend.env.clock.now
+        let error = await backendError {
+            try await client.runTransaction { tx in
+                _ = try await tx.get(doc)
+                attempts.next()
+                try await backend.firestore.update(doc, ["n": .increment(1)])
+                tx.update(doc, ["n": .set(-1)])
+            }
+        }
+        #expect(error == .aborted("Too much contention on these documents"))
+        #expect(attempts.count == 5)
+        let waited = backend.env.clock.now - start  // 1 + 1.5 + 2.25 + 3.375 s, each ±50 %
+        #expect(waited >= .seconds(4) && waited <= .seconds(13))
+    }
+
+    @Test func appErrorsAndPermissionDeniedAreNotRetried() async throws {
+        var rules = SecurityRules()
+        rules.match("honors") { $0.operation == .get }
+        let backend = makeBackend(rules: rules)
+        try await backend.firestore.create(doc, ["n": 0])
+        let client = backend.client(auth: AuthContext(uid: "u"), label: "u")
+        let attempts = Counter()
+        await #expect(throws: BidTooLow.self) {
+            try await client.runTransaction { tx in
+                _ = try await tx.get(doc); attempts.next(); throw BidTooLow()
+            }
+        }
+        let denied = await backendError {
+            try await client.runTransaction { tx in
+                _ = try await tx.get(doc); attempts.next(); tx.update(doc, ["n": .set(1)])
+            }
+        }
+        #expect(denied == .permissionDenied(operation: "update", path: "honors/h1"))
+        #expect(attempts.count == 2)
+    }
+
+    @Test func transactionFailsWhenOffline() async {
+        let backend = makeBackend()
+        let client = backend.client(auth: AuthContext(uid: "u"), label: "u")
+        client.network.setOnline(false)
+        let error = await backendError { try await client.runTransaction { tx in _ = try await tx.get(doc) } }
+        #expect(error?.code == "UNAVAILABLE")
+    }
+
+    @Test func writeRateAboveSustainedLimitAbortsAndRetries() async throws {
+        var faults = BackendFaults.none
+        faults.documentBurstWrites = 1
+        faults.abortProbabilityPerExcessWrite = 1
+        faults.abortProbabilityMax = 1
+        let backend = makeBackend(faults: faults)
+        let client = backend.client(auth: AuthContext(uid: "u"), label: "u")
+        let attempts = Counter()
+        for _ in 0..<2 {
+            try await client.runTransaction { tx in
+                attempts.next()
+                _ = try await tx.get(doc)
+                tx.merge(doc, ["n": .increment(1)])
+            }
+        }
+        #expect(attempts.count == 3)  // the second commit in the same instant aborted once
+        #expect(await backend.firestore.get(doc)["n"] == 2)
+    }
+
+    @Test func concurrentTransactionsAcrossDocumentsStayAtomic() async throws {
+        let backend = makeBackend()
+        let a = DocumentPath("accounts", "a"), b = DocumentPath("accounts", "b")
+        try await backend.firestore.create(a, ["balance": 100])
+        try await backend.firestore.create(b, ["balance": 100])
+        await withTaskGroup(of: Void.self) { group in
+            for i in 0..<8 {
+                group.addTask {
+                    let client = backend.client(auth: AuthContext(uid: "u\(i)"), label: "u\(i)")
+                    _ = try? await client.runTransaction { tx in
+                        let from = try await tx.get(i % 2 == 0 ? a : b), to = try await tx.get(i % 2 == 0 ? b : a)
+                        tx.update(from.path, ["balance": .set(.int(from["balance"]!.intValue! - 10))])
+                        tx.update(to.path, ["balance": .set(.int(to["balance"]!.intValue! + 10))])
+                    }
+                }
+            }
+        }
+        let total = await backend.firestore.get(a)["balance"]!.intValue! + backend.firestore.get(b)["balance"]!.intValue!
+        #expect(total == 200)
+    }
+}
