@@ -1,0 +1,228 @@
+extension KNBApp {
+    func installFunctions() {
+        let functions = backend.functions
+        functions.onUpdate("honors", name: "onOutbid") { [self] event in try await onOutbid(event) }
+        functions.onUpdate("honors", name: "onBidPledge") { [self] event in try await onBidPledge(event) }
+        functions.onCreate("social_posts", name: "onPostCreate") { [self] event in try await onPostCreate(event) }
+        functions.onUpdate("social_posts", name: "onPostLikeUpdate") { [self] event in try await onLikeUpdate(event) }
+        functions.onDelete("social_posts", name: "onPostDelete") { [self] event in try await onReplyDelete(event) }
+        functions.onCreate("kiddush_sponsorships", name: "onKiddushSponsorshipCreate") { [self] event in
+            try await onKiddushCreate(event)
+        }
+        functions.onDelete("kiddush_sponsorships", name: "onKiddushSponsorshipDelete") { [self] event in
+            try await onKiddushDelete(event)
+        }
+        functions.callable("sendTestNotification") { [self] request in
+            guard let email = request.auth?.email else { throw BackendError.unauthenticated("sendTestNotification") }
+            await notify(email, type: "TEST", preference: nil, title: "Test", body: "Test notification",
+                         data: [:], key: "test-\(request.time.unixNanoseconds)")
+            return .bool(true)
+        }
+    }
+
+    // MARK: Auction
+
+    /// OUTBID to the previous winner, from the event's before/after (careful) or the live doc.
+    func onOutbid(_ event: TriggerEvent) async throws {
+        var previous = event.before["currentWinnerEmail"]?.stringValue
+        var winner = event.after["currentWinnerEmail"]?.stringValue
+        var bids = event.after["bids"]?.arrayValue ?? []
+        guard bids.count > (event.before["bids"]?.arrayValue?.count ?? 0) else { return }
+        if has(.outbidRereadsLiveDoc) {
+            let live = await firestore.get(event.path)
+            bids = live["bids"]?.arrayValue ?? []
+            winner = live["currentWinnerEmail"]?.stringValue
+            previous = bids.count >= 2 ? bids[bids.count - 2].mapValue?["bidderEmail"]?.stringValue : nil
+        }
+        guard let previous, let winner, let bid = bids.last?.mapValue, let bidId = bid["id"]?.stringValue else { return }
+        if previous == winner && !has(.outbidSelfNotify) { return }
+        let honorName = event.after["name"]?.stringValue ?? event.path.id
+        await notify(previous, type: "OUTBID", preference: "outbid", title: "You've been outbid",
+                     body: "Someone bid $\(bid["amount"]?.doubleValue ?? 0) on \(honorName)",
+                     data: ["honorId": event.path.id, "bidId": bidId], key: bidId, dedupe: !has(.outbidNoDedup))
+    }
+
+    /// totalPledged = sum of the user's standing winning bids: +new for the new winner, −old for
+    /// the previous one. Careful: applied once per bid id via a marker in one server transaction.
+    func onBidPledge(_ event: TriggerEvent) async throws {
+        let beforeCount = event.before["bids"]?.arrayValue?.count ?? 0
+        guard let bid = event.after["bids"]?.arrayValue?.last?.mapValue,
+              (event.after["bids"]?.arrayValue?.count ?? 0) > beforeCount,
+              let bidId = bid["id"]?.stringValue,
+              let winner = event.after["currentWinnerEmail"]?.stringValue else { return }
+        let newAmount = event.after["currentBid"]?.doubleValue ?? 0
+        var deltas: [String: Double] = [winner: newAmount]
+        if let previous = event.before["currentWinnerEmail"]?.stringValue {
+            deltas[previous, default: 0] -= event.before["currentBid"]?.doubleValue ?? 0
+        }
+        let users = deltas.keys.sorted()
+        let amounts = users.map { deltas[$0]! }
+        if has(.totalPledgedIncrement) {
+            for (user, amount) in zip(users, amounts) {
+                _ = try await firestore.merge(Self.userPath(user), ["totalPledged": .increment(.double(amount))])
+            }
+            return
+        }
+        try await firestore.runTransaction { tx in
+            let mark = Self.markPath("pledge-\(bidId)")
+            if try await tx.get(mark).exists { return }
+            for user in users { _ = try await tx.get(Self.userPath(user)) }
+            for (user, amount) in zip(users, amounts) { tx.merge(Self.userPath(user), ["totalPledged": .increment(.double(amount))]) }
+            tx.create(mark, ["honorId": .string(event.path.id)])
+        }
+    }
+
+    // MARK: Feed
+
+    func onPostCreate(_ event: TriggerEvent) async throws {
+        guard let post = event.after.fields, let author = post["authorEmail"]?.stringValue else { return }
+        if let parentId = post["parentPostId"]?.stringValue {
+            let parent = DocumentPath("social_posts", parentId)
+            if has(.replyCountTriggerIncrement) {
+                _ = try? await firestore.update(parent, ["replyCount": .increment(1)])
+            } else {
+                try await adjustOnce(mark: "reply-\(event.path.id)", create: true, parent: parent, delta: 1)
+            }
+            guard let parentAuthor = firestore.liveFields(parent)?["authorEmail"]?.stringValue, parentAuthor != author else { return }
+            await notify(parentAuthor, type: "POST_REPLY", preference: "postReplies", title: "New reply",
+                         body: post["content"]?.stringValue ?? "", data: ["postId": parentId, "replyId": event.path.id],
+                         key: event.path.id)
+            return
+        }
+        guard firestore.liveFields(Self.userPath(author))?["isAdmin"] == .bool(true) || author == KNBRules.superAdminEmail else { return }
+        for user in firestore.query("users") where user.id != author {
+            await notify(user.id, type: "ADMIN_POST", preference: "adminPosts", title: "New announcement",
+                         body: post["content"]?.stringValue ?? "", data: ["postId": event.path.id], key: event.path.id)
+        }
+    }
+
+    /// Reply deleted: decrement the parent's replyCount once (only if the create was counted).
+    func onReplyDelete(_ event: TriggerEvent) async throws {
+        guard let parentId = event.before["parentPostId"]?.stringValue else { return }
+        let parent = DocumentPath("social_posts", parentId)
+        if has(.replyCountTriggerIncrement) {
+            _ = try? await firestore.update(parent, ["replyCount": .increment(-1)])
+            return
+        }
+        try await adjustOnce(mark: "reply-\(event.path.id)", create: false, parent: parent, delta: -1)
+    }
+
+    /// Applies `delta` to `parent.replyCount` at most once per marker state change, in a server
+    /// transaction: creating the marker counts +1, deleting it counts −1.
+    private func adjustOnce(mark key: String, create: Bool, parent: DocumentPath, delta: Int64) async throws {
+        try await firestore.runTransaction { tx in
+            let mark = try await tx.get(Self.markPath(key))
+            let parentSnapshot = try await tx.get(parent)
+            guard mark.exists != create else { return }
+            if create { tx.create(mark.path, ["parent": .string(parent.id)]) } else { tx.delete(mark.path) }
+            if parentSnapshot.exists { tx.update(parent, ["replyCount": .increment(.int(delta))]) }
+        }
+    }
+
+    func onLikeUpdate(_ event: TriggerEvent) async throws {
+        let before = Set(event.before["likes"]?.arrayValue ?? []), after = event.after["likes"]?.arrayValue ?? []
+        guard let author = event.after["authorEmail"]?.stringValue else { return }
+        let isReply = event.after["parentPostId"]?.stringValue != nil
+        for case .string(let liker) in after where !before.contains(.string(liker)) && liker != author {
+            await notify(author, type: isReply ? "REPLY_LIKE" : "POST_LIKE", preference: isReply ? "replyLikes" : "postLikes",
+                         title: "New like", body: "\(liker) liked your \(isReply ? "reply" : "post")",
+                         data: ["postId": event.path.id, "liker": liker], key: "\(event.path.id)-\(liker)")
+        }
+    }
+
+    // MARK: Kiddush
+
+    func onKiddushCreate(_ event: TriggerEvent) async throws {
+        guard let booking = event.after.fields, let date = booking["date"]?.stringValue else { return }
+        let message = EmailMessage(
+            to: Self.bookingRecipients, from: Self.bookingSender, subject: "Kiddush sponsorship \(date)",
+            type: "KIDDUSH_BOOKING",
+            body: "\(booking["sponsorName"]?.stringValue ?? "?") sponsors \(booking["tierName"]?.stringValue ?? "") on \(date) (\(event.path.id))")
+        if has(.kiddushCheckSendSet) {
+            guard await firestore.get(event.path).exists, firestore.liveFields(event.path)?["bookingEmailSentAt"] == nil else { return }
+            try await sendBookingEmail(message)
+            _ = try? await firestore.update(event.path, ["bookingEmailSentAt": .serverTimestamp])
+        } else {
+            let claimed = try await firestore.runTransaction { tx -> Bool in
+                let current = try await tx.get(event.path)
+                guard current.exists, current["emailClaimedAt"] == nil else { return false }
+                tx.update(event.path, ["emailClaimedAt": .serverTimestamp, "emailClaimId": .set(.string(event.eventId))])
+                return true
+            }
+            guard claimed else { return }
+            // After the claim the email is at most once: a time-out may have sent it, so no retry.
+            try? await sendBookingEmail(message)
+            _ = try? await firestore.update(event.path, ["bookingEmailSentAt": .serverTimestamp])
+        }
+        let anonymous = booking["isAnonymous"] == .bool(true)
+        try await firestore.set(DocumentPath("kiddushCalendar", date), [
+            "status": "sponsored", "sponsor": .string(anonymous ? "Anonymous" : booking["sponsorName"]?.stringValue ?? ""),
+            "occasion": booking["occasion"] ?? "", "source": "app", "bookingId": .string(event.path.id),
+            "updatedAt": .timestamp(backend.env.clock.now),
+        ])
+    }
+
+    /// Retries only 429s (nothing was sent); a time-out is not retried (it may have sent).
+    private func sendBookingEmail(_ message: EmailMessage) async throws {
+        var attempt = 1
+        while true {
+            do {
+                try await backend.email.send(message)
+                return
+            } catch {
+                guard case .resourceExhausted = error, attempt < Self.emailRateLimitAttempts else { throw error }
+            }
+            try await backend.env.clock.sleep(for: .seconds(Int64(2 * attempt)))
+            attempt += 1
+        }
+    }
+
+    func onKiddushDelete(_ event: TriggerEvent) async throws {
+        guard let date = event.before["date"]?.stringValue else { return }
+        let calendar = DocumentPath("kiddushCalendar", date)
+        try await firestore.runTransaction { tx in
+            let entry = try await tx.get(calendar)
+            guard entry["bookingId"]?.stringValue == event.path.id else { return }
+            tx.delete(calendar)
+        }
+    }
+
+    // MARK: Notifications
+
+    /// In-app notification + push to every token of `email`, honouring `notificationPrefs` and,
+    /// when `dedupe`, claiming `users/{email}/notifications/{type}-{key}` with create() first so
+    /// a duplicate event sends nothing. UNREGISTERED tokens are deleted.
+    func notify(_ email: String, type: String, preference: String?, title: String, body: String,
+                data: [String: String], key: String, dedupe: Bool = true) async {
+        let user = await firestore.get(Self.userPath(email))
+        guard let fields = user.fields else { return }
+        if let preference, fields["notificationPrefs"]?.mapValue?[preference] == .bool(false) { return }
+        var record: Fields = [
+            "type": .string(type), "title": .string(title), "body": .string(body), "isRead": false,
+            "createdAt": .timestamp(backend.env.clock.now),
+            "data": .map(data.mapValues { .string($0) }),
+        ]
+        record["key"] = .string(key)
+        let notifications = "users/\(email)/notifications"
+        do {
+            if dedupe {
+                try await firestore.create(DocumentPath(notifications, "\(type)-\(key)"), record)
+            } else {
+                try await firestore.add(notifications, record)
+            }
+        } catch {
+            return  // ALREADY_EXISTS: this event was handled before.
+        }
+        let tokens = (fields["fcmTokens"]?.mapValue?.keys).map { $0.sorted() } ?? []
+        let message = PushMessage(recipient: email, type: type, title: title, body: body, data: data)
+        var start = 0
+        while start < tokens.count {
+            let batch = Array(tokens[start..<min(start + backend.faults.fcmMaxTokensPerCall, tokens.count)])
+            start += batch.count
+            guard let outcomes = try? await backend.messaging.sendEachForMulticast(tokens: batch, message: message) else { continue }
+            for (token, outcome) in zip(batch, outcomes) where outcome == .unregistered {
+                _ = try? await firestore.update(Self.userPath(email), ["fcmTokens.\(token)": .delete])
+            }
+        }
+    }
+}

@@ -1,0 +1,37 @@
+/// The KNB app's backend half: deploys its security rules and Cloud Functions (OUTBID,
+/// totalPledged, likes/replies/admin-post notifications, kiddush email + calendar) on a
+/// `Backend`, and hands out per-user `KNBClient`s. Careful by default; `variants` select the
+/// literal designs (see `KNBVariant`).
+public final class KNBApp: Sendable {
+    public let backend: Backend
+    public let variants: Set<KNBVariant>
+    /// Seed: `KIDDUSH_BOOKING_NOTIFY_TO` has three recipients.
+    public static let bookingRecipients = ["office@knb.org", "kiddush@knb.org", "rabbi@knb.org"]
+    public static let bookingSender = "noreply@knb.org"
+    /// Attempts at a SendGrid call that returned 429 (nothing was sent, so retrying is safe).
+    static let emailRateLimitAttempts = 3
+
+    public init(backend: Backend, variants: Set<KNBVariant> = []) {
+        self.backend = backend
+        self.variants = variants
+        backend.setRules(KNBRules.rules)
+        installFunctions()
+    }
+
+    /// A convenience: builds the backend from an environment, then the app.
+    public convenience init(env: DomainEnvironment, faults: BackendFaults = .default, variants: Set<KNBVariant> = []) {
+        self.init(backend: Backend(env: env, faults: faults), variants: variants)
+    }
+
+    /// The app on one user's device, signed in as `email`.
+    public func client(email: String, name: String) -> KNBClient {
+        KNBClient(app: self, email: email, name: name)
+    }
+
+    func has(_ variant: KNBVariant) -> Bool { variants.contains(variant) }
+
+    var firestore: Firestore { backend.firestore }
+
+    static func userPath(_ email: String) -> DocumentPath { DocumentPath("users", email) }
+    static func markPath(_ key: String) -> DocumentPath { DocumentPath("knb_marks", key) }
+}

@@ -1,0 +1,235 @@
+/// The KNB iOS app of one signed-in user (its `FirestoreManager`): every action goes through
+/// the user's `FirestoreClient`, so it pays network faults and is checked by KNB's rules.
+public final class KNBClient: Sendable {
+    public let email: String
+    public let name: String
+    public let firestore: FirestoreClient
+    let app: KNBApp
+    /// Careful design: extra rounds of the bid transaction after ABORTED (contention).
+    public static let bidRetryRounds = 3
+
+    init(app: KNBApp, email: String, name: String) {
+        self.app = app
+        self.email = email
+        self.name = name
+        self.firestore = app.backend.client(auth: AuthContext(uid: email, email: email), label: "knb/\(email)")
+    }
+
+    private var now: Timestamp { app.backend.env.clock.now }
+
+    // MARK: Profile
+
+    /// Creates `users/{email}` with every notification preference on.
+    public func register() async throws {
+        let prefs: Value = ["adminPosts": true, "postLikes": true, "postReplies": true, "replyLikes": true, "outbid": true]
+        try await firestore.setData(KNBApp.userPath(email), [
+            "name": .string(name), "email": .string(email), "totalPledged": .double(0), "isAdmin": false,
+            "notificationPrefs": prefs, "fcmTokens": .map([:]),
+        ])
+    }
+
+    public func registerToken(_ token: String) async throws {
+        try await firestore.updateData(KNBApp.userPath(email), [
+            "fcmTokens.\(token)": .set(["platform": "iOS", "updatedAt": .timestamp(now)]),
+        ])
+    }
+
+    /// Sets one of `adminPosts`, `postLikes`, `postReplies`, `replyLikes`, `outbid`.
+    public func setPreference(_ key: String, _ enabled: Bool) async throws {
+        try await firestore.updateData(KNBApp.userPath(email), ["notificationPrefs.\(key)": .set(.bool(enabled))])
+    }
+
+    /// Super admin only (rules): promotes or demotes `user`.
+    public func setAdmin(_ user: String, _ isAdmin: Bool) async throws {
+        try await firestore.updateData(KNBApp.userPath(user), ["isAdmin": .set(.bool(isAdmin))])
+    }
+
+    // MARK: Auction
+
+    /// Admin only (rules).
+    public func createHonor(id: String, name: String, buyNowPrice: Double, category: String = "general") async throws {
+        try await firestore.setData(DocumentPath("honors", id), [
+            "name": .string(name), "description": "", "currentBid": .double(0), "buyNowPrice": .double(buyNowPrice),
+            "isSold": false, "category": .string(category), "bids": [],
+        ])
+    }
+
+    /// Places a bid in a transaction (strictly increasing, one new bid entry, not after sold);
+    /// returns the deterministic bid id `<honor>-b<n>`.
+    @discardableResult
+    public func placeBid(honorId: String, amount: Double, comment: String? = nil) async throws -> String {
+        let rounds = app.has(.bidBurstLosesBids) ? 0 : Self.bidRetryRounds
+        var round = 0
+        while true {
+            do {
+                return try await bidTransaction(honorId: honorId, amount: amount, comment: comment, buyNow: false)
+            } catch BackendError.aborted(let reason) where round < rounds && reason == "Too much contention on these documents" {
+                round += 1  // ABORTED means nothing was committed, so another round cannot double-bid
+            }
+        }
+    }
+
+    /// Buys the honor at its Buy Now price (careful: in a transaction).
+    @discardableResult
+    public func buyNow(honorId: String) async throws -> String {
+        if app.has(.buyNowOutsideTransaction) {
+            let honor = try await firestore.get(DocumentPath("honors", honorId))
+            guard let fields = honor.fields else { throw KNBError.honorNotFound(honorId) }
+            if fields["isSold"] == .bool(true) { throw KNBError.honorSold(honorId) }
+            let price = fields["buyNowPrice"]?.doubleValue ?? 0
+            let bids = fields["bids"]?.arrayValue ?? []
+            let bidId = "\(honorId)-b\(bids.count + 1)"
+            try await firestore.updateData(honor.path, [
+                "isSold": .set(true), "currentBid": .set(.double(price)), "currentWinner": .set(.string(name)),
+                "currentWinnerEmail": .set(.string(email)), "bids": .arrayUnion([bidValue(id: bidId, amount: price, comment: "Buy Now")]),
+            ])
+            return bidId
+        }
+        return try await bidTransaction(honorId: honorId, amount: nil, comment: "Buy Now", buyNow: true)
+    }
+
+    private func bidValue(id: String, amount: Double, comment: String?) -> Value {
+        var bid: [String: Value] = [
+            "id": .string(id), "amount": .double(amount), "bidderName": .string(name), "bidderEmail": .string(email),
+            "timestamp": .timestamp(now),
+        ]
+        if let comment { bid["comment"] = .string(comment) }
+        return .map(bid)
+    }
+
+    private func bidTransaction(honorId: String, amount: Double?, comment: String?, buyNow: Bool) async throws -> String {
+        let path = DocumentPath("honors", honorId)
+        return try await firestore.runTransaction { tx in
+            let honor = try await tx.get(path)
+            guard let fields = honor.fields else { throw KNBError.honorNotFound(honorId) }
+            if fields["isSold"] == .bool(true) { throw KNBError.honorSold(honorId) }
+            let current = fields["currentBid"]?.doubleValue ?? 0
+            let price = fields["buyNowPrice"]?.doubleValue ?? 0
+            if buyNow && current >= price {
+                throw KNBError.buyNowUnavailable(honorId: honorId, currentBid: current, buyNowPrice: price)
+            }
+            let value = buyNow ? price : amount!
+            guard value > current else { throw KNBError.bidTooLow(amount: value, currentBid: current) }
+            let bids = fields["bids"]?.arrayValue ?? []
+            let bidId = "\(honorId)-b\(bids.count + 1)"
+            var updates: [String: FieldUpdate] = [
+                "currentBid": .set(.double(value)), "currentWinner": .set(.string(name)),
+                "currentWinnerEmail": .set(.string(email)), "bids": .set(.array(bids + [bidValue(id: bidId, amount: value, comment: comment)])),
+            ]
+            if buyNow { updates["isSold"] = .set(true) }
+            tx.update(path, updates)
+            return bidId
+        }
+    }
+
+    // MARK: Feed
+
+    /// Creates a top-level post (or a reply with `parentPostId`); returns its path.
+    @discardableResult
+    public func createPost(_ content: String, imageCount: Int = 0, parentPostId: String? = nil) async throws -> DocumentPath {
+        if content.count > 140 { throw KNBError.postTooLong(characters: content.count) }
+        if imageCount > 4 { throw KNBError.tooManyImages(imageCount) }
+        if content.isEmpty && imageCount == 0 { throw KNBError.emptyPost }
+        let media: [Value] = (0..<imageCount).map { index in
+            ["type": "image", "storagePath": .string("social_posts/\(email)/\(index).jpg"), "width": 1024, "height": 768]
+        }
+        return try await firestore.add("social_posts", [
+            "authorName": .string(name), "authorEmail": .string(email), "content": .string(content),
+            "timestamp": .timestamp(now), "likes": [], "likeCount": 0, "replyCount": 0,
+            "parentPostId": parentPostId.map(Value.string) ?? .null, "editedAt": .null, "mediaItems": .array(media),
+        ])
+    }
+
+    @discardableResult
+    public func reply(to postId: String, _ content: String) async throws -> DocumentPath {
+        try await createPost(content, parentPostId: postId)
+    }
+
+    public func like(_ postId: String) async throws {
+        let path = DocumentPath("social_posts", postId)
+        if app.has(.likeArrayUnionIncrement) {
+            try await firestore.updateData(path, ["likes": .arrayUnion([.string(email)]), "likeCount": .increment(1)])
+            return
+        }
+        try await firestore.runTransaction { tx in
+            let post = try await tx.get(path)
+            guard let likes = post["likes"]?.arrayValue else { throw KNBError.postNotFound(postId) }
+            if likes.contains(.string(self.email)) { return }
+            tx.update(path, ["likes": .set(.array(likes + [.string(self.email)])), "likeCount": .set(.int(Int64(likes.count + 1)))])
+        }
+    }
+
+    /// Unlike; careful: a no-op for a user who does not like the post.
+    public func unlike(_ postId: String) async throws {
+        let path = DocumentPath("social_posts", postId)
+        if app.has(.unlikeNonLikerDecrements) {
+            try await firestore.updateData(path, ["likes": .arrayRemove([.string(email)]), "likeCount": .increment(-1)])
+            return
+        }
+        try await firestore.runTransaction { tx in
+            let post = try await tx.get(path)
+            guard let likes = post["likes"]?.arrayValue else { throw KNBError.postNotFound(postId) }
+            guard likes.contains(.string(self.email)) else { return }
+            let remaining = likes.filter { $0 != .string(self.email) }
+            tx.update(path, ["likes": .set(.array(remaining)), "likeCount": .set(.int(Int64(remaining.count)))])
+        }
+    }
+
+    public func edit(_ postId: String, content: String) async throws {
+        if content.count > 140 { throw KNBError.postTooLong(characters: content.count) }
+        try await firestore.updateData(DocumentPath("social_posts", postId), ["content": .set(.string(content)), "editedAt": .serverTimestamp])
+    }
+
+    /// Deletes a post and, first, its replies (author or admin).
+    public func deletePost(_ postId: String) async throws {
+        let replies = try await firestore.query("social_posts") { $0["parentPostId"] == .string(postId) }
+        for reply in replies { try await firestore.delete(reply.path) }
+        try await firestore.delete(DocumentPath("social_posts", postId))
+    }
+
+    // MARK: Kiddush and seats
+
+    /// Books the kiddush of Shabbat `date` (ISO `yyyy-mm-dd`); careful: id = date, created in a
+    /// transaction so a second booking fails `dateAlreadyBooked`.
+    @discardableResult
+    public func bookKiddush(date: String, occasion: String, tierName: String, tierAmount: Int, isAnonymous: Bool = false)
+        async throws -> DocumentPath
+    {
+        let fields: Fields = [
+            "date": .string(date), "sponsorName": .string(name), "sponsorEmail": .string(email),
+            "occasion": .string(occasion), "tierName": .string(tierName), "tierAmount": .int(Int64(tierAmount)),
+            "isAnonymous": .bool(isAnonymous), "timestamp": .timestamp(now), "isPaid": false,
+        ]
+        if app.has(.kiddushRandomId) { return try await firestore.add("kiddush_sponsorships", fields) }
+        let path = DocumentPath("kiddush_sponsorships", date)
+        if app.has(.kiddushSetDataOverwrite) {
+            try await firestore.setData(path, fields)
+            return path
+        }
+        try await firestore.runTransaction { tx in
+            if try await tx.get(path).exists { throw KNBError.dateAlreadyBooked(date) }
+            tx.set(path, fields)
+        }
+        return path
+    }
+
+    public func cancelKiddush(_ path: DocumentPath) async throws { try await firestore.delete(path) }
+
+    /// Reserves seat `row`-`number`; careful: id = seat, created in a transaction.
+    @discardableResult
+    public func reserveSeat(row: String, number: Int) async throws -> DocumentPath {
+        let fields: Fields = [
+            "row": .string(row), "number": .int(Int64(number)), "reservedBy": .string(email),
+            "reservedByName": .string(name), "timestamp": .timestamp(now),
+        ]
+        if app.has(.seatRandomId) { return try await firestore.add("seat_reservations", fields) }
+        let path = DocumentPath("seat_reservations", "\(row)-\(number)")
+        try await firestore.runTransaction { tx in
+            if try await tx.get(path).exists { throw KNBError.seatTaken("\(row)-\(number)") }
+            tx.set(path, fields)
+        }
+        return path
+    }
+
+    public func releaseSeat(_ path: DocumentPath) async throws { try await firestore.delete(path) }
+}

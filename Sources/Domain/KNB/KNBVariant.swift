@@ -1,0 +1,72 @@
+/// A named variant of the KNB app that reproduces a design taken literally from the seed, with
+/// the race or bug it invites (MODEL_RULES, "Bugs that designs like the seeds' invite").
+/// The careful design is the default (no variant selected); select variants by `rawValue`.
+public enum KNBVariant: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// One client transaction per bid and no app-level retry: a burst above ~1 write/s exhausts
+    /// the 5 attempts and the bid is lost with ABORTED.
+    case bidBurstLosesBids = "bid-burst-loses-bids"
+    /// Buy Now reads the honor, then writes isSold/currentBid/currentWinner with a plain update:
+    /// a bid committed between the read and the write is overruled (sold below an accepted bid).
+    case buyNowOutsideTransaction = "buy-now-outside-transaction"
+    /// The OUTBID handler re-reads the live honor instead of using before/after: under bursts it
+    /// notifies the wrong user or skips an intermediate winner.
+    case outbidRereadsLiveDoc = "outbid-rereads-live-doc"
+    /// The OUTBID handler does not de-duplicate by bid id: a duplicate event sends two OUTBIDs.
+    case outbidNoDedup = "outbid-no-dedup"
+    /// The OUTBID handler notifies the previous winner even when they raised their own bid.
+    case outbidSelfNotify = "outbid-self-notify"
+    /// totalPledged kept by `increment` in a trigger without a per-bid marker: drifts under
+    /// duplicate events.
+    case totalPledgedIncrement = "total-pledged-increment"
+    /// Like = `arrayUnion(email)` + `increment(1)` outside a transaction: likeCount drifts upward
+    /// on double taps and retries.
+    case likeArrayUnionIncrement = "like-arrayunion-increment"
+    /// Unlike = `arrayRemove(email)` + `increment(-1)` without checking membership: an unlike by a
+    /// non-liker drives likeCount down (negative).
+    case unlikeNonLikerDecrements = "unlike-nonliker-decrements"
+    /// replyCount incremented by a trigger without a marker: over-counts under duplicate events.
+    case replyCountTriggerIncrement = "reply-count-trigger-increment"
+    /// Kiddush bookings created with `add()` (random id): two bookings of one Shabbat both succeed.
+    case kiddushRandomId = "kiddush-random-id"
+    /// Kiddush bookings written with `setData` on the date id without a transactional check: an
+    /// admin silently overwrites an existing booking; a user gets PERMISSION_DENIED, not "booked".
+    case kiddushSetDataOverwrite = "kiddush-setdata-overwrite"
+    /// Booking email sent by check `bookingEmailSentAt` → send → set: two invocations both send.
+    case kiddushCheckSendSet = "kiddush-check-send-set"
+    /// Seat reservations created with `add()` (random id): one seat can be reserved twice.
+    case seatRandomId = "seat-random-id"
+
+    /// One-line description of what the variant gets wrong.
+    public var summary: String {
+        switch self {
+        case .bidBurstLosesBids: return "bids in one 5-attempt transaction, no app retry: bursts lose bids (ABORTED)"
+        case .buyNowOutsideTransaction: return "Buy Now as read-then-update: a concurrent bid is overruled, sold below an accepted bid"
+        case .outbidRereadsLiveDoc: return "OUTBID handler re-reads the live honor: wrong or skipped recipient under bursts"
+        case .outbidNoDedup: return "OUTBID not de-duplicated by bid id: duplicate events send two pushes"
+        case .outbidSelfNotify: return "OUTBID sent to a user who raised their own bid"
+        case .totalPledgedIncrement: return "totalPledged via increment in a trigger: drifts under duplicate events"
+        case .likeArrayUnionIncrement: return "like via arrayUnion + increment(1) outside a transaction: likeCount drifts up"
+        case .unlikeNonLikerDecrements: return "unlike via arrayRemove + increment(-1): non-liker unlike drives likeCount negative"
+        case .replyCountTriggerIncrement: return "replyCount via increment in a trigger: over-counts under duplicate events"
+        case .kiddushRandomId: return "kiddush booking via add(): two bookings of one Shabbat both succeed"
+        case .kiddushSetDataOverwrite: return "kiddush booking via setData on the date id: silent overwrite (admin) or PERMISSION_DENIED"
+        case .kiddushCheckSendSet: return "booking email via check-send-set: two invocations both send"
+        case .seatRandomId: return "seat reservation via add(): one seat reserved twice"
+        }
+    }
+
+    public var description: String { rawValue }
+
+    /// Every variant name with its one-line description, in declaration order.
+    public static var registry: [(name: String, summary: String)] { allCases.map { ($0.rawValue, $0.summary) } }
+
+    /// Parses variant names; throws with the list of valid names on an unknown one.
+    public static func parse(_ names: [String]) throws(KNBError) -> Set<KNBVariant> {
+        var result: Set<KNBVariant> = []
+        for name in names {
+            guard let variant = KNBVariant(rawValue: name) else { throw .unknownVariant(name, valid: allCases.map(\.rawValue)) }
+            result.insert(variant)
+        }
+        return result
+    }
+}
