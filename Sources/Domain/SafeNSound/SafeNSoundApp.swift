@@ -241,7 +241,7 @@ public final class SafeNSoundApp: Sendable {
         case .preNotification:
             let leadHours = min(configuration.preNotificationLeadHours, user.checkInThresholdHours)
             try await messenger.deliver(SafeNSoundMessage(
-                channel: .push, recipient: user.fcmToken, subject: "Time to check in",
+                channel: .push, userId: user.userId, recipient: user.fcmToken, subject: "Time to check in",
                 body: "Tap now or we'll email your contact in \(leadHours) hours",
                 alertId: alert.alertId, sentAt: now))
         case .emailAlert:
@@ -251,7 +251,7 @@ public final class SafeNSoundApp: Sendable {
             let headline = "\(user.name) hasn't checked in for \(user.checkInThresholdHours) hours"
             for contact in user.emergencyContactEmails {
                 try await messenger.deliver(SafeNSoundMessage(
-                    channel: .email, recipient: contact, subject: headline,
+                    channel: .email, userId: user.userId, recipient: contact, subject: headline,
                     body: "\(headline). Last check-in: \(lastCheckIn).",
                     alertId: alert.alertId, sentAt: now))
             }
@@ -308,5 +308,41 @@ package struct SafeNSoundProbe: Sendable {
     ) {
         self.betweenRateLimitReadAndWrite = betweenRateLimitReadAndWrite
         self.betweenCheckReadAndCreate = betweenCheckReadAndCreate
+    }
+}
+
+extension SafeNSoundApp {
+    /// Function names as deployed.
+    public static let recordHeartbeatName = "recordHeartbeat"
+    public static let checkMissedHeartbeatsName = "checkMissedHeartbeats"
+    public static let processScheduledAlertsName = "processScheduledAlerts"
+
+    /// Builds the app on `backend`: alerts go out through FCM/SendGrid into `backend.outbox`, and
+    /// `recordHeartbeat` (callable), `checkMissedHeartbeats` (every 30 min) and
+    /// `processScheduledAlerts` (every 2 min) are registered with Cloud Functions, so Cloud
+    /// Scheduler's jitter, duplicate ticks and overlapping runs reach them.
+    public static func deployed(on backend: Backend, configuration: SafeNSoundConfiguration = SafeNSoundConfiguration()) -> SafeNSoundApp {
+        let app = SafeNSoundApp(environment: backend.env, configuration: configuration, messenger: SafeNSoundBackendMessenger(backend: backend))
+        app.register(on: backend.functions)
+        return app
+    }
+
+    /// Registers the callable and the two scheduled functions.
+    public func register(on functions: Functions) {
+        functions.callable(Self.recordHeartbeatName) { [self] request in
+            guard let uid = request.auth?.uid else { throw BackendError.unauthenticated("recordHeartbeat requires a signed-in user") }
+            let heartbeat = SafeNSoundHeartbeatRequest(
+                userId: request.data["userId"]?.stringValue,
+                timeZoneIdentifier: request.data["timezone"]?.stringValue ?? "",
+                deviceModel: request.data["deviceInfo"]?.mapValue?["model"]?.stringValue ?? "unknown")
+            let response = try await recordHeartbeat(authenticatedUserId: uid, request: heartbeat)
+            return .map(["success": .bool(response.success), "lastHeartbeat": .timestamp(response.lastHeartbeat)])
+        }
+        functions.schedule(Self.checkMissedHeartbeatsName, every: configuration.missedHeartbeatCheckInterval) { [self] _ in
+            await checkMissedHeartbeats()
+        }
+        functions.schedule(Self.processScheduledAlertsName, every: configuration.alertSenderInterval) { [self] _ in
+            await processScheduledAlerts()
+        }
     }
 }

@@ -4,6 +4,8 @@ public struct SafeNSoundMessage: Sendable, Equatable, CustomStringConvertible {
     public enum Channel: String, Sendable { case push, email }
 
     public var channel: Channel
+    /// The SafeNSound user the alert is about.
+    public var userId: String
     /// FCM token for a push, email address for an email.
     public var recipient: String
     public var subject: String
