@@ -407,3 +407,21 @@ struct SafeNSoundTests {
         }
     }
 }
+
+@Suite("App variant catalog")
+struct AppVariantCatalogTests {
+    @Test("Lists every app's variants once, with kebab-case names and summaries")
+    func catalog() {
+        let entries = AppVariantCatalog.entries
+        #expect(Set(entries.map(\.app)) == ["knb", "ufree", "stampbook", "inspired", "safensound"])
+        #expect(AppVariantCatalog.entries(for: "safensound").count == SafeNSoundVariant.allCases.count)
+        for app in Set(entries.map(\.app)) {
+            let names = AppVariantCatalog.entries(for: app).map(\.name)
+            #expect(Set(names).count == names.count, "duplicate variant name in \(app)")
+        }
+        for entry in entries {
+            #expect(entry.name == entry.name.lowercased() && !entry.name.contains(" "))
+            #expect(!entry.summary.isEmpty)
+        }
+    }
+}
