@@ -128,18 +128,33 @@ public final class InspiredApp: Sendable {
                 try await backend.firestore.update(Self.user(userId), ["username": .set(.string(username))])
                 return
             }
-            let assigned: Bool? = try await backend.firestore.runTransaction { transaction in
-                let user = try await transaction.get(Self.user(userId))
-                if user["username"] != nil { return true }
-                let reservation = try await transaction.get(DocumentPath("usernames", username))
-                if reservation.exists { return nil }
-                transaction.create(DocumentPath("usernames", username), ["userId": .string(userId)])
-                transaction.update(Self.user(userId), ["username": .set(.string(username))])
-                return true
-            }
-            if assigned != nil { return }
+            if try await claimUsername(username, for: userId) { return }
         }
         throw InspiredError.usernameSpaceExhausted(displayName: displayName, attempts: usernameAttemptsMaximum)
+    }
+
+    /// One reservation attempt in a server transaction; true if the user now has a username.
+    /// Contention (ABORTED after 5 attempts) is retried for a few more rounds, because a trigger
+    /// that throws loses its event (retries are off by default) and the user would stay nameless.
+    private func claimUsername(_ username: String, for userId: String) async throws -> Bool {
+        let roundsMaximum = 3
+        for round in 1...roundsMaximum {
+            do {
+                let assigned: Bool? = try await backend.firestore.runTransaction { transaction in
+                    let user = try await transaction.get(Self.user(userId))
+                    if user["username"] != nil { return true }
+                    let reservation = try await transaction.get(DocumentPath("usernames", username))
+                    if reservation.exists { return nil }
+                    transaction.create(DocumentPath("usernames", username), ["userId": .string(userId)])
+                    transaction.update(Self.user(userId), ["username": .set(.string(username))])
+                    return true
+                }
+                return assigned != nil
+            } catch BackendError.aborted(let reason) where round < roundsMaximum {
+                _ = reason
+            }
+        }
+        preconditionFailure("the last round either returns or throws")
     }
 
     // MARK: Posts

@@ -12,6 +12,8 @@ public enum UFreeError: Error, Equatable, Sendable, CustomStringConvertible {
     case nudgeTooSoon(fromUserId: String, toUserId: String, retryAfterSeconds: Int64)
     case nudgeInFlight(fromUserId: String, toUserId: String)
     case notificationNotFound(notificationId: String)
+    /// The backend refused or failed the request (rules, contention, network).
+    case backend(BackendError)
 
     public var description: String {
         switch self {
@@ -27,6 +29,13 @@ public enum UFreeError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .nudgeTooSoon(from, to, retry): return "\(from) nudged \(to) moments ago; try again in \(retry) s."
         case let .nudgeInFlight(from, to): return "A nudge from \(from) to \(to) is still being sent; wait for it."
         case let .notificationNotFound(id): return "No notification \(id) in this inbox; refresh the inbox."
+        case let .backend(error): return "Backend: \(error)"
         }
+    }
+
+    static func wrap(_ error: any Error) -> UFreeError {
+        if let error = error as? UFreeError { return error }
+        if let error = error as? BackendError { return .backend(error) }
+        return .backend(.invalidArgument("unexpected error \(error)"))
     }
 }

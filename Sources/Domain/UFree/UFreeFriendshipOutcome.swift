@@ -1,7 +1,7 @@
-/// What a friend-request action did to a pair; `version` orders the friendIds updates it causes.
+/// What a friend-request action did to a pair of users.
 public enum UFreeFriendshipOutcome: Equatable, Sendable {
     case requested
-    case becameFriends(version: Int)
+    case becameFriends
     case declined
-    case removed(version: Int)
+    case removed
 }
