@@ -62,7 +62,8 @@ struct SafeNSoundBackendTests {
         let records = backend.outbox.records
         #expect(records.map(\.channel) == [.push, .email])
         let push = try #require(records.first)
-        #expect(push.sentAt.unixNanoseconds - testEpochUnixNanoseconds == 69 * 3_600_000_000_000)
+        let pushOffset = push.sentAt.unixNanoseconds - testEpochUnixNanoseconds
+        #expect(pushOffset >= 69 * 3_600_000_000_000 && pushOffset < 69 * 3_600_000_000_000 + 120_000_000_000)  // claim contention adds backoff
         #expect(push.recipient == "u1")
         #expect(push.token == "tok-u1")
         let email = try #require(records.last)
@@ -82,5 +83,51 @@ struct SafeNSoundBackendTests {
         #expect(report.failedAlertIds.count == 1)
         #expect(await app.alerts().last?.status == .scheduled)
         #expect(backend.outbox.records.filter { $0.channel == .email }.isEmpty)
+    }
+
+    @Test("State lives in backend documents: users, heartbeats, scheduled_alerts with deterministic ids")
+    func documents() async throws {
+        let (_, backend) = try await deploy()
+        try await backend.env.clock.sleep(for: .seconds(60))
+        _ = try await backend.client(auth: AuthContext(uid: "u1"), label: "u1").call(SafeNSoundApp.recordHeartbeatName, ["timezone": "America/Los_Angeles"])
+        let heartbeat = backend.env.clock.now
+        try await drive(backend, throughHours: 74)
+        #expect(backend.firestore.query("heartbeats").count == 1)
+        #expect(await backend.firestore.get(DocumentPath("users", "u1"))["heartbeatCount"] == .int(1))
+        let alerts = backend.firestore.query("scheduled_alerts")
+        #expect(alerts.map(\.id) == [
+            SafeNSoundScheduledAlert.deterministicId(userId: "u1", windowLastHeartbeat: heartbeat, kind: .emailAlert),
+            SafeNSoundScheduledAlert.deterministicId(userId: "u1", windowLastHeartbeat: heartbeat, kind: .preNotification),
+        ])
+        #expect(alerts.allSatisfy { $0["status"] == .string("sent") })
+    }
+
+    @Test("Two concurrent heartbeats on documents: exactly one passes (server transaction)")
+    func rateLimitOnDocuments() async throws {
+        for (variant, expectedPasses) in [(SafeNSoundVariant.careful, 1), (.readThenWriteRateLimit, 2)] {
+            let backend = makeBackend()
+            let barrier = AppsTestBarrier(count: 2)
+            let app = SafeNSoundApp(
+                environment: backend.env, configuration: SafeNSoundConfiguration(variant: variant),
+                messenger: SafeNSoundBackendMessenger(backend: backend), store: SafeNSoundFirestoreStore(firestore: backend.firestore),
+                probe: SafeNSoundProbe(betweenRateLimitReadAndWrite: { _ in await barrier.arrive() }))
+            try await app.registerUser(SafeNSoundHarness.user("u1", at: backend.env.clock.now))
+            let request = SafeNSoundHeartbeatRequest(timeZoneIdentifier: "America/Los_Angeles")
+            async let a: Bool = (try? await app.recordHeartbeat(authenticatedUserId: "u1", request: request)) != nil
+            async let b: Bool = (try? await app.recordHeartbeat(authenticatedUserId: "u1", request: request)) != nil
+            #expect([await a, await b].filter { $0 }.count == expectedPasses, "variant \(variant.rawValue)")
+        }
+    }
+
+    @Test("Overlapping sender runs on documents send each alert once")
+    func overlappingSendersOnDocuments() async throws {
+        let (app, backend) = try await deploy()
+        try await backend.env.clock.sleep(until: Timestamp(unixNanoseconds: testEpochUnixNanoseconds) + .seconds(72 * 3600))
+        await app.checkMissedHeartbeats()
+        async let first = app.processScheduledAlerts()
+        async let second = app.processScheduledAlerts()
+        let reports = await [first, second]
+        #expect(reports.flatMap(\.sentAlertIds).count == 1)
+        #expect(backend.outbox.records.filter { $0.channel == .email }.count == 1)
     }
 }

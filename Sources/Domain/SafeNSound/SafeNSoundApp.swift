@@ -10,36 +10,34 @@ public final class SafeNSoundApp: Sendable {
     public let environment: DomainEnvironment
     public let configuration: SafeNSoundConfiguration
     let messenger: any SafeNSoundMessenger
-    let alertQueue: SafeNSoundAlertQueue
+    /// Where users and alerts live (actors, or backend documents).
+    public let store: any SafeNSoundStore
     let dueIndex: SafeNSoundDueIndex
     let probe: SafeNSoundProbe
-    private let accounts = Mutex<[String: SafeNSoundCheckInAccount]>([:])
 
+    /// Builds the app on `store` (default: `SafeNSoundActorStore`), sending through `messenger`.
     public convenience init(
         environment: DomainEnvironment,
         configuration: SafeNSoundConfiguration = SafeNSoundConfiguration(),
-        messenger: any SafeNSoundMessenger
+        messenger: any SafeNSoundMessenger,
+        store: (any SafeNSoundStore)? = nil
     ) {
-        self.init(environment: environment, configuration: configuration, messenger: messenger, probe: SafeNSoundProbe())
+        self.init(environment: environment, configuration: configuration, messenger: messenger, store: store, probe: SafeNSoundProbe())
     }
 
     package init(
         environment: DomainEnvironment, configuration: SafeNSoundConfiguration,
-        messenger: any SafeNSoundMessenger, probe: SafeNSoundProbe
+        messenger: any SafeNSoundMessenger, store: (any SafeNSoundStore)? = nil, probe: SafeNSoundProbe
     ) {
         self.environment = environment
         self.configuration = configuration
         self.messenger = messenger
         self.probe = probe
-        self.alertQueue = SafeNSoundAlertQueue(environment: environment)
+        self.store = store ?? SafeNSoundActorStore(environment: environment)
         self.dueIndex = SafeNSoundDueIndex(environment: environment, slotWidth: configuration.missedHeartbeatCheckInterval)
     }
 
     public var variant: SafeNSoundVariant { configuration.variant }
-
-    private func account(_ userId: String) -> SafeNSoundCheckInAccount? {
-        accounts.withLock { $0[userId] }
-    }
 
     private func deadlines(of user: SafeNSoundUser) -> SafeNSoundDeadlines {
         SafeNSoundDeadlines.of(
@@ -58,13 +56,7 @@ public final class SafeNSoundApp: Sendable {
             throw .unknownTimeZone(identifier: user.timeZoneIdentifier)
         }
         guard !user.emergencyContactEmails.isEmpty else { throw .noEmergencyContacts(userId: user.userId) }
-        let account = SafeNSoundCheckInAccount(user: user, environment: environment)
-        let inserted = accounts.withLock { table -> Bool in
-            if table[user.userId] != nil { return false }
-            table[user.userId] = account
-            return true
-        }
-        guard inserted else { throw .userAlreadyRegistered(userId: user.userId) }
+        try await store.insertUser(user)
         await dueIndex.schedule(user.userId, at: deadlines(of: user).preNotificationDue)
     }
 
@@ -73,24 +65,22 @@ public final class SafeNSoundApp: Sendable {
         guard configuration.allowedThresholdHours.contains(hours) else {
             throw .invalidThreshold(hours: hours, allowedHours: configuration.allowedThresholdHours)
         }
-        guard let account = account(userId) else { throw .userNotFound(userId: userId) }
-        await account.setThreshold(hours: hours)
-        await dueIndex.schedule(userId, at: deadlines(of: await account.snapshot()).preNotificationDue)
+        let updated = try await store.setThreshold(userId: userId, hours: hours)
+        await dueIndex.schedule(userId, at: deadlines(of: updated).preNotificationDue)
     }
 
     /// Turns monitoring off or on (`isActive`); inactive users get no alerts.
     public func setActive(userId: String, _ isActive: Bool) async throws(SafeNSoundError) {
-        guard let account = account(userId) else { throw .userNotFound(userId: userId) }
-        await account.setActive(isActive)
+        try await store.setActive(userId: userId, isActive)
         if isActive { await dueIndex.schedule(userId, at: environment.clock.now) }
     }
 
     public func user(_ userId: String) async -> SafeNSoundUser? {
-        await account(userId)?.snapshot()
+        await store.user(userId)
     }
 
     /// Every scheduled alert ever created, ordered by creation time then id.
-    public func alerts() async -> [SafeNSoundScheduledAlert] { await alertQueue.allAlerts() }
+    public func alerts() async -> [SafeNSoundScheduledAlert] { await store.allAlerts() }
 
     // MARK: recordHeartbeat (callable)
 
@@ -109,23 +99,22 @@ public final class SafeNSoundApp: Sendable {
         guard SafeNSoundLastCheckInFormatter.isKnownTimeZone(request.timeZoneIdentifier) else {
             throw .unknownTimeZone(identifier: request.timeZoneIdentifier)
         }
-        guard let account = account(userId) else { throw .userNotFound(userId: userId) }
         let now = environment.clock.now
         let updated: SafeNSoundUser
         if variant == .readThenWriteRateLimit {
             // Literal design: read the user, check, write the heartbeat record, then update the user.
-            let before = await account.snapshot()
+            guard let before = await store.user(userId) else { throw .userNotFound(userId: userId) }
             try SafeNSoundCheckInAccount.checkRateLimit(before, now: now, minimumSpacing: configuration.heartbeatMinimumSpacing)
             await probe.betweenRateLimitReadAndWrite(userId)
-            updated = await account.applyHeartbeat(at: now, timeZoneIdentifier: request.timeZoneIdentifier)
+            updated = try await store.applyHeartbeat(userId: userId, at: now, timeZoneIdentifier: request.timeZoneIdentifier)
         } else {
             await probe.betweenRateLimitReadAndWrite(userId)
-            updated = try await account.recordHeartbeatAtomically(
-                at: now, timeZoneIdentifier: request.timeZoneIdentifier,
+            updated = try await store.recordHeartbeatAtomically(
+                userId: userId, at: now, timeZoneIdentifier: request.timeZoneIdentifier,
                 minimumSpacing: configuration.heartbeatMinimumSpacing)
         }
         await dueIndex.schedule(userId, at: deadlines(of: updated).preNotificationDue)
-        let cancelled = await alertQueue.cancelPending(userId: userId)
+        let cancelled = await store.cancelPendingAlerts(userId: userId)
         return SafeNSoundHeartbeatResponse(success: true, lastHeartbeat: updated.lastHeartbeat, cancelledAlertCount: cancelled)
     }
 
@@ -141,8 +130,7 @@ public final class SafeNSoundApp: Sendable {
         let horizon = late ? now : now + configuration.missedHeartbeatCheckInterval
         var report = SafeNSoundCheckReport()
         for (userId, _) in await dueIndex.takeDue(through: horizon) {
-            guard let account = account(userId) else { continue }
-            let user = await account.snapshot()
+            guard let user = await store.user(userId) else { continue }
             report.visitedUserCount += 1
             guard user.isActive else { continue }
             await probe.betweenCheckReadAndCreate(userId)
@@ -181,10 +169,10 @@ public final class SafeNSoundApp: Sendable {
             userId: user.userId, kind: kind, scheduledFor: dueAt, status: .scheduled, createdAt: now,
             windowLastHeartbeat: user.lastHeartbeat, claimedAt: nil)
         if variant == .randomAlertId {
-            alert = await alertQueue.addWithRandomId(alert)
+            alert = await store.addAlertWithRandomId(alert)
             return alert.alertId
         }
-        return await alertQueue.createIfAbsent(alert) ? alert.alertId : nil
+        return await store.createAlertIfAbsent(alert) ? alert.alertId : nil
     }
 
     // MARK: processScheduledAlerts (every 2 min)
@@ -197,39 +185,41 @@ public final class SafeNSoundApp: Sendable {
     public func processScheduledAlerts() async -> SafeNSoundSenderReport {
         let now = environment.clock.now
         var report = SafeNSoundSenderReport()
-        for alert in await alertQueue.dueAlerts(at: now) {
-            guard let account = account(alert.userId) else { continue }
+        for alert in await store.dueAlerts(at: now) {
             if variant == .unclaimedSender {
-                let user = await account.snapshot()
+                guard let user = await store.user(alert.userId) else { continue }
                 do throws(SafeNSoundError) {
                     try await send(alert, to: user, at: now)
-                    await alertQueue.finish(alert.alertId, as: .sent)
+                    await store.finishAlert(alert.alertId, as: .sent)
                     report.sentAlertIds.append(alert.alertId)
                 } catch {
                     report.failedAlertIds.append(alert.alertId)
                 }
                 continue
             }
-            guard let claimed = await alertQueue.claim(alert.alertId, at: now, lease: configuration.alertClaimLease) else {
+            guard let claimed = await store.claimAlert(alert.alertId, at: now, lease: configuration.alertClaimLease) else {
                 report.lostClaimAlertIds.append(alert.alertId)
                 continue
             }
-            let user = await account.snapshot()
+            guard let user = await store.user(claimed.userId) else {
+                await store.finishAlert(claimed.alertId, as: .cancelled)
+                continue
+            }
             if variant != .noHeartbeatRecheck {
                 let checkedInSince = user.lastHeartbeat > claimed.windowLastHeartbeat
                 let preNotificationTooLate = claimed.kind == .preNotification && deadlines(of: user).emailDue <= now
                 if !user.isActive || checkedInSince || preNotificationTooLate {
-                    await alertQueue.finish(claimed.alertId, as: .cancelled)
+                    await store.finishAlert(claimed.alertId, as: .cancelled)
                     report.cancelledAlertIds.append(claimed.alertId)
                     continue
                 }
             }
             do throws(SafeNSoundError) {
                 try await send(claimed, to: user, at: now)
-                await alertQueue.finish(claimed.alertId, as: .sent)
+                await store.finishAlert(claimed.alertId, as: .sent)
                 report.sentAlertIds.append(claimed.alertId)
             } catch {
-                await alertQueue.finish(claimed.alertId, as: .scheduled)
+                await store.finishAlert(claimed.alertId, as: .scheduled)
                 report.failedAlertIds.append(claimed.alertId)
             }
         }
@@ -321,8 +311,14 @@ extension SafeNSoundApp {
     /// `recordHeartbeat` (callable), `checkMissedHeartbeats` (every 30 min) and
     /// `processScheduledAlerts` (every 2 min) are registered with Cloud Functions, so Cloud
     /// Scheduler's jitter, duplicate ticks and overlapping runs reach them.
-    public static func deployed(on backend: Backend, configuration: SafeNSoundConfiguration = SafeNSoundConfiguration()) -> SafeNSoundApp {
-        let app = SafeNSoundApp(environment: backend.env, configuration: configuration, messenger: SafeNSoundBackendMessenger(backend: backend))
+    /// State lives in backend documents (`SafeNSoundFirestoreStore`) unless `store` says otherwise
+    /// (pass `SafeNSoundActorStore` for 100k-user timelines).
+    public static func deployed(
+        on backend: Backend, configuration: SafeNSoundConfiguration = SafeNSoundConfiguration(), store: (any SafeNSoundStore)? = nil
+    ) -> SafeNSoundApp {
+        let app = SafeNSoundApp(
+            environment: backend.env, configuration: configuration, messenger: SafeNSoundBackendMessenger(backend: backend),
+            store: store ?? SafeNSoundFirestoreStore(firestore: backend.firestore))
         app.register(on: backend.functions)
         return app
     }
