@@ -1,4 +1,3 @@
-import Synchronization
 
 /// SafeNSound's backend: the `recordHeartbeat` callable and the two scheduled functions
 /// (`checkMissedHeartbeats` every 30 min, `processScheduledAlerts` every 2 min).
@@ -245,100 +244,6 @@ public final class SafeNSoundApp: Sendable {
                     body: "\(headline). Last check-in: \(lastCheckIn).",
                     alertId: alert.alertId, sentAt: now))
             }
-        }
-    }
-}
-
-/// The `recordHeartbeat` request body sent by the iOS app.
-public struct SafeNSoundHeartbeatRequest: Sendable, Equatable {
-    /// Optional; if present it must equal the authenticated uid.
-    public var userId: String?
-    /// `TimeZone.current.identifier` on the device.
-    public var timeZoneIdentifier: String
-    public var deviceModel: String
-
-    public init(userId: String? = nil, timeZoneIdentifier: String, deviceModel: String = "iPhone") {
-        self.userId = userId
-        self.timeZoneIdentifier = timeZoneIdentifier
-        self.deviceModel = deviceModel
-    }
-}
-
-/// The `recordHeartbeat` response: `{ success, lastHeartbeat }` plus how many alerts it cancelled.
-public struct SafeNSoundHeartbeatResponse: Sendable, Equatable {
-    public var success: Bool
-    public var lastHeartbeat: Timestamp
-    public var cancelledAlertCount: Int
-}
-
-/// What one `checkMissedHeartbeats` run did.
-public struct SafeNSoundCheckReport: Sendable, Equatable {
-    public var visitedUserCount = 0
-    public var createdAlertIds: [String] = []
-}
-
-/// What one `processScheduledAlerts` run did.
-public struct SafeNSoundSenderReport: Sendable, Equatable {
-    public var sentAlertIds: [String] = []
-    public var cancelledAlertIds: [String] = []
-    public var lostClaimAlertIds: [String] = []
-    public var failedAlertIds: [String] = []
-}
-
-/// Test hooks that open a race window at a chosen point (no-ops in production).
-package struct SafeNSoundProbe: Sendable {
-    /// Runs between the rate-limit read and the heartbeat write (before the atomic write in the careful design).
-    package var betweenRateLimitReadAndWrite: @Sendable (String) async -> Void
-    /// Runs in the 30-minute check after it read a user and before it creates that user's alerts.
-    package var betweenCheckReadAndCreate: @Sendable (String) async -> Void
-
-    package init(
-        betweenRateLimitReadAndWrite: @escaping @Sendable (String) async -> Void = { _ in },
-        betweenCheckReadAndCreate: @escaping @Sendable (String) async -> Void = { _ in }
-    ) {
-        self.betweenRateLimitReadAndWrite = betweenRateLimitReadAndWrite
-        self.betweenCheckReadAndCreate = betweenCheckReadAndCreate
-    }
-}
-
-extension SafeNSoundApp {
-    /// Function names as deployed.
-    public static let recordHeartbeatName = "recordHeartbeat"
-    public static let checkMissedHeartbeatsName = "checkMissedHeartbeats"
-    public static let processScheduledAlertsName = "processScheduledAlerts"
-
-    /// Builds the app on `backend`: alerts go out through FCM/SendGrid into `backend.outbox`, and
-    /// `recordHeartbeat` (callable), `checkMissedHeartbeats` (every 30 min) and
-    /// `processScheduledAlerts` (every 2 min) are registered with Cloud Functions, so Cloud
-    /// Scheduler's jitter, duplicate ticks and overlapping runs reach them.
-    /// State lives in backend documents (`SafeNSoundFirestoreStore`) unless `store` says otherwise
-    /// (pass `SafeNSoundActorStore` for 100k-user timelines).
-    public static func deployed(
-        on backend: Backend, configuration: SafeNSoundConfiguration = SafeNSoundConfiguration(), store: (any SafeNSoundStore)? = nil
-    ) -> SafeNSoundApp {
-        let app = SafeNSoundApp(
-            environment: backend.env, configuration: configuration, messenger: SafeNSoundBackendMessenger(backend: backend),
-            store: store ?? SafeNSoundFirestoreStore(firestore: backend.firestore))
-        app.register(on: backend.functions)
-        return app
-    }
-
-    /// Registers the callable and the two scheduled functions.
-    public func register(on functions: Functions) {
-        functions.callable(Self.recordHeartbeatName) { [self] request in
-            guard let uid = request.auth?.uid else { throw BackendError.unauthenticated("recordHeartbeat requires a signed-in user") }
-            let heartbeat = SafeNSoundHeartbeatRequest(
-                userId: request.data["userId"]?.stringValue,
-                timeZoneIdentifier: request.data["timezone"]?.stringValue ?? "",
-                deviceModel: request.data["deviceInfo"]?.mapValue?["model"]?.stringValue ?? "unknown")
-            let response = try await recordHeartbeat(authenticatedUserId: uid, request: heartbeat)
-            return .map(["success": .bool(response.success), "lastHeartbeat": .timestamp(response.lastHeartbeat)])
-        }
-        functions.schedule(Self.checkMissedHeartbeatsName, every: configuration.missedHeartbeatCheckInterval) { [self] _ in
-            await checkMissedHeartbeats()
-        }
-        functions.schedule(Self.processScheduledAlertsName, every: configuration.alertSenderInterval) { [self] _ in
-            await processScheduledAlerts()
         }
     }
 }

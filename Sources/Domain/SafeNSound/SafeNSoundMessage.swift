@@ -17,26 +17,3 @@ public struct SafeNSoundMessage: Sendable, Equatable, CustomStringConvertible {
         "\(sentAt.unixNanoseconds) \(channel.rawValue) \(recipient) [\(alertId)] \(subject) | \(body)"
     }
 }
-
-/// Where SafeNSound's pushes and emails go (the backend outbox, or a test double).
-public protocol SafeNSoundMessenger: Sendable {
-    /// Sends one message; throws `deliveryFailed` if the provider rejected it.
-    func deliver(_ message: SafeNSoundMessage) async throws(SafeNSoundError)
-}
-
-/// A messenger that records every message in send order (the outbox a run's report is built from).
-public actor SafeNSoundOutbox: SafeNSoundMessenger, DomainActor {
-    public nonisolated let executor: any SerialExecutor
-    private var sent: [SafeNSoundMessage] = []
-
-    public init(environment: DomainEnvironment) {
-        self.executor = environment.makeExecutor(label: "safensound/outbox")
-    }
-
-    public func deliver(_ message: SafeNSoundMessage) async throws(SafeNSoundError) {
-        sent.append(message)
-    }
-
-    /// Every message delivered so far, in delivery order.
-    public func messages() -> [SafeNSoundMessage] { sent }
-}

@@ -348,21 +348,3 @@ public final class UFreeApp: Sendable {
         return rules
     }
 }
-
-/// The outcome of "Nudge All": who was nudged and who failed (and why).
-public struct UFreeNudgeAllResult: Sendable, Equatable {
-    /// One friend the batch could not nudge.
-    public struct Failure: Sendable, Equatable {
-        public var friendId: String
-        public var error: UFreeError
-    }
-    public var nudgedFriendIds: [String] = []
-    public var failures: [Failure] = []
-}
-
-/// One day of the "Who's free on…" heatmap.
-public struct UFreeHeatmapDay: Sendable, Equatable {
-    public var day: UFreeDay
-    public var freeCount: Int
-    public var partlyFreeCount: Int
-}
