@@ -1,7 +1,7 @@
 /// Every scenario the CLI can run, in listing order.
 public enum ScenarioRegistry {
     public static let all: [any Scenario] = [
-        AuctionRaceScenario(),
+        AuctionRaceScenario(), LikeStormScenario(), SeatContentionScenario(), KiddushBookingScenario(),
     ]
 
     /// The scenario called `name`, or a typed error listing the valid names.

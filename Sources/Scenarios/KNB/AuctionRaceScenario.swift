@@ -8,12 +8,14 @@ public struct AuctionRaceScenario: Scenario {
     public let name = "auction-race"
     public let summary = "N bidders on M KNB honors, bursts near the close, Buy Now mid-race"
     public let parameters: [ScenarioParameter] = [
-        .init("bidders", "users bidding", default: 8, in: 2...60),
-        .init("honors", "honors on auction", default: 2, in: 1...10),
-        .init("bidsPerBidder", "bids each bidder intends to place", default: 5, in: 1...50),
+        .init("bidders", "users bidding", default: 12, in: 2...60),
+        .init("honors", "honors on auction", default: 1, in: 1...10),
+        .init("bidsPerBidder", "bids each bidder intends to place", default: 6, in: 1...50),
         .init("durationSeconds", "auction length (virtual seconds)", default: 60, in: 10...86_400),
-        .init("burstPercent", "share of bids arriving in the last tenth (close burst)", default: 60, in: 0...100),
+        .init("burstPercent", "share of bids arriving in the last tenth (close burst)", default: 80, in: 0...100),
         .init("buyNow", "1: one user presses Buy Now mid-race on the first honor", default: 1, in: 0...1),
+        .init("buyNowAtPercent", "when Buy Now is pressed, in % of the auction (95: inside the close burst)", default: 95, in: 0...100),
+        .init("snipePercent", "share of close-burst bids that are snipes (raise by up to 1000)", default: 60, in: 0...100),
         .init("raiseOwnPercent", "chance a winning bidder raises their own bid", default: 15, in: 0...100),
         .init("doubleTapPercent", "chance a bid is sent twice (double tap)", default: 10, in: 0...100),
         .init("duplicatePercent", "trigger events delivered twice (MODEL_RULES §9: 5 % under stress)", default: 5, in: 0...100),
@@ -36,13 +38,13 @@ public struct AuctionRaceScenario: Scenario {
         .init(.sometimes, "sold-by-buy-now", "an honor was sold by Buy Now"),
     ]
 
-    static let buyNowPrice = 1_000.0
+    static let buyNowPrice = 100_000.0
 
     public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {
         // Increments of at most 20 per bid must stay below the Buy Now price.
-        let maximumRaise = parameters["bidders"] * parameters["bidsPerBidder"] * 20 * 2
-        if maximumRaise >= Int(Self.buyNowPrice) * 50 {
-            throw .invalidParameter(name: "bidsPerBidder", value: parameters["bidsPerBidder"], reason: "bidders × bidsPerBidder must stay below 1250")
+        let maximumRaise = parameters["bidders"] * parameters["bidsPerBidder"] * 1_000 * 3
+        if maximumRaise >= Int(Self.buyNowPrice) * 10 {
+            throw .invalidParameter(name: "bidsPerBidder", value: parameters["bidsPerBidder"], reason: "bidders × bidsPerBidder must stay below 334 (bids would pass the Buy Now price)")
         }
     }
 
@@ -75,7 +77,7 @@ public struct AuctionRaceScenario: Scenario {
                 }
                 if p["buyNow"] == 1 {
                     group.addTask {
-                        await KNBScenarioSupport.sleep(until: origin + duration / 2)
+                        await KNBScenarioSupport.sleep(until: origin + duration / 100 * UInt64(p["buyNowAtPercent"]))
                         guard !context.isStopped else { return }
                         let buyer = bidders[bidders.count - 1]
                         context.note(buyer.email, "buyNow \(honorIds[0])")
@@ -109,7 +111,9 @@ public struct AuctionRaceScenario: Scenario {
             let honorId = honorIds[random.below(honorIds.count)]
             let raiseOwn = random.below(100) < p["raiseOwnPercent"]
             let doubleTap = random.below(100) < p["doubleTapPercent"]
-            let increment = Double(1 + random.below(20))
+            let closing = arrival >= origin + UInt64(p["durationSeconds"]) * 900_000_000
+            let snipe = closing && random.below(100) < p["snipePercent"]
+            let increment = Double(1 + random.below(snipe ? 1_000 : 20))
             await placeBid(bidder, honorId: honorId, increment: increment, raiseOwn: raiseOwn, doubleTap: doubleTap, arrival: arrival, context: context)
         }
     }
