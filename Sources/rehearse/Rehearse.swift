@@ -8,7 +8,7 @@ struct Rehearse: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rehearse",
         abstract: "Run real Swift actors deterministically against simulated Firebase apps.",
-        subcommands: [])
+        subcommands: [ListCommand.self, RunCommand.self, ReplayCommand.self, FuzzCommand.self, TimelineCommand.self, CompareCommand.self])
 
     /// Parses and runs; usage and validation errors exit 2 (not ArgumentParser's 64).
     static func main() {
