@@ -23,7 +23,10 @@ let package = Package(
             dependencies: [
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "HeapModule", package: "swift-collections"),
-            ]
+            ],
+            // The scheduler is single-threaded by construction (asserted where a foreign thread
+            // could reach it), so dynamic exclusivity checks on its hot path buy nothing.
+            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
         ),
         .target(name: "Domain"),
         .target(

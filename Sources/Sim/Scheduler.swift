@@ -17,11 +17,18 @@ final class Scheduler: @unchecked Sendable {
         case actor, task, global, timer, foreign
     }
 
-    struct ReadyJob: Sendable {
+    /// A job and where it must run. The executor is held unowned: a pending actor job is a
+    /// suspended task whose frame holds its actor (and so the executor) alive.
+    struct ReadyJob: @unchecked Sendable {
         var job: UnownedJob
-        var executor: SimExecutor?
+        /// The actor's executor, or nil for the task executor (nonisolated code).
+        var executor: UnownedSerialExecutor?
+        var ordinal: UInt32
         var origin: Origin
     }
+
+    /// The strategy without its payload, for the hot path.
+    enum StrategyKind: UInt8 { case fifo, random, pct, replay }
 
     enum TimerAction {
         case job(UnownedJob)
@@ -44,6 +51,9 @@ final class Scheduler: @unchecked Sendable {
     let configuration: SimulationConfiguration
     let streams: RandomStreams
     private(set) var taskExecutor: SimTaskExecutor!
+    private var unownedTaskExecutor: UnownedTaskExecutor!
+    private let strategyKind: StrategyKind
+    private let recordsTrace: Bool
     private let thread: pthread_t
 
     // Scheduling state.
@@ -86,14 +96,19 @@ final class Scheduler: @unchecked Sendable {
         self.streams = RandomStreams(seed: configuration.seed)
         self.schedulerRandom = streams.stream(named: "scheduler")
         self.thread = pthread_self()
+        self.recordsTrace = configuration.recordsTrace
         switch configuration.strategy {
-        case .fifo, .random: break
+        case .fifo: strategyKind = .fifo
+        case .random: strategyKind = .random
         case .pct(let depth, let horizon):
+            strategyKind = .pct
             pct = PCTState(depth: depth, horizon: horizon, random: streams.stream(named: "pct"))
         case .replay(let decisions):
+            strategyKind = .replay
             replayDecisions = decisions
         }
         taskExecutor = SimTaskExecutor(scheduler: self)
+        unownedTaskExecutor = taskExecutor.asUnownedTaskExecutor()
     }
 
     var monotonicNanoseconds: Int64 { Self.monotonicBaseNanoseconds + Int64(now) }
@@ -110,22 +125,25 @@ final class Scheduler: @unchecked Sendable {
     /// Makes `job` ready. Called by the executors and the global hook on the simulation's thread.
     @inline(__always)
     func enqueue(_ job: UnownedJob, on executor: SimExecutor?, origin: Origin) {
+        let entry = ReadyJob(
+            job: job, executor: executor.map { UnownedSerialExecutor(ordinary: $0) },
+            ordinal: executor?.ordinal ?? 0, origin: origin)
         guard pthread_equal(pthread_self(), thread) != 0 else {
-            enqueueFromForeignThread(job, executor: executor)
+            foreignInbox.withLock { $0.append(entry) }
+            foreignPending.store(true, ordering: .releasing)
             return
         }
         if origin == .global {
             globalJobsCaptured += 1
             ForeignJobRouter.claim(job, for: self)
         }
-        ready.append(ReadyJob(job: job, executor: executor, origin: origin))
+        ready.append(entry)
     }
 
-    /// A job that arrived from another thread: an escape (fatal in strict mode); otherwise it is
-    /// adopted at the next step, at a point that depends on real timing.
-    func enqueueFromForeignThread(_ job: UnownedJob, executor: SimExecutor? = nil) {
-        foreignInbox.withLock { $0.append(ReadyJob(job: job, executor: executor, origin: .foreign)) }
-        foreignPending.store(true, ordering: .releasing)
+    /// A job of one of this simulation's tasks that arrived from another thread: an escape
+    /// (fatal in strict mode); otherwise it is adopted at a point that depends on real timing.
+    func enqueueFromForeignThread(_ job: UnownedJob) {
+        enqueue(job, on: nil, origin: .foreign)
     }
 
     /// Runs `job` after `delay` virtual nanoseconds.
@@ -173,7 +191,7 @@ final class Scheduler: @unchecked Sendable {
         hash.mix(now)
         hash.mix(UInt64(currentExecutorOrdinal))
         hash.mix(text)
-        if configuration.recordsTrace {
+        if recordsTrace {
             events.append(TraceEvent(
                 step: steps, timeNanoseconds: now, kind: .event, actor: currentExecutorOrdinal,
                 readyCount: 0, chosenIndex: 0, detail: text))
@@ -235,17 +253,17 @@ final class Scheduler: @unchecked Sendable {
         let entry: ReadyJob
         if index == 0 {
             entry = ready.removeFirst()
-        } else if case .random = configuration.strategy {
+        } else if strategyKind == .random {
             ready.swapAt(index, count - 1)
             entry = ready.removeLast()
         } else {
             entry = ready.remove(at: index)
         }
         if count > 1 { decisions.append(UInt32(index)) }
-        let ordinal = entry.executor?.ordinal ?? 0
+        let ordinal = entry.ordinal
         currentExecutorOrdinal = ordinal
         hash.mix(UInt64(ordinal) << 40 | UInt64(count) << 20 | UInt64(index))
-        if configuration.recordsTrace {
+        if recordsTrace {
             events.append(TraceEvent(
                 step: steps, timeNanoseconds: now, kind: .run, actor: ordinal,
                 readyCount: UInt32(count), chosenIndex: UInt32(index),
@@ -253,17 +271,15 @@ final class Scheduler: @unchecked Sendable {
         }
         steps += 1
         if let executor = entry.executor {
-            entry.job.runSynchronously(
-                isolatedTo: executor.asUnownedSerialExecutor(),
-                taskExecutor: taskExecutor.asUnownedTaskExecutor())
+            entry.job.runSynchronously(isolatedTo: executor, taskExecutor: unownedTaskExecutor)
         } else {
-            entry.job.runSynchronously(on: taskExecutor.asUnownedTaskExecutor())
+            entry.job.runSynchronously(on: unownedTaskExecutor)
         }
         currentExecutorOrdinal = 0
     }
 
     private func chooseIndex(count: Int) -> Int {
-        switch configuration.strategy {
+        switch strategyKind {
         case .fifo:
             return 0
         case .random:
@@ -291,7 +307,7 @@ final class Scheduler: @unchecked Sendable {
             now = first.deadline
             hash.mix(0xA0A0)
             hash.mix(now)
-            if configuration.recordsTrace {
+            if recordsTrace {
                 events.append(TraceEvent(
                     step: steps, timeNanoseconds: now, kind: .advance, actor: 0,
                     readyCount: 0, chosenIndex: 0, detail: ""))
@@ -303,7 +319,7 @@ final class Scheduler: @unchecked Sendable {
             timersFired += 1
             switch timer.action {
             case .job(let job):
-                ready.append(ReadyJob(job: job, executor: nil, origin: .timer))
+                ready.append(ReadyJob(job: job, executor: nil, ordinal: 0, origin: .timer))
             case .sleeper(let sleeper):
                 sleeper.wake()
             }
@@ -337,6 +353,18 @@ final class Scheduler: @unchecked Sendable {
             return
         }
         ready.append(contentsOf: jobs)
+    }
+
+    /// Drops the run's buffers once the result holds them: actors that outlive the run (tasks left
+    /// suspended) keep the scheduler alive through their executors, and must not keep these too.
+    func releaseBuffers() {
+        decisions = []
+        events = []
+        ready = Deque()
+        timers = Heap()
+        cancelledTimers = []
+        replayDecisions = []
+        liveNamedTasks = [:]
     }
 
     /// Jobs and timers still pending when the run ended (they never ran).

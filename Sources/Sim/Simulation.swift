@@ -36,6 +36,7 @@ public enum Simulation {
         SimulationContext.set(nil)
         ForeignJobRouter.release(scheduler)
         let pending = scheduler.pendingWork
+        defer { scheduler.releaseBuffers() }
         return SimulationResult(
             configuration: configuration,
             outcome: outcome,

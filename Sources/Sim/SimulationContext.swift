@@ -8,7 +8,7 @@ import Darwin
 /// `g_network` per thread): runtime hooks and the clock interposer route by it, so two
 /// simulations on two threads never see each other's jobs.
 enum SimulationContext {
-    nonisolated(unsafe) private static let key: pthread_key_t = {
+    private static let key: pthread_key_t = {
         var key = pthread_key_t()
         let status = pthread_key_create(&key, nil)
         precondition(status == 0, "pthread_key_create failed: \(status)")

@@ -1,28 +1,49 @@
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// The `rehearse` command: runs scenarios deterministically on the simulator.
-/// Exit codes: 0 pass, 1 violation or missed threshold, 2 bad input.
+/// The `rehearse` command: rehearse production before it happens.
 @main
 struct Rehearse: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rehearse",
-        abstract: "Run real Swift actors deterministically against simulated Firebase apps.",
-        subcommands: [ListCommand.self, RunCommand.self, ReplayCommand.self, FuzzCommand.self, TimelineCommand.self, CompareCommand.self])
+        abstract: "Run Swift actors deterministically on a seeded simulator with virtual time.",
+        discussion: "Exit codes: 0 pass, 1 violation or missed threshold, 2 bad input.",
+        version: "rehearse 0.1.0 (\(Fingerprint.current))",
+        subcommands: [ListCommand.self, RunCommand.self, ReplayCommand.self, FuzzCommand.self, TimelineCommand.self, CompareCommand.self, SelfCheckCommand.self, BenchCommand.self]
+    )
 
-    /// Parses and runs; usage and validation errors exit 2 (not ArgumentParser's 64).
+    /// Parses and runs a subcommand, mapping every usage or input error to exit code 2 with a
+    /// one-line message (swift-argument-parser's default is 64).
     static func main() {
+        DeterministicHashing.ensure()
+        let code: Int32
         do {
             var command = try parseAsRoot()
             try command.run()
+            code = 0
+        } catch let error as RehearseError {
+            printError(error.description)
+            code = error.exitCode
         } catch {
-            let code = exitCode(for: error)
-            if code == .validationFailure {
-                let message = fullMessage(for: error)
-                FileHandleOutput.standardError(message.split(separator: "\n").first.map(String.init) ?? message)
-                Foundation.exit(2)
+            let exit = exitCode(for: error)
+            if exit == .success {
+                print(fullMessage(for: error))
+                code = 0
+            } else if let explicit = error as? ExitCode {
+                code = explicit.rawValue
+            } else {
+                let message = fullMessage(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+                printError(message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message)
+                code = 2
             }
-            exit(withError: error)
         }
+        fflush(nil)
+        Glibc.exit(code)
+    }
+
+    static func printError(_ message: String) {
+        StandardError.write("error: \(message)\n")
     }
 }

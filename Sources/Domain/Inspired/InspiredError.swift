@@ -1,0 +1,41 @@
+/// A rejected Inspired request; each message says what the caller can do.
+public enum InspiredError: Error, Equatable, Sendable, CustomStringConvertible {
+    case unauthenticated
+    case profileAlreadyExists(userId: String)
+    case profileNotFound(userId: String)
+    /// The security rules refused the read (private profile, no shared community).
+    case profileNotVisible(userId: String)
+    case publicProfileRequiresPublicAvatar
+    case bioTooLong(length: Int, maximum: Int)
+    case contentTooLong(length: Int, maximum: Int)
+    case displayNameEmpty
+    case usernameSpaceExhausted(displayName: String, attempts: Int)
+    case postNotFound(postId: String)
+    case alreadyLiked(userId: String, postId: String)
+    case notLiked(userId: String, postId: String)
+    case backend(BackendError)
+
+    public var description: String {
+        switch self {
+        case .unauthenticated: return "Sign in (Google or magic link) first."
+        case let .profileAlreadyExists(userId): return "User \(userId) already finished onboarding; edit the profile instead."
+        case let .profileNotFound(userId): return "User \(userId) has no profile yet; complete onboarding."
+        case .profileNotVisible: return "This profile is now private."
+        case .publicProfileRequiresPublicAvatar: return "A public profile needs avatarPrivacy \"public\"; change both together."
+        case let .bioTooLong(length, maximum): return "Bio has \(length) characters; shorten it to \(maximum)."
+        case let .contentTooLong(length, maximum): return "Post has \(length) characters; shorten it to \(maximum)."
+        case .displayNameEmpty: return "Enter a display name."
+        case let .usernameSpaceExhausted(name, attempts): return "No free username for \"\(name)\" after \(attempts) tries; pick another display name."
+        case let .postNotFound(postId): return "No post \(postId); refresh the feed."
+        case let .alreadyLiked(userId, postId): return "\(userId) already liked \(postId)."
+        case let .notLiked(userId, postId): return "\(userId) has not liked \(postId)."
+        case let .backend(error): return "Backend: \(error)"
+        }
+    }
+
+    static func wrap(_ error: any Error) -> InspiredError {
+        if let error = error as? InspiredError { return error }
+        if let error = error as? BackendError { return .backend(error) }
+        return .backend(.invalidArgument("unexpected error \(error)"))
+    }
+}

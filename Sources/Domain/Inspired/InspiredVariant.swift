@@ -1,0 +1,18 @@
+/// Which Inspired design runs: the careful default or one literal, flawed reading of the seed.
+public enum InspiredVariant: String, CaseIterable, Sendable, Codable {
+    /// Usernames reserved through `usernames/{name}` in a transaction; likes and `likeCount` in one transaction.
+    case careful = "careful"
+    /// "Ensure uniqueness" as query-then-write: two profiles created at once can get the same username.
+    case unreservedUsername = "unreserved-username"
+    /// The like document and the `likeCount` increment are two writes, so a double like counts twice.
+    case likeWithoutTransaction = "like-without-transaction"
+
+    /// One sentence on what this variant gets wrong.
+    public var summary: String {
+        switch self {
+        case .careful: return "Careful design: unique usernames, likeCount equals the likes sub-collection."
+        case .unreservedUsername: return "Username collision: concurrent sign-ups with one display name can share name#1234."
+        case .likeWithoutTransaction: return "likeCount drift: a repeated like overwrites likes/{uid} but increments twice."
+        }
+    }
+}

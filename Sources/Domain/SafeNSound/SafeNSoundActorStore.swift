@@ -1,0 +1,62 @@
+import Synchronization
+
+/// The fast store: one actor per user (`checkin/<uid>`, well under 1 KiB each) and one actor for
+/// the alerts. For large timelines (100k users) where Firestore documents would cost too much.
+public final class SafeNSoundActorStore: SafeNSoundStore {
+    private let environment: DomainEnvironment
+    private let accounts = Mutex<[String: SafeNSoundCheckInAccount]>([:])
+    private let alertQueue: SafeNSoundAlertQueue
+
+    public init(environment: DomainEnvironment) {
+        self.environment = environment
+        self.alertQueue = SafeNSoundAlertQueue(environment: environment)
+    }
+
+    private func account(_ userId: String) throws(SafeNSoundError) -> SafeNSoundCheckInAccount {
+        guard let account = accounts.withLock({ $0[userId] }) else { throw .userNotFound(userId: userId) }
+        return account
+    }
+
+    public func insertUser(_ user: SafeNSoundUser) async throws(SafeNSoundError) {
+        let account = SafeNSoundCheckInAccount(user: user, environment: environment)
+        let inserted = accounts.withLock { table -> Bool in
+            if table[user.userId] != nil { return false }
+            table[user.userId] = account
+            return true
+        }
+        guard inserted else { throw .userAlreadyRegistered(userId: user.userId) }
+    }
+
+    public func user(_ userId: String) async -> SafeNSoundUser? {
+        guard let account = try? account(userId) else { return nil }
+        return await account.snapshot()
+    }
+
+    public func recordHeartbeatAtomically(userId: String, at now: Timestamp, timeZoneIdentifier: String, minimumSpacing: Duration) async throws(SafeNSoundError) -> SafeNSoundUser {
+        try await account(userId).recordHeartbeatAtomically(at: now, timeZoneIdentifier: timeZoneIdentifier, minimumSpacing: minimumSpacing)
+    }
+
+    public func applyHeartbeat(userId: String, at now: Timestamp, timeZoneIdentifier: String) async throws(SafeNSoundError) -> SafeNSoundUser {
+        await (try account(userId)).applyHeartbeat(at: now, timeZoneIdentifier: timeZoneIdentifier)
+    }
+
+    public func setThreshold(userId: String, hours: Int) async throws(SafeNSoundError) -> SafeNSoundUser {
+        let account = try account(userId)
+        await account.setThreshold(hours: hours)
+        return await account.snapshot()
+    }
+
+    public func setActive(userId: String, _ isActive: Bool) async throws(SafeNSoundError) {
+        await (try account(userId)).setActive(isActive)
+    }
+
+    public func createAlertIfAbsent(_ alert: SafeNSoundScheduledAlert) async -> Bool { await alertQueue.createIfAbsent(alert) }
+    public func addAlertWithRandomId(_ alert: SafeNSoundScheduledAlert) async -> SafeNSoundScheduledAlert { await alertQueue.addWithRandomId(alert) }
+    public func dueAlerts(at now: Timestamp) async -> [SafeNSoundScheduledAlert] { await alertQueue.dueAlerts(at: now) }
+    public func claimAlert(_ alertId: String, at now: Timestamp, lease: Duration) async -> SafeNSoundScheduledAlert? {
+        await alertQueue.claim(alertId, at: now, lease: lease)
+    }
+    public func finishAlert(_ alertId: String, as status: SafeNSoundScheduledAlert.Status) async { await alertQueue.finish(alertId, as: status) }
+    public func cancelPendingAlerts(userId: String) async -> Int { await alertQueue.cancelPending(userId: userId) }
+    public func allAlerts() async -> [SafeNSoundScheduledAlert] { await alertQueue.allAlerts() }
+}

@@ -1,0 +1,41 @@
+extension SafeNSoundApp {
+    /// Function names as deployed.
+    public static let recordHeartbeatName = "recordHeartbeat"
+    public static let checkMissedHeartbeatsName = "checkMissedHeartbeats"
+    public static let processScheduledAlertsName = "processScheduledAlerts"
+
+    /// Builds the app on `backend`: alerts go out through FCM/SendGrid into `backend.outbox`, and
+    /// `recordHeartbeat` (callable), `checkMissedHeartbeats` (every 30 min) and
+    /// `processScheduledAlerts` (every 2 min) are registered with Cloud Functions, so Cloud
+    /// Scheduler's jitter, duplicate ticks and overlapping runs reach them.
+    /// State lives in backend documents (`SafeNSoundFirestoreStore`) unless `store` says otherwise
+    /// (pass `SafeNSoundActorStore` for 100k-user timelines).
+    public static func deployed(
+        on backend: Backend, configuration: SafeNSoundConfiguration = SafeNSoundConfiguration(), store: (any SafeNSoundStore)? = nil
+    ) -> SafeNSoundApp {
+        let app = SafeNSoundApp(
+            environment: backend.env, configuration: configuration, messenger: SafeNSoundBackendMessenger(backend: backend),
+            store: store ?? SafeNSoundFirestoreStore(firestore: backend.firestore))
+        app.register(on: backend.functions)
+        return app
+    }
+
+    /// Registers the callable and the two scheduled functions.
+    public func register(on functions: Functions) {
+        functions.callable(Self.recordHeartbeatName) { [self] request in
+            guard let uid = request.auth?.uid else { throw BackendError.unauthenticated("recordHeartbeat requires a signed-in user") }
+            let heartbeat = SafeNSoundHeartbeatRequest(
+                userId: request.data["userId"]?.stringValue,
+                timeZoneIdentifier: request.data["timezone"]?.stringValue ?? "",
+                deviceModel: request.data["deviceInfo"]?.mapValue?["model"]?.stringValue ?? "unknown")
+            let response = try await recordHeartbeat(authenticatedUserId: uid, request: heartbeat)
+            return .map(["success": .bool(response.success), "lastHeartbeat": .timestamp(response.lastHeartbeat)])
+        }
+        functions.schedule(Self.checkMissedHeartbeatsName, every: configuration.missedHeartbeatCheckInterval) { [self] _ in
+            await checkMissedHeartbeats()
+        }
+        functions.schedule(Self.processScheduledAlertsName, every: configuration.alertSenderInterval) { [self] _ in
+            await processScheduledAlerts()
+        }
+    }
+}

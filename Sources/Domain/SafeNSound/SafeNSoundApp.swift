@@ -1,0 +1,249 @@
+
+/// SafeNSound's backend: the `recordHeartbeat` callable and the two scheduled functions
+/// (`checkMissedHeartbeats` every 30 min, `processScheduledAlerts` every 2 min).
+///
+/// Each user's document lives in its own actor (`checkin/{userId}`), alerts in
+/// `safensound/scheduled_alerts`, and a due index lets the 30-minute check visit only users whose
+/// next deadline is near. Handlers read time from `environment.clock` and nothing else.
+public final class SafeNSoundApp: Sendable {
+    public let environment: DomainEnvironment
+    public let configuration: SafeNSoundConfiguration
+    let messenger: any SafeNSoundMessenger
+    /// Where users and alerts live (actors, or backend documents).
+    public let store: any SafeNSoundStore
+    let dueIndex: SafeNSoundDueIndex
+    let probe: SafeNSoundProbe
+
+    /// Builds the app on `store` (default: `SafeNSoundActorStore`), sending through `messenger`.
+    public convenience init(
+        environment: DomainEnvironment,
+        configuration: SafeNSoundConfiguration = SafeNSoundConfiguration(),
+        messenger: any SafeNSoundMessenger,
+        store: (any SafeNSoundStore)? = nil
+    ) {
+        self.init(environment: environment, configuration: configuration, messenger: messenger, store: store, probe: SafeNSoundProbe())
+    }
+
+    package init(
+        environment: DomainEnvironment, configuration: SafeNSoundConfiguration,
+        messenger: any SafeNSoundMessenger, store: (any SafeNSoundStore)? = nil, probe: SafeNSoundProbe
+    ) {
+        self.environment = environment
+        self.configuration = configuration
+        self.messenger = messenger
+        self.probe = probe
+        self.store = store ?? SafeNSoundActorStore(environment: environment)
+        self.dueIndex = SafeNSoundDueIndex(environment: environment, slotWidth: configuration.missedHeartbeatCheckInterval)
+    }
+
+    public var variant: SafeNSoundVariant { configuration.variant }
+
+    private func deadlines(of user: SafeNSoundUser) -> SafeNSoundDeadlines {
+        SafeNSoundDeadlines.of(
+            user, preNotificationLeadHours: configuration.preNotificationLeadHours,
+            wallClock: variant == .wallClockThreshold)
+    }
+
+    // MARK: Onboarding
+
+    /// Creates the user's document (onboarding); `lastHeartbeat` counts as the first check-in.
+    public func registerUser(_ user: SafeNSoundUser) async throws(SafeNSoundError) {
+        guard configuration.allowedThresholdHours.contains(user.checkInThresholdHours) else {
+            throw .invalidThreshold(hours: user.checkInThresholdHours, allowedHours: configuration.allowedThresholdHours)
+        }
+        guard SafeNSoundLastCheckInFormatter.isKnownTimeZone(user.timeZoneIdentifier) else {
+            throw .unknownTimeZone(identifier: user.timeZoneIdentifier)
+        }
+        guard !user.emergencyContactEmails.isEmpty else { throw .noEmergencyContacts(userId: user.userId) }
+        try await store.insertUser(user)
+        await dueIndex.schedule(user.userId, at: deadlines(of: user).preNotificationDue)
+    }
+
+    /// Changes `checkInThreshold`; the new window is checked from the current `lastHeartbeat`.
+    public func setCheckInThreshold(userId: String, hours: Int) async throws(SafeNSoundError) {
+        guard configuration.allowedThresholdHours.contains(hours) else {
+            throw .invalidThreshold(hours: hours, allowedHours: configuration.allowedThresholdHours)
+        }
+        let updated = try await store.setThreshold(userId: userId, hours: hours)
+        await dueIndex.schedule(userId, at: deadlines(of: updated).preNotificationDue)
+    }
+
+    /// Turns monitoring off or on (`isActive`); inactive users get no alerts.
+    public func setActive(userId: String, _ isActive: Bool) async throws(SafeNSoundError) {
+        try await store.setActive(userId: userId, isActive)
+        if isActive { await dueIndex.schedule(userId, at: environment.clock.now) }
+    }
+
+    public func user(_ userId: String) async -> SafeNSoundUser? {
+        await store.user(userId)
+    }
+
+    /// Every scheduled alert ever created, ordered by creation time then id.
+    public func alerts() async -> [SafeNSoundScheduledAlert] { await store.allAlerts() }
+
+    // MARK: recordHeartbeat (callable)
+
+    /// The `recordHeartbeat` callable.
+    ///
+    /// The user is looked up by the authenticated uid (`request.auth.uid`), never by `fcmToken`:
+    /// tokens rotate, can be stale on a reinstalled device, and are not a credential, so a token
+    /// lookup could record a heartbeat for the wrong person. A `userId` in the request must match.
+    public func recordHeartbeat(
+        authenticatedUserId: String?, request: SafeNSoundHeartbeatRequest
+    ) async throws(SafeNSoundError) -> SafeNSoundHeartbeatResponse {
+        guard let userId = authenticatedUserId else { throw .unauthenticated }
+        if let requested = request.userId, requested != userId {
+            throw .userIdMismatch(authenticatedUserId: userId, requestedUserId: requested)
+        }
+        guard SafeNSoundLastCheckInFormatter.isKnownTimeZone(request.timeZoneIdentifier) else {
+            throw .unknownTimeZone(identifier: request.timeZoneIdentifier)
+        }
+        let now = environment.clock.now
+        let updated: SafeNSoundUser
+        if variant == .readThenWriteRateLimit {
+            // Literal design: read the user, check, write the heartbeat record, then update the user.
+            guard let before = await store.user(userId) else { throw .userNotFound(userId: userId) }
+            try SafeNSoundCheckInAccount.checkRateLimit(before, now: now, minimumSpacing: configuration.heartbeatMinimumSpacing)
+            await probe.betweenRateLimitReadAndWrite(userId)
+            updated = try await store.applyHeartbeat(userId: userId, at: now, timeZoneIdentifier: request.timeZoneIdentifier)
+        } else {
+            await probe.betweenRateLimitReadAndWrite(userId)
+            updated = try await store.recordHeartbeatAtomically(
+                userId: userId, at: now, timeZoneIdentifier: request.timeZoneIdentifier,
+                minimumSpacing: configuration.heartbeatMinimumSpacing)
+        }
+        await dueIndex.schedule(userId, at: deadlines(of: updated).preNotificationDue)
+        let cancelled = await store.cancelPendingAlerts(userId: userId)
+        return SafeNSoundHeartbeatResponse(success: true, lastHeartbeat: updated.lastHeartbeat, cancelledAlertCount: cancelled)
+    }
+
+    // MARK: checkMissedHeartbeats (every 30 min)
+
+    /// The 30-minute check. Careful design: visits users whose next deadline falls before the next
+    /// run, and creates each alert with its exact due time and a deterministic id, so the 2-minute
+    /// sender sends it on time and a re-run (or a duplicate tick) creates nothing new.
+    @discardableResult
+    public func checkMissedHeartbeats() async -> SafeNSoundCheckReport {
+        let now = environment.clock.now
+        let late = variant == .latePreNotification
+        let horizon = late ? now : now + configuration.missedHeartbeatCheckInterval
+        var report = SafeNSoundCheckReport()
+        for (userId, _) in await dueIndex.takeDue(through: horizon) {
+            guard let user = await store.user(userId) else { continue }
+            report.visitedUserCount += 1
+            guard user.isActive else { continue }
+            await probe.betweenCheckReadAndCreate(userId)
+            let due = deadlines(of: user)
+            let preMeaningful = due.preNotificationDue < due.emailDue && now < due.emailDue
+            if due.preNotificationDue <= horizon && preMeaningful {
+                if let id = await createAlert(.preNotification, for: user, dueAt: late ? now : due.preNotificationDue, now: now) {
+                    report.createdAlertIds.append(id)
+                }
+            }
+            if due.emailDue <= horizon {
+                if let id = await createAlert(.emailAlert, for: user, dueAt: late ? now : due.emailDue, now: now) {
+                    report.createdAlertIds.append(id)
+                }
+            }
+            let nextVisit: Timestamp?
+            if variant == .randomAlertId && due.preNotificationDue <= horizon {
+                nextVisit = now + configuration.missedHeartbeatCheckInterval  // the literal design scans everyone every run
+            } else if due.emailDue <= horizon {
+                nextVisit = nil  // both alerts of this window exist; the next heartbeat re-indexes the user
+            } else if due.preNotificationDue <= horizon {
+                nextVisit = due.emailDue
+            } else {
+                nextVisit = due.preNotificationDue
+            }
+            if let nextVisit { await dueIndex.schedule(userId, at: nextVisit) }
+        }
+        return report
+    }
+
+    private func createAlert(
+        _ kind: SafeNSoundScheduledAlert.Kind, for user: SafeNSoundUser, dueAt: Timestamp, now: Timestamp
+    ) async -> String? {
+        var alert = SafeNSoundScheduledAlert(
+            alertId: SafeNSoundScheduledAlert.deterministicId(userId: user.userId, windowLastHeartbeat: user.lastHeartbeat, kind: kind),
+            userId: user.userId, kind: kind, scheduledFor: dueAt, status: .scheduled, createdAt: now,
+            windowLastHeartbeat: user.lastHeartbeat, claimedAt: nil)
+        if variant == .randomAlertId {
+            alert = await store.addAlertWithRandomId(alert)
+            return alert.alertId
+        }
+        return await store.createAlertIfAbsent(alert) ? alert.alertId : nil
+    }
+
+    // MARK: processScheduledAlerts (every 2 min)
+
+    /// The 2-minute sender. Careful design: claims each due alert in a transaction (so overlapping
+    /// runs cannot both send it), then re-reads the user and cancels the alert if a heartbeat
+    /// arrived after the alert's window began. A heartbeat landing after that re-check, while the
+    /// message is in flight, cannot be stopped: the contact gets the email (documented limit).
+    @discardableResult
+    public func processScheduledAlerts() async -> SafeNSoundSenderReport {
+        let now = environment.clock.now
+        var report = SafeNSoundSenderReport()
+        for alert in await store.dueAlerts(at: now) {
+            if variant == .unclaimedSender {
+                guard let user = await store.user(alert.userId) else { continue }
+                do throws(SafeNSoundError) {
+                    try await send(alert, to: user, at: now)
+                    await store.finishAlert(alert.alertId, as: .sent)
+                    report.sentAlertIds.append(alert.alertId)
+                } catch {
+                    report.failedAlertIds.append(alert.alertId)
+                }
+                continue
+            }
+            guard let claimed = await store.claimAlert(alert.alertId, at: now, lease: configuration.alertClaimLease) else {
+                report.lostClaimAlertIds.append(alert.alertId)
+                continue
+            }
+            guard let user = await store.user(claimed.userId) else {
+                await store.finishAlert(claimed.alertId, as: .cancelled)
+                continue
+            }
+            if variant != .noHeartbeatRecheck {
+                let checkedInSince = user.lastHeartbeat > claimed.windowLastHeartbeat
+                let preNotificationTooLate = claimed.kind == .preNotification && deadlines(of: user).emailDue <= now
+                if !user.isActive || checkedInSince || preNotificationTooLate {
+                    await store.finishAlert(claimed.alertId, as: .cancelled)
+                    report.cancelledAlertIds.append(claimed.alertId)
+                    continue
+                }
+            }
+            do throws(SafeNSoundError) {
+                try await send(claimed, to: user, at: now)
+                await store.finishAlert(claimed.alertId, as: .sent)
+                report.sentAlertIds.append(claimed.alertId)
+            } catch {
+                await store.finishAlert(claimed.alertId, as: .scheduled)
+                report.failedAlertIds.append(claimed.alertId)
+            }
+        }
+        return report
+    }
+
+    private func send(_ alert: SafeNSoundScheduledAlert, to user: SafeNSoundUser, at now: Timestamp) async throws(SafeNSoundError) {
+        switch alert.kind {
+        case .preNotification:
+            let leadHours = min(configuration.preNotificationLeadHours, user.checkInThresholdHours)
+            try await messenger.deliver(SafeNSoundMessage(
+                channel: .push, userId: user.userId, recipient: user.fcmToken, subject: "Time to check in",
+                body: "Tap now or we'll email your contact in \(leadHours) hours",
+                alertId: alert.alertId, sentAt: now))
+        case .emailAlert:
+            let lastCheckIn = variant == .utcEmail
+                ? SafeNSoundLastCheckInFormatter.formatInUTC(alert.windowLastHeartbeat)
+                : SafeNSoundLastCheckInFormatter.format(alert.windowLastHeartbeat, timeZoneIdentifier: user.timeZoneIdentifier)
+            let headline = "\(user.name) hasn't checked in for \(user.checkInThresholdHours) hours"
+            for contact in user.emergencyContactEmails {
+                try await messenger.deliver(SafeNSoundMessage(
+                    channel: .email, userId: user.userId, recipient: contact, subject: headline,
+                    body: "\(headline). Last check-in: \(lastCheckIn).",
+                    alertId: alert.alertId, sentAt: now))
+            }
+        }
+    }
+}

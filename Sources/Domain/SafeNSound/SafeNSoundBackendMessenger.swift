@@ -1,0 +1,45 @@
+/// Sends SafeNSound's alerts through the simulated backend: pushes via FCM
+/// `sendEachForMulticast`, emails via SendGrid, so they land in `backend.outbox`.
+///
+/// A SendGrid 429 (nothing sent) or an FCM transient failure is a `deliveryFailed`, and the
+/// sender returns the alert to `scheduled` for the next 2-minute run. A SendGrid time-out is
+/// counted as delivered: the email did go out, and retrying would email the contacts twice.
+public struct SafeNSoundBackendMessenger: SafeNSoundMessenger {
+    public let backend: Backend
+    public static let fromAddress = "alerts@safensound.app"
+
+    public init(backend: Backend) { self.backend = backend }
+
+    public func deliver(_ message: SafeNSoundMessage) async throws(SafeNSoundError) {
+        switch message.channel {
+        case .push:
+            let outcomes: [TokenOutcome]
+            do {
+                outcomes = try await backend.messaging.sendEachForMulticast(
+                    tokens: [message.recipient],
+                    message: PushMessage(
+                        recipient: message.userId,
+                        type: "SAFENSOUND_PRE_NOTIFICATION", title: message.subject, body: message.body,
+                        data: ["alertId": message.alertId]))
+            } catch {
+                throw .deliveryFailed(recipient: message.recipient, reason: error.description)
+            }
+            assert(outcomes.count == 1, "one token, one outcome")
+            switch outcomes.first {
+            case .success?: return
+            case .unregistered?: throw .deliveryFailed(recipient: message.recipient, reason: "FCM token unregistered; the app must register a new one")
+            default: throw .deliveryFailed(recipient: message.recipient, reason: "FCM transient failure")
+            }
+        case .email:
+            do {
+                try await backend.email.send(EmailMessage(
+                    to: [message.recipient], from: Self.fromAddress, subject: message.subject,
+                    type: "SAFENSOUND_MISSED_CHECK_IN", body: message.body))
+            } catch BackendError.deadlineExceeded {
+                return  // sent, but the response was lost: do not send again
+            } catch {
+                throw .deliveryFailed(recipient: message.recipient, reason: error.description)
+            }
+        }
+    }
+}

@@ -1,0 +1,48 @@
+/// The actor owning one user's `users/{userId}` document: every heartbeat and read of it is serialised here.
+actor SafeNSoundCheckInAccount: DomainActor {
+    nonisolated let executor: any SerialExecutor
+    nonisolated let userId: String
+    private var user: SafeNSoundUser
+
+    init(user: SafeNSoundUser, environment: DomainEnvironment) {
+        self.userId = user.userId
+        self.user = user
+        self.executor = environment.makeExecutor(label: "checkin/\(user.userId)")
+    }
+
+    func snapshot() -> SafeNSoundUser { user }
+
+    /// Rate limit check and write in one isolated step (a transaction): two concurrent calls
+    /// cannot both pass, because nothing can run on this actor between the check and the write.
+    func recordHeartbeatAtomically(
+        at now: Timestamp, timeZoneIdentifier: String, minimumSpacing: Duration
+    ) throws(SafeNSoundError) -> SafeNSoundUser {
+        try Self.checkRateLimit(user, now: now, minimumSpacing: minimumSpacing)
+        return applyHeartbeat(at: now, timeZoneIdentifier: timeZoneIdentifier)
+    }
+
+    /// Writes a heartbeat without checking anything (the second half of a read-then-write).
+    func applyHeartbeat(at now: Timestamp, timeZoneIdentifier: String) -> SafeNSoundUser {
+        precondition(now >= user.lastHeartbeat, "heartbeats must not move lastHeartbeat backwards")
+        user.lastHeartbeat = now
+        user.lastHeartbeatCallAt = now
+        user.timeZoneIdentifier = timeZoneIdentifier
+        user.heartbeatCount += 1
+        return user
+    }
+
+    func setActive(_ isActive: Bool) { user.isActive = isActive }
+
+    func setThreshold(hours: Int) { user.checkInThresholdHours = hours }
+
+    /// Throws `rateLimited` if the last accepted call was less than `minimumSpacing` before `now`.
+    static func checkRateLimit(_ user: SafeNSoundUser, now: Timestamp, minimumSpacing: Duration) throws(SafeNSoundError) {
+        guard let last = user.lastHeartbeatCallAt else { return }
+        let elapsed = now - last
+        if elapsed < minimumSpacing {
+            let remainingNanoseconds = (minimumSpacing - elapsed).nanoseconds
+            let retryAfterSeconds = (remainingNanoseconds + 999_999_999) / 1_000_000_000
+            throw .rateLimited(userId: user.userId, retryAfterSeconds: retryAfterSeconds)
+        }
+    }
+}

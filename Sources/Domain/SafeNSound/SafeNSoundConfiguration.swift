@@ -1,0 +1,38 @@
+/// Tunable numbers of the SafeNSound rules; defaults follow the seed's timeline and README.
+public struct SafeNSoundConfiguration: Sendable {
+    /// Hours before the threshold at which the pre-notification is due. The seed says 3 in its
+    /// timeline and user-facing text and 2 in its pseudo-code; 3 is the default.
+    public var preNotificationLeadHours: Int
+    /// Thresholds a user may choose (`checkInThreshold` in the schema: 24, 48 or 72 hours).
+    public var allowedThresholdHours: [Int]
+    /// Minimum spacing between two accepted heartbeats of one user (1 per minute).
+    public var heartbeatMinimumSpacing: Duration
+    /// Period of `checkMissedHeartbeats` (30 minutes); also its look-ahead in the careful design.
+    public var missedHeartbeatCheckInterval: Duration
+    /// Period of `processScheduledAlerts` (2 minutes).
+    public var alertSenderInterval: Duration
+    /// How long a claimed alert stays claimed before another run may take it over (a crashed sender).
+    public var alertClaimLease: Duration
+    /// Which design runs.
+    public var variant: SafeNSoundVariant
+
+    public init(
+        preNotificationLeadHours: Int = 3,
+        allowedThresholdHours: [Int] = [24, 48, 72],
+        heartbeatMinimumSpacing: Duration = .seconds(60),
+        missedHeartbeatCheckInterval: Duration = .seconds(30 * 60),
+        alertSenderInterval: Duration = .seconds(2 * 60),
+        alertClaimLease: Duration = .seconds(3 * 60),
+        variant: SafeNSoundVariant = .careful
+    ) {
+        precondition(preNotificationLeadHours >= 0, "pre-notification lead must not be negative")
+        precondition(!allowedThresholdHours.isEmpty, "at least one threshold must be allowed")
+        self.preNotificationLeadHours = preNotificationLeadHours
+        self.allowedThresholdHours = allowedThresholdHours
+        self.heartbeatMinimumSpacing = heartbeatMinimumSpacing
+        self.missedHeartbeatCheckInterval = missedHeartbeatCheckInterval
+        self.alertSenderInterval = alertSenderInterval
+        self.alertClaimLease = alertClaimLease
+        self.variant = variant
+    }
+}

@@ -1,0 +1,35 @@
+/// A rejected SafeNSound request; each message says what the caller can do about it.
+public enum SafeNSoundError: Error, Equatable, Sendable, CustomStringConvertible {
+    case unauthenticated
+    case userIdMismatch(authenticatedUserId: String, requestedUserId: String)
+    case userNotFound(userId: String)
+    case userAlreadyRegistered(userId: String)
+    case rateLimited(userId: String, retryAfterSeconds: Int64)
+    case invalidThreshold(hours: Int, allowedHours: [Int])
+    case unknownTimeZone(identifier: String)
+    case noEmergencyContacts(userId: String)
+    case deliveryFailed(recipient: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unauthenticated:
+            return "recordHeartbeat requires a signed-in user; sign in (anonymous auth) and retry."
+        case let .userIdMismatch(authenticated, requested):
+            return "Caller \(authenticated) may not record a heartbeat for \(requested); omit userId or send your own."
+        case let .userNotFound(userId):
+            return "No SafeNSound profile for user \(userId); complete onboarding first."
+        case let .userAlreadyRegistered(userId):
+            return "User \(userId) already has a SafeNSound profile; update it instead of registering again."
+        case let .rateLimited(userId, retryAfterSeconds):
+            return "User \(userId) checked in less than a minute ago; retry in \(retryAfterSeconds) s."
+        case let .invalidThreshold(hours, allowedHours):
+            return "Check-in threshold \(hours) h is not offered; choose one of \(allowedHours) hours."
+        case let .unknownTimeZone(identifier):
+            return "Time zone \"\(identifier)\" is not an IANA identifier; send TimeZone.current.identifier."
+        case let .noEmergencyContacts(userId):
+            return "User \(userId) has no emergency contact; add at least one email address."
+        case let .deliveryFailed(recipient, reason):
+            return "Could not deliver to \(recipient): \(reason); the alert stays scheduled and is retried."
+        }
+    }
+}

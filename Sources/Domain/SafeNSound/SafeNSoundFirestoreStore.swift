@@ -1,0 +1,203 @@
+/// SafeNSound's state as documents of the simulated backend (admin SDK, as Cloud Functions see it):
+/// `users/{uid}`, `heartbeats/{uid}_{ns}` and `scheduled_alerts/{alertId}`.
+///
+/// The rate limit is a server transaction on `users/{uid}`; alert creation is `create()` on the
+/// deterministic id (ALREADY_EXISTS = already there); a claim is a server transaction on the
+/// alert. The due-alert query scans `scheduled_alerts` (fine for scenario sizes; the actor store
+/// is the one for 100k-user timelines).
+public struct SafeNSoundFirestoreStore: SafeNSoundStore {
+    public let firestore: Firestore
+
+    public init(firestore: Firestore) { self.firestore = firestore }
+
+    static func userPath(_ userId: String) -> DocumentPath { DocumentPath("users", userId) }
+    static func alertPath(_ alertId: String) -> DocumentPath { DocumentPath("scheduled_alerts", alertId) }
+
+    // MARK: Mapping
+
+    static func fields(_ user: SafeNSoundUser) -> Fields {
+        var fields: Fields = [
+            "userId": .string(user.userId), "name": .string(user.name), "fcmToken": .string(user.fcmToken),
+            "emergencyContacts": .array(user.emergencyContactEmails.map(Value.string)),
+            "checkInThreshold": .int(Int64(user.checkInThresholdHours)), "lastHeartbeat": .timestamp(user.lastHeartbeat),
+            "timezone": .string(user.timeZoneIdentifier), "isActive": .bool(user.isActive),
+            "heartbeatCount": .int(Int64(user.heartbeatCount)),
+        ]
+        if let last = user.lastHeartbeatCallAt { fields["lastHeartbeatCallAt"] = .timestamp(last) }
+        return fields
+    }
+
+    static func user(_ fields: Fields?) -> SafeNSoundUser? {
+        guard let fields, let userId = fields["userId"]?.stringValue, let last = fields["lastHeartbeat"]?.timestampValue else { return nil }
+        var user = SafeNSoundUser(
+            userId: userId, name: fields["name"]?.stringValue ?? "", fcmToken: fields["fcmToken"]?.stringValue ?? "",
+            emergencyContactEmails: (fields["emergencyContacts"]?.arrayValue ?? []).compactMap(\.stringValue),
+            checkInThresholdHours: Int(fields["checkInThreshold"]?.intValue ?? 72), lastHeartbeat: last,
+            timeZoneIdentifier: fields["timezone"]?.stringValue ?? "UTC", isActive: fields["isActive"]?.boolValue ?? true)
+        user.lastHeartbeatCallAt = fields["lastHeartbeatCallAt"]?.timestampValue
+        user.heartbeatCount = Int(fields["heartbeatCount"]?.intValue ?? 0)
+        return user
+    }
+
+    static func fields(_ alert: SafeNSoundScheduledAlert) -> Fields {
+        var fields: Fields = [
+            "userId": .string(alert.userId), "type": .string(alert.kind.rawValue), "scheduledFor": .timestamp(alert.scheduledFor),
+            "status": .string(alert.status.rawValue), "createdAt": .timestamp(alert.createdAt),
+            "windowLastHeartbeat": .timestamp(alert.windowLastHeartbeat),
+        ]
+        if let claimedAt = alert.claimedAt { fields["claimedAt"] = .timestamp(claimedAt) }
+        return fields
+    }
+
+    static func alert(_ snapshot: DocumentSnapshot) -> SafeNSoundScheduledAlert? {
+        guard let userId = snapshot["userId"]?.stringValue,
+              let kind = snapshot["type"]?.stringValue.flatMap(SafeNSoundScheduledAlert.Kind.init(rawValue:)),
+              let status = snapshot["status"]?.stringValue.flatMap(SafeNSoundScheduledAlert.Status.init(rawValue:)),
+              let scheduledFor = snapshot["scheduledFor"]?.timestampValue, let createdAt = snapshot["createdAt"]?.timestampValue,
+              let window = snapshot["windowLastHeartbeat"]?.timestampValue else { return nil }
+        return SafeNSoundScheduledAlert(
+            alertId: snapshot.id, userId: userId, kind: kind, scheduledFor: scheduledFor, status: status,
+            createdAt: createdAt, windowLastHeartbeat: window, claimedAt: snapshot["claimedAt"]?.timestampValue)
+    }
+
+    private static func wrap(_ error: any Error, userId: String) -> SafeNSoundError {
+        if let error = error as? SafeNSoundError { return error }
+        return .deliveryFailed(recipient: "users/\(userId)", reason: "\(error)")
+    }
+
+    // MARK: Users
+
+    public func insertUser(_ user: SafeNSoundUser) async throws(SafeNSoundError) {
+        do {
+            try await firestore.create(Self.userPath(user.userId), Self.fields(user))
+        } catch .alreadyExists {
+            throw .userAlreadyRegistered(userId: user.userId)
+        } catch {
+            throw .deliveryFailed(recipient: "users/\(user.userId)", reason: error.description)
+        }
+    }
+
+    public func user(_ userId: String) async -> SafeNSoundUser? { Self.user(await firestore.get(Self.userPath(userId)).fields) }
+
+    public func recordHeartbeatAtomically(userId: String, at now: Timestamp, timeZoneIdentifier: String, minimumSpacing: Duration) async throws(SafeNSoundError) -> SafeNSoundUser {
+        do {
+            return try await firestore.runTransaction { transaction in
+                guard var user = Self.user(try await transaction.get(Self.userPath(userId)).fields) else { throw SafeNSoundError.userNotFound(userId: userId) }
+                try SafeNSoundCheckInAccount.checkRateLimit(user, now: now, minimumSpacing: minimumSpacing)
+                precondition(now >= user.lastHeartbeat, "heartbeats must not move lastHeartbeat backwards")
+                user.lastHeartbeat = now
+                user.lastHeartbeatCallAt = now
+                user.timeZoneIdentifier = timeZoneIdentifier
+                user.heartbeatCount += 1
+                transaction.set(Self.userPath(userId), Self.fields(user))
+                transaction.create(DocumentPath("heartbeats", "\(userId)_\(now.unixNanoseconds)"), ["userId": .string(userId), "timestamp": .timestamp(now)])
+                return user
+            }
+        } catch { throw Self.wrap(error, userId: userId) }
+    }
+
+    public func applyHeartbeat(userId: String, at now: Timestamp, timeZoneIdentifier: String) async throws(SafeNSoundError) -> SafeNSoundUser {
+        do {
+            try await firestore.set(DocumentPath("heartbeats", "\(userId)_\(now.unixNanoseconds)"), ["userId": .string(userId), "timestamp": .timestamp(now)])
+            let after = try await firestore.update(Self.userPath(userId), [
+                "lastHeartbeat": .set(.timestamp(now)), "lastHeartbeatCallAt": .set(.timestamp(now)),
+                "timezone": .set(.string(timeZoneIdentifier)), "heartbeatCount": .increment(1),
+            ])
+            guard let user = Self.user(after.fields) else { throw SafeNSoundError.userNotFound(userId: userId) }
+            return user
+        } catch BackendError.notFound {
+            throw .userNotFound(userId: userId)
+        } catch { throw Self.wrap(error, userId: userId) }
+    }
+
+    public func setThreshold(userId: String, hours: Int) async throws(SafeNSoundError) -> SafeNSoundUser {
+        do {
+            let after = try await firestore.update(Self.userPath(userId), ["checkInThreshold": .set(.int(Int64(hours)))])
+            guard let user = Self.user(after.fields) else { throw SafeNSoundError.userNotFound(userId: userId) }
+            return user
+        } catch BackendError.notFound {
+            throw .userNotFound(userId: userId)
+        } catch { throw Self.wrap(error, userId: userId) }
+    }
+
+    public func setActive(userId: String, _ isActive: Bool) async throws(SafeNSoundError) {
+        do {
+            try await firestore.update(Self.userPath(userId), ["isActive": .set(.bool(isActive))])
+        } catch BackendError.notFound {
+            throw .userNotFound(userId: userId)
+        } catch { throw Self.wrap(error, userId: userId) }
+    }
+
+    // MARK: Alerts
+
+    public func createAlertIfAbsent(_ alert: SafeNSoundScheduledAlert) async -> Bool {
+        do {
+            try await firestore.create(Self.alertPath(alert.alertId), Self.fields(alert))
+            return true
+        } catch {
+            assert(error.code == "ALREADY_EXISTS", "unexpected create failure \(error)")
+            return false
+        }
+    }
+
+    public func addAlertWithRandomId(_ alert: SafeNSoundScheduledAlert) async -> SafeNSoundScheduledAlert {
+        var alert = alert
+        do {
+            alert.alertId = try await firestore.add("scheduled_alerts", Self.fields(alert)).id
+        } catch {
+            preconditionFailure("add() cannot collide: \(error)")
+        }
+        return alert
+    }
+
+    public func dueAlerts(at now: Timestamp) async -> [SafeNSoundScheduledAlert] {
+        let scheduled = SafeNSoundScheduledAlert.Status.scheduled.rawValue
+        return firestore.query("scheduled_alerts") { snapshot in
+            snapshot["status"]?.stringValue == scheduled && (snapshot["scheduledFor"]?.timestampValue ?? now) <= now
+        }
+        .compactMap(Self.alert)
+        .sorted { ($0.scheduledFor, $0.alertId) < ($1.scheduledFor, $1.alertId) }
+    }
+
+    public func claimAlert(_ alertId: String, at now: Timestamp, lease: Duration) async -> SafeNSoundScheduledAlert? {
+        try? await firestore.runTransaction { transaction -> SafeNSoundScheduledAlert? in
+            guard var alert = Self.alert(try await transaction.get(Self.alertPath(alertId))) else { return nil }
+            switch alert.status {
+            case .scheduled: break
+            case .sending:
+                guard let claimedAt = alert.claimedAt, now - claimedAt >= lease else { return nil }
+            case .sent, .cancelled: return nil
+            }
+            alert.status = .sending
+            alert.claimedAt = now
+            transaction.set(Self.alertPath(alertId), Self.fields(alert))
+            return alert
+        } ?? nil
+    }
+
+    public func finishAlert(_ alertId: String, as status: SafeNSoundScheduledAlert.Status) async {
+        var updates: [String: FieldUpdate] = ["status": .set(.string(status.rawValue))]
+        if status == .scheduled { updates["claimedAt"] = .delete }
+        _ = try? await firestore.update(Self.alertPath(alertId), updates)
+    }
+
+    public func cancelPendingAlerts(userId: String) async -> Int {
+        let scheduled = SafeNSoundScheduledAlert.Status.scheduled.rawValue
+        let pending = firestore.query("scheduled_alerts") { $0["userId"]?.stringValue == userId && $0["status"]?.stringValue == scheduled }
+        var cancelled = 0
+        for snapshot in pending {
+            let done = try? await firestore.runTransaction { transaction -> Bool in
+                let current = try await transaction.get(snapshot.path)
+                guard current["status"]?.stringValue == scheduled else { return false }
+                transaction.update(snapshot.path, ["status": .set(.string(SafeNSoundScheduledAlert.Status.cancelled.rawValue))])
+                return true
+            }
+            if done == true { cancelled += 1 }
+        }
+        return cancelled
+    }
+
+    public func allAlerts() async -> [SafeNSoundScheduledAlert] {
+        firestore.query("scheduled_alerts").compactMap(Self.alert).sorted { ($0.createdAt, $0.alertId) < ($1.createdAt, $1.alertId) }
+    }
+}

@@ -1,0 +1,30 @@
+/// A `scheduled_alerts/{alertId}` document: one pre-notification or email for one missed window.
+public struct SafeNSoundScheduledAlert: Sendable, Equatable {
+    /// What the alert sends.
+    public enum Kind: String, Sendable, CaseIterable {
+        case preNotification = "pre_notification"
+        case emailAlert = "email_alert"
+    }
+
+    /// Lifecycle: scheduled → sending (claimed by one sender run) → sent, or → cancelled.
+    public enum Status: String, Sendable {
+        case scheduled, sending, sent, cancelled
+    }
+
+    public var alertId: String
+    public var userId: String
+    public var kind: Kind
+    public var scheduledFor: Timestamp
+    public var status: Status
+    public var createdAt: Timestamp
+    /// The `lastHeartbeat` this alert's missed window started from; a later heartbeat voids it.
+    public var windowLastHeartbeat: Timestamp
+    /// When a sender run claimed it (status `sending`).
+    public var claimedAt: Timestamp?
+
+    /// The deterministic id: one alert per kind per user per missed window, so re-running the
+    /// 30-minute check can never create a second one (`create` fails with ALREADY_EXISTS).
+    public static func deterministicId(userId: String, windowLastHeartbeat: Timestamp, kind: Kind) -> String {
+        "\(userId)_\(windowLastHeartbeat.unixNanoseconds)_\(kind.rawValue)"
+    }
+}

@@ -1,0 +1,29 @@
+/// Where SafeNSound keeps `users/{userId}` and `scheduled_alerts/{alertId}`.
+///
+/// Every method that checks and writes does so atomically (one actor step, or one Firestore
+/// transaction), which is what the careful design's guarantees rest on.
+public protocol SafeNSoundStore: Sendable {
+    /// Creates the user's document; `userAlreadyRegistered` if it exists.
+    func insertUser(_ user: SafeNSoundUser) async throws(SafeNSoundError)
+    func user(_ userId: String) async -> SafeNSoundUser?
+    /// Checks the 1-per-minute limit and records the heartbeat in one atomic step.
+    func recordHeartbeatAtomically(userId: String, at now: Timestamp, timeZoneIdentifier: String, minimumSpacing: Duration) async throws(SafeNSoundError) -> SafeNSoundUser
+    /// Records a heartbeat without any check (the write half of the literal read-then-write).
+    func applyHeartbeat(userId: String, at now: Timestamp, timeZoneIdentifier: String) async throws(SafeNSoundError) -> SafeNSoundUser
+    func setThreshold(userId: String, hours: Int) async throws(SafeNSoundError) -> SafeNSoundUser
+    func setActive(userId: String, _ isActive: Bool) async throws(SafeNSoundError)
+
+    /// `create()` with the alert's id: false if an alert with that id exists (ALREADY_EXISTS).
+    func createAlertIfAbsent(_ alert: SafeNSoundScheduledAlert) async -> Bool
+    /// `add()` with a random id (the literal design).
+    func addAlertWithRandomId(_ alert: SafeNSoundScheduledAlert) async -> SafeNSoundScheduledAlert
+    /// Alerts with status `scheduled` and `scheduledFor <= now`, ordered by time then id.
+    func dueAlerts(at now: Timestamp) async -> [SafeNSoundScheduledAlert]
+    /// scheduled (or sending with an expired lease) → sending, atomically; nil if another run has it.
+    func claimAlert(_ alertId: String, at now: Timestamp, lease: Duration) async -> SafeNSoundScheduledAlert?
+    func finishAlert(_ alertId: String, as status: SafeNSoundScheduledAlert.Status) async
+    /// Cancels every still-`scheduled` alert of the user; returns how many.
+    func cancelPendingAlerts(userId: String) async -> Int
+    /// Every alert, ordered by creation time then id.
+    func allAlerts() async -> [SafeNSoundScheduledAlert]
+}

@@ -1,0 +1,34 @@
+/// The `users/{userId}` document of SafeNSound, kept small (a few short strings and integers).
+public struct SafeNSoundUser: Sendable, Equatable {
+    public var userId: String
+    public var name: String
+    public var fcmToken: String
+    public var emergencyContactEmails: [String]
+    /// `checkInThreshold` in hours (24, 48 or 72 by default).
+    public var checkInThresholdHours: Int
+    public var lastHeartbeat: Timestamp
+    /// IANA identifier, e.g. "America/Los_Angeles"; updated on every heartbeat.
+    public var timeZoneIdentifier: String
+    public var isActive: Bool
+    /// Time of the last accepted `recordHeartbeat` call (nil until the first call); the rate limit reads it.
+    public var lastHeartbeatCallAt: Timestamp?
+    /// Number of `heartbeats/{id}` records written for this user.
+    public var heartbeatCount: Int
+
+    public init(
+        userId: String, name: String, fcmToken: String, emergencyContactEmails: [String],
+        checkInThresholdHours: Int, lastHeartbeat: Timestamp, timeZoneIdentifier: String,
+        isActive: Bool = true
+    ) {
+        self.userId = userId
+        self.name = name
+        self.fcmToken = fcmToken
+        self.emergencyContactEmails = emergencyContactEmails
+        self.checkInThresholdHours = checkInThresholdHours
+        self.lastHeartbeat = lastHeartbeat
+        self.timeZoneIdentifier = timeZoneIdentifier
+        self.isActive = isActive
+        self.lastHeartbeatCallAt = nil
+        self.heartbeatCount = 0
+    }
+}

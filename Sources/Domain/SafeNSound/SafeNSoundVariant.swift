@@ -1,0 +1,46 @@
+/// Which SafeNSound design runs: the careful default, or one literal reading of the seed that has a known bug.
+///
+/// Selected at run time by its kebab-case raw value (`SafeNSoundVariant(rawValue: "unclaimed-sender")`).
+/// Each non-default case reproduces exactly one flaw of the seed taken literally; its `summary`
+/// says what goes wrong so a run's report can explain a violation.
+public enum SafeNSoundVariant: String, CaseIterable, Sendable, Codable {
+    /// Deterministic alert ids, transactional claims, heartbeat re-check, exact due times, atomic
+    /// rate limit, user-time-zone email, elapsed-time thresholds.
+    case careful = "careful"
+    /// `scheduled_alerts` documents get random ids, so every 30-minute run re-creates the alert.
+    case randomAlertId = "random-alert-id"
+    /// The 2-minute sender reads due alerts, sends, then marks them sent, without a claim.
+    case unclaimedSender = "unclaimed-sender"
+    /// The sender claims an alert but does not re-check `lastHeartbeat` before sending.
+    case noHeartbeatRecheck = "no-heartbeat-recheck"
+    /// The 30-minute check creates alerts only once they are due, `scheduledFor = now`.
+    case latePreNotification = "late-pre-notification"
+    /// `recordHeartbeat` reads the last call time, awaits other writes, then writes.
+    case readThenWriteRateLimit = "read-then-write-rate-limit"
+    /// The email formats the last check-in in the function's own time zone (UTC).
+    case utcEmail = "utc-email"
+    /// "72 h" is computed as "same wall-clock time 3 days later" in the user's time zone.
+    case wallClockThreshold = "wall-clock-threshold"
+
+    /// One sentence on what this variant gets wrong (or, for `careful`, what it guarantees).
+    public var summary: String {
+        switch self {
+        case .careful:
+            return "Careful design: one alert per kind per missed window, claimed once, re-checked before sending."
+        case .randomAlertId:
+            return "Alert spam: each 30-minute run adds a new alert with a random id for the same missed window."
+        case .unclaimedSender:
+            return "Overlapping 2-minute runs both send the same alert, and an alert cancelled after the read is still sent."
+        case .noHeartbeatRecheck:
+            return "A heartbeat that lands after the 30-minute check read the user does not stop the alert."
+        case .latePreNotification:
+            return "The pre-notification (and email) go out up to 30 minutes late because alerts are only created when due."
+        case .readThenWriteRateLimit:
+            return "Two concurrent heartbeat calls both pass the 1-per-minute rate limit."
+        case .utcEmail:
+            return "The email shows the last check-in in UTC instead of the user's time zone."
+        case .wallClockThreshold:
+            return "Thresholds use wall-clock days, so across a DST change the alert fires an hour early or late."
+        }
+    }
+}

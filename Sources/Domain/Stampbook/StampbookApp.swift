@@ -1,0 +1,293 @@
+import Synchronization
+
+/// Stampbook's data rules on the simulated backend: collect a stamp once per user with consistent
+/// statistics, feed posts, de-duplicated likes, comments with counts, follows.
+///
+/// Every operation is a client request through the caller's `FirestoreClient` (so rules and
+/// network faults apply); counters change in the same transaction as the documents they count.
+///
+/// Layout: `stamps/{stampId}`, `stamp_statistics/{stampId}` {totalCollectors, collectorUserIds,
+/// lastUpdated}, `users/{uid}/collected_stamps/{stampId}`, `feed_posts/{postId}` {userId, stampId,
+/// caption, likeCount, commentCount, isCollection}, `feed_posts/{postId}/likes/{uid}`,
+/// `feed_posts/{postId}/comments/{commentId}`, `users/{uid}` {followerCount, followingCount},
+/// `users/{uid}/following/{targetUid}`.
+public final class StampbookApp: Sendable {
+    public let backend: Backend
+    public let variant: StampbookVariant
+    public static let captionLengthMaximum = 500
+    private let likeRequests = Mutex<[String: StampbookLikeRequests]>([:])
+
+    /// Builds the app on `backend` and deploys Stampbook's security rules.
+    public init(backend: Backend, variant: StampbookVariant = .careful) {
+        self.backend = backend
+        self.variant = variant
+        backend.setRules(Self.securityRules)
+    }
+
+    static func statistics(_ stampId: String) -> DocumentPath { DocumentPath("stamp_statistics", stampId) }
+    static func collected(_ userId: String, _ stampId: String) -> DocumentPath { DocumentPath("users", userId).child("collected_stamps", stampId) }
+    static func post(_ postId: String) -> DocumentPath { DocumentPath("feed_posts", postId) }
+    static func like(_ postId: String, _ userId: String) -> DocumentPath { post(postId).child("likes", userId) }
+    static func comment(_ postId: String, _ commentId: String) -> DocumentPath { post(postId).child("comments", commentId) }
+    static func following(_ userId: String, _ targetId: String) -> DocumentPath { DocumentPath("users", userId).child("following", targetId) }
+
+    private func uid(_ client: FirestoreClient) throws(StampbookError) -> String {
+        guard let uid = client.auth?.uid else { throw .unauthenticated }
+        return uid
+    }
+
+    /// Seeds a stamp (admin, as the app's catalogue import does).
+    public func addStamp(stampId: String, name: String) async throws(StampbookError) {
+        do {
+            try await backend.firestore.set(DocumentPath("stamps", stampId), ["id": .string(stampId), "name": .string(name)])
+        } catch { throw .backend(error) }
+    }
+
+    // MARK: Collecting
+
+    /// Collects `stampId` for the caller: the collected record, the statistics and an
+    /// `isCollection` feed post (id `{uid}_{stampId}`) commit together, once.
+    public func collectStamp(_ stampId: String, caption: String = "", as client: FirestoreClient) async throws(StampbookError) {
+        let userId = try uid(client)
+        let now = backend.env.clock.now
+        let postFields: Fields = [
+            "userId": .string(userId), "stampId": .string(stampId), "caption": .string(caption),
+            "timestamp": .timestamp(now), "likeCount": 0, "commentCount": 0, "isCollection": true,
+        ]
+        do {
+            if variant == .incrementCollectors {
+                try await client.setData(Self.collected(userId, stampId), ["collectedAt": .timestamp(now)])
+                try await client.setData(Self.statistics(stampId), merging: [
+                    "totalCollectors": .increment(1), "collectorUserIds": .arrayUnion([.string(userId)]),
+                    "lastUpdated": .serverTimestamp,
+                ])
+                try await client.setData(Self.post("\(userId)_\(stampId)"), postFields)
+                return
+            }
+            try await client.runTransaction { transaction in
+                let stamp = try await transaction.get(DocumentPath("stamps", stampId))
+                guard stamp.exists else { throw StampbookError.stampNotFound(stampId: stampId) }
+                let record = try await transaction.get(Self.collected(userId, stampId))
+                let statistics = try await transaction.get(Self.statistics(stampId))
+                if record.exists { throw StampbookError.alreadyCollected(userId: userId, stampId: stampId) }
+                var collectors = statistics["collectorUserIds"]?.arrayValue ?? []
+                assert(!collectors.contains(.string(userId)), "a collector without a collected record")
+                collectors.append(.string(userId))
+                transaction.create(Self.collected(userId, stampId), ["collectedAt": .timestamp(now)])
+                transaction.set(Self.statistics(stampId), [
+                    "totalCollectors": .int(Int64(collectors.count)), "collectorUserIds": .array(collectors),
+                    "lastUpdated": .timestamp(now),
+                ])
+                transaction.set(Self.post("\(userId)_\(stampId)"), postFields)
+            }
+        } catch { throw StampbookError.wrap(error) }
+    }
+
+    /// `stamp_statistics/{stampId}`: (totalCollectors, collectorUserIds).
+    public func statistics(of stampId: String) async -> (totalCollectors: Int64, collectorUserIds: [String]) {
+        let snapshot = await backend.firestore.get(Self.statistics(stampId))
+        return (snapshot["totalCollectors"]?.intValue ?? 0, (snapshot["collectorUserIds"]?.arrayValue ?? []).compactMap(\.stringValue))
+    }
+
+    // MARK: Feed
+
+    /// Creates a feed post with a client-chosen id (so a retried create cannot duplicate it).
+    public func createPost(postId: String, stampId: String, caption: String, as client: FirestoreClient) async throws(StampbookError) {
+        let userId = try uid(client)
+        guard caption.count <= Self.captionLengthMaximum else {
+            throw .captionTooLong(length: caption.count, maximum: Self.captionLengthMaximum)
+        }
+        do {
+            try await client.runTransaction { transaction in
+                let existing = try await transaction.get(Self.post(postId))
+                if existing.exists { return }  // a retry of a post that already landed
+                transaction.create(Self.post(postId), [
+                    "userId": .string(userId), "stampId": .string(stampId), "caption": .string(caption),
+                    "timestamp": .timestamp(self.backend.env.clock.now), "likeCount": 0, "commentCount": 0, "isCollection": false,
+                ])
+            }
+        } catch { throw StampbookError.wrap(error) }
+    }
+
+    /// The feed, newest first ("All" tab), or only `userId`'s posts ("Only You").
+    public func feed(onlyUserId: String? = nil, as client: FirestoreClient) async throws(StampbookError) -> [DocumentSnapshot] {
+        do {
+            let posts = try await client.query("feed_posts") { onlyUserId == nil || $0["userId"]?.stringValue == onlyUserId }
+            return posts.sorted {
+                let (left, right) = ($0["timestamp"]?.timestampValue ?? Timestamp(unixNanoseconds: 0), $1["timestamp"]?.timestampValue ?? Timestamp(unixNanoseconds: 0))
+                return left != right ? left > right : $0.id < $1.id
+            }
+        } catch { throw .backend(error) }
+    }
+
+    // MARK: Likes
+
+    private func requests(for userId: String) -> StampbookLikeRequests {
+        likeRequests.withLock { table in
+            if let existing = table[userId] { return existing }
+            let created = StampbookLikeRequests(userId: userId, environment: backend.env)
+            table[userId] = created
+            return created
+        }
+    }
+
+    /// Likes (`liked == true`) or unlikes a post. A tap while the same post's request is in
+    /// flight joins it (request de-duplication); the like document and `likeCount` change in
+    /// one transaction, so repeats are no-ops. Returns false if the tap joined an earlier request.
+    @discardableResult
+    public func setLike(postId: String, liked: Bool, as client: FirestoreClient) async throws(StampbookError) -> Bool {
+        let userId = try uid(client)
+        do {
+            return try await requests(for: userId).run(postId: postId) {
+                try await self.writeLike(postId: postId, userId: userId, liked: liked, client: client)
+            }
+        } catch { throw StampbookError.wrap(error) }
+    }
+
+    private func writeLike(postId: String, userId: String, liked: Bool, client: FirestoreClient) async throws {
+        let likePath = Self.like(postId, userId)
+        if variant == .blindLikeIncrement {
+            if liked {
+                try await client.setData(likePath, ["userId": .string(userId)])
+            } else {
+                try await client.delete(likePath)
+            }
+            try await client.updateData(Self.post(postId), ["likeCount": .increment(.int(liked ? 1 : -1))])
+            return
+        }
+        try await client.runTransaction { transaction in
+            let post = try await transaction.get(Self.post(postId))
+            guard post.exists else { throw StampbookError.postNotFound(postId: postId) }
+            let like = try await transaction.get(likePath)
+            if like.exists == liked { return }  // already in the requested state
+            let count = post["likeCount"]?.intValue ?? 0
+            if liked {
+                transaction.create(likePath, ["userId": .string(userId), "createdAt": .timestamp(self.backend.env.clock.now)])
+            } else {
+                transaction.delete(likePath)
+            }
+            assert(liked || count > 0, "an existing like implies a positive likeCount")
+            transaction.update(Self.post(postId), ["likeCount": .set(.int(count + (liked ? 1 : -1)))])
+        }
+    }
+
+    // MARK: Comments
+
+    /// Adds a comment with a client-assigned id (CommentManager's "manual document ID"), so a
+    /// retry cannot duplicate it; `commentCount` changes in the same transaction.
+    public func addComment(postId: String, commentId: String, text: String, as client: FirestoreClient) async throws(StampbookError) {
+        let userId = try uid(client)
+        do {
+            try await client.runTransaction { transaction in
+                let post = try await transaction.get(Self.post(postId))
+                guard post.exists else { throw StampbookError.postNotFound(postId: postId) }
+                let comment = try await transaction.get(Self.comment(postId, commentId))
+                if comment.exists { return }
+                transaction.create(Self.comment(postId, commentId), [
+                    "userId": .string(userId), "text": .string(text), "createdAt": .timestamp(self.backend.env.clock.now),
+                ])
+                transaction.update(Self.post(postId), ["commentCount": .set(.int((post["commentCount"]?.intValue ?? 0) + 1))])
+            }
+        } catch { throw StampbookError.wrap(error) }
+    }
+
+    /// Deletes the caller's own comment and decrements `commentCount` in one transaction.
+    public func deleteComment(postId: String, commentId: String, as client: FirestoreClient) async throws(StampbookError) {
+        let userId = try uid(client)
+        do {
+            try await client.runTransaction { transaction in
+                let post = try await transaction.get(Self.post(postId))
+                let comment = try await transaction.get(Self.comment(postId, commentId))
+                guard comment.exists else { throw StampbookError.commentNotFound(postId: postId, commentId: commentId) }
+                guard comment["userId"]?.stringValue == userId else { throw StampbookError.notCommentAuthor(userId: userId, commentId: commentId) }
+                transaction.delete(Self.comment(postId, commentId))
+                transaction.update(Self.post(postId), ["commentCount": .set(.int(max(0, (post["commentCount"]?.intValue ?? 0) - 1)))])
+            }
+        } catch { throw StampbookError.wrap(error) }
+    }
+
+    // MARK: Follows
+
+    /// Follows or unfollows `targetUserId`; the following record and both counts change together.
+    public func setFollowing(_ targetUserId: String, following: Bool, as client: FirestoreClient) async throws(StampbookError) {
+        let userId = try uid(client)
+        guard userId != targetUserId else { throw .cannotFollowYourself(userId: userId) }
+        do {
+            try await client.runTransaction { transaction in
+                let record = try await transaction.get(Self.following(userId, targetUserId))
+                let follower = try await transaction.get(DocumentPath("users", userId))
+                let target = try await transaction.get(DocumentPath("users", targetUserId))
+                if following && record.exists { throw StampbookError.alreadyFollowing(userId: userId, targetUserId: targetUserId) }
+                if !following && !record.exists { throw StampbookError.notFollowing(userId: userId, targetUserId: targetUserId) }
+                let delta: Int64 = following ? 1 : -1
+                if following {
+                    transaction.create(Self.following(userId, targetUserId), ["since": .timestamp(self.backend.env.clock.now)])
+                } else {
+                    transaction.delete(Self.following(userId, targetUserId))
+                }
+                transaction.merge(DocumentPath("users", userId), ["followingCount": .set(.int((follower["followingCount"]?.intValue ?? 0) + delta))])
+                transaction.merge(DocumentPath("users", targetUserId), ["followerCount": .set(.int((target["followerCount"]?.intValue ?? 0) + delta))])
+            }
+        } catch { throw StampbookError.wrap(error) }
+    }
+
+    // MARK: Rules
+
+    /// Stampbook's rules: public stamps; statistics writable by signed-in users (as the seed says);
+    /// each user owns their records; others may only change counters on posts and profiles.
+    public static var securityRules: SecurityRules {
+        var rules = SecurityRules()
+        let signedIn: SecurityRules.Rule = { $0.auth != nil }
+        rules.match("stamps") { $0.operation == .get || $0.operation == .list }
+        rules.match("collections") { $0.operation == .get || $0.operation == .list }
+        rules.match("stamp_statistics", signedIn)
+        rules.match("users/{uid}/collected_stamps") { request in request.operation == .get || request.operation == .list ? request.auth != nil : isOwner(request, segment: 1) }
+        rules.match("users/{uid}/following") { request in request.operation == .get || request.operation == .list ? request.auth != nil : isOwner(request, segment: 1) }
+        rules.match("users") { request in
+            guard let auth = request.auth else { return false }
+            switch request.operation {
+            case .get, .list: return true
+            case .create, .update:
+                if auth.uid == request.pathSegment(1) { return true }
+                return onlyChanged(request, ["followerCount"])
+            case .delete: return auth.uid == request.pathSegment(1)
+            }
+        }
+        rules.match("feed_posts/{postId}/likes") { request in
+            request.operation == .get || request.operation == .list ? request.auth != nil : isOwner(request, segment: 3)
+        }
+        rules.match("feed_posts/{postId}/comments") { request in
+            guard let auth = request.auth else { return false }
+            switch request.operation {
+            case .get, .list: return true
+            case .create: return request.data?["userId"]?.stringValue == auth.uid
+            case .update, .delete: return request.resource?["userId"]?.stringValue == auth.uid
+            }
+        }
+        rules.match("feed_posts") { request in
+            guard let auth = request.auth else { return false }
+            switch request.operation {
+            case .get, .list: return true
+            case .create: return request.data?["userId"]?.stringValue == auth.uid
+            case .update:
+                if request.resource?["userId"]?.stringValue == auth.uid { return true }
+                return onlyChanged(request, ["likeCount", "commentCount"])
+            case .delete: return request.resource?["userId"]?.stringValue == auth.uid
+            }
+        }
+        return rules
+    }
+
+    /// Whether the caller is the user whose id is path segment `segment`.
+    @Sendable static func isOwner(_ request: RuleRequest, segment: Int) -> Bool {
+        request.auth?.uid != nil && request.auth?.uid == request.pathSegment(segment)
+    }
+
+    /// Whether a write changes no field outside `allowed`.
+    static func onlyChanged(_ request: RuleRequest, _ allowed: Set<String>) -> Bool {
+        let before = request.resource ?? [:]
+        let after = request.data ?? [:]
+        let keys = Set(before.keys).union(after.keys)
+        return keys.allSatisfy { allowed.contains($0) || before[$0] == after[$0] }
+    }
+}

@@ -1,0 +1,37 @@
+/// A rejected Stampbook request; each message says what the caller can do.
+public enum StampbookError: Error, Equatable, Sendable, CustomStringConvertible {
+    case unauthenticated
+    case stampNotFound(stampId: String)
+    case alreadyCollected(userId: String, stampId: String)
+    case postNotFound(postId: String)
+    case captionTooLong(length: Int, maximum: Int)
+    case commentNotFound(postId: String, commentId: String)
+    case notCommentAuthor(userId: String, commentId: String)
+    case cannotFollowYourself(userId: String)
+    case alreadyFollowing(userId: String, targetUserId: String)
+    case notFollowing(userId: String, targetUserId: String)
+    /// The backend refused or failed the request (rules, contention, network).
+    case backend(BackendError)
+
+    public var description: String {
+        switch self {
+        case .unauthenticated: return "Sign in to Stampbook first."
+        case let .stampNotFound(stampId): return "No stamp \(stampId); refresh the map."
+        case let .alreadyCollected(userId, stampId): return "\(userId) already collected \(stampId); each stamp is collected once."
+        case let .postNotFound(postId): return "No feed post \(postId); it may have been deleted, refresh the feed."
+        case let .captionTooLong(length, maximum): return "Caption has \(length) characters; shorten it to \(maximum)."
+        case let .commentNotFound(postId, commentId): return "No comment \(commentId) on \(postId); refresh the comments."
+        case let .notCommentAuthor(userId, commentId): return "\(userId) did not write comment \(commentId) and cannot delete it."
+        case let .cannotFollowYourself(userId): return "\(userId) cannot follow themselves."
+        case let .alreadyFollowing(userId, target): return "\(userId) already follows \(target)."
+        case let .notFollowing(userId, target): return "\(userId) does not follow \(target)."
+        case let .backend(error): return "Backend: \(error)"
+        }
+    }
+
+    static func wrap(_ error: any Error) -> StampbookError {
+        if let error = error as? StampbookError { return error }
+        if let error = error as? BackendError { return .backend(error) }
+        return .backend(.invalidArgument("unexpected error \(error)"))
+    }
+}

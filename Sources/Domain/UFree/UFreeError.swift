@@ -1,0 +1,41 @@
+/// A rejected UFree request; each message says what the caller can do.
+public enum UFreeError: Error, Equatable, Sendable, CustomStringConvertible {
+    case unauthenticated
+    case permissionDenied(userId: String, resource: String)
+    case userNotFound(userId: String)
+    case cannotUpdatePastDate(day: String, today: String)
+    case cannotFriendYourself(userId: String)
+    case alreadyFriends(userId: String, friendId: String)
+    case alreadyRequested(fromUserId: String, toUserId: String)
+    case noPendingRequest(fromUserId: String, toUserId: String)
+    case notFriends(userId: String, otherUserId: String)
+    case nudgeTooSoon(fromUserId: String, toUserId: String, retryAfterSeconds: Int64)
+    case nudgeInFlight(fromUserId: String, toUserId: String)
+    case notificationNotFound(notificationId: String)
+    /// The backend refused or failed the request (rules, contention, network).
+    case backend(BackendError)
+
+    public var description: String {
+        switch self {
+        case .unauthenticated: return "Sign in before using UFree."
+        case let .permissionDenied(userId, resource): return "User \(userId) may not write \(resource); only its owner can."
+        case let .userNotFound(userId): return "No UFree user \(userId); check the id or sign up first."
+        case let .cannotUpdatePastDate(day, today): return "\(day) is before today (\(today)); pick today or a later day."
+        case let .cannotFriendYourself(userId): return "User \(userId) cannot send a friend request to themselves."
+        case let .alreadyFriends(userId, friendId): return "\(userId) and \(friendId) are already friends."
+        case let .alreadyRequested(from, to): return "\(from) already asked \(to); wait for an answer."
+        case let .noPendingRequest(from, to): return "There is no pending request from \(from) to \(to) to answer."
+        case let .notFriends(userId, other): return "\(userId) and \(other) are not friends; send a friend request first."
+        case let .nudgeTooSoon(from, to, retry): return "\(from) nudged \(to) moments ago; try again in \(retry) s."
+        case let .nudgeInFlight(from, to): return "A nudge from \(from) to \(to) is still being sent; wait for it."
+        case let .notificationNotFound(id): return "No notification \(id) in this inbox; refresh the inbox."
+        case let .backend(error): return "Backend: \(error)"
+        }
+    }
+
+    static func wrap(_ error: any Error) -> UFreeError {
+        if let error = error as? UFreeError { return error }
+        if let error = error as? BackendError { return .backend(error) }
+        return .backend(.invalidArgument("unexpected error \(error)"))
+    }
+}

@@ -1,0 +1,23 @@
+/// Which UFree design runs: the careful default or one literal, flawed reading of the seed.
+public enum UFreeVariant: String, CaseIterable, Sendable, Codable {
+    /// One friendship document per pair, crossing requests auto-accept, server-side nudge cooldown,
+    /// "today" in the user's time zone.
+    case careful = "careful"
+    /// Requests are independent per direction and each accept creates a friendship with a random
+    /// id: two users requesting each other at once end with two friendships.
+    case twoWayRequests = "two-way-requests"
+    /// Nudge protection is only the client's `isProcessing` flag: taps a moment apart all go through.
+    case clientTapGuardOnly = "client-tap-guard-only"
+    /// "Today" (for the no-past-dates rule) is computed in UTC, rejecting valid days in the Americas.
+    case utcToday = "utc-today"
+
+    /// One sentence on what this variant gets wrong.
+    public var summary: String {
+        switch self {
+        case .careful: return "Careful design: exactly one friendship per pair, one nudge per cooldown, local today."
+        case .twoWayRequests: return "Crossing friend requests create two friendships; removing one leaves a ghost friendship."
+        case .clientTapGuardOnly: return "Rapid taps (or two devices) deliver several nudges; only an in-flight flag guards them."
+        case .utcToday: return "Past-date check uses UTC: an evening user in the Americas cannot set today's status."
+        }
+    }
+}

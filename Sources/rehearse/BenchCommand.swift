@@ -1,0 +1,189 @@
+import ArgumentParser
+import Foundation
+import Sim
+
+/// `rehearse bench`: the kernel against Swift's default executor on the same actor workloads,
+/// side by side in one run, as ratios.
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure the simulator against Swift's default executor, side by side.")
+
+    @Option(help: "Round trips for ping-pong; messages for fan-in.")
+    var messages: Int = 200_000
+
+    @Option(help: "Repetitions of each measurement (the best is reported).")
+    var repetitions: Int = 3
+
+    func validate() throws {
+        guard messages >= 1_000 else { throw ValidationError("--messages must be at least 1000 (got \(messages))") }
+        guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1 (got \(repetitions))") }
+    }
+
+    func run() throws {
+        print("bench: \(messages) messages, best of \(repetitions); build: \(Fingerprint.current)")
+        let messages = messages
+        let rows: [(String, Measurement, Measurement)] = [
+            ("ping-pong", best { KernelBenchmarks.simulatedPingPong(roundTrips: messages) },
+                          best { KernelBenchmarks.defaultPingPong(roundTrips: messages) }),
+            ("fan-in (100 senders)", best { KernelBenchmarks.simulatedFanIn(messages: messages, senders: 100) },
+                          best { KernelBenchmarks.defaultFanIn(messages: messages, senders: 100) }),
+        ]
+        print("workload              | simulator: jobs/s   ns/job  jobs/msg  msgs/s  | default executor: msgs/s | sim/default msgs/s")
+        for (name, simulated, native) in rows {
+            print(String(format: "%-21@ | %8.2f M  %7.1f  %8.2f  %6.2f M | %14.2f M          | %.2f×",
+                         name as NSString, simulated.jobsPerSecond / 1e6, 1e9 / simulated.jobsPerSecond,
+                         Double(simulated.jobs) / Double(simulated.messages), simulated.messagesPerSecond / 1e6,
+                         native.messagesPerSecond / 1e6, simulated.messagesPerSecond / native.messagesPerSecond))
+        }
+    }
+
+    private func best(_ measure: () -> Measurement) -> Measurement {
+        (0..<repetitions).map { _ in measure() }.max { $0.messagesPerSecond < $1.messagesPerSecond }!
+    }
+}
+
+/// One timed run: wall seconds, messages delivered and scheduler jobs run.
+struct Measurement {
+    var seconds: Double
+    var messages: Int
+    var jobs: UInt64
+    var messagesPerSecond: Double { Double(messages) / seconds }
+    var jobsPerSecond: Double { Double(jobs) / seconds }
+}
+
+/// The benchmark workloads, each on the simulator and on Swift's default executor.
+enum KernelBenchmarks {
+    static func time(_ body: () -> UInt64) -> (Double, UInt64) {
+        let start = ContinuousClock.now
+        let jobs = body()
+        let elapsed = start.duration(to: .now)
+        return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, jobs)
+    }
+
+    static func simulatedPingPong(roundTrips: Int) -> Measurement {
+        let (seconds, jobs) = time {
+            Simulation.run(SimulationConfiguration(seed: 1, strategy: .fifo)) {
+                let pong = SimPong()
+                let ping = SimPing()
+                await ping.play(with: pong, roundTrips: roundTrips)
+            }.steps
+        }
+        return Measurement(seconds: seconds, messages: roundTrips, jobs: jobs)
+    }
+
+    static func simulatedFanIn(messages: Int, senders: Int) -> Measurement {
+        let (seconds, jobs) = time {
+            Simulation.run(SimulationConfiguration(seed: 1, strategy: .random)) {
+                let sink = SimSink()
+                await withTaskGroup(of: Void.self) { group in
+                    for _ in 0..<senders {
+                        let sender = SimSender()
+                        group.addTask { await sender.send(messages / senders, to: sink) }
+                    }
+                }
+            }.steps
+        }
+        return Measurement(seconds: seconds, messages: messages, jobs: jobs)
+    }
+
+    static func defaultPingPong(roundTrips: Int) -> Measurement {
+        let (seconds, _) = time {
+            blockingWait {
+                let pong = NativePong()
+                let ping = NativePing()
+                await ping.play(with: pong, roundTrips: roundTrips)
+            }
+            return 0
+        }
+        return Measurement(seconds: seconds, messages: roundTrips, jobs: 0)
+    }
+
+    static func defaultFanIn(messages: Int, senders: Int) -> Measurement {
+        let (seconds, _) = time {
+            blockingWait {
+                let sink = NativeSink()
+                await withTaskGroup(of: Void.self) { group in
+                    for _ in 0..<senders {
+                        let sender = NativeSender()
+                        group.addTask { await sender.send(messages / senders, to: sink) }
+                    }
+                }
+            }
+            return 0
+        }
+        return Measurement(seconds: seconds, messages: messages, jobs: 0)
+    }
+
+    /// Runs `body` on the default executor and blocks the calling (non-pool) thread until it ends.
+    static func blockingWait(_ body: @escaping @Sendable () async -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        Task.detached { await body(); done.signal() }
+        done.wait()
+    }
+}
+
+actor SimPong: SimActor {
+    nonisolated let simExecutor = SimExecutor("pong")
+    var count = 0
+    func pong() { count += 1 }
+}
+
+actor SimPing: SimActor {
+    nonisolated let simExecutor = SimExecutor("ping")
+    var received = 0
+    /// Touches its own state after every reply, so the optimizer keeps both hops of a round trip.
+    func play(with pong: SimPong, roundTrips: Int) async {
+        for _ in 0..<roundTrips {
+            await pong.pong()
+            received += 1
+        }
+    }
+}
+
+actor SimSender: SimActor {
+    nonisolated let simExecutor = SimExecutor("sender")
+    var sent = 0
+    func send(_ messages: Int, to sink: SimSink) async {
+        for _ in 0..<messages {
+            await sink.receive()
+            sent += 1
+        }
+    }
+}
+
+actor SimSink: SimActor {
+    nonisolated let simExecutor = SimExecutor("sink")
+    var count = 0
+    func receive() { count += 1 }
+}
+
+actor NativePong {
+    var count = 0
+    func pong() { count += 1 }
+}
+
+actor NativePing {
+    var received = 0
+    func play(with pong: NativePong, roundTrips: Int) async {
+        for _ in 0..<roundTrips {
+            await pong.pong()
+            received += 1
+        }
+    }
+}
+
+actor NativeSender {
+    var sent = 0
+    func send(_ messages: Int, to sink: NativeSink) async {
+        for _ in 0..<messages {
+            await sink.receive()
+            sent += 1
+        }
+    }
+}
+
+actor NativeSink {
+    var count = 0
+    func receive() { count += 1 }
+}

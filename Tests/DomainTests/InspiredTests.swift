@@ -1,0 +1,232 @@
+import Testing
+@testable import Domain
+
+private func makeInspired(_ variant: InspiredVariant = .careful, digits: Int = 4, seed: UInt64 = 1, probe: InspiredProbe = InspiredProbe()) -> (InspiredApp, Backend) {
+    let backend = makeBackend(seed: seed)
+    let app = InspiredApp(backend: backend, variant: variant, usernameSuffixDigits: digits, probe: probe)
+    return (app, backend)
+}
+
+private func device(_ backend: Backend, _ uid: String) -> FirestoreClient {
+    backend.client(auth: AuthContext(uid: uid), label: uid)
+}
+
+private func onboard(_ app: InspiredApp, _ backend: Backend, _ uid: String, name: String = "Jane Doe", communities: [String] = []) async throws {
+    try await app.createProfile(displayName: name, joinedCommunities: communities, as: device(backend, uid))
+}
+
+private func username(_ backend: Backend, _ uid: String) async -> String? {
+    await backend.firestore.get(InspiredApp.user(uid))["username"]?.stringValue
+}
+
+@Suite("Inspired")
+struct InspiredTests {
+    @Test("Security case 1: a public avatar is readable by any signed-in user")
+    func securityPublicAvatar() async throws {
+        let (app, backend) = makeInspired()
+        try await onboard(app, backend, "a", communities: ["area_askew"])
+        try await onboard(app, backend, "b")
+        try await app.updatePrivacy(InspiredPrivacySettings(isProfilePublic: true, avatarPrivacy: .public, showJoinedGroups: .public), as: device(backend, "a"))
+        let profile = try await device(backend, "b").get(InspiredApp.user("a"))
+        #expect(profile["profilePictureUrl"] != nil)
+    }
+
+    @Test("Security case 2: community overlap grants access to a groups-only avatar")
+    func securityCommunityOverlap() async throws {
+        let (app, backend) = makeInspired()
+        try await onboard(app, backend, "a", communities: ["area_askew"])
+        try await onboard(app, backend, "b", communities: ["area_askew"])
+        let profile = try await app.profile(of: "a", as: device(backend, "b"))
+        #expect(profile["profilePictureUrl"] != nil)
+    }
+
+    @Test("Security case 3: no overlap is Permission Denied")
+    func securityNoOverlap() async throws {
+        let (app, backend) = makeInspired()
+        try await onboard(app, backend, "a", communities: ["area_askew"])
+        try await onboard(app, backend, "b", communities: ["area_chelsea"])
+        let error = await backendError { _ = try await device(backend, "b").get(InspiredApp.user("a")) }
+        #expect(error?.code == "PERMISSION_DENIED")
+        await #expect(throws: InspiredError.profileNotVisible(userId: "a")) { _ = try await app.profile(of: "a", as: device(backend, "b")) }
+        #expect(InspiredError.profileNotVisible(userId: "a").description == "This profile is now private.")
+    }
+
+    @Test("Security case 4: signed-out callers cannot read any profile")
+    func securityUnauthenticated() async throws {
+        let (app, backend) = makeInspired()
+        try await onboard(app, backend, "a")
+        try await app.updatePrivacy(InspiredPrivacySettings(isProfilePublic: true, avatarPrivacy: .public, showJoinedGroups: .public), as: device(backend, "a"))
+        let error = await backendError { _ = try await backend.client(auth: nil, label: "anon").get(InspiredApp.user("a")) }
+        #expect(error?.code == "PERMISSION_DENIED")
+        await #expect(throws: InspiredError.unauthenticated) { _ = try await app.profile(of: "a", as: backend.client(auth: nil, label: "anon")) }
+    }
+
+    @Test("Defaults are private; a public profile needs a public avatar (app and rules)")
+    func publicProfileConstraint() async throws {
+        let (app, backend) = makeInspired()
+        try await onboard(app, backend, "a")
+        let privacy = await backend.firestore.get(InspiredApp.user("a"))["privacySettings"]?.mapValue
+        #expect(privacy?["isProfilePublic"] == .bool(false))
+        #expect(privacy?["avatarPrivacy"] == .string("groups-only"))
+        await #expect(throws: InspiredError.publicProfileRequiresPublicAvatar) {
+            try await app.updatePrivacy(InspiredPrivacySettings(isProfilePublic: true, avatarPrivacy: .groupsOnly, showJoinedGroups: .public), as: device(backend, "a"))
+        }
+        let bypass = await backendError {
+            try await device(backend, "a").updateData(InspiredApp.user("a"), ["privacySettings.isProfilePublic": .set(true)])
+        }
+        #expect(bypass?.code == "PERMISSION_DENIED")
+    }
+
+    @Test("Onboarding rejections are typed")
+    func onboardingRejections() async throws {
+        let (app, backend) = makeInspired()
+        try await onboard(app, backend, "a")
+        await #expect(throws: InspiredError.profileAlreadyExists(userId: "a")) { try await onboard(app, backend, "a") }
+        await #expect(throws: InspiredError.displayNameEmpty) { try await onboard(app, backend, "b", name: "") }
+        await #expect(throws: InspiredError.bioTooLong(length: 281, maximum: 280)) {
+            try await app.createProfile(displayName: "B", bio: String(repeating: "x", count: 281), as: device(backend, "b"))
+        }
+        await #expect(throws: InspiredError.unauthenticated) {
+            try await app.createProfile(displayName: "C", as: backend.client(auth: nil, label: "anon"))
+        }
+    }
+
+    @Test("Usernames are displayName#NNNN, unique, and stable under duplicate trigger runs")
+    func usernames() async throws {
+        let (app, backend) = makeInspired()
+        for uid in ["a", "b", "c"] { try await onboard(app, backend, uid) }
+        await backend.waitUntilIdle()
+        var names: [String] = []
+        for uid in ["a", "b", "c"] { names.append(try #require(await username(backend, uid))) }
+        #expect(Set(names).count == 3)
+        #expect(names.allSatisfy { $0.hasPrefix("jane_doe#") && $0.count == "jane_doe#".count + 4 })
+        try await app.assignUsername(userId: "a")  // a duplicate delivery
+        #expect(await username(backend, "a") == names[0])
+        let forged = await backendError { try await device(backend, "a").updateData(InspiredApp.user("a"), ["username": .set("admin#0001")]) }
+        #expect(forged?.code == "PERMISSION_DENIED")
+    }
+
+    @Test("Username collisions retry with another suffix; an exhausted space is a typed error")
+    func usernameCollisionRetry() async throws {
+        let (app, backend) = makeInspired(digits: 1)
+        for uid in ["a", "b", "c", "d"] { try await onboard(app, backend, uid) }
+        await backend.waitUntilIdle()
+        var names: Set<String> = []
+        for uid in ["a", "b", "c", "d"] { if let name = await username(backend, uid) { names.insert(name) } }
+        #expect(names.count == 4)
+        let (small, smallBackend) = makeInspired(digits: 1)
+        for index in 0..<10 { try await smallBackend.firestore.create(DocumentPath("usernames", "jane_doe#\(index)"), ["userId": "x"]) }
+        try await smallBackend.firestore.create(InspiredApp.user("z"), ["displayName": "Jane Doe"])
+        await smallBackend.waitUntilIdle()  // the trigger gives up and its event is lost
+        #expect(await username(smallBackend, "z") == nil)
+        #expect(smallBackend.functions.lostEvents.contains { $0.contains("No free username for \"Jane Doe\"") })
+        await #expect(throws: InspiredError.usernameSpaceExhausted(displayName: "Jane Doe", attempts: 10)) { try await small.assignUsername(userId: "z") }
+    }
+
+    @Test("Concurrent sign-ups with one display name get distinct usernames")
+    func concurrentUsernamesCareful() async throws {
+        let barrier = AppsTestBarrier(count: 2)
+        let (app, backend) = makeInspired(probe: InspiredProbe(beforeUsernameClaim: { _ in await barrier.arrive() }))
+        async let first: Void = onboard(app, backend, "a")
+        async let second: Void = onboard(app, backend, "b")
+        _ = try await (first, second)
+        await backend.waitUntilIdle()
+        let a = await username(backend, "a"), b = await username(backend, "b")
+        #expect(a != nil && b != nil)
+        #expect(a != b)
+    }
+
+    @Test("Variant unreserved-username gives two concurrent sign-ups the same username")
+    func concurrentUsernamesUnreserved() async throws {
+        let barrier = AppsTestBarrier(count: 2)
+        let (app, backend) = makeInspired(.unreservedUsername, probe: InspiredProbe(betweenUsernameCheckAndWrite: { _ in await barrier.arrive() }))
+        async let first: Void = onboard(app, backend, "a")
+        async let second: Void = onboard(app, backend, "b")
+        _ = try await (first, second)
+        await backend.waitUntilIdle()
+        let a = await username(backend, "a")
+        #expect(a != nil)
+        #expect(a == (await username(backend, "b")))
+    }
+
+    @Test("Likes: likes/{uid} and likeCount in one transaction; once per user")
+    func likes() async throws {
+        let (app, backend) = makeInspired()
+        try await onboard(app, backend, "a")
+        await backend.waitUntilIdle()
+        try await app.createPost(postId: "p1", content: "Morning flow", source: ("area", "Askew"), as: device(backend, "a"))
+        try await app.likePost("p1", as: device(backend, "b"))
+        await #expect(throws: InspiredError.alreadyLiked(userId: "b", postId: "p1")) { try await app.likePost("p1", as: device(backend, "b")) }
+        try await app.likePost("p1", as: device(backend, "c"))
+        let post = await backend.firestore.get(InspiredApp.post("p1"))
+        #expect(post["stats"]?.mapValue?["likeCount"] == .int(2))
+        #expect(post["author"]?.mapValue?["username"] == .string(await username(backend, "a")!))
+        #expect(try await app.likedPostIds(among: ["p1", "p2"], as: device(backend, "b")) == ["p1"])
+        try await app.unlikePost("p1", as: device(backend, "b"))
+        await #expect(throws: InspiredError.notLiked(userId: "b", postId: "p1")) { try await app.unlikePost("p1", as: device(backend, "b")) }
+        #expect(await backend.firestore.get(InspiredApp.post("p1"))["stats"]?.mapValue?["likeCount"] == .int(1))
+        await #expect(throws: InspiredError.postNotFound(postId: "p9")) { try await app.likePost("p9", as: device(backend, "b")) }
+    }
+
+    @Test("Concurrent likes keep likeCount equal to the likes sub-collection (aborted ones count for neither)")
+    func concurrentLikes() async throws {
+        let (app, backend) = makeInspired()
+        try await onboard(app, backend, "a")
+        try await app.createPost(postId: "p1", content: "x", source: ("area", "Askew"), as: device(backend, "a"))
+        let successes = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<4 { group.addTask { (try? await app.likePost("p1", as: device(backend, "u\(index)"))) != nil } }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(successes >= 1)
+        let likeCount = await backend.firestore.get(InspiredApp.post("p1"))["stats"]?.mapValue?["likeCount"]
+        #expect(likeCount == .int(Int64(successes)))
+        #expect(backend.firestore.query("posts/p1/likes").count == successes)
+    }
+
+    @Test("Variant like-without-transaction counts a double like twice")
+    func likeWithoutTransactionVariant() async throws {
+        let (app, backend) = makeInspired(.likeWithoutTransaction)
+        try await onboard(app, backend, "a")
+        try await app.createPost(postId: "p1", content: "x", source: ("area", "Askew"), as: device(backend, "a"))
+        try await app.likePost("p1", as: device(backend, "b"))
+        try await app.likePost("p1", as: device(backend, "b"))
+        #expect(await backend.firestore.get(InspiredApp.post("p1"))["stats"]?.mapValue?["likeCount"] == .int(2))
+        #expect(backend.firestore.query("posts/p1/likes").count == 1)
+    }
+
+    @Test("Comments count once per client id; long posts are rejected")
+    func comments() async throws {
+        let (app, backend) = makeInspired()
+        try await onboard(app, backend, "a")
+        try await app.createPost(postId: "p1", content: "x", source: ("community", "studio_123"), as: device(backend, "a"))
+        try await app.addComment(postId: "p1", commentId: "c1", text: "See you there", as: device(backend, "b"))
+        try await app.addComment(postId: "p1", commentId: "c1", text: "See you there", as: device(backend, "b"))
+        #expect(await backend.firestore.get(InspiredApp.post("p1"))["stats"]?.mapValue?["commentCount"] == .int(1))
+        await #expect(throws: InspiredError.contentTooLong(length: 501, maximum: 500)) {
+            try await app.createPost(postId: "p2", content: String(repeating: "a", count: 501), source: ("area", "Askew"), as: device(backend, "a"))
+        }
+        await #expect(throws: InspiredError.profileNotFound(userId: "nobody")) {
+            try await app.createPost(postId: "p3", content: "x", source: ("area", "Askew"), as: device(backend, "nobody"))
+        }
+    }
+
+    @Test("Same inputs and seed give the same usernames")
+    func determinism() async throws {
+        var runs: [[String?]] = []
+        for _ in 0..<2 {
+            let (app, backend) = makeInspired(seed: 5)
+            for uid in ["a", "b"] { try await onboard(app, backend, uid) }
+            await backend.waitUntilIdle()
+            runs.append([await username(backend, "a"), await username(backend, "b")])
+        }
+        #expect(runs[0] == runs[1])
+    }
+
+    @Test("Every variant has a kebab-case name and a description")
+    func variantNames() {
+        for variant in InspiredVariant.allCases {
+            #expect(InspiredVariant(rawValue: variant.rawValue) == variant)
+            #expect(!variant.summary.isEmpty)
+        }
+    }
+}

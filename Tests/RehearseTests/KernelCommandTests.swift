@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+@Suite struct KernelCommandTests {
+    @Test func versionNamesTheBuild() throws {
+        let output = try CommandLineRunner.run(["--version"])
+        #expect(output.status == 0)
+        #expect(output.standardOutput.contains("rehearse 0.1.0 (swift 6."))
+    }
+
+    @Test func selfcheckPassesAndReportsThroughput() throws {
+        let trace = FileManager.default.temporaryDirectory.appendingPathComponent("rehearse-selfcheck-\(getpid()).jsonl").path
+        let output = try CommandLineRunner.run(["selfcheck", "--seeds", "40", "--jobs", "2", "--bidders", "10", "--trace", trace])
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(output.standardOutput.contains("seeds/s"))
+        #expect(output.standardOutput.contains("M jobs/s"))
+        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        #expect(lines.first?.contains("\"trace_hash\"") == true)
+        #expect(lines.count > 100)
+    }
+
+    @Test(arguments: [
+        ["selfcheck", "--seeds", "0"],
+        ["selfcheck", "--jobs", "0"],
+        ["selfcheck", "--strategy", "pct:0"],
+        ["selfcheck", "--strategy", "lifo"],
+        ["selfcheck", "--seeds", "many"],
+        ["bench", "--messages", "5"],
+        ["no-such-command"],
+    ])
+    func badInputExitsWithTwoAndOneLine(arguments: [String]) throws {
+        let output = try CommandLineRunner.run(arguments)
+        #expect(output.status == 2, "\(arguments): \(output.standardError)")
+        let lines = output.standardError.split(separator: "\n")
+        #expect(lines.count == 1, "\(arguments): \(output.standardError)")
+        #expect(lines.first?.hasPrefix("error: ") == true)
+    }
+
+    @Test func reexecutesWithDeterministicHashing() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_DETERMINISTIC_HASHING"] = nil
+        let output = try CommandLineRunner.run(["selfcheck", "--seeds", "3", "--jobs", "1", "--bidders", "5"], environment: environment)
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(output.standardOutput.contains("deterministic hashing: on"))
+    }
+}
