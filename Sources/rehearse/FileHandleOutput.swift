@@ -2,10 +2,6 @@ import Foundation
 
 /// Writes lines to standard error / standard output.
 enum FileHandleOutput {
-    static func standardError(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
-    }
-
     static func standardOutput(_ line: String) {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }

@@ -1,9 +1,4 @@
-import ArgumentParser
-
-/// Bad input detected after parsing: prints one line naming the input and exits 2.
+/// Bad input detected after parsing: a one-line error naming the input, exit code 2.
 enum InputError {
-    static func fail(_ message: String) -> ExitCode {
-        FileHandleOutput.standardError("error: \(message)")
-        return ExitCode(2)
-    }
+    static func fail(_ message: String) -> RehearseError { .badInput(message) }
 }

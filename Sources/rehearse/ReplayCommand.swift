@@ -25,7 +25,7 @@ extension Rehearse {
                 throw InputError.fail(error.description)
             }
             request.recordsTrace = trace
-            request.gitCommit = GitCommit.current()
+            request.gitCommit = Fingerprint.current.commit
             let (report, events) = try ScenarioRunner.run(request)
             let folder = try ReportWriter.write(report, trace: events, to: reportDir)
             let same = report.violation?.check == original.violation?.check && report.violation?.step == original.violation?.step

@@ -29,7 +29,7 @@ struct RunOptions: ParsableArguments {
             let request = RunRequest(
                 scenario: scenario, seed: seed, strategy: parsedStrategy, parameters: try ScenarioParameters.parsePairs(param),
                 variant: variant, thresholds: try threshold.map { (text: String) throws(ScenarioError) in try Threshold(parsing: text) },
-                recordsTrace: trace, gitCommit: GitCommit.current())
+                recordsTrace: trace, gitCommit: Fingerprint.current.commit)
             _ = try ScenarioRunner.prepare(request)
             return request
         } catch let error as ScenarioError {
@@ -39,19 +39,3 @@ struct RunOptions: ParsableArguments {
 }
 
 /// The git commit of the working directory, from REHEARSE_GIT_COMMIT or `git rev-parse`.
-enum GitCommit {
-    static func current() -> String? {
-        if let fromEnvironment = ProcessInfo.processInfo.environment["REHEARSE_GIT_COMMIT"], !fromEnvironment.isEmpty { return fromEnvironment }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "rev-parse", "--short=12", "HEAD"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return text.isEmpty ? nil : text
-    }
-}

@@ -1,3 +1,4 @@
+import Sim
 /// The result of one scenario run, as written to `report.json` (schema-versioned).
 public struct RunReport: Sendable, Hashable, Codable {
     public static let currentSchemaVersion = 1

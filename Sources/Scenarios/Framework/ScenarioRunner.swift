@@ -71,7 +71,7 @@ public enum ScenarioRunner {
             variant: request.variant, parameters: parameters.values, passed: failure == nil, failure: failure,
             violation: observed.violation, outcome: outcomeKind, outcomeDetail: result.outcome.description,
             steps: result.steps, virtualNanoseconds: result.virtualNanoseconds, traceHash: result.traceHash.description,
-            build: BuildFingerprint(gitCommit: request.gitCommit), checks: checks, latency: latency, thresholds: thresholds,
+            build: BuildFingerprint(commit: request.gitCommit ?? "unknown"), checks: checks, latency: latency, thresholds: thresholds,
             timeline: observed.timeline, droppedLatencySamples: observed.droppedSamples,
             droppedTimelineEntries: observed.droppedTimeline, replayCommand: replay)
         return (report, result.trace)

@@ -6,7 +6,7 @@ extension ReportWriter {
         let e = ReportFormat.html
         var body = ""
         body += "<h1>\(e(report.scenario)) — <span class=\"\(report.passed ? "pass" : "fail")\">\(report.passed ? "PASS" : "FAIL")</span></h1>\n"
-        body += "<p>run <code>\(e(report.runId))</code> · seed \(report.seed) · strategy <code>\(e(report.strategy))</code> · variant <code>\(e(report.variant ?? "careful"))</code> · \(report.steps) steps · \(e(ReportFormat.duration(report.virtualNanoseconds))) virtual · trace <code>\(e(report.traceHash))</code> · \(e(report.build.compiler)) \(e(report.build.configuration))\(e(report.build.gitCommit.map { " @ \($0)" } ?? ""))</p>\n"
+        body += "<p>run <code>\(e(report.runId))</code> · seed \(report.seed) · strategy <code>\(e(report.strategy))</code> · variant <code>\(e(report.variant ?? "careful"))</code> · \(report.steps) steps · \(e(ReportFormat.duration(report.virtualNanoseconds))) virtual · trace <code>\(e(report.traceHash))</code> · \(e(report.build.compiler)) \(e(report.build.configuration)) @ \(e(report.build.commit))</p>\n"
         let parameters = report.parameters.keys.sorted().map { "\($0)=\(report.parameters[$0]!)" }.joined(separator: " ")
         body += "<p>parameters: <code>\(e(parameters))</code></p>\n"
         if let failure = report.failure {
