@@ -32,7 +32,7 @@ struct RunOptions: ParsableArguments {
                 recordsTrace: trace, gitCommit: Fingerprint.current.commit)
             _ = try ScenarioRunner.prepare(request)
             return request
-        } catch let error as ScenarioError {
+        } catch let error {
             throw InputError.fail(error.description)
         }
     }

@@ -9,7 +9,7 @@ extension ReportWriter {
         let parameters = report.parameters.keys.sorted().map { "\($0)=\(report.parameters[$0]!)" }.joined(separator: " ")
         lines.append("- parameters: \(parameters)")
         lines.append("- outcome: \(report.outcome); \(report.steps) steps, \(ReportFormat.duration(report.virtualNanoseconds)) virtual; trace hash `\(report.traceHash)`")
-        lines.append("- build: \(report.build.compiler) \(report.build.configuration)@ \(report.build.commit)")
+        lines.append("- build: \(report.build.compiler) \(report.build.configuration) @ \(report.build.commit)")
         if let failure = report.failure {
             lines.append("")
             lines.append("## Failure (\(failure.kind))")
