@@ -108,7 +108,7 @@ extension Rehearse {
         static func recordCrash(_ crash: WorkerPool.Crash, runner: SweepRunner, directory: String, build: BuildFingerprint) -> SweepFailure {
             let request = runner.request(seed: crash.seed)
             let cause = crash.signal.map { "signal \($0)" } ?? "exit status \(crash.status)"
-            let lastError = crash.standardError.split(separator: "\n").last { $0.contains("error") || $0.contains("Fatal") }.map(String.init)
+            let lastError = crash.standardError.split(separator: "\n").first { $0.contains("Fatal error") || $0.contains("failed:") }.map(String.init)
             let message = "worker died with \(cause) on seed \(crash.seed)\(lastError.map { ": \($0)" } ?? "")"
             let artifact = FailureArtifact(
                 kind: "crash", scenario: request.scenario, seed: crash.seed, strategy: request.strategy.description, variant: request.variant,

@@ -19,7 +19,13 @@ public enum FailureStory {
             }
             if !mentioned.isEmpty { relevant = mentioned }
         }
-        var lines = relevant.suffix(limit - 1).map { "\(time($0.timeNanoseconds)) \($0.user): \($0.event)" }
+        // A repeated observation (the same user seeing the same thing) tells nothing new: keep its last.
+        var deduplicated: [TimelineEntry] = []
+        for entry in relevant {
+            deduplicated.removeAll { $0.user == entry.user && $0.event == entry.event }
+            deduplicated.append(entry)
+        }
+        var lines = deduplicated.suffix(limit - 1).map { "\(time($0.timeNanoseconds)) \($0.user): \($0.event)" }
         if let violation {
             lines.append("\(time(violation.virtualNanoseconds)) VIOLATED \(violation.check) at step \(violation.step): \(violation.message)")
         } else {
