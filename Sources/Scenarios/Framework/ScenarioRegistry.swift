@@ -2,6 +2,7 @@
 public enum ScenarioRegistry {
     public static let all: [any Scenario] = [
         AuctionRaceScenario(), LikeStormScenario(), SeatContentionScenario(), KiddushBookingScenario(),
+        HeartbeatTimelineScenario(),
     ]
 
     /// The scenario called `name`, or a typed error listing the valid names.
