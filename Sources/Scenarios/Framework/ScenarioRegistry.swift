@@ -2,6 +2,7 @@
 public enum ScenarioRegistry {
     public static let all: [any Scenario] = [
         AuctionRaceScenario(), LikeStormScenario(), SeatContentionScenario(), KiddushBookingScenario(),
+        HeartbeatTimelineScenario(),
     ]
 
     /// Scenarios that run by name but are not listed (test only).
