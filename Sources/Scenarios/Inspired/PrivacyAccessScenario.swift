@@ -16,6 +16,7 @@ public struct PrivacyAccessScenario: Scenario {
         .init("durationSeconds", "workload length (virtual seconds)", default: 20, in: 1...86_400),
         .init("readPercent", "share of actions that try to read another profile", default: 50, in: 0...100),
         .init("doubleTapPercent", "chance a like is tapped twice at once", default: 30, in: 0...100),
+        .init("triggerQueryMilliseconds", "most admin-SDK latency of the username trigger's check and of its write", default: 200, in: 0...10_000),
     ]
     public let variants = [InspiredVariant.unreservedUsername.rawValue, InspiredVariant.likeWithoutTransaction.rawValue]
     public let checks: [CheckDeclaration] = [
@@ -39,7 +40,18 @@ public struct PrivacyAccessScenario: Scenario {
 
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters
-        let app = InspiredApp(backend: ScenarioSupport.backend(context), variant: ScenarioSupport.variant(context, InspiredVariant.self) ?? .careful)
+        // The trigger's admin-SDK reads and writes take time (the simulated admin calls take none):
+        // each user's trigger waits a seeded 0…triggerQueryMilliseconds before its check and its write.
+        let latency = p["triggerQueryMilliseconds"]
+        let adminLatency: @Sendable (String, String) async -> Void = { step, userId in
+            var random = Simulation.random("privacy/trigger-\(step)/\(userId)")
+            await ScenarioSupport.sleep(milliseconds: random.below(latency + 1))
+        }
+        let probe = InspiredProbe(
+            beforeUsernameClaim: { await adminLatency("check", $0) }, betweenUsernameCheckAndWrite: { await adminLatency("write", $0) })
+        let app = InspiredApp(
+            backend: ScenarioSupport.backend(context), variant: ScenarioSupport.variant(context, InspiredVariant.self) ?? .careful,
+            usernameSuffixDigits: 4, probe: probe)
         var random = Simulation.random("privacy/setup")
         var members: [Member] = []
         for index in 0..<p["users"] {
