@@ -12,11 +12,18 @@ public enum BugZoo {
         /// What the bug needs: `depth-1` (sequential), `depth-2` (one wrong interleaving),
         /// `depth-3`, or `fault:` the fault it needs (duplicate triggers, contention).
         public var needs: String
+        /// Scenario parameters (`name` → integer text) the bug needs to show on one seed, or to
+        /// keep one seed fast; empty: the scenario's defaults.
+        public var parameters: [String: String] = [:]
+
+        /// `parameters` as the integers a `RunRequest` takes (entries that are not integers are dropped).
+        public var runParameters: [String: Int] { parameters.compactMapValues { Int($0) } }
     }
 
     /// Every bug with a scenario that can run it, in catalogue order.
     public static let bugs: [Bug] = [
-        Bug(variant: "bid-burst-loses-bids", app: "knb", scenario: "auction-race", needs: "fault:contention"),
+        Bug(variant: "bid-burst-loses-bids", app: "knb", scenario: "auction-race", needs: "fault:contention",
+            parameters: ["sniperPercent": "100", "buyNow": "0", "bidders": "24"]),
         Bug(variant: "buy-now-outside-transaction", app: "knb", scenario: "auction-race", needs: "depth-2"),
         Bug(variant: "outbid-rereads-live-doc", app: "knb", scenario: "auction-race", needs: "depth-2"),
         Bug(variant: "outbid-no-dedup", app: "knb", scenario: "auction-race", needs: "fault:duplicate-triggers"),
@@ -29,6 +36,13 @@ public enum BugZoo {
         Bug(variant: "kiddush-random-id", app: "knb", scenario: "kiddush-booking", needs: "depth-2"),
         Bug(variant: "kiddush-setdata-overwrite", app: "knb", scenario: "kiddush-booking", needs: "depth-2"),
         Bug(variant: "kiddush-check-send-set", app: "knb", scenario: "kiddush-booking", needs: "depth-3+fault:duplicate-triggers"),
+        Bug(variant: "two-way-requests", app: "ufree", scenario: "friend-handshake", needs: "depth-1"),
+        Bug(variant: "client-tap-guard-only", app: "ufree", scenario: "nudge-storm", needs: "depth-1"),
+        Bug(variant: "utc-today", app: "ufree", scenario: "nudge-storm", needs: "depth-1"),
+        Bug(variant: "increment-collectors", app: "stampbook", scenario: "stamp-collect", needs: "depth-1"),
+        Bug(variant: "blind-like-increment", app: "stampbook", scenario: "stamp-collect", needs: "depth-1"),
+        Bug(variant: "unreserved-username", app: "inspired", scenario: "privacy-access", needs: "depth-2"),
+        Bug(variant: "like-without-transaction", app: "inspired", scenario: "privacy-access", needs: "depth-1"),
     ].filter { bug in (try? ScenarioRegistry.scenario(named: bug.scenario))?.variants.contains(bug.variant) ?? false }
 
     /// What the zoo measured for one bug.
@@ -46,12 +60,13 @@ public enum BugZoo {
     }
 
     /// Measures `bug`: seeds 1...`maxSeeds` with random and with PCT (depth 3), then shrinks the
-    /// first PCT failure (or random's) within `shrinkRuns` runs. Scenario defaults, no swarm.
+    /// first PCT failure (or random's) within `shrinkRuns` runs. The bug's parameters over the
+    /// scenario defaults, no swarm.
     public static func measure(_ bug: Bug, maxSeeds: Int, shrinkRuns: Int) throws(ScenarioError) -> Measurement {
         precondition(maxSeeds >= 1, "the zoo needs at least one seed per bug")
         func firstFailure(_ strategy: SchedulingStrategy) throws(ScenarioError) -> (Int, RunRequest)? {
             for seed in 1...UInt64(maxSeeds) {
-                let request = RunRequest(scenario: bug.scenario, seed: seed, strategy: strategy, variant: bug.variant)
+                let request = RunRequest(scenario: bug.scenario, seed: seed, strategy: strategy, parameters: bug.runParameters, variant: bug.variant)
                 if !(try ScenarioRunner.execute(request).report.passed) { return (Int(seed), request) }
             }
             return nil
