@@ -2,7 +2,7 @@
 public enum ScenarioRegistry {
     public static let all: [any Scenario] = [
         AuctionRaceScenario(), LikeStormScenario(), SeatContentionScenario(), KiddushBookingScenario(),
-        HeartbeatTimelineScenario(),
+        HeartbeatTimelineScenario(), FriendHandshakeScenario(), NudgeStormScenario(), StampCollectScenario(), PrivacyAccessScenario(),
     ]
 
     /// Scenarios that run by name but are not listed (test only).

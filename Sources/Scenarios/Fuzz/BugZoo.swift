@@ -21,7 +21,8 @@ public enum BugZoo {
 
     /// Every bug with a scenario that can run it, in catalogue order.
     public static let bugs: [Bug] = [
-        Bug(variant: "bid-burst-loses-bids", app: "knb", scenario: "auction-race", needs: "fault:contention"),
+        Bug(variant: "bid-burst-loses-bids", app: "knb", scenario: "auction-race", needs: "fault:contention",
+            parameters: ["sniperPercent": "100", "buyNow": "0", "bidders": "24"]),
         Bug(variant: "buy-now-outside-transaction", app: "knb", scenario: "auction-race", needs: "depth-2"),
         Bug(variant: "outbid-rereads-live-doc", app: "knb", scenario: "auction-race", needs: "depth-2"),
         Bug(variant: "outbid-no-dedup", app: "knb", scenario: "auction-race", needs: "fault:duplicate-triggers"),
@@ -43,6 +44,13 @@ public enum BugZoo {
         Bug(variant: "read-then-write-rate-limit", app: "safensound", scenario: "heartbeat-timeline", needs: "depth-2", parameters: heartbeatSmall),
         Bug(variant: "utc-email", app: "safensound", scenario: "heartbeat-timeline", needs: "depth-1", parameters: heartbeatSmall),
         Bug(variant: "wall-clock-threshold", app: "safensound", scenario: "heartbeat-timeline", needs: "depth-1", parameters: heartbeatSmall),
+        Bug(variant: "two-way-requests", app: "ufree", scenario: "friend-handshake", needs: "depth-1"),
+        Bug(variant: "client-tap-guard-only", app: "ufree", scenario: "nudge-storm", needs: "depth-1"),
+        Bug(variant: "utc-today", app: "ufree", scenario: "nudge-storm", needs: "depth-1"),
+        Bug(variant: "increment-collectors", app: "stampbook", scenario: "stamp-collect", needs: "depth-1"),
+        Bug(variant: "blind-like-increment", app: "stampbook", scenario: "stamp-collect", needs: "depth-1"),
+        Bug(variant: "unreserved-username", app: "inspired", scenario: "privacy-access", needs: "depth-2"),
+        Bug(variant: "like-without-transaction", app: "inspired", scenario: "privacy-access", needs: "depth-1"),
     ].filter { bug in (try? ScenarioRegistry.scenario(named: bug.scenario))?.variants.contains(bug.variant) ?? false }
 
     /// What the zoo measured for one bug.

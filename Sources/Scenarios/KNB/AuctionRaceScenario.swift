@@ -19,6 +19,9 @@ public struct AuctionRaceScenario: Scenario {
         .init("raiseOwnPercent", "chance a winning bidder raises their own bid", default: 15, in: 0...100),
         .init("doubleTapPercent", "chance a bid is sent twice (double tap)", default: 10, in: 0...100),
         .init("duplicatePercent", "trigger events delivered twice (MODEL_RULES §9: 5 % under stress)", default: 5, in: 0...100),
+        .init("sniperPercent", "share of bidders who also run a sniping bot: it reads once, then fires blind bids in the last seconds", default: 0, in: 0...100),
+        .init("snipesPerSniper", "bids each sniper fires in the sniping window", default: 3, in: 1...20),
+        .init("sniperWindowMilliseconds", "the sniping window before the close", default: 2_000, in: 100...60_000),
     ]
     public let variants = KNBScenarioSupport.variants([
         .bidBurstLosesBids, .buyNowOutsideTransaction, .outbidRereadsLiveDoc, .outbidNoDedup, .outbidSelfNotify, .totalPledgedIncrement,
@@ -36,6 +39,7 @@ public struct AuctionRaceScenario: Scenario {
         .init(.sometimes, "bid-too-low", "a bid lost a race and was rejected as too low"),
         .init(.sometimes, "outbid-sent", "an OUTBID push was sent"),
         .init(.sometimes, "sold-by-buy-now", "an honor was sold by Buy Now"),
+        .init(.sometimes, "snipe-landed", "a sniper's blind bid was accepted"),
     ]
 
     static let buyNowPrice = 100_000.0
@@ -45,6 +49,9 @@ public struct AuctionRaceScenario: Scenario {
         let maximumRaise = parameters["bidders"] * parameters["bidsPerBidder"] * 1_000 * 3
         if maximumRaise >= Int(Self.buyNowPrice) * 10 {
             throw .invalidParameter(name: "bidsPerBidder", value: parameters["bidsPerBidder"], reason: "bidders × bidsPerBidder must stay below 334 (bids would pass the Buy Now price)")
+        }
+        if parameters["sniperWindowMilliseconds"] > parameters["durationSeconds"] * 1_000 {
+            throw .invalidParameter(name: "sniperWindowMilliseconds", value: parameters["sniperWindowMilliseconds"], reason: "the sniping window must fit in durationSeconds")
         }
     }
 
@@ -68,7 +75,15 @@ public struct AuctionRaceScenario: Scenario {
         let duration = UInt64(p["durationSeconds"]) * 1_000_000_000
         try await context.monitored(every: .seconds(1), check: { Self.checkState(app, context) }) {
             await withTaskGroup(of: Void.self) { group in
+                let snipers = bidders.count * p["sniperPercent"] / 100
                 for (index, bidder) in bidders.enumerated() {
+                    if index < snipers {  // a sniping bot on this bidder's account, besides their own bids
+                        group.addTask {
+                            await Simulation.named("sniper-\(index)") {
+                                await Self.sniperLoop(bidder, index: index, honorIds: honorIds, origin: origin, context: context)
+                            }
+                        }
+                    }
                     group.addTask {
                         await Simulation.named("bidder-\(index)") {
                             await Self.bidderLoop(bidder, index: index, honorIds: honorIds, origin: origin, context: context)
@@ -115,6 +130,50 @@ public struct AuctionRaceScenario: Scenario {
             let snipe = closing && random.below(100) < p["snipePercent"]
             let increment = Double(1 + random.below(snipe ? 1_000 : 20))
             await placeBid(bidder, honorId: honorId, increment: increment, raiseOwn: raiseOwn, doubleTap: doubleTap, arrival: arrival, context: context)
+        }
+    }
+
+    /// One sniper: reads the honor once as the sniping window opens, then fires `snipesPerSniper`
+    /// blind bids at seeded instants inside the window without re-reading or waiting for the
+    /// earlier ones: a burst far above 1 write/s on one honor. A bid may lose (too low, sold), but
+    /// never to contention (ABORTED after every retry).
+    static func sniperLoop(_ bidder: KNBClient, index: Int, honorIds: [String], origin: UInt64, context: ScenarioContext) async {
+        let p = context.parameters
+        var random = Simulation.random("auction/sniper-\(index)")
+        let close = origin + UInt64(p["durationSeconds"]) * 1_000_000_000
+        let window = UInt64(p["sniperWindowMilliseconds"]) * 1_000_000
+        let honorId = honorIds[random.below(honorIds.count)]
+        await KNBScenarioSupport.sleep(until: close - window)
+        if context.isStopped { return }
+        guard let honor = try? await KNBScenarioSupport.retrying({ try await bidder.firestore.get(DocumentPath("honors", honorId)) }),
+              let fields = honor.fields, fields["isSold"] != .bool(true) else { return }
+        // A blind jump well above what it read (1000…5000), while the other bidders' re-read
+        // bids keep committing below it: each commit is a conflict for the snipe in flight.
+        let base = fields["currentBid"]?.doubleValue ?? 0
+        var snipes: [(at: UInt64, amount: Double)] = []
+        for _ in 0..<p["snipesPerSniper"] {
+            snipes.append((close - window + UInt64(random.below(Int(window))), base + Double(1_000 + random.below(4_001))))
+        }
+        let planned = snipes.sorted { $0.at < $1.at }
+        await withTaskGroup(of: Void.self) { group in
+            for snipe in planned where snipe.amount < buyNowPrice {
+                group.addTask {
+                    await KNBScenarioSupport.sleep(until: snipe.at)
+                    if context.isStopped { return }
+                    context.note(bidder.email, "snipe \(honorId) \(Int(snipe.amount))")
+                    do {
+                        _ = try await KNBScenarioSupport.retrying { try await bidder.placeBid(honorId: honorId, amount: snipe.amount) }
+                        context.sometimes("snipe-landed", true)
+                    } catch BackendError.aborted(let reason) {
+                        context.always("bid-not-lost", false, "\(bidder.email)'s snipe of \(snipe.amount) on \(honorId) was lost: ABORTED \(reason)")
+                    } catch {
+                        if case KNBError.bidTooLow = error { context.sometimes("bid-too-low", true) }
+                        context.note(bidder.email, "snipe failed: \(error)")
+                    }
+                    context.always("bid-not-lost", true, "")
+                    context.recordLatency("snipe", user: bidder.email, intendedStartNanoseconds: snipe.at)
+                }
+            }
         }
     }
 

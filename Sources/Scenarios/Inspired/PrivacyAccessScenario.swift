@@ -1,0 +1,177 @@
+import Domain
+import Sim
+
+/// Inspired: users sign up at once (some with the same display name), keep trying to read
+/// profiles they may not see (private, no shared community, or signed out), and like posts with
+/// double taps. No unauthorised read may succeed; usernames stay unique; likeCount stays true.
+public struct PrivacyAccessScenario: Scenario {
+    public init() {}
+    public let name = "privacy-access"
+    public let summary = "Inspired unauthorised profile reads, concurrent sign-ups, double-tapped likes"
+    public let parameters: [ScenarioParameter] = [
+        .init("users", "Inspired users (every other one named \"Sam Lee\")", default: 6, in: 2...40),
+        .init("communities", "communities users join (one each)", default: 3, in: 1...20),
+        .init("publicPercent", "chance a user makes their profile public", default: 30, in: 0...100),
+        .init("actionsPerUser", "actions each user takes", default: 8, in: 1...100),
+        .init("durationSeconds", "workload length (virtual seconds)", default: 20, in: 1...86_400),
+        .init("readPercent", "share of actions that try to read another profile", default: 50, in: 0...100),
+        .init("doubleTapPercent", "chance a like is tapped twice at once", default: 30, in: 0...100),
+        .init("triggerQueryMilliseconds", "most admin-SDK latency of the username trigger's check and of its write", default: 200, in: 0...10_000),
+    ]
+    public let variants = [InspiredVariant.unreservedUsername.rawValue, InspiredVariant.likeWithoutTransaction.rawValue]
+    public let checks: [CheckDeclaration] = [
+        .init(.always, "no-unauthorised-read", "a profile read succeeds only if it is public or the users share a community"),
+        .init(.always, "signed-out-read-denied", "a signed-out client reads no profile"),
+        .init(.always, "usernames-unique", "no two users share a username"),
+        .init(.always, "like-count-not-negative", "stats.likeCount is never negative"),
+        .init(.eventually, "like-count-matches-likes", "stats.likeCount equals likes/{userId} documents, once idle"),
+        .init(.eventually, "every-user-named", "every profile got a username"),
+        .init(.sometimes, "read-denied", "an unauthorised read was refused"),
+        .init(.sometimes, "read-allowed", "an authorised read of another profile succeeded"),
+    ]
+
+    /// One user as the scenario models them: what the rules should let others see.
+    struct Member: Sendable {
+        let uid: String
+        let client: FirestoreClient
+        let community: String
+        let isPublic: Bool
+    }
+
+    public func run(_ context: ScenarioContext) async throws {
+        let p = context.parameters
+        // The trigger's admin-SDK reads and writes take time (the simulated admin calls take none):
+        // each user's trigger waits a seeded 0…triggerQueryMilliseconds before its check and its write.
+        let latency = p["triggerQueryMilliseconds"]
+        let adminLatency: @Sendable (String, String) async -> Void = { step, userId in
+            var random = Simulation.random("privacy/trigger-\(step)/\(userId)")
+            await ScenarioSupport.sleep(milliseconds: random.below(latency + 1))
+        }
+        let probe = InspiredProbe(
+            beforeUsernameClaim: { await adminLatency("check", $0) }, betweenUsernameCheckAndWrite: { await adminLatency("write", $0) })
+        let app = InspiredApp(
+            backend: ScenarioSupport.backend(context), variant: ScenarioSupport.variant(context, InspiredVariant.self) ?? .careful,
+            usernameSuffixDigits: 4, probe: probe)
+        var random = Simulation.random("privacy/setup")
+        var members: [Member] = []
+        for index in 0..<p["users"] {
+            let uid = "u\(index)"
+            members.append(Member(
+                uid: uid, client: app.backend.client(auth: AuthContext(uid: uid), label: uid),
+                community: "c\(random.below(p["communities"]))", isPublic: random.below(100) < p["publicPercent"]))
+        }
+        let everyone = members
+        // Everyone signs up at the same instant: the username triggers race.
+        await withTaskGroup(of: Void.self) { group in
+            for (index, member) in everyone.enumerated() {
+                group.addTask {
+                    let name = index % 2 == 0 ? "Sam Lee" : "User \(index)"
+                    _ = try? await Self.retrying { try await app.createProfile(displayName: name, joinedCommunities: [member.community], as: member.client) }
+                    if member.isPublic {
+                        let settings = InspiredPrivacySettings(isProfilePublic: true, avatarPrivacy: .public, showJoinedGroups: .public)
+                        _ = try? await Self.retrying { try await app.updatePrivacy(settings, as: member.client) }
+                    }
+                    _ = try? await Self.retrying {
+                        try await app.createPost(postId: "p\(index)", content: "Post by \(member.uid)", source: (type: "studio", name: member.community), as: member.client)
+                    }
+                }
+            }
+        }
+        let anonymous = app.backend.client(auth: nil, label: "signed-out")
+        let origin = Simulation.nowNanoseconds
+        try await context.monitored(every: .milliseconds(250), check: { Self.checkState(app, context) }) {
+            await withTaskGroup(of: Void.self) { group in
+                for index in everyone.indices {
+                    group.addTask {
+                        await Simulation.named("inspired-user-\(index)") {
+                            await Self.userLoop(app, members: everyone, index: index, anonymous: anonymous, origin: origin, context: context)
+                        }
+                    }
+                }
+            }
+            await app.backend.waitUntilIdle()
+        }
+        guard !context.isStopped else { try context.throwIfStopped(); return }
+        let firestore = app.backend.firestore
+        for post in firestore.query("posts") {
+            let likes = firestore.query("posts/\(post.id)/likes").count
+            let count = post["stats"]?.mapValue?["likeCount"]?.intValue ?? 0
+            context.eventually("like-count-matches-likes", count == Int64(likes), "post \(post.id) likeCount \(count) but \(likes) like document(s)")
+        }
+        for user in firestore.query("users") {
+            context.eventually("every-user-named", user["username"]?.stringValue != nil, "\(user.id) has no username")
+        }
+        Self.checkState(app, context)
+        try context.throwIfStopped()
+    }
+
+    static func retrying<T>(_ body: () async throws -> T) async throws -> T {
+        try await ScenarioSupport.retrying(unwrap: { error in
+            if case InspiredError.backend(let backend) = error { return backend }
+            return error as? BackendError
+        }, body)
+    }
+
+    static func userLoop(_ app: InspiredApp, members: [Member], index: Int, anonymous: FirestoreClient, origin: UInt64, context: ScenarioContext) async {
+        let p = context.parameters
+        var random = Simulation.random("privacy/user-\(index)")
+        let me = members[index]
+        var liked: Set<String> = []
+        for arrival in ScenarioSupport.arrivals(count: p["actionsPerUser"], durationSeconds: p["durationSeconds"], random: &random, origin: origin) {
+            await ScenarioSupport.sleep(until: arrival)
+            if context.isStopped { return }
+            var targetIndex = random.below(members.count - 1)
+            if targetIndex >= index { targetIndex += 1 }
+            let target = members[targetIndex]
+            if random.below(100) < p["readPercent"] {
+                let allowed = target.isPublic || target.community == me.community
+                context.note(me.uid, "read \(target.uid) (\(allowed ? "allowed" : "not allowed"))")
+                do {
+                    _ = try await retrying { try await app.profile(of: target.uid, as: me.client) }
+                    context.sometimes("read-allowed", true)
+                    context.always("no-unauthorised-read", allowed, "\(me.uid) (\(me.community)) read private \(target.uid) (\(target.community))")
+                } catch {
+                    if case InspiredError.profileNotVisible = error { context.sometimes("read-denied", !allowed) }
+                }
+                let signedOut = try? await anonymous.get(DocumentPath("users", target.uid))
+                context.always("signed-out-read-denied", signedOut == nil, "a signed-out client read \(target.uid)")
+                context.recordLatency("readProfile", user: me.uid, intendedStartNanoseconds: arrival)
+                continue
+            }
+            let postId = "p\(targetIndex)"
+            if liked.contains(postId) {
+                context.note(me.uid, "unlike \(postId)")
+                _ = try? await retrying { try await app.unlikePost(postId, as: me.client) }
+                liked.remove(postId)
+                context.recordLatency("unlike", user: me.uid, intendedStartNanoseconds: arrival)
+                continue
+            }
+            let doubleTap = random.below(100) < p["doubleTapPercent"]
+            context.note(me.uid, "like \(postId)\(doubleTap ? " ×2" : "")")
+            let tap: @Sendable () async -> Void = { _ = try? await retrying { try await app.likePost(postId, as: me.client) } }
+            if doubleTap {
+                async let first: Void = tap()
+                async let second: Void = tap()
+                _ = await (first, second)
+            } else {
+                await tap()
+            }
+            liked.insert(postId)
+            context.recordLatency("like", user: me.uid, intendedStartNanoseconds: arrival)
+        }
+    }
+
+    /// Always-checks on single documents: unique usernames, non-negative like counts.
+    static func checkState(_ app: InspiredApp, _ context: ScenarioContext) {
+        var owners: [String: String] = [:]
+        for user in app.backend.firestore.query("users") {
+            guard let username = user["username"]?.stringValue else { continue }
+            context.always("usernames-unique", owners[username] == nil, "\(user.id) and \(owners[username] ?? "-") both have username \(username)")
+            owners[username] = user.id
+        }
+        for post in app.backend.firestore.query("posts") {
+            let count = post["stats"]?.mapValue?["likeCount"]?.intValue ?? 0
+            context.always("like-count-not-negative", count >= 0, "post \(post.id) likeCount \(count)")
+        }
+    }
+}

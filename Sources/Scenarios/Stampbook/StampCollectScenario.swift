@@ -1,0 +1,135 @@
+import Domain
+import Sim
+
+/// Stampbook: users collect stamps (double taps, retries) and like collection posts with an
+/// optimistic UI (double taps joined by request de-duplication, stale unlikes).
+public struct StampCollectScenario: Scenario {
+    public init() {}
+    public let name = "stamp-collect"
+    public let summary = "Stampbook stamp collecting (double taps, retries) and de-duplicated likes"
+    public let parameters: [ScenarioParameter] = [
+        .init("users", "Stampbook users", default: 5, in: 1...40),
+        .init("stamps", "stamps on the map", default: 3, in: 1...20),
+        .init("actionsPerUser", "actions each user takes", default: 8, in: 1...100),
+        .init("durationSeconds", "workload length (virtual seconds)", default: 20, in: 1...86_400),
+        .init("collectPercent", "share of actions that collect a stamp (the rest like or unlike)", default: 40, in: 0...100),
+        .init("doubleTapPercent", "chance a collect or like is tapped twice at once", default: 30, in: 0...100),
+        .init("staleUnlikePercent", "chance an unlike comes from a stale UI (the user never liked the post)", default: 20, in: 0...100),
+    ]
+    public let variants = [StampbookVariant.incrementCollectors.rawValue, StampbookVariant.blindLikeIncrement.rawValue]
+    public let checks: [CheckDeclaration] = [
+        .init(.always, "collectors-consistent", "totalCollectors == collectorUserIds.count, no collector twice"),
+        .init(.always, "like-count-not-negative", "likeCount is never negative"),
+        .init(.eventually, "like-count-matches-likes", "each post's likeCount equals its likes sub-collection, once idle"),
+        .init(.eventually, "collectors-match-records", "collectorUserIds equals the users with a collected record"),
+        .init(.sometimes, "double-collect-refused", "a second collect was refused as already collected"),
+        .init(.sometimes, "like-joined", "a double-tapped like joined the request in flight"),
+    ]
+
+    public func run(_ context: ScenarioContext) async throws {
+        let p = context.parameters
+        let app = StampbookApp(backend: ScenarioSupport.backend(context), variant: ScenarioSupport.variant(context, StampbookVariant.self) ?? .careful)
+        let stampIds = (0..<p["stamps"]).map { "stamp\($0)" }
+        for id in stampIds { try? await app.addStamp(stampId: id, name: "Stamp \(id)") }
+        let users = (0..<p["users"]).map { index in (uid: "u\(index)", client: app.backend.client(auth: AuthContext(uid: "u\(index)"), label: "u\(index)")) }
+        let origin = Simulation.nowNanoseconds
+        try await context.monitored(every: .milliseconds(250), check: { Self.checkState(app, context) }) {
+            await withTaskGroup(of: Void.self) { group in
+                for (index, user) in users.enumerated() {
+                    group.addTask {
+                        await Simulation.named("collector-\(index)") {
+                            await Self.userLoop(app, uid: user.uid, client: user.client, index: index, users: users.map(\.uid),
+                                                stampIds: stampIds, origin: origin, context: context)
+                        }
+                    }
+                }
+            }
+            await app.backend.waitUntilIdle()
+        }
+        guard !context.isStopped else { try context.throwIfStopped(); return }
+        let firestore = app.backend.firestore
+        for post in firestore.query("feed_posts") {
+            let likes = firestore.query("feed_posts/\(post.id)/likes").count
+            let count = post["likeCount"]?.intValue ?? 0
+            context.eventually("like-count-matches-likes", count == Int64(likes), "post \(post.id) likeCount \(count) but \(likes) like document(s)")
+        }
+        for stampId in stampIds {
+            let collectors = await app.statistics(of: stampId).collectorUserIds.sorted()
+            var records: [String] = []
+            for user in users {
+                if await firestore.get(DocumentPath("users", user.uid).child("collected_stamps", stampId)).exists { records.append(user.uid) }
+            }
+            context.eventually("collectors-match-records", collectors == records, "\(stampId) collectors \(collectors) but records \(records)")
+        }
+        try context.throwIfStopped()
+    }
+
+    static func retrying<T>(_ body: () async throws -> T) async throws -> T {
+        try await ScenarioSupport.retrying(unwrap: { error in
+            if case StampbookError.backend(let backend) = error { return backend }
+            return error as? BackendError
+        }, body)
+    }
+
+    static func userLoop(
+        _ app: StampbookApp, uid: String, client: FirestoreClient, index: Int, users: [String], stampIds: [String], origin: UInt64, context: ScenarioContext
+    ) async {
+        let p = context.parameters
+        var random = Simulation.random("stamps/user-\(index)")
+        var liked: Set<String> = []  // the optimistic UI's belief
+        for arrival in ScenarioSupport.arrivals(count: p["actionsPerUser"], durationSeconds: p["durationSeconds"], random: &random, origin: origin) {
+            await ScenarioSupport.sleep(until: arrival)
+            if context.isStopped { return }
+            let doubleTap = random.below(100) < p["doubleTapPercent"]
+            if random.below(100) < p["collectPercent"] {
+                let stampId = stampIds[random.below(stampIds.count)]
+                context.note(uid, doubleTap ? "double-tap collect \(stampId)" : "collect \(stampId)")
+                let collect: @Sendable () async -> Void = {
+                    do { try await retrying { try await app.collectStamp(stampId, as: client) } } catch {
+                        if case StampbookError.alreadyCollected = error { context.sometimes("double-collect-refused", true) }
+                    }
+                }
+                if doubleTap {
+                    async let first: Void = collect()
+                    async let second: Void = collect()
+                    _ = await (first, second)
+                } else {
+                    await collect()
+                }
+                context.recordLatency("collect", user: uid, intendedStartNanoseconds: arrival)
+                continue
+            }
+            let postId = "\(users[random.below(users.count)])_\(stampIds[random.below(stampIds.count)])"
+            let stale = random.below(100) < p["staleUnlikePercent"]
+            let like = !liked.contains(postId) && !stale
+            context.note(uid, "\(like ? "like" : "unlike") \(postId)\(doubleTap ? " ×2" : "")")
+            let tap: @Sendable () async -> Bool? = {
+                try? await retrying { try await app.setLike(postId: postId, liked: like, as: client) }
+            }
+            if doubleTap {
+                async let first = tap()
+                async let second = tap()
+                let sent = [await first, await second]
+                context.sometimes("like-joined", sent.contains(false))
+            } else {
+                _ = await tap()
+            }
+            if like { liked.insert(postId) } else { liked.remove(postId) }
+            context.recordLatency(like ? "like" : "unlike", user: uid, intendedStartNanoseconds: arrival)
+        }
+    }
+
+    /// Always-checks on single documents: statistics and like counts.
+    static func checkState(_ app: StampbookApp, _ context: ScenarioContext) {
+        for statistics in app.backend.firestore.query("stamp_statistics") {
+            let collectors = (statistics["collectorUserIds"]?.arrayValue ?? []).compactMap(\.stringValue)
+            let total = statistics["totalCollectors"]?.intValue ?? 0
+            context.always("collectors-consistent", total == Int64(collectors.count) && Set(collectors).count == collectors.count,
+                           "\(statistics.id) totalCollectors \(total) but collectorUserIds \(collectors)")
+        }
+        for post in app.backend.firestore.query("feed_posts") {
+            let count = post["likeCount"]?.intValue ?? 0
+            context.always("like-count-not-negative", count >= 0, "post \(post.id) likeCount \(count)")
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import Domain
+import Sim
+import Synchronization
+
+/// UFree nudges: friends set their availability (today, in their own time zone, and a shared
+/// plan day), then tap Nudge rapidly (several taps a moment apart) and press Nudge All.
+public struct NudgeStormScenario: Scenario {
+    public init() {}
+    public let name = "nudge-storm"
+    public let summary = "UFree rapid nudge taps and Nudge All on a plan day, across time zones"
+    public let parameters: [ScenarioParameter] = [
+        .init("users", "UFree users, all friends with each other", default: 5, in: 2...20),
+        .init("actionsPerUser", "nudge actions each user takes", default: 4, in: 1...50),
+        .init("durationSeconds", "storm length (virtual seconds, below the 60 s cooldown)", default: 30, in: 1...86_400),
+        .init("tapsMax", "most taps in one rapid-tap burst", default: 4, in: 1...10),
+        .init("tapGapMaxMilliseconds", "largest gap between two taps of a burst", default: 400, in: 0...10_000),
+        .init("nudgeAllPercent", "share of actions that are Nudge All", default: 30, in: 0...100),
+        .init("freePercent", "chance a user is free on the plan day", default: 50, in: 0...100),
+    ]
+    public let variants = [UFreeVariant.clientTapGuardOnly.rawValue, UFreeVariant.utcToday.rawValue]
+    public let checks: [CheckDeclaration] = [
+        .init(.always, "local-today-accepted", "setting the status of one's own local today is never refused as a past date"),
+        .init(.always, "one-nudge-per-cooldown", "nudges from one sender to one recipient are at least the cooldown apart"),
+        .init(.always, "nudge-all-only-free", "Nudge All nudges (or tries) only friends free on the day"),
+        .init(.eventually, "one-notification-per-nudge", "every delivered nudge has its notification, and none appears without a call reaching the backend"),
+        .init(.sometimes, "rapid-tap-refused", "a rapid tap was refused (cooldown or in flight)"),
+        .init(.sometimes, "nudge-all-sent", "Nudge All reached a free friend"),
+    ]
+
+    /// Counts per "sender>recipient" key, shared by the user tasks.
+    final class Tally: Sendable {
+        private let state = Mutex<[String: Int]>([:])
+        func add(_ key: String) { state.withLock { $0[key, default: 0] += 1 } }
+        var counts: [String: Int] { state.withLock { $0 } }
+    }
+
+    /// The plan day everyone sets and Nudge All targets (after every user's local today).
+    static let planDay = UFreeDay(year: 2026, month: 1, day: 14)
+    static let cooldownSeconds = 60
+
+    public func run(_ context: ScenarioContext) async throws {
+        let p = context.parameters
+        let app = UFreeScenarioSupport.makeApp(context, nudgeCooldownSeconds: Self.cooldownSeconds)
+        let users = await UFreeScenarioSupport.signUp(app, count: p["users"])
+        for (a, first) in users.enumerated() {
+            for second in users[(a + 1)...] {
+                _ = try? await UFreeScenarioSupport.retrying { try await app.sendFriendRequest(to: second.uid, as: first.client) }
+                _ = try? await UFreeScenarioSupport.retrying { try await app.respondToFriendRequest(from: first.uid, accept: true, as: second.client) }
+            }
+        }
+        var random = Simulation.random("nudge/setup")
+        var free: Set<String> = []
+        for user in users {
+            let today = UFreeDay.containing(app.backend.env.clock.now, timeZoneIdentifier: user.timeZone)
+            do {
+                try await UFreeScenarioSupport.retrying { try await app.setAvailability(day: today, status: .busy, as: user.client) }
+            } catch UFreeError.cannotUpdatePastDate(let day, let appToday) {
+                context.always("local-today-accepted", false, "\(user.uid) in \(user.timeZone) could not set today \(day): app says today is \(appToday)")
+            } catch { context.note(user.uid, "set today failed: \(error)") }
+            context.always("local-today-accepted", true, "")
+            let isFree = random.below(100) < p["freePercent"]
+            let status: UFreeAvailabilityStatus = isFree ? .free : [.busy, .morningOnly, .eveningOnly][random.below(3)]
+            do {
+                try await UFreeScenarioSupport.retrying { try await app.setAvailability(day: Self.planDay, status: status, as: user.client) }
+                if isFree { free.insert(user.uid) }
+            } catch { context.note(user.uid, "set plan day failed: \(error)") }
+        }
+        try context.throwIfStopped()
+        let freeOnPlanDay = free
+        let delivered = Tally()  // "sender>recipient": nudges whose call returned success
+        let attempted = Tally()  // calls that reached the backend (not refused on the device)
+        let origin = Simulation.nowNanoseconds
+        try await context.monitored(every: .milliseconds(200), check: { Self.checkState(app, users: users, context) }) {
+            await withTaskGroup(of: Void.self) { group in
+                for index in users.indices {
+                    group.addTask {
+                        await Simulation.named("nudger-\(index)") {
+                            await Self.userLoop(app, users: users, index: index, free: freeOnPlanDay, origin: origin,
+                                                delivered: delivered, attempted: attempted, context: context)
+                        }
+                    }
+                }
+            }
+            await app.backend.waitUntilIdle()
+        }
+        guard !context.isStopped else { try context.throwIfStopped(); return }
+        let sent = delivered.counts, tried = attempted.counts
+        for recipient in users {
+            let nudges = app.backend.firestore.query("users/\(recipient.uid)/notifications") { $0["type"] == "nudge" }
+            for sender in users where sender.uid != recipient.uid {
+                let key = "\(sender.uid)>\(recipient.uid)"
+                let count = nudges.count { $0["senderId"]?.stringValue == sender.uid }
+                let low = sent[key, default: 0], high = tried[key, default: 0]
+                context.eventually("one-notification-per-nudge", count >= low && count <= high,
+                                   "\(recipient.uid) has \(count) nudge(s) from \(sender.uid); \(low) reported delivered, \(high) reached the backend")
+            }
+        }
+        try context.throwIfStopped()
+    }
+
+    static func userLoop(
+        _ app: UFreeApp, users: [UFreeScenarioSupport.User], index: Int, free: Set<String>, origin: UInt64,
+        delivered: Tally, attempted: Tally, context: ScenarioContext
+    ) async {
+        let p = context.parameters
+        var random = Simulation.random("nudge/user-\(index)")
+        let me = users[index]
+        let record: @Sendable (String, Result<Void, UFreeError>) -> Void = { friend, result in
+            let key = "\(me.uid)>\(friend)"
+            switch result {
+            case .success: delivered.add(key); attempted.add(key)
+            case .failure(.nudgeInFlight): context.sometimes("rapid-tap-refused", true)
+            case .failure(.nudgeTooSoon): context.sometimes("rapid-tap-refused", true); attempted.add(key)
+            case .failure: attempted.add(key)  // may have committed before the response was lost
+            }
+        }
+        for arrival in ScenarioSupport.arrivals(count: p["actionsPerUser"], durationSeconds: p["durationSeconds"], random: &random, origin: origin) {
+            await ScenarioSupport.sleep(until: arrival)
+            if context.isStopped { return }
+            if random.below(100) < p["nudgeAllPercent"] {
+                context.note(me.uid, "nudge all \(planDay)")
+                do {
+                    let result = try await UFreeScenarioSupport.retrying { try await app.nudgeAllFree(on: planDay, as: me.client) }
+                    for friend in result.nudgedFriendIds { record(friend, .success(())) }
+                    for failure in result.failures { record(failure.friendId, .failure(failure.error)) }
+                    let tried = (result.nudgedFriendIds + result.failures.map(\.friendId)).sorted()
+                    context.sometimes("nudge-all-sent", !result.nudgedFriendIds.isEmpty)
+                    context.always("nudge-all-only-free", tried.allSatisfy { free.contains($0) },
+                                   "\(me.uid)'s Nudge All tried \(tried) but only \(free.sorted()) are free on \(planDay)")
+                } catch { context.note(me.uid, "nudge all failed: \(error)") }
+                context.recordLatency("nudgeAll", user: me.uid, intendedStartNanoseconds: arrival)
+                continue
+            }
+            var friendIndex = random.below(users.count - 1)
+            if friendIndex >= index { friendIndex += 1 }
+            let friend = users[friendIndex].uid
+            let taps = 1 + random.below(p["tapsMax"])
+            let gaps = (0..<taps).map { _ in random.below(p["tapGapMaxMilliseconds"] + 1) }
+            context.note(me.uid, "nudge \(friend) ×\(taps)")
+            await withTaskGroup(of: Void.self) { group in
+                var offset = 0
+                for tap in 0..<taps {
+                    offset += tap == 0 ? 0 : gaps[tap]
+                    let delay = offset
+                    group.addTask {
+                        await ScenarioSupport.sleep(milliseconds: delay)
+                        do throws(UFreeError) {
+                            try await app.nudge(friend, as: me.client)
+                            record(friend, .success(()))
+                        } catch { record(friend, .failure(error)) }
+                    }
+                }
+            }
+            context.recordLatency("nudgeBurst", user: me.uid, intendedStartNanoseconds: arrival)
+        }
+    }
+
+    /// Always: nudge notifications from one sender to one recipient are the cooldown apart.
+    static func checkState(_ app: UFreeApp, users: [UFreeScenarioSupport.User], _ context: ScenarioContext) {
+        let cooldown = Int64(cooldownSeconds) * 1_000_000_000
+        for recipient in users {
+            let nudges = app.backend.firestore.query("users/\(recipient.uid)/notifications") { $0["type"] == "nudge" }
+            var bySender: [String: [Int64]] = [:]
+            for nudge in nudges {
+                bySender[nudge["senderId"]?.stringValue ?? "?", default: []].append(nudge["createdAt"]?.timestampValue?.unixNanoseconds ?? 0)
+            }
+            for sender in bySender.keys.sorted() {
+                let times = bySender[sender]!.sorted()
+                let tooClose = zip(times, times.dropFirst()).first { $1 - $0 < cooldown }
+                context.always("one-nudge-per-cooldown", tooClose == nil,
+                               "\(recipient.uid) got nudges from \(sender) \(tooClose.map { Double($0.1 - $0.0) / 1e9 } ?? 0) s apart (cooldown \(cooldownSeconds) s)")
+            }
+        }
+    }
+}
