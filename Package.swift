@@ -15,6 +15,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         // Only `rehearse bench` uses it: the TestClock-driven timeline it is compared against.
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     ],
@@ -32,7 +33,10 @@ let package = Package(
         .target(name: "Domain"),
         .target(
             name: "Scenarios",
-            dependencies: ["Sim", "Domain", .product(name: "Collections", package: "swift-collections")]
+            dependencies: [
+                "Sim", "Domain", .product(name: "Collections", package: "swift-collections"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]
         ),
         .executableTarget(
             name: "rehearse",

@@ -68,6 +68,8 @@ final class Scheduler: @unchecked Sendable {
     private var replayDecisions: [UInt32] = []
     private var replayCursor = 0
     private(set) var decisions: [UInt32] = []
+    /// The runtime id of the task whose job ran last (0 before the first).
+    private var lastTask: UInt64 = 0
 
     // Identity and trace.
     private(set) var executorLabels: [String] = ["nonisolated"]
@@ -246,22 +248,51 @@ final class Scheduler: @unchecked Sendable {
         }
     }
 
+    /// Runs one ready job. Where there is a choice it is logged as a *decision*: an index into
+    /// the ready set in "default-first" order, where 0 is the non-preemptive default — the task
+    /// that just ran, if its next job is the newest ready one, else the oldest ready job — and
+    /// 1, 2, … are the others oldest first. So a log with few non-zero entries is a schedule with
+    /// few preemptions, which is what shrinking minimises.
     @inline(__always)
     private func runOneJob() {
         let count = ready.count
-        let index = count == 1 ? 0 : chooseIndex(count: count)
+        var index = 0
+        if count > 1 {
+            let continuesLastTask = lastTask != 0 && jobTaskID(ready[count - 1].job) == lastTask
+            var decision = 0
+            switch strategyKind {
+            case .fifo:
+                index = 0
+                decision = continuesLastTask ? 1 : 0
+            case .random:
+                decision = schedulerRandom.below(count)
+                index = Self.readyIndex(decision: decision, count: count, continuesLastTask: continuesLastTask)
+            case .pct:
+                index = pct!.choose(among: ready, step: steps)
+                decision = continuesLastTask ? (index == count - 1 ? 0 : index + 1) : index
+            case .replay:
+                if replayCursor < replayDecisions.count {
+                    decision = min(Int(replayDecisions[replayCursor]), count - 1)
+                    replayCursor += 1
+                }
+                index = Self.readyIndex(decision: decision, count: count, continuesLastTask: continuesLastTask)
+            }
+            decisions.append(UInt32(decision))
+        }
         let entry: ReadyJob
         if index == 0 {
             entry = ready.removeFirst()
+        } else if index == count - 1 {
+            entry = ready.removeLast()
         } else if strategyKind == .random {
             ready.swapAt(index, count - 1)
             entry = ready.removeLast()
         } else {
             entry = ready.remove(at: index)
         }
-        if count > 1 { decisions.append(UInt32(index)) }
         let ordinal = entry.ordinal
         currentExecutorOrdinal = ordinal
+        lastTask = jobTaskID(entry.job)
         hash.mix(UInt64(ordinal) << 40 | UInt64(count) << 20 | UInt64(index))
         if recordsTrace {
             events.append(TraceEvent(
@@ -278,20 +309,11 @@ final class Scheduler: @unchecked Sendable {
         currentExecutorOrdinal = 0
     }
 
-    private func chooseIndex(count: Int) -> Int {
-        switch strategyKind {
-        case .fifo:
-            return 0
-        case .random:
-            return schedulerRandom.below(count)
-        case .pct:
-            return pct!.choose(among: ready, step: steps)
-        case .replay:
-            guard replayCursor < replayDecisions.count else { return 0 }
-            let decision = Int(replayDecisions[replayCursor])
-            replayCursor += 1
-            return min(decision, count - 1)
-        }
+    /// The ready-set index of `decision` in default-first order (see `runOneJob`).
+    @inline(__always)
+    static func readyIndex(decision: Int, count: Int, continuesLastTask: Bool) -> Int {
+        guard continuesLastTask else { return decision }
+        return decision == 0 ? count - 1 : decision - 1
     }
 
     /// Moves virtual time to the earliest timer and fires every timer due then, in insertion

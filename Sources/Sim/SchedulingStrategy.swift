@@ -10,8 +10,10 @@ public enum SchedulingStrategy: Sendable, Hashable, CustomStringConvertible {
     /// `horizon` the running task drops below all others. Finds any bug of depth `d` with
     /// probability ≥ 1/(n·k^(d−1)) for n tasks and k steps.
     case pct(depth: Int, horizon: Int)
-    /// Replays a decisions log: at the i-th step with more than one ready job, pick index
-    /// `decisions[i]` (clamped); once the log runs out, FIFO.
+    /// Replays a decisions log: at the i-th step with more than one ready job, take choice
+    /// `decisions[i]` (clamped) in default-first order, where 0 continues the task that just ran
+    /// if its next job is the newest ready one and otherwise takes the oldest; once the log runs
+    /// out, always 0. Few non-zero entries mean few preemptions.
     case replay(decisions: [UInt32])
 
     /// The default step horizon over which PCT places its priority change points.

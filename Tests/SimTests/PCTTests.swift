@@ -53,3 +53,50 @@ func plantedDepthTwoBug() async -> Bool {
         #expect(SchedulingStrategy(parsing: "random:1") == nil)
     }
 }
+
+/// A counter incremented by read-then-write over two hops: a lost update needs at least one
+/// preemption between some task's read and its write.
+actor SplitCounter: SimActor {
+    nonisolated let simExecutor = SimExecutor("counter")
+    var value = 0
+    func read() -> Int { value }
+    func write(_ newValue: Int) { value = newValue }
+}
+
+func lostUpdateRace() async -> Int {
+    let counter = SplitCounter()
+    await withTaskGroup(of: Void.self) { group in
+        for _ in 0..<6 {
+            group.addTask {
+                for _ in 0..<5 {
+                    let seen = await counter.read()
+                    await counter.write(seen + 1)
+                }
+            }
+        }
+    }
+    return await counter.value
+}
+
+@Suite struct ShrinkerTests {
+    /// The non-preemptive default schedule loses no update; a random schedule that loses one
+    /// shrinks to a few preemptions, and the shrunk log still loses an update on replay.
+    @Test func shrinksAFailingScheduleToFewPreemptions() {
+        let clean = Simulation.run(SimulationConfiguration(seed: 0, strategy: .replay(decisions: []))) { await lostUpdateRace() }
+        #expect(clean.output == 30)
+        let seed = (UInt64(0)..<100).first { seed in
+            Simulation.run(SimulationConfiguration(seed: seed, strategy: .random)) { await lostUpdateRace() }.output != 30
+        }!
+        let failing = Simulation.run(SimulationConfiguration(seed: seed, strategy: .random)) { await lostUpdateRace() }
+        let outcome = DecisionShrinker.shrink(
+            SimulationConfiguration(seed: seed), decisions: failing.decisions,
+            stillFails: { (result: SimulationResult<Int>) in result.output != 30 }
+        ) { await lostUpdateRace() }
+        print("shrinker: lost update at seed \(seed): \(outcome.preemptionsBefore) → \(outcome.preemptionsAfter) preemptions in \(outcome.runs) runs")
+        #expect(outcome.preemptionsBefore > 10)
+        #expect(outcome.preemptionsAfter >= 1)
+        #expect(outcome.preemptionsAfter <= 3)
+        let replayed = Simulation.run(SimulationConfiguration(seed: seed, strategy: .replay(decisions: outcome.decisions))) { await lostUpdateRace() }
+        #expect(replayed.output != 30)
+    }
+}

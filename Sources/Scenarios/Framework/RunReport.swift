@@ -1,0 +1,54 @@
+import Sim
+/// The result of one scenario run, as written to `report.json` (schema-versioned).
+public struct RunReport: Sendable, Hashable, Codable {
+    public static let currentSchemaVersion = 1
+
+    /// Why a run failed, if it did.
+    public struct Failure: Sendable, Hashable, Codable {
+        /// `invariant`, `kernel` (deadlock, step/time limit, escape, root threw) or `threshold`.
+        public let kind: String
+        public let message: String
+    }
+
+    /// One check's status in this run.
+    public struct CheckResult: Sendable, Hashable, Codable {
+        public let name: String
+        public let kind: CheckDeclaration.Kind
+        public let summary: String
+        /// `passed`, `violated`, `not-checked` (Always/Eventually); `reached`, `not-reached` (Sometimes).
+        public let status: String
+        public let observations: Int
+    }
+
+    /// One threshold's verdict.
+    public struct ThresholdResult: Sendable, Hashable, Codable {
+        public let expression: String
+        public let observedNanoseconds: UInt64?
+        public let passed: Bool
+    }
+
+    public var schemaVersion = RunReport.currentSchemaVersion
+    public var runId: String
+    public var scenario: String
+    public var seed: UInt64
+    public var strategy: String
+    public var variant: String?
+    public var parameters: [String: Int]
+    public var passed: Bool
+    public var failure: Failure?
+    public var violation: InvariantViolation?
+    public var outcome: String
+    public var outcomeDetail: String
+    public var steps: UInt64
+    public var virtualNanoseconds: UInt64
+    public var traceHash: String
+    public var build: BuildFingerprint
+    public var checks: [CheckResult]
+    public var latency: [LatencySummary]
+    public var thresholds: [ThresholdResult]
+    public var timeline: [TimelineEntry]
+    public var droppedLatencySamples: Int
+    public var droppedTimelineEntries: Int
+    /// The command that reproduces this run.
+    public var replayCommand: String
+}

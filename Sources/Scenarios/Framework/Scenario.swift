@@ -1,0 +1,22 @@
+/// A workload plus its checkers: user actors drive a domain app on the simulator while the
+/// scenario's invariants (Always), goals (Sometimes) and end-state checks (Eventually) watch.
+public protocol Scenario: Sendable {
+    /// Stable kebab-case name used on the command line and in report paths.
+    var name: String { get }
+    /// One line for `rehearse list`.
+    var summary: String { get }
+    /// The documented parameters with defaults and ranges.
+    var parameters: [ScenarioParameter] { get }
+    /// Domain variant names this scenario can run (and should catch).
+    var variants: [String] { get }
+    /// The checks the scenario may report, so a passing report still lists them.
+    var checks: [CheckDeclaration] { get }
+    /// Cross-parameter validation beyond each parameter's range.
+    func validate(_ parameters: ScenarioParameters) throws(ScenarioError)
+    /// Runs one seed inside `Simulation.run`; reports through `context`.
+    func run(_ context: ScenarioContext) async throws
+}
+
+extension Scenario {
+    public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {}
+}

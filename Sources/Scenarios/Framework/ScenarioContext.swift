@@ -1,0 +1,142 @@
+import Sim
+import Synchronization
+
+/// What a running scenario reports to: its parameters and variant, its checks (Always ends the
+/// run at the first violation, recording the kernel step and virtual time), its Sometimes goals,
+/// latency samples and per-user timeline. Safe to call from any task of the simulation.
+public final class ScenarioContext: Sendable {
+    public let scenario: String
+    public let seed: UInt64
+    public let parameters: ScenarioParameters
+    /// The selected domain variant name, or nil for the careful design.
+    public let variant: String?
+
+    struct State {
+        var violation: InvariantViolation?
+        var observations: [String: Int] = [:]
+        var reached: Set<String> = []
+        var samples: [LatencySample] = []
+        var droppedSamples = 0
+        var timeline: [TimelineEntry] = []
+        var droppedTimeline = 0
+    }
+    private let state = Mutex(State())
+
+    public init(scenario: String, seed: UInt64, parameters: ScenarioParameters, variant: String?) {
+        self.scenario = scenario
+        self.seed = seed
+        self.parameters = parameters
+        self.variant = variant
+    }
+
+    /// True once a violation was recorded: user actors stop issuing operations.
+    public var isStopped: Bool { state.withLock { $0.violation != nil } }
+
+    /// The first violation, if any.
+    public var violation: InvariantViolation? { state.withLock { $0.violation } }
+
+    /// Always: `condition` must hold now. The first failure is kept with the current step and time.
+    public func always(_ check: String, _ condition: Bool, _ message: @autoclosure () -> String) {
+        observe(check, kind: .always, condition, message)
+    }
+
+    /// Eventually: an end-state check, made once the workload finished and the backend is idle.
+    public func eventually(_ check: String, _ condition: Bool, _ message: @autoclosure () -> String) {
+        observe(check, kind: .eventually, condition, message)
+    }
+
+    /// Sometimes: records that `goal` was reached in this run when `condition` holds.
+    public func sometimes(_ goal: String, _ condition: Bool) {
+        guard condition else { return }
+        state.withLock { _ = $0.reached.insert(goal) }
+    }
+
+    private func observe(_ check: String, kind: CheckDeclaration.Kind, _ condition: Bool, _ message: () -> String) {
+        let first = state.withLock { state -> Bool in
+            state.observations[check, default: 0] += 1
+            return !condition && state.violation == nil
+        }
+        guard first else { return }
+        let violation = InvariantViolation(
+            check: check, kind: kind, message: message(),
+            step: Simulation.currentStep, virtualNanoseconds: Simulation.nowNanoseconds)
+        let recorded = state.withLock { state -> Bool in
+            guard state.violation == nil else { return false }
+            state.violation = violation
+            return true
+        }
+        if recorded { Simulation.record("violation \(check) at step \(violation.step): \(violation.message)") }
+    }
+
+    /// Throws `ScenarioStopped` if a violation was recorded (call between phases).
+    public func throwIfStopped() throws {
+        if let violation { throw ScenarioStopped(violation: violation) }
+    }
+
+    /// Records one operation that was meant to start at `intendedStartNanoseconds` and ends now.
+    public func recordLatency(_ operation: String, user: String, intendedStartNanoseconds: UInt64) {
+        let now = Simulation.nowNanoseconds
+        precondition(now >= intendedStartNanoseconds, "an operation cannot end before its arrival")
+        let sample = LatencySample(
+            operation: operation, user: user, intendedStartNanoseconds: intendedStartNanoseconds,
+            endNanoseconds: now, step: Simulation.currentStep)
+        state.withLock { state in
+            if state.samples.count < ScenarioLimits.maxLatencySamples { state.samples.append(sample) } else { state.droppedSamples += 1 }
+        }
+    }
+
+    /// Adds `event` to `user`'s timeline at the current virtual time.
+    public func note(_ user: String, _ event: String) {
+        let entry = TimelineEntry(user: user, timeNanoseconds: Simulation.nowNanoseconds, event: event)
+        state.withLock { state in
+            if state.timeline.count < ScenarioLimits.maxTimelineEntries { state.timeline.append(entry) } else { state.droppedTimeline += 1 }
+        }
+    }
+
+    /// Runs `body` while a monitor task calls `check` every `interval` of virtual time, then
+    /// once more at the end; returns early (throwing `ScenarioStopped`) after a violation.
+    public func monitored(
+        every interval: Duration, check: @escaping @Sendable () -> Void, _ body: () async throws -> Void
+    ) async throws {
+        let done = Mutex(false)
+        let monitor = Simulation.spawn("\(scenario)/monitor") { [self] in
+            let clock = SimClock()
+            while !done.withLock({ $0 }) && !isStopped {
+                try? await clock.sleep(for: interval)
+                check()
+            }
+        }
+        do {
+            try await body()
+        } catch {
+            done.withLock { $0 = true }
+            await monitor.value
+            throw error
+        }
+        done.withLock { $0 = true }
+        await monitor.value
+        check()
+        try throwIfStopped()
+    }
+
+    /// Everything recorded so far, sorted where order matters.
+    var snapshot: ScenarioObservations {
+        state.withLock { state in
+            ScenarioObservations(
+                violation: state.violation, observations: state.observations, reached: state.reached.sorted(),
+                samples: state.samples, droppedSamples: state.droppedSamples,
+                timeline: state.timeline, droppedTimeline: state.droppedTimeline)
+        }
+    }
+}
+
+/// What a scenario run recorded, handed from the simulation back to the runner.
+struct ScenarioObservations: Sendable {
+    var violation: InvariantViolation?
+    var observations: [String: Int]
+    var reached: [String]
+    var samples: [LatencySample]
+    var droppedSamples: Int
+    var timeline: [TimelineEntry]
+    var droppedTimeline: Int
+}

@@ -1,0 +1,35 @@
+/// Bad input to a scenario run: every case names the input and says how to fix it.
+public enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
+    case unknownScenario(String, valid: [String])
+    case unknownParameter(scenario: String, name: String, valid: [String])
+    case malformedParameter(String)
+    case invalidParameter(name: String, value: Int, reason: String)
+    case unknownVariant(scenario: String, name: String, valid: [String])
+    case malformedThreshold(String, reason: String)
+    case malformedSeedRange(String)
+    case malformedStrategy(String)
+    case unreadableArtifact(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unknownScenario(let name, let valid):
+            return "unknown scenario '\(name)'; valid: \(valid.joined(separator: ", "))"
+        case .unknownParameter(let scenario, let name, let valid):
+            return "scenario \(scenario) has no parameter '\(name)'; valid: \(valid.joined(separator: ", "))"
+        case .malformedParameter(let text):
+            return "parameter '\(text)' is not of the form name=integer"
+        case .invalidParameter(let name, let value, let reason):
+            return "parameter \(name)=\(value) is impossible: \(reason)"
+        case .unknownVariant(let scenario, let name, let valid):
+            return "scenario \(scenario) cannot run variant '\(name)'; valid: \(valid.joined(separator: ", "))"
+        case .malformedThreshold(let text, let reason):
+            return "threshold '\(text)' is malformed (\(reason)); expected e.g. placeBid.p99<2s"
+        case .malformedSeedRange(let text):
+            return "seed range '\(text)' is malformed; expected A..<B with A < B, e.g. 1..<100"
+        case .malformedStrategy(let text):
+            return "strategy '\(text)' is malformed; expected fifo, random, pct:D or pct:D:K"
+        case .unreadableArtifact(let path, let reason):
+            return "cannot read \(path): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Sim
+
+/// Runs one seed of a scenario on the kernel and turns what happened into a `RunReport`.
+/// A violation, a kernel outcome other than `finished`, or a missed threshold fails the run.
+public enum ScenarioRunner {
+    /// Validates `request` (typed error for impossible input) without running anything.
+    public static func prepare(_ request: RunRequest) throws(ScenarioError) -> (any Scenario, ScenarioParameters) {
+        let scenario = try ScenarioRegistry.scenario(named: request.scenario)
+        let parameters = try ScenarioParameters.resolve(request.parameters, specs: scenario.parameters, scenario: scenario.name)
+        try scenario.validate(parameters)
+        if let variant = request.variant, !scenario.variants.contains(variant) {
+            throw .unknownVariant(scenario: scenario.name, name: variant, valid: scenario.variants)
+        }
+        return (scenario, parameters)
+    }
+
+    /// Runs `request` on the calling thread (blocks until the simulation ends).
+    public static func run(_ request: RunRequest) throws(ScenarioError) -> (report: RunReport, trace: [TraceEvent]) {
+        let (scenario, parameters) = try prepare(request)
+        let context = ScenarioContext(scenario: scenario.name, seed: request.seed, parameters: parameters, variant: request.variant)
+        let configuration = SimulationConfiguration(
+            seed: request.seed, strategy: request.strategy, recordsTrace: request.recordsTrace)
+        let result = Simulation.run(configuration) {
+            Simulation.record("scenario \(scenario.name) seed \(request.seed) strategy \(request.strategy) variant \(request.variant ?? "careful")")
+            try await scenario.run(context)
+        }
+        let observed = context.snapshot
+        var failure: RunReport.Failure?
+        if let violation = observed.violation {
+            failure = .init(kind: "invariant", message: "\(violation.check): \(violation.message) (step \(violation.step))")
+        } else if !result.outcome.isSuccess {
+            failure = .init(kind: "kernel", message: result.outcome.description)
+        }
+        let operations = Set(observed.samples.map(\.operation)).sorted()
+        let latency = operations.map { operation in
+            LatencySummary(operation: operation, samples: observed.samples.filter { $0.operation == operation }, seed: request.seed)
+        }
+        let thresholds = request.thresholds.map { threshold in
+            let observedValue = latency.first { $0.operation == threshold.operation }?.value(of: threshold.statistic)
+            return RunReport.ThresholdResult(
+                expression: threshold.expression, observedNanoseconds: observedValue,
+                passed: observedValue.map(threshold.isMet(by:)) ?? false)
+        }
+        if failure == nil, let missed = thresholds.first(where: { !$0.passed }) {
+            let observedText = missed.observedNanoseconds.map { ReportFormat.duration($0) } ?? "no samples"
+            failure = .init(kind: "threshold", message: "threshold \(missed.expression) missed (observed \(observedText))")
+        }
+        let checks = scenario.checks.map { declaration -> RunReport.CheckResult in
+            let count = observed.observations[declaration.name] ?? 0
+            let status: String
+            switch declaration.kind {
+            case .sometimes: status = observed.reached.contains(declaration.name) ? "reached" : "not-reached"
+            case .always, .eventually:
+                status = observed.violation?.check == declaration.name ? "violated" : (count == 0 ? "not-checked" : "passed")
+            }
+            return .init(name: declaration.name, kind: declaration.kind, summary: declaration.summary, status: status, observations: count)
+        }
+        let outcomeKind: String
+        if case .rootThrew(let text) = result.outcome, observed.violation != nil, text.hasPrefix("stopped:") {
+            outcomeKind = "stopped-by-violation"
+        } else {
+            outcomeKind = result.outcome.kind
+        }
+        var replay = "rehearse run \(scenario.name) --seed \(request.seed) --strategy \(request.strategy)"
+        for name in parameters.values.keys.sorted() where request.parameters[name] != nil {
+            replay += " --param \(name)=\(parameters[name])"
+        }
+        if let variant = request.variant { replay += " --variant \(variant)" }
+        let report = RunReport(
+            runId: request.runId, scenario: scenario.name, seed: request.seed, strategy: request.strategy.description,
+            variant: request.variant, parameters: parameters.values, passed: failure == nil, failure: failure,
+            violation: observed.violation, outcome: outcomeKind, outcomeDetail: result.outcome.description,
+            steps: result.steps, virtualNanoseconds: result.virtualNanoseconds, traceHash: result.traceHash.description,
+            build: BuildFingerprint(commit: request.gitCommit ?? "unknown"), checks: checks, latency: latency, thresholds: thresholds,
+            timeline: observed.timeline, droppedLatencySamples: observed.droppedSamples,
+            droppedTimelineEntries: observed.droppedTimeline, replayCommand: replay)
+        return (report, result.trace)
+    }
+
+    /// Rebuilds the request that produced `report` (for replay).
+    public static func request(replaying report: RunReport) throws(ScenarioError) -> RunRequest {
+        guard let strategy = SchedulingStrategy(parsing: report.strategy) else { throw .malformedStrategy(report.strategy) }
+        return RunRequest(
+            scenario: report.scenario, seed: report.seed, strategy: strategy, parameters: report.parameters,
+            variant: report.variant, thresholds: try report.thresholds.map { (t: RunReport.ThresholdResult) throws(ScenarioError) in try Threshold(parsing: t.expression) })
+    }
+}

@@ -1,0 +1,231 @@
+import Domain
+import Sim
+import Synchronization
+
+/// KNB honors auction: N bidders on M honors, bursts near the close, a Buy Now mid-race.
+public struct AuctionRaceScenario: Scenario {
+    public init() {}
+    public let name = "auction-race"
+    public let summary = "N bidders on M KNB honors, bursts near the close, Buy Now mid-race"
+    public let parameters: [ScenarioParameter] = [
+        .init("bidders", "users bidding", default: 12, in: 2...60),
+        .init("honors", "honors on auction", default: 1, in: 1...10),
+        .init("bidsPerBidder", "bids each bidder intends to place", default: 6, in: 1...50),
+        .init("durationSeconds", "auction length (virtual seconds)", default: 60, in: 10...86_400),
+        .init("burstPercent", "share of bids arriving in the last tenth (close burst)", default: 80, in: 0...100),
+        .init("buyNow", "1: one user presses Buy Now mid-race on the first honor", default: 1, in: 0...1),
+        .init("buyNowAtPercent", "when Buy Now is pressed, in % of the auction (95: inside the close burst)", default: 95, in: 0...100),
+        .init("snipePercent", "share of close-burst bids that are snipes (raise by up to 1000)", default: 60, in: 0...100),
+        .init("raiseOwnPercent", "chance a winning bidder raises their own bid", default: 15, in: 0...100),
+        .init("doubleTapPercent", "chance a bid is sent twice (double tap)", default: 10, in: 0...100),
+        .init("duplicatePercent", "trigger events delivered twice (MODEL_RULES §9: 5 % under stress)", default: 5, in: 0...100),
+    ]
+    public let variants = KNBScenarioSupport.variants([
+        .bidBurstLosesBids, .buyNowOutsideTransaction, .outbidRereadsLiveDoc, .outbidNoDedup, .outbidSelfNotify, .totalPledgedIncrement,
+    ])
+    public let checks: [CheckDeclaration] = [
+        .init(.always, "bids-strictly-increasing", "each honor's bids rise strictly and have unique ids"),
+        .init(.always, "winner-is-highest-bidder", "currentBid/currentWinner equal the last (highest) bid"),
+        .init(.always, "no-bid-after-sold", "a sold honor's last bid is its Buy Now; nothing follows it"),
+        .init(.always, "one-new-bid-per-update", "every committed update appends at most one bid and keeps the earlier ones"),
+        .init(.always, "bid-not-lost", "a bid fails only for a business reason, never contention (ABORTED)"),
+        .init(.always, "outbid-to-previous-winner", "an OUTBID goes to the bid's previous winner, never to the bidder"),
+        .init(.always, "outbid-once-per-bid", "at most one OUTBID push per bid and token"),
+        .init(.eventually, "outbid-for-every-overtaken-winner", "each overtaken winner got an OUTBID notification for that bid"),
+        .init(.eventually, "total-pledged-consistent", "users' totalPledged = sum of the honors they currently win"),
+        .init(.sometimes, "bid-too-low", "a bid lost a race and was rejected as too low"),
+        .init(.sometimes, "outbid-sent", "an OUTBID push was sent"),
+        .init(.sometimes, "sold-by-buy-now", "an honor was sold by Buy Now"),
+    ]
+
+    static let buyNowPrice = 100_000.0
+
+    public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {
+        // Increments of at most 20 per bid must stay below the Buy Now price.
+        let maximumRaise = parameters["bidders"] * parameters["bidsPerBidder"] * 1_000 * 3
+        if maximumRaise >= Int(Self.buyNowPrice) * 10 {
+            throw .invalidParameter(name: "bidsPerBidder", value: parameters["bidsPerBidder"], reason: "bidders × bidsPerBidder must stay below 334 (bids would pass the Buy Now price)")
+        }
+    }
+
+    public func run(_ context: ScenarioContext) async throws {
+        let p = context.parameters
+        let app = KNBScenarioSupport.makeApp(context, duplicatePercent: p["duplicatePercent"])
+        let admin = await KNBScenarioSupport.signUp(app, email: "admin@knb.org", name: "Admin", admin: true)
+        let honorIds = (0..<p["honors"]).map { "h\($0)" }
+        let listener = app.backend.listen("honors", label: "checker/honors") { changes in
+            for change in changes { Self.checkUpdate(change, context) }
+        }
+        for id in honorIds {
+            _ = try? await KNBScenarioSupport.retrying { try await admin.createHonor(id: id, name: "Honor \(id)", buyNowPrice: Self.buyNowPrice) }
+        }
+        var signedUp: [KNBClient] = []
+        for index in 0..<p["bidders"] {
+            signedUp.append(await KNBScenarioSupport.signUp(app, email: "u\(index)@knb.org", name: "User \(index)"))
+        }
+        let bidders = signedUp
+        let origin = Simulation.nowNanoseconds
+        let duration = UInt64(p["durationSeconds"]) * 1_000_000_000
+        try await context.monitored(every: .seconds(1), check: { Self.checkState(app, context) }) {
+            await withTaskGroup(of: Void.self) { group in
+                for (index, bidder) in bidders.enumerated() {
+                    group.addTask {
+                        await Simulation.named("bidder-\(index)") {
+                            await Self.bidderLoop(bidder, index: index, honorIds: honorIds, origin: origin, context: context)
+                        }
+                    }
+                }
+                if p["buyNow"] == 1 {
+                    group.addTask {
+                        await KNBScenarioSupport.sleep(until: origin + duration / 100 * UInt64(p["buyNowAtPercent"]))
+                        guard !context.isStopped else { return }
+                        let buyer = bidders[bidders.count - 1]
+                        context.note(buyer.email, "buyNow \(honorIds[0])")
+                        let start = Simulation.nowNanoseconds
+                        do {
+                            _ = try await KNBScenarioSupport.retrying { try await buyer.buyNow(honorId: honorIds[0]) }
+                            context.note(buyer.email, "bought \(honorIds[0])")
+                        } catch {
+                            context.note(buyer.email, "buyNow failed: \(error)")
+                        }
+                        context.recordLatency("buyNow", user: buyer.email, intendedStartNanoseconds: start)
+                    }
+                }
+            }
+            await app.backend.waitUntilIdle()
+        }
+        listener.remove()
+        Self.checkEnd(app, honorIds: honorIds, context)
+        try context.throwIfStopped()
+    }
+
+    /// One bidder: open-model arrivals; each bid reads the honor, outbids it, retries a lost race.
+    static func bidderLoop(_ bidder: KNBClient, index: Int, honorIds: [String], origin: UInt64, context: ScenarioContext) async {
+        let p = context.parameters
+        var random = Simulation.random("auction/bidder-\(index)")
+        let arrivals = KNBScenarioSupport.arrivals(
+            count: p["bidsPerBidder"], durationSeconds: p["durationSeconds"], burstPercent: p["burstPercent"], random: &random, origin: origin)
+        for arrival in arrivals {
+            await KNBScenarioSupport.sleep(until: arrival)
+            if context.isStopped { return }
+            let honorId = honorIds[random.below(honorIds.count)]
+            let raiseOwn = random.below(100) < p["raiseOwnPercent"]
+            let doubleTap = random.below(100) < p["doubleTapPercent"]
+            let closing = arrival >= origin + UInt64(p["durationSeconds"]) * 900_000_000
+            let snipe = closing && random.below(100) < p["snipePercent"]
+            let increment = Double(1 + random.below(snipe ? 1_000 : 20))
+            await placeBid(bidder, honorId: honorId, increment: increment, raiseOwn: raiseOwn, doubleTap: doubleTap, arrival: arrival, context: context)
+        }
+    }
+
+    static func placeBid(
+        _ bidder: KNBClient, honorId: String, increment: Double, raiseOwn: Bool, doubleTap: Bool, arrival: UInt64, context: ScenarioContext
+    ) async {
+        for _ in 0..<3 {  // a lost race (bid too low) is retried with a fresh read, up to 3 times
+            guard let honor = try? await KNBScenarioSupport.retrying(attempts: 3, { try await bidder.firestore.get(DocumentPath("honors", honorId)) }),
+                  let fields = honor.fields else { break }
+            if fields["isSold"] == .bool(true) { context.note(bidder.email, "sees \(honorId) sold"); break }
+            if fields["currentWinnerEmail"]?.stringValue == bidder.email && !raiseOwn { break }
+            let amount = (fields["currentBid"]?.doubleValue ?? 0) + increment
+            guard amount < buyNowPrice else { break }
+            context.note(bidder.email, "bid \(honorId) \(Int(amount))")
+            let attempt: @Sendable () async -> Result<String, any Error> = {
+                do { return .success(try await KNBScenarioSupport.retrying { try await bidder.placeBid(honorId: honorId, amount: amount) }) } catch { return .failure(error) }
+            }
+            var results: [Result<String, any Error>] = []
+            if doubleTap {
+                async let first = attempt()
+                async let second = attempt()
+                results = [await first, await second]
+            } else {
+                results = [await attempt()]
+            }
+            var lostRace = false
+            for result in results {
+                guard case .failure(let error) = result else { continue }
+                if case KNBError.bidTooLow = error { lostRace = true; context.sometimes("bid-too-low", true) }
+                if case BackendError.aborted(let reason) = error {
+                    context.always("bid-not-lost", false, "\(bidder.email)'s bid of \(amount) on \(honorId) was lost: ABORTED \(reason)")
+                }
+                context.note(bidder.email, "bid failed: \(error)")
+            }
+            context.always("bid-not-lost", true, "")
+            if !lostRace || results.contains(where: { if case .success = $0 { true } else { false } }) { break }
+        }
+        context.recordLatency("placeBid", user: bidder.email, intendedStartNanoseconds: arrival)
+    }
+
+    /// Every committed honor update: at most one new bid, earlier bids untouched.
+    static func checkUpdate(_ change: DocumentChange, _ context: ScenarioContext) {
+        let before = change.before["bids"]?.arrayValue ?? []
+        let after = change.after["bids"]?.arrayValue ?? []
+        guard change.after.exists else { return }
+        let appended = after.count - before.count
+        context.always(
+            "one-new-bid-per-update", (appended == 0 || appended == 1) && Array(after.prefix(before.count)) == before,
+            "update of \(change.after.path) went from \(before.count) to \(after.count) bids (or rewrote earlier bids)")
+    }
+
+    /// Always-checks over the live honors and the outbox.
+    static func checkState(_ app: KNBApp, _ context: ScenarioContext) {
+        let honors = app.backend.firestore.query("honors")
+        var bidsById: [String: (index: Int, bids: [[String: Value]])] = [:]
+        for honor in honors {
+            let bids = (honor["bids"]?.arrayValue ?? []).compactMap(\.mapValue)
+            let amounts = bids.map { $0["amount"]?.doubleValue ?? 0 }
+            let ids = bids.compactMap { $0["id"]?.stringValue }
+            let increasing = zip(amounts, amounts.dropFirst()).allSatisfy { $0 < $1 }
+            context.always("bids-strictly-increasing", increasing && Set(ids).count == ids.count,
+                           "\(honor.path.id) bids \(amounts.map { Int($0) }) ids \(ids)")
+            if let last = bids.last {
+                let consistent = honor["currentBid"]?.doubleValue == last["amount"]?.doubleValue
+                    && honor["currentWinnerEmail"]?.stringValue == last["bidderEmail"]?.stringValue
+                context.always("winner-is-highest-bidder", consistent,
+                               "\(honor.path.id) currentBid \(honor["currentBid"]?.doubleValue ?? -1) winner \(honor["currentWinnerEmail"]?.stringValue ?? "-") but last bid \(last["amount"]?.doubleValue ?? -1) by \(last["bidderEmail"]?.stringValue ?? "-")")
+            }
+            let buyNowIndex = bids.firstIndex { $0["comment"]?.stringValue == "Buy Now" }
+            let sold = honor["isSold"] == .bool(true)
+            context.sometimes("sold-by-buy-now", sold)
+            let soldOK = (buyNowIndex == nil || buyNowIndex == bids.count - 1) && (!sold || buyNowIndex == bids.count - 1)
+            context.always("no-bid-after-sold", soldOK, "\(honor.path.id) has \(bids.count - 1 - (buyNowIndex ?? bids.count - 1)) bid(s) after its Buy Now")
+            for (index, bid) in bids.enumerated() { if let id = bid["id"]?.stringValue { bidsById[id] = (index, bids) } }
+        }
+        var seen: Set<String> = []
+        for record in app.backend.outbox.records where record.channel == .push && record.type == "OUTBID" {
+            context.sometimes("outbid-sent", true)
+            guard let bidId = record.payload["bidId"], let (index, bids) = bidsById[bidId] else { continue }
+            let bidder = bids[index]["bidderEmail"]?.stringValue
+            let previous = index > 0 ? bids[index - 1]["bidderEmail"]?.stringValue : nil
+            context.always("outbid-to-previous-winner", record.recipient == previous && record.recipient != bidder,
+                           "OUTBID for \(bidId) went to \(record.recipient); bidder \(bidder ?? "-"), previous winner \(previous ?? "none")")
+            let key = "\(bidId)|\(record.recipient)|\(record.token ?? "")"
+            context.always("outbid-once-per-bid", !seen.contains(key), "second OUTBID push for \(bidId) to \(record.recipient)")
+            seen.insert(key)
+        }
+    }
+
+    /// End-state checks once the backend is idle.
+    static func checkEnd(_ app: KNBApp, honorIds: [String], _ context: ScenarioContext) {
+        guard !context.isStopped else { return }
+        let firestore = app.backend.firestore
+        var pledged: [String: Double] = [:]
+        for honor in firestore.query("honors") {
+            let bids = (honor["bids"]?.arrayValue ?? []).compactMap(\.mapValue)
+            if let winner = honor["currentWinnerEmail"]?.stringValue { pledged[winner, default: 0] += honor["currentBid"]?.doubleValue ?? 0 }
+            for index in bids.indices.dropFirst() {
+                guard let previous = bids[index - 1]["bidderEmail"]?.stringValue, let bidder = bids[index]["bidderEmail"]?.stringValue,
+                      previous != bidder, let bidId = bids[index]["id"]?.stringValue else { continue }
+                let notified = !firestore.query("users/\(previous)/notifications") {
+                    $0["type"] == "OUTBID" && $0["data"]?.mapValue?["bidId"] == .string(bidId)
+                }.isEmpty
+                context.eventually("outbid-for-every-overtaken-winner", notified, "\(previous) was overtaken by \(bidId) on \(honor.path.id) but got no OUTBID")
+            }
+        }
+        for user in firestore.query("users") {
+            let total = user["totalPledged"]?.doubleValue ?? 0
+            let expected = pledged[user.id] ?? 0
+            context.eventually("total-pledged-consistent", abs(total - expected) < 1e-6,
+                               "\(user.id) totalPledged \(total), but wins honors worth \(expected)")
+        }
+    }
+}

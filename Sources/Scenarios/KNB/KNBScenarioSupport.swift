@@ -1,0 +1,65 @@
+import Domain
+import Sim
+
+/// Set-up and client behaviour shared by the KNB scenarios: the app on the simulator with the
+/// run's variant, signed-up users, and the retry policy of a real client.
+enum KNBScenarioSupport {
+    /// The KNB app on the running simulation, with `duplicatePercent` % duplicate trigger events.
+    static func makeApp(_ context: ScenarioContext, duplicatePercent: Int) -> KNBApp {
+        var faults = BackendFaults.default
+        faults.triggerDuplicateProbability = Double(duplicatePercent) / 100
+        let variants: Set<KNBVariant> = context.variant.flatMap(KNBVariant.init(rawValue:)).map { [$0] } ?? []
+        precondition(context.variant == nil || !variants.isEmpty, "variant validated by the runner")
+        return KNBApp(env: SimulatedEnvironment.current(), faults: faults, variants: variants)
+    }
+
+    /// Registers `email` (with a push token) and makes them an admin when asked.
+    static func signUp(_ app: KNBApp, email: String, name: String, admin: Bool = false) async -> KNBClient {
+        let client = app.client(email: email, name: name)
+        _ = try? await retrying { try await client.register() }
+        _ = try? await retrying { try await client.registerToken("tok-\(email)") }
+        if admin {
+            _ = try? await app.backend.firestore.update(DocumentPath("users", email), ["isAdmin": .set(true)])
+        }
+        return client
+    }
+
+    /// Client retry policy: transient network errors (UNAVAILABLE, DEADLINE_EXCEEDED) are
+    /// retried up to `attempts` times, 1 s then 2 s apart; anything else is the caller's.
+    static func retrying<T>(attempts: Int = 3, _ body: () async throws -> T) async throws -> T {
+        var attempt = 1
+        while true {
+            do {
+                return try await body()
+            } catch let error as BackendError {
+                switch error {
+                case .unavailable where attempt < attempts, .deadlineExceeded where attempt < attempts:
+                    try? await SimClock().sleep(for: .seconds(attempt))
+                    attempt += 1
+                default: throw error
+                }
+            }
+        }
+    }
+
+    /// Sorted arrival times (virtual ns from `origin`) of `count` operations over `duration`
+    /// seconds, `burstPercent` % of them in the last tenth (a burst near the close).
+    static func arrivals(count: Int, durationSeconds: Int, burstPercent: Int, random: inout SimRandom, origin: UInt64) -> [UInt64] {
+        let total = UInt64(durationSeconds) * 1_000_000_000
+        let burstStart = total / 10 * 9
+        return (0..<count).map { _ in
+            if random.below(100) < burstPercent { return origin + burstStart + UInt64(random.below(Int(total - burstStart))) }
+            return origin + UInt64(random.below(Int(burstStart)))
+        }.sorted()
+    }
+
+    /// Sleeps until the virtual instant `nanoseconds` (no-op if it has passed).
+    static func sleep(until nanoseconds: UInt64) async {
+        let now = Simulation.nowNanoseconds
+        guard nanoseconds > now else { return }
+        try? await SimClock().sleep(for: .nanoseconds(Int64(nanoseconds - now)))
+    }
+
+    /// The KNB variant names, in declaration order, for the scenarios that catch them.
+    static func variants(_ list: [KNBVariant]) -> [String] { list.map(\.rawValue) }
+}

@@ -1,0 +1,96 @@
+import Domain
+import Sim
+
+/// KNB kiddush sponsorship: users (some admins) race to book a few Shabbat dates.
+public struct KiddushBookingScenario: Scenario {
+    public init() {}
+    public let name = "kiddush-booking"
+    public let summary = "users and admins race to sponsor a few kiddush dates; one booking and one email per date"
+    public let parameters: [ScenarioParameter] = [
+        .init("users", "users booking", default: 6, in: 1...60),
+        .init("admins", "how many of them are admins", default: 2, in: 0...60),
+        .init("dates", "Shabbat dates on offer", default: 3, in: 1...52),
+        .init("windowSeconds", "bookings arrive within this window (virtual seconds)", default: 5, in: 1...3_600),
+        .init("duplicatePercent", "trigger events delivered twice", default: 20, in: 0...100),
+    ]
+    public let variants = KNBScenarioSupport.variants([.kiddushRandomId, .kiddushSetDataOverwrite, .kiddushCheckSendSet])
+    public let checks: [CheckDeclaration] = [
+        .init(.always, "one-booking-per-date", "each date has at most one sponsorship"),
+        .init(.always, "rejection-says-already-booked", "a booking of a taken date is refused as 'already booked', not PERMISSION_DENIED"),
+        .init(.eventually, "booked-user-is-sponsor", "every user told 'booked' is the sponsor on record"),
+        .init(.eventually, "one-email-per-booking", "exactly one booking email per recipient per booking"),
+        .init(.sometimes, "date-already-booked", "a user was told the date is taken"),
+    ]
+
+    public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {
+        if parameters["admins"] > parameters["users"] {
+            throw .invalidParameter(name: "admins", value: parameters["admins"], reason: "cannot exceed users (\(parameters["users"]))")
+        }
+    }
+
+    static func date(_ index: Int) -> String { "2026-02-\(String(format: "%02d", 7 + 7 * index % 21))" }
+
+    public func run(_ context: ScenarioContext) async throws {
+        let p = context.parameters
+        let app = KNBScenarioSupport.makeApp(context, duplicatePercent: p["duplicatePercent"])
+        var signedUp: [KNBClient] = []
+        for index in 0..<p["users"] {
+            signedUp.append(await KNBScenarioSupport.signUp(app, email: "u\(index)@knb.org", name: "User \(index)", admin: index < p["admins"]))
+        }
+        let users = signedUp
+        let origin = Simulation.nowNanoseconds
+        let confirmed = ConfirmedLog()
+        try await context.monitored(every: .milliseconds(200), check: { Self.checkState(app, context) }) {
+            await withTaskGroup(of: Void.self) { group in
+                for (index, user) in users.enumerated() {
+                    group.addTask {
+                        var random = Simulation.random("kiddush/user-\(index)")
+                        await KNBScenarioSupport.sleep(until: origin + UInt64(random.below(p["windowSeconds"] * 1_000)) * 1_000_000)
+                        let arrival = Simulation.nowNanoseconds
+                        let date = Self.date(random.below(p["dates"]))
+                        context.note(user.email, "book \(date)")
+                        do {
+                            let path = try await KNBScenarioSupport.retrying {
+                                try await user.bookKiddush(date: date, occasion: "Simcha", tierName: "Gold", tierAmount: 500)
+                            }
+                            confirmed.append(user: user.email, path: path)
+                            context.note(user.email, "booked \(date)")
+                        } catch KNBError.dateAlreadyBooked {
+                            context.sometimes("date-already-booked", true)
+                            context.always("rejection-says-already-booked", true, "")
+                            context.note(user.email, "\(date) already booked")
+                        } catch BackendError.permissionDenied(let operation, let path) {
+                            context.always("rejection-says-already-booked", false, "\(user.email) booking \(date) got PERMISSION_DENIED (\(operation) \(path))")
+                        } catch {
+                            context.note(user.email, "booking failed: \(error)")
+                        }
+                        context.recordLatency("bookKiddush", user: user.email, intendedStartNanoseconds: arrival)
+                    }
+                }
+            }
+            await app.backend.waitUntilIdle()
+        }
+        guard !context.isStopped else { try context.throwIfStopped(); return }
+        let firestore = app.backend.firestore
+        for (user, path) in confirmed.entries {
+            let sponsor = firestore.liveFields(path)?["sponsorEmail"]?.stringValue
+            context.eventually("booked-user-is-sponsor", sponsor == user, "\(user) was told \(path) is booked, but the sponsor is \(sponsor ?? "nobody")")
+        }
+        let emails = app.backend.outbox.records.filter { $0.channel == .email && $0.type == "KIDDUSH_BOOKING" }
+        for booking in firestore.query("kiddush_sponsorships") {
+            for recipient in KNBApp.bookingRecipients {
+                let count = emails.filter { $0.recipient == recipient && ($0.payload["body"] ?? "").hasSuffix("(\(booking.id))") }.count
+                context.eventually("one-email-per-booking", count == 1, "booking \(booking.id) sent \(count) emails to \(recipient)")
+            }
+        }
+        try context.throwIfStopped()
+    }
+
+    static func checkState(_ app: KNBApp, _ context: ScenarioContext) {
+        var byDate: [String: Int] = [:]
+        for booking in app.backend.firestore.query("kiddush_sponsorships") { byDate[booking["date"]?.stringValue ?? "?", default: 0] += 1 }
+        for date in byDate.keys.sorted() {
+            context.always("one-booking-per-date", byDate[date]! <= 1, "\(byDate[date]!) sponsorships of \(date)")
+        }
+    }
+}

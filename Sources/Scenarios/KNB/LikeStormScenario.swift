@@ -1,0 +1,103 @@
+import Domain
+import Sim
+
+/// KNB feed: users like, unlike (sometimes from a stale UI) and reply to a few posts, with double taps.
+public struct LikeStormScenario: Scenario {
+    public init() {}
+    public let name = "like-storm"
+    public let summary = "likes, unlikes (stale UI) and replies on KNB posts, with double taps"
+    public let parameters: [ScenarioParameter] = [
+        .init("users", "users acting on the feed", default: 8, in: 1...60),
+        .init("posts", "top-level posts", default: 2, in: 1...20),
+        .init("actionsPerUser", "actions each user takes", default: 8, in: 1...100),
+        .init("durationSeconds", "storm length (virtual seconds)", default: 30, in: 1...86_400),
+        .init("doubleTapPercent", "chance a like is sent twice", default: 25, in: 0...100),
+        .init("staleUnlikePercent", "chance an unlike comes from a stale UI (user does not like the post)", default: 20, in: 0...100),
+        .init("replyPercent", "share of actions that are replies", default: 25, in: 0...100),
+        .init("duplicatePercent", "trigger events delivered twice", default: 10, in: 0...100),
+    ]
+    public let variants = KNBScenarioSupport.variants([.likeArrayUnionIncrement, .unlikeNonLikerDecrements, .replyCountTriggerIncrement])
+    public let checks: [CheckDeclaration] = [
+        .init(.always, "like-count-matches-likes", "likeCount == likes.count on every post"),
+        .init(.always, "like-count-not-negative", "likeCount is never negative"),
+        .init(.eventually, "reply-count-matches-replies", "replyCount == number of replies, once idle"),
+        .init(.sometimes, "double-tap-like", "a like was sent twice"),
+        .init(.sometimes, "stale-unlike", "an unlike came from a user who did not like the post"),
+    ]
+
+    public func run(_ context: ScenarioContext) async throws {
+        let p = context.parameters
+        let app = KNBScenarioSupport.makeApp(context, duplicatePercent: p["duplicatePercent"])
+        let author = await KNBScenarioSupport.signUp(app, email: "author@knb.org", name: "Author")
+        var postIds: [String] = []
+        for index in 0..<p["posts"] {
+            if let path = try? await KNBScenarioSupport.retrying({ try await author.createPost("Post \(index)") }) { postIds.append(path.id) }
+        }
+        var signedUp: [KNBClient] = []
+        for index in 0..<p["users"] { signedUp.append(await KNBScenarioSupport.signUp(app, email: "u\(index)@knb.org", name: "User \(index)")) }
+        let users = signedUp, posts = postIds
+        let origin = Simulation.nowNanoseconds
+        try await context.monitored(every: .milliseconds(500), check: { Self.checkState(app, context) }) {
+            await withTaskGroup(of: Void.self) { group in
+                for (index, user) in users.enumerated() {
+                    group.addTask { await Self.userLoop(user, index: index, posts: posts, origin: origin, context: context) }
+                }
+            }
+            await app.backend.waitUntilIdle()
+        }
+        guard !context.isStopped else { try context.throwIfStopped(); return }
+        let firestore = app.backend.firestore
+        for post in firestore.query("social_posts") where post["parentPostId"] == .null {
+            let replies = firestore.query("social_posts") { $0["parentPostId"] == .string(post.id) }.count
+            let count = post["replyCount"]?.intValue ?? -1
+            context.eventually("reply-count-matches-replies", count == Int64(replies), "post \(post.id) replyCount \(count) but \(replies) replies")
+        }
+        try context.throwIfStopped()
+    }
+
+    static func userLoop(_ user: KNBClient, index: Int, posts: [String], origin: UInt64, context: ScenarioContext) async {
+        let p = context.parameters
+        var random = Simulation.random("likes/user-\(index)")
+        var liked: Set<String> = []  // what this user's UI believes
+        let arrivals = KNBScenarioSupport.arrivals(count: p["actionsPerUser"], durationSeconds: p["durationSeconds"], burstPercent: 0, random: &random, origin: origin)
+        for arrival in arrivals {
+            await KNBScenarioSupport.sleep(until: arrival)
+            if context.isStopped { return }
+            let post = posts[random.below(posts.count)]
+            let roll = random.below(100)
+            if roll < p["replyPercent"] {
+                context.note(user.email, "reply \(post)")
+                _ = try? await KNBScenarioSupport.retrying { try await user.reply(to: post, "Reply from \(user.name)") }
+                context.recordLatency("reply", user: user.email, intendedStartNanoseconds: arrival)
+            } else if liked.contains(post) || random.below(100) < p["staleUnlikePercent"] {
+                context.sometimes("stale-unlike", !liked.contains(post))
+                context.note(user.email, "unlike \(post)")
+                _ = try? await KNBScenarioSupport.retrying { try await user.unlike(post) }
+                liked.remove(post)
+                context.recordLatency("unlike", user: user.email, intendedStartNanoseconds: arrival)
+            } else {
+                let doubleTap = random.below(100) < p["doubleTapPercent"]
+                context.sometimes("double-tap-like", doubleTap)
+                context.note(user.email, doubleTap ? "double-tap like \(post)" : "like \(post)")
+                if doubleTap {
+                    async let first: Void? = try? KNBScenarioSupport.retrying { try await user.like(post) }
+                    async let second: Void? = try? KNBScenarioSupport.retrying { try await user.like(post) }
+                    _ = await (first, second)
+                } else {
+                    _ = try? await KNBScenarioSupport.retrying { try await user.like(post) }
+                }
+                liked.insert(post)
+                context.recordLatency("like", user: user.email, intendedStartNanoseconds: arrival)
+            }
+        }
+    }
+
+    static func checkState(_ app: KNBApp, _ context: ScenarioContext) {
+        for post in app.backend.firestore.query("social_posts") {
+            let likes = post["likes"]?.arrayValue?.count ?? 0
+            let count = post["likeCount"]?.intValue ?? 0
+            context.always("like-count-matches-likes", count == Int64(likes), "post \(post.id) likeCount \(count) but \(likes) likes")
+            context.always("like-count-not-negative", count >= 0, "post \(post.id) likeCount \(count)")
+        }
+    }
+}

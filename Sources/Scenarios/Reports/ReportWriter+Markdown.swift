@@ -1,0 +1,63 @@
+extension ReportWriter {
+    /// The report as Markdown: verdict, how to replay, checks, latency, thresholds.
+    public static func markdown(_ report: RunReport) -> String {
+        var lines: [String] = []
+        lines.append("# \(report.scenario) — \(report.passed ? "PASS" : "FAIL")")
+        lines.append("")
+        lines.append("- run: `\(report.runId)` (schema \(report.schemaVersion))")
+        lines.append("- seed \(report.seed), strategy `\(report.strategy)`, variant `\(report.variant ?? "careful")`")
+        let parameters = report.parameters.keys.sorted().map { "\($0)=\(report.parameters[$0]!)" }.joined(separator: " ")
+        lines.append("- parameters: \(parameters)")
+        lines.append("- outcome: \(report.outcome); \(report.steps) steps, \(ReportFormat.duration(report.virtualNanoseconds)) virtual; trace hash `\(report.traceHash)`")
+        lines.append("- build: \(report.build.compiler) \(report.build.configuration) @ \(report.build.commit)")
+        if let failure = report.failure {
+            lines.append("")
+            lines.append("## Failure (\(failure.kind))")
+            lines.append("")
+            lines.append(failure.message)
+            if let violation = report.violation {
+                lines.append("")
+                lines.append("Check `\(violation.check)` (\(violation.kind.rawValue)) failed at step \(violation.step), virtual time \(ReportFormat.duration(violation.virtualNanoseconds)).")
+            }
+            lines.append("")
+            lines.append("Replay: `\(report.replayCommand)` or `rehearse replay <this report.json>`")
+        }
+        lines.append("")
+        lines.append("## Checks")
+        lines.append("")
+        lines.append("| check | kind | status | observations | asserts |")
+        lines.append("| --- | --- | --- | ---: | --- |")
+        for check in report.checks {
+            lines.append("| \(check.name) | \(check.kind.rawValue) | \(check.status) | \(check.observations) | \(check.summary) |")
+        }
+        lines.append("")
+        lines.append("## Latency (virtual time, from intended start)")
+        lines.append("")
+        lines.append("| operation | count | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | slowest (seed/step/user) |")
+        lines.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+        for summary in report.latency {
+            let slowest = summary.exemplars.last.map { "\($0.seed)/\($0.step)/\($0.user)" } ?? ""
+            lines.append("| \(summary.operation) | \(summary.count) | \(ReportFormat.milliseconds(summary.p50Nanoseconds)) | \(ReportFormat.milliseconds(summary.p90Nanoseconds)) | \(ReportFormat.milliseconds(summary.p99Nanoseconds)) | \(ReportFormat.milliseconds(summary.p999Nanoseconds)) | \(ReportFormat.milliseconds(summary.maxNanoseconds)) | \(slowest) |")
+        }
+        if !report.thresholds.isEmpty {
+            lines.append("")
+            lines.append("## Thresholds")
+            lines.append("")
+            for threshold in report.thresholds {
+                let observed = threshold.observedNanoseconds.map { ReportFormat.duration($0) } ?? "no samples"
+                lines.append("- `\(threshold.expression)`: \(threshold.passed ? "met" : "MISSED") (observed \(observed))")
+            }
+        }
+        for summary in report.latency {
+            lines.append("")
+            lines.append("### \(summary.operation): percentile spectrum (ms)")
+            lines.append("")
+            lines.append("```")
+            lines.append(summary.spectrum.trimmingCharacters(in: .newlines))
+            lines.append("```")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+import Foundation

@@ -1,0 +1,25 @@
+import ArgumentParser
+import Scenarios
+
+extension Rehearse {
+    /// `rehearse run <scenario>`: one seed, a report folder, exit 1 on a violation or missed threshold.
+    struct RunCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "run", abstract: "Run one seed of a scenario and write its report.")
+
+        @Argument(help: "Scenario name (see `rehearse list`).")
+        var scenario: String
+        @Option(name: .long, help: "Seed.")
+        var seed: UInt64 = 1
+        @OptionGroup var options: RunOptions
+
+        func run() throws {
+            let request = try options.request(scenario: scenario, seed: seed)
+            if !options.quiet {
+                print("rehearse run \(request.scenario) seed=\(request.seed) strategy=\(request.strategy) variant=\(request.variant ?? "careful")")
+            }
+            let (report, trace) = try ScenarioRunner.run(request)
+            let folder = try ReportWriter.write(report, trace: trace, to: options.reportDir)
+            try Verdict.print(report, folder: folder, quiet: options.quiet)
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+/// Runs the built `rehearse` binary with `arguments` in a fresh folder; returns exit status and output.
+func rehearse(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let binary = root.appendingPathComponent(".build/debug/rehearse")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rehearse-cli-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    process.currentDirectoryURL = folder
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+@Suite struct RehearseCLITests {
+    @Test(arguments: [
+        ["run", "no-such-scenario"], ["run", "auction-race", "--param", "bidders=0"], ["run", "auction-race", "--param", "bidders"],
+        ["run", "auction-race", "--strategy", "pct:x"], ["run", "auction-race", "--variant", "nope"], ["run"],
+        ["run", "auction-race", "--threshold", "placeBid.p42<1s"], ["fuzz", "like-storm", "--seeds", "9..<3"],
+        ["replay", "/no/such/file.json"], ["compare", "/no/a.json", "/no/b.json"], ["timeline", "/no/events.csv"], ["bogus"],
+    ])
+    func badInputExitsTwoWithOneLine(arguments: [String]) throws {
+        let (status, output) = try rehearse(arguments)
+        #expect(status == 2, "\(arguments): \(output)")
+        #expect(output.split(separator: "\n").count == 1, "\(arguments): \(output)")
+    }
+
+    @Test func listRunReplayAndExitCodes() throws {
+        #expect(try rehearse(["list"]).status == 0)
+        let pass = try rehearse(["run", "seat-contention", "--seed", "1", "--quiet"])
+        #expect(pass.status == 0, "\(pass.output)")
+        let fail = try rehearse(["run", "seat-contention", "--seed", "1", "--variant", "seat-random-id", "--quiet"])
+        #expect(fail.status == 1)
+        #expect(fail.output.contains("rehearse replay"))
+        let replay = try rehearse(["replay", "reports/seat-contention/seat-contention-s1-random-seat-random-id/report.json"])
+        #expect(replay.status == 1 && replay.output.contains("reproduced: no-seat-double-booked"), "\(replay.output)")
+        let missed = try rehearse(["run", "seat-contention", "--seed", "1", "--threshold", "reserveSeat.p99<1ns", "--quiet"])
+        #expect(missed.status == 1)
+        let fuzz = try rehearse(["fuzz", "seat-contention", "--seeds", "1..<4", "--variant", "seat-random-id", "--keep-going", "--quiet"])
+        #expect(fuzz.status == 1 && fuzz.output.contains("3 failed"), "\(fuzz.output)")
+    }
+}
