@@ -2,14 +2,32 @@ import Benchmark
 import Scenarios
 import Sim
 
-// Steps/s of the workloads that exist on this branch: the kernel's auction race (one seed per
-// operation) and the SafeNSound 72-hour heartbeat timeline. (The `Scenarios` registry is not on
-// this branch yet; add one benchmark per registered scenario when it lands.)
+// Steps/s of every registered scenario (one seed per iteration, report included), of the
+// kernel's auction race and of the SafeNSound 72-hour heartbeat timeline.
 
-let timeTolerance = BenchmarkThresholds(relative: [.p50: 35.0])
-let mallocTolerance = BenchmarkThresholds(relative: [.p50: 2.0], absolute: [.p50: 2])
+var timeTolerance: BenchmarkThresholds { BenchmarkThresholds(relative: [.p50: 35.0]) }
+var mallocTolerance: BenchmarkThresholds { BenchmarkThresholds(relative: [.p50: 2.0], absolute: [.p50: 2]) }
+
+let stepsMetric = BenchmarkMetric.custom("steps", polarity: .prefersLarger, useScalingFactor: false)
 
 let benchmarks: @Sendable () -> Void = {
+    for scenario in ScenarioRegistry.all {
+        Benchmark(
+            "scenario: \(scenario.name) seed (defaults, random)",
+            configuration: .init(
+                metrics: [.wallClock, .mallocCountTotal, stepsMetric], warmupIterations: 1, scalingFactor: .one,
+                maxDuration: .seconds(2), maxIterations: 100,
+                thresholds: [.wallClock: timeTolerance, .mallocCountTotal: mallocTolerance])
+        ) { benchmark in
+            var seed: UInt64 = 0
+            for _ in benchmark.scaledIterations {
+                seed += 1
+                let (report, _) = try ScenarioRunner.run(RunRequest(scenario: scenario.name, seed: seed, strategy: .random))
+                benchmark.measurement(stepsMetric, Int(report.steps))
+            }
+        }
+    }
+
     Benchmark(
         "workload: auction race seed (50 bidders, random)",
         configuration: .init(
@@ -28,12 +46,12 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark(
         "workload: SafeNSound 72 h timeline, 1000 users",
         configuration: .init(
-            metrics: [.wallClock, .mallocCountTotal, .custom("steps", polarity: .prefersLarger, useScalingFactor: false)],
+            metrics: [.wallClock, .mallocCountTotal, stepsMetric],
             warmupIterations: 1, scalingFactor: .one, maxDuration: .seconds(3), maxIterations: 20,
             thresholds: [.wallClock: timeTolerance, .mallocCountTotal: mallocTolerance])
     ) { benchmark in
         let run = HeartbeatTimeline.simulate(HeartbeatTimeline.Plan(users: 1_000))
         precondition(run.outcome != nil, "the timeline did not finish: \(run.simulationOutcome)")
-        benchmark.measurement(.custom("steps", polarity: .prefersLarger, useScalingFactor: false), Int(run.steps))
+        benchmark.measurement(stepsMetric, Int(run.steps))
     }
 }
