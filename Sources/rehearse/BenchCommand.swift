@@ -33,8 +33,11 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Users of the side-by-side simulator vs TestClock timeline.")
     var testclockUsers: Int = 1_000
 
-    @Option(help: "Seeds of the 50-bidder auction race per thread count.")
+    @Option(help: "Seeds of the kernel's 50-bidder auction race per thread count.")
     var seeds: Int = 2_000
+
+    @Option(help: "Seeds of the auction-race scenario (50 bidders, full report per seed) per thread count.")
+    var scenarioSeeds: Int = 200
 
     @Option(help: "Idle users registered for the memory section.")
     var memoryUsers: Int = 100_000
@@ -57,6 +60,7 @@ struct BenchCommand: ParsableCommand {
         guard users >= 1 else { throw ValidationError("--users must be at least 1 (got \(users))") }
         guard testclockUsers >= 1 else { throw ValidationError("--testclock-users must be at least 1 (got \(testclockUsers))") }
         guard seeds >= 2 else { throw ValidationError("--seeds must be at least 2 (got \(seeds))") }
+        guard scenarioSeeds >= 2 else { throw ValidationError("--scenario-seeds must be at least 2 (got \(scenarioSeeds))") }
         guard memoryUsers >= 100 else { throw ValidationError("--memory-users must be at least 100 (got \(memoryUsers))") }
     }
 

@@ -71,7 +71,7 @@ import Testing
 
     @Test func seedsAndMemorySectionsReport() throws {
         let output = try CommandLineRunner.run([
-            "bench", "--only", "seeds,memory", "--seeds", "20", "--memory-users", "500", "--repetitions", "1",
+            "bench", "--only", "seeds,memory", "--seeds", "20", "--scenario-seeds", "4", "--memory-users", "500", "--repetitions", "1",
         ])
         #expect(output.status == 0, "\(output.standardError)")
         #expect(output.standardOutput.contains("seeds/s"))
