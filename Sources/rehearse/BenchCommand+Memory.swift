@@ -11,7 +11,7 @@ extension BenchCommand {
         var perUserBest = Double.infinity
         for _ in 0..<repetitions {
             let result = Simulation.run(SimulationConfiguration(seed: 1, strategy: .fifo)) {
-                let timeline = HeartbeatTimeline(plan: HeartbeatTimeline.Plan(users: count), environment: SimulatedEnvironment.current())
+                let timeline = HeartbeatWorkload(plan: HeartbeatWorkload.Plan(users: count), environment: SimulatedEnvironment.current())
                 let allocatedBefore = MemoryProbe.allocatedBytes()
                 let residentBefore = MemoryProbe.residentBytes()
                 await timeline.register()  // table growth is included: it is part of what a user costs

@@ -6,7 +6,7 @@ extension BenchCommand {
     /// (b) 72 hours of SafeNSound heartbeats on the simulator vs the same code under TestClock,
     /// then the simulator alone at `--users`.
     func runTimeline() throws -> [String] {
-        let small = HeartbeatTimeline.Plan(users: testclockUsers)
+        let small = HeartbeatWorkload.Plan(users: testclockUsers)
         print("== timeline: \(small.hours) h of SafeNSound heartbeats (thresholds 24/48/72 h, every \(small.missingEvery)th user never checks in, checks every 30 min, sender every 2 min)")
         print("driver                    users  wall s   virtual h  outcome")
         var simulatedBest = Double.infinity
@@ -14,7 +14,7 @@ extension BenchCommand {
         var outcomesMatch = true
         for _ in 0..<repetitions {
             let cpuBefore = threadCPUSeconds()
-            let (simulated, simulatedSeconds) = timed { HeartbeatTimeline.simulate(small) }
+            let (simulated, simulatedSeconds) = timed { HeartbeatWorkload.simulate(small) }
             simulatedBest = min(simulatedBest, simulatedSeconds)
             printSimulated(simulated, users: small.users, seconds: simulatedSeconds, cpuSeconds: threadCPUSeconds() - cpuBefore)
             let testClock = TestClockTimeline.run(small)
@@ -32,12 +32,12 @@ extension BenchCommand {
         var missed: [String] = []
         if ratio < 10 { missed.append("≥ 10× TestClock") }
 
-        let large = HeartbeatTimeline.Plan(users: users)
+        let large = HeartbeatWorkload.Plan(users: users)
         var largeBest = Double.infinity
         var largeCPUBest = Double.infinity
         for _ in 0..<repetitions {
             let cpuBefore = threadCPUSeconds()
-            let (simulated, seconds) = timed { HeartbeatTimeline.simulate(large) }
+            let (simulated, seconds) = timed { HeartbeatWorkload.simulate(large) }
             let cpuSeconds = threadCPUSeconds() - cpuBefore
             largeBest = min(largeBest, seconds)
             largeCPUBest = min(largeCPUBest, cpuSeconds)
@@ -51,7 +51,7 @@ extension BenchCommand {
         return missed
     }
 
-    private func printSimulated(_ run: HeartbeatTimeline.SimulatedRun, users: Int, seconds: Double, cpuSeconds: Double) {
+    private func printSimulated(_ run: HeartbeatWorkload.SimulatedRun, users: Int, seconds: Double, cpuSeconds: Double) {
         print(String(format: "simulator (FIFO)         %6d  %6.2f   %9d  %@; %.1f M steps, %.2f M steps/s; %.2f s CPU",
                      users, seconds, run.virtualNanoseconds / 3_600_000_000_000,
                      run.outcome.map { "\($0)" } ?? "\(run.simulationOutcome)", Double(run.steps) / 1e6, Double(run.steps) / seconds / 1e6, cpuSeconds))

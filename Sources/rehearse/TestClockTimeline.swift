@@ -10,7 +10,7 @@ import Synchronization
 /// ("mega-yield") hoping the woken code has run: the outcome is compared with the simulator's.
 enum TestClockTimeline {
     struct Run {
-        var outcome: HeartbeatTimeline.Outcome?
+        var outcome: HeartbeatWorkload.Outcome?
         var seconds: Double
         /// Extra zero-length advances needed after the last step before every task finished
         /// (a sleeper registered after the clock had passed its deadline).
@@ -21,7 +21,7 @@ enum TestClockTimeline {
     /// A bound on the extra advances, so a lost sleeper ends the measurement instead of hanging it.
     static let extraAdvancesLimit = 1_000
 
-    static func run(_ plan: HeartbeatTimeline.Plan) -> Run {
+    static func run(_ plan: HeartbeatWorkload.Plan) -> Run {
         let result = Mutex<Run?>(nil)
         let started = ContinuousClock.now
         KernelBenchmarks.blockingWait {
@@ -29,9 +29,9 @@ enum TestClockTimeline {
             let environment = DomainEnvironment(
                 clock: DomainClock(clock, epochUnixNanoseconds: 1_768_176_000 * 1_000_000_000),
                 executors: ConcurrentPoolExecutorSource(), random: SeededRandomSource(seed: 1))
-            let timeline = HeartbeatTimeline(plan: plan, environment: environment)
+            let timeline = HeartbeatWorkload(plan: plan, environment: environment)
             await timeline.register()
-            let finished = Mutex<HeartbeatTimeline.Outcome?>(nil)
+            let finished = Mutex<HeartbeatWorkload.Outcome?>(nil)
             let task = Task {
                 let outcome = await timeline.run()
                 finished.withLock { $0 = outcome }

@@ -50,7 +50,7 @@ let benchmarks: @Sendable () -> Void = {
             warmupIterations: 1, scalingFactor: .one, maxDuration: .seconds(3), maxIterations: 20,
             thresholds: [.wallClock: timeTolerance, .mallocCountTotal: mallocTolerance])
     ) { benchmark in
-        let run = HeartbeatTimeline.simulate(HeartbeatTimeline.Plan(users: 1_000))
+        let run = HeartbeatWorkload.simulate(HeartbeatWorkload.Plan(users: 1_000))
         precondition(run.outcome != nil, "the timeline did not finish: \(run.simulationOutcome)")
         benchmark.measurement(stepsMetric, Int(run.steps))
     }

@@ -1,6 +1,6 @@
 import Sim
 
-extension HeartbeatTimeline {
+extension HeartbeatWorkload {
     /// What one simulated timeline run produced, with the kernel's counters.
     public struct SimulatedRun: Sendable {
         public var outcome: Outcome?
@@ -15,7 +15,7 @@ extension HeartbeatTimeline {
         var configuration = SimulationConfiguration(seed: seed, strategy: strategy)
         configuration.limits.maxSteps = UInt64.max
         let result = Simulation.run(configuration) {
-            let timeline = HeartbeatTimeline(plan: plan, environment: SimulatedEnvironment.current())
+            let timeline = HeartbeatWorkload(plan: plan, environment: SimulatedEnvironment.current())
             await timeline.register()
             return await timeline.run()
         }

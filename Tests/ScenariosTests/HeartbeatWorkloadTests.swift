@@ -6,12 +6,12 @@ import Testing
 /// The heartbeat timeline used by `rehearse bench` and the benchmarks: its events are fixed by
 /// the plan (heartbeats on odd minutes, scheduled functions on even ones), so every correct
 /// driver and every interleaving gives the same outcome.
-@Suite struct HeartbeatTimelineTests {
+@Suite struct HeartbeatWorkloadTests {
     @Test func sameOutcomeUnderFIFOAndRandomSchedulesAndRepeatsExactly() {
-        let plan = HeartbeatTimeline.Plan(users: 120, hours: 72, deviceTasks: 4)
-        let fifo = HeartbeatTimeline.simulate(plan, seed: 1, strategy: .fifo)
-        let again = HeartbeatTimeline.simulate(plan, seed: 1, strategy: .fifo)
-        let random = HeartbeatTimeline.simulate(plan, seed: 7, strategy: .random)
+        let plan = HeartbeatWorkload.Plan(users: 120, hours: 72, deviceTasks: 4)
+        let fifo = HeartbeatWorkload.simulate(plan, seed: 1, strategy: .fifo)
+        let again = HeartbeatWorkload.simulate(plan, seed: 1, strategy: .fifo)
+        let random = HeartbeatWorkload.simulate(plan, seed: 7, strategy: .random)
         #expect(fifo.simulationOutcome == .finished)
         #expect(fifo.outcome != nil)
         #expect(fifo.outcome == random.outcome)
@@ -20,8 +20,8 @@ import Testing
     }
 
     @Test func missingUsersGetAlertsAndCheckingInUsersGetCancellations() throws {
-        let plan = HeartbeatTimeline.Plan(users: 120)
-        let outcome = try #require(HeartbeatTimeline.simulate(plan).outcome)
+        let plan = HeartbeatWorkload.Plan(users: 120)
+        let outcome = try #require(HeartbeatWorkload.simulate(plan).outcome)
         let missing = (0..<plan.users).filter { $0 % plan.missingEvery == 0 }.count
         // Every user who never checks in reaches their threshold within 72 h: one email each.
         #expect(outcome.emailAlerts >= missing)

@@ -6,11 +6,11 @@ import Synchronization
 /// checking in, while `checkMissedHeartbeats` runs every 30 min and `processScheduledAlerts`
 /// every 2 min, for `hours` of clock time.
 ///
-/// The same code runs on any `DomainEnvironment`: on the simulator (`HeartbeatTimeline.simulate`)
+/// The same code runs on any `DomainEnvironment`: on the simulator (`HeartbeatWorkload.simulate`)
 /// time jumps between timers; under swift-clocks' `TestClock` the test advances time itself.
 /// Heartbeats fall on odd minutes and the scheduled functions on even ones, so the order of
 /// events is fixed by the plan and every correct driver produces the same `Outcome`.
-public final class HeartbeatTimeline: Sendable {
+public final class HeartbeatWorkload: Sendable {
     /// What the timeline does; the counts of users, rhythms and thresholds are all derived from it.
     public struct Plan: Sendable, Equatable {
         public var users: Int
