@@ -20,9 +20,14 @@ enum SleepInterposer {
         _ = realNanosleep(&request, nil)
     }
 
+    /// Sleeps shorter than this are lock back-off inside libraries (CoreFoundation spins with
+    /// `sleep(0)`/`usleep` when two simulations on two threads format dates at once): they wait
+    /// for another thread, not for time, so they pass through in real time.
+    static let backOffLimitNanoseconds: Int64 = 1_000_000
+
     /// Returns true when the sleep was intercepted (the caller then returns without sleeping).
     static func intercept(_ call: String, nanoseconds: Int64) -> Bool {
-        guard let scheduler = SimulationContext.current else { return false }
+        guard nanoseconds >= backOffLimitNanoseconds, let scheduler = SimulationContext.current else { return false }
         scheduler.realTimeSleep(call: call, nanoseconds: nanoseconds)
         return true
     }

@@ -2,92 +2,132 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Scenarios
+import Sim
 import Synchronization
 
 extension Rehearse {
-    /// `rehearse fuzz <scenario> --seeds A..<B`: a sweep; one failure artifact per failing seed,
-    /// Sometimes goals checked across the sweep.
+    /// `rehearse fuzz <scenario> --seeds A..<B`: a sweep in isolated worker processes, each seed
+    /// with its own swarm of faults; a failure artifact per failing seed (the first one shrunk),
+    /// the nondeterminism check on a sample of seeds, Sometimes goals checked across the sweep,
+    /// and a shard result JSON that `rehearse merge` combines.
     struct FuzzCommand: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "fuzz", abstract: "Run a scenario over a range of seeds.")
 
         @Argument(help: "Scenario name.")
         var scenario: String
-        @Option(name: .long, help: "Seed range A..<B.")
+        @Option(name: .long, help: "Seed range A..<B (the whole sweep; a shard runs its part).")
         var seeds: String
-        @Option(name: .long, help: "Simulations run in parallel (one thread each).")
+        @Option(name: .long, help: "Worker processes run in parallel.")
         var jobs: Int = 1
         @Flag(name: .long, help: "Go on after the first failure.")
         var keepGoing = false
+        @Flag(inversion: .prefixedNo, help: "Swarm testing: draw per seed which fault kinds are on and their rates.")
+        var swarm = true
+        @Flag(inversion: .prefixedNo, help: "Shrink the first failure (fewer parameters, faults, preemptions) into a replayable artifact.")
+        var shrink = true
+        @Option(name: .long, help: "Runs the shrinker may spend.")
+        var shrinkRuns: Int = FailureShrinker.defaultMaxRuns
+        @Option(name: .long, help: "Run one seed in N twice to check determinism (0: off).")
+        var determinismEvery: Int = SweepRunner.defaultDeterminismEvery
+        @Option(name: .long, help: "Run shard i of n of the seed range, e.g. 0/4.")
+        var shard: String?
+        @Flag(name: .long, help: "Take the shard index from JOB_COMPLETION_INDEX (Kubernetes Indexed Job).")
+        var shardFromEnv = false
+        @Option(name: .long, help: "Shard count with --shard-from-env (default: JOB_COMPLETIONS).")
+        var shards: Int?
+        @Option(name: .long, help: "Where to write the shard result JSON (default: <report-dir>/<scenario>/sweep[-shard-i-of-n].json).")
+        var result: String?
+        @Flag(name: .long, help: "Run seeds in this process (no crash isolation).")
+        var inProcess = false
         @OptionGroup var options: RunOptions
 
         func run() throws {
-            let parts = seeds.components(separatedBy: "..<")
-            guard parts.count == 2, let low = UInt64(parts[0]), let high = UInt64(parts[1]), low < high,
-                  high - low <= UInt64(ScenarioLimits.maxSweepSeeds) else {
-                throw InputError.fail(ScenarioError.malformedSeedRange(seeds).description)
-            }
+            let whole: SeedRange
+            do { whole = try SeedRange(parsing: seeds) } catch { throw InputError.fail(error.description) }
             guard jobs >= 1, jobs <= 64 else { throw InputError.fail("--jobs \(jobs) must be in 1...64") }
-            let template = try options.request(scenario: scenario, seed: low)
-            let seedList = Array(low..<high)
-            struct Shared { var next = 0; var done = 0; var failed = 0; var stop = false; var reports: [UInt64: RunReport] = [:]; var errors: [String] = [] }
-            let shared = Mutex(Shared())
-            let showProgress = FileHandleOutput.standardErrorIsTerminal && !options.quiet
-            let keepGoing = self.keepGoing
-            let reportDir = options.reportDir
-            DispatchQueue.concurrentPerform(iterations: min(jobs, seedList.count)) { _ in
-                while true {
-                    let index: Int? = shared.withLock { state in
-                        guard !state.stop, state.next < seedList.count else { return nil }
-                        defer { state.next += 1 }
-                        return state.next
+            guard determinismEvery >= 0 else { throw InputError.fail("--determinism-every \(determinismEvery) must be 0 or more") }
+            guard shrinkRuns >= 1 else { throw InputError.fail("--shrink-runs \(shrinkRuns) must be at least 1") }
+            let selection = try ShardSelection.resolve(
+                shard: shard, fromEnvironment: shardFromEnv, shards: shards, environment: ProcessInfo.processInfo.environment)
+            let range = selection.map { whole.shard($0.index, of: $0.count) } ?? whole
+            let template = try options.request(scenario: scenario, seed: range.low)
+            let failureDirectory = "\(options.reportDir)/\(scenario)/failures"
+            let runner = SweepRunner(template: template, swarm: swarm, determinismEvery: determinismEvery, failureDirectory: failureDirectory)
+            let build = Fingerprint.current
+            print("rehearse fuzz \(scenario) seeds=\(range)\(selection.map { " shard=\($0.label) of \(whole)" } ?? "") strategy=\(template.strategy) variant=\(template.variant ?? "careful") swarm=\(swarm ? "on" : "off") determinism=\(determinismEvery == 0 ? "off" : "1/\(determinismEvery)") build=\(build)")
+            let sweep = Mutex(try runner.emptyResult(range: range, shard: selection?.label, build: build))
+            if range.count > 0 {
+                if inProcess {
+                    for seed in range.low..<range.high {
+                        let (seedResult, _) = try runner.run(seed: seed)
+                        sweep.withLock { $0.add(seedResult) }
+                        if !seedResult.passed && !keepGoing { break }
                     }
-                    guard let index else { return }
-                    var request = template
-                    request.seed = seedList[index]
-                    do {
-                        let (report, _) = try ScenarioRunner.run(request)
-                        if !report.passed {
-                            try ReportWriter.writeJSON(report, to: try Self.failureFolder(reportDir, report) + "/\(report.runId).json")
-                        }
-                        let (done, failed) = shared.withLock { state in
-                            state.reports[report.seed] = report
-                            state.done += 1
-                            if !report.passed { state.failed += 1; if !keepGoing { state.stop = true } }
-                            return (state.done, state.failed)
-                        }
-                        if showProgress {
-                            let width = 30, filled = width * done / seedList.count
-                            FileHandle.standardError.write(Data("\r[\(String(repeating: "#", count: filled))\(String(repeating: " ", count: width - filled))] \(done)/\(seedList.count) failures: \(failed)".utf8))
-                        }
-                    } catch {
-                        shared.withLock { $0.errors.append("\(error)"); $0.stop = true }
-                    }
+                } else {
+                    try WorkerPool(workerArguments: workerArguments(failureDirectory), range: range, jobs: jobs, stopAtFirstFailure: !keepGoing).run(
+                        onResult: { seedResult in sweep.withLock { $0.add(seedResult) }; return true },
+                        onCrash: { crash in
+                            let failure = Self.recordCrash(crash, runner: runner, directory: failureDirectory, build: build)
+                            sweep.withLock { $0.add(SweepSeedResult(seed: crash.seed, passed: false, failure: failure, reached: [], deterministic: nil, histograms: [:])) }
+                            return true
+                        })
                 }
             }
-            if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
-            let state = shared.withLock { $0 }
-            if let error = state.errors.first { throw InputError.fail(error) }
-            let reports = state.reports.keys.sorted().map { state.reports[$0]! }
-            var failures = 0
-            for report in reports where !report.passed {
-                failures += 1
-                print("FAIL seed \(report.seed): \(report.failure!.message)")
-                print("  replay: rehearse replay \(try Self.failureFolder(reportDir, report))/\(report.runId).json")
+            let final = sweep.withLock { $0 }
+            for failure in final.failures {
+                print("FAIL seed \(failure.seed): \(failure.kind): \(failure.message)")
+                if let artifact = failure.artifact { print("  replay: rehearse replay \(artifact)") }
             }
-            var unreached: [String] = []
-            if let first = reports.first {
-                for check in first.checks where check.kind == .sometimes {
-                    if !reports.contains(where: { $0.checks.contains { $0.name == check.name && $0.status == "reached" } }) { unreached.append(check.name) }
-                }
+            if shrink, let first = final.failures.first(where: { $0.kind != "crash" && $0.kind != "nondeterminism" }) {
+                let shrunk = try FailureShrinker.shrink(runner.request(seed: first.seed), maxRuns: shrinkRuns)
+                let path = "\(failureDirectory)/\(shrunk.artifact.fileName)"
+                try shrunk.artifact.write(to: path)
+                Self.printShrunk(shrunk.artifact, path: path)
             }
-            print("\(reports.count) seeds run, \(reports.count - failures) passed, \(failures) failed\(unreached.isEmpty ? "" : "; Sometimes goals never reached: \(unreached.joined(separator: ", "))")")
-            if failures > 0 || !unreached.isEmpty { throw ExitCode(1) }
+            let checked = final.determinismChecked.count
+            print("nondeterminism check: \(checked) seed(s) run twice\(final.failures.contains { $0.kind == "nondeterminism" } ? ", MISMATCH" : ", all deterministic")")
+            let resultPath = result ?? "\(options.reportDir)/\(scenario)/sweep\(selection.map { "-shard-\($0.index)-of-\($0.count)" } ?? "").json"
+            try AtomicFile.write(final.json(), to: resultPath)
+            let unreached = final.unreachedGoals
+            print("\(final.seedsRun) seeds run, \(final.seedsPassed) passed, \(final.failures.count) failed\(unreached.isEmpty ? "" : "; Sometimes goals never reached: \(unreached.joined(separator: ", "))")")
+            print("result: \(resultPath)")
+            if !final.passed { throw ExitCode(1) }
         }
 
-        static func failureFolder(_ root: String, _ report: RunReport) throws -> String {
-            let folder = "\(root)/\(report.scenario)/failures"
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            return folder
+        /// The worker's command line: the same run options, swarm and sampling.
+        func workerArguments(_ failureDirectory: String) -> [String] {
+            var arguments = [scenario, "--strategy", options.strategy, "--failure-dir", failureDirectory, "--determinism-every", "\(determinismEvery)"]
+            arguments.append(swarm ? "--swarm" : "--no-swarm")
+            for pair in options.param { arguments += ["--param", pair] }
+            if let variant = options.variant { arguments += ["--variant", variant] }
+            for threshold in options.threshold { arguments += ["--threshold", threshold] }
+            return arguments
+        }
+
+        /// Writes the crash artifact of a worker that died on a seed.
+        static func recordCrash(_ crash: WorkerPool.Crash, runner: SweepRunner, directory: String, build: BuildFingerprint) -> SweepFailure {
+            let request = runner.request(seed: crash.seed)
+            let cause = crash.signal.map { "signal \($0)" } ?? "exit status \(crash.status)"
+            let lastError = crash.standardError.split(separator: "\n").first { $0.contains("Fatal error") || $0.contains("failed:") }.map(String.init)
+            let message = "worker died with \(cause) on seed \(crash.seed)\(lastError.map { ": \($0)" } ?? "")"
+            let artifact = FailureArtifact(
+                kind: "crash", scenario: request.scenario, seed: crash.seed, strategy: request.strategy.description, variant: request.variant,
+                parameters: (try? ScenarioRunner.prepare(request).1.values) ?? request.parameters, swarm: request.swarm, decisions: [],
+                violation: nil, message: message, signal: crash.signal ?? 0, build: build, story: [message])
+            let path = "\(directory)/\(artifact.fileName)"
+            let written = (try? artifact.write(to: path)) != nil
+            return SweepFailure(seed: crash.seed, kind: "crash", check: nil, step: nil, message: message, artifact: written ? path : nil)
+        }
+
+        static func printShrunk(_ artifact: FailureArtifact, path: String) {
+            if let shrink = artifact.shrink {
+                let changed = artifact.parameters.keys.sorted().filter { shrink.parametersBefore[$0] != artifact.parameters[$0] }
+                    .map { "\($0) \(shrink.parametersBefore[$0]!)→\(artifact.parameters[$0]!)" }
+                print("shrunk seed \(artifact.seed) in \(shrink.runs) runs: preemptions \(shrink.preemptionsBefore)→\(shrink.preemptionsAfter); fault kinds \(shrink.faultKindsBefore.count)→\(shrink.faultKindsAfter.count); parameters \(changed.isEmpty ? "unchanged" : changed.joined(separator: ", "))")
+            }
+            print("story:")
+            for line in artifact.story { print("  \(line)") }
+            print("  replay: rehearse replay \(path)")
         }
     }
 }

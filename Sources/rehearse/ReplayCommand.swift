@@ -1,13 +1,17 @@
 import ArgumentParser
+import Foundation
 import Scenarios
 
 extension Rehearse {
-    /// `rehearse replay <failure.json>`: re-runs a report's configuration and checks that the same
-    /// violation happens at the same step (exit 1 when it does, like the original run).
+    /// `rehearse replay <failure.json | report.json>`: a failure artifact replays its decisions log
+    /// (so shrunk cases reproduce) and must show the same check at the same step; a crash artifact
+    /// re-runs its seed in a child process, which must die again. A report.json re-runs its
+    /// configuration. Exit 1 when the failure reproduced (like the original run) or when it did not
+    /// (saying what differed); 0 only for a passing report that still passes.
     struct ReplayCommand: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "replay", abstract: "Replay a failure artifact or report.json.")
 
-        @Argument(help: "A report.json or failure artifact written by run or fuzz.")
+        @Argument(help: "A failure artifact (fuzz, shrink) or a report.json (run).")
         var artifact: String
         @Option(name: .long, help: "Folder for the replay's report.")
         var reportDir: String = "reports/replays"
@@ -15,6 +19,59 @@ extension Rehearse {
         var trace = false
 
         func run() throws {
+            guard let data = FileManager.default.contents(atPath: artifact) else { throw InputError.fail("cannot read \(artifact): no such file") }
+            let failure: FailureArtifact?
+            do { failure = try FailureArtifact.decode(data) } catch { throw InputError.fail("\(artifact): \(error.description)") }
+            if let failure { return try replay(failure) }
+            try replayReport()
+        }
+
+        func replay(_ failure: FailureArtifact) throws {
+            var request: RunRequest
+            do {
+                request = try failure.replayRequest(gitCommit: Fingerprint.current.commit)
+                _ = try ScenarioRunner.prepare(request)
+            } catch { throw InputError.fail("\(artifact): \(error.description)") }
+            if failure.build != Fingerprint.current { print("note: recorded on \(failure.build); this is \(Fingerprint.current)") }
+            if failure.kind == "crash" { return try replayCrash(failure, request) }
+            request.recordsTrace = trace
+            let execution = try ScenarioRunner.execute(request)
+            let report = execution.report
+            let folder = try ReportWriter.write(report, trace: execution.trace, to: reportDir)
+            let sameCheck = report.violation?.check == failure.violation?.check && report.violation?.step == failure.violation?.step
+            let same = failure.violation != nil ? sameCheck : (!report.passed && report.failure?.kind == failure.kind)
+            if same {
+                print("reproduced: \(failure.expectation)")
+                for line in failure.story { print("  \(line)") }
+                print("  report: \(folder)/report.md")
+                throw ExitCode(1)
+            }
+            let observed = report.violation.map { "\($0.check) at step \($0.step)" } ?? (report.passed ? "a pass" : "\(report.failure?.kind ?? "?"): \(report.failure?.message ?? "")")
+            throw RehearseError.failed("NOT reproduced: expected \(failure.expectation), got \(observed) (trace \(report.traceHash); different binary or model?)")
+        }
+
+        /// Re-runs a crashed seed in a child `rehearse run`; it must die with the same signal.
+        func replayCrash(_ failure: FailureArtifact, _ request: RunRequest) throws {
+            var arguments = ["run", failure.scenario, "--seed", "\(failure.seed)", "--strategy", failure.strategy, "--quiet", "--report-dir", reportDir]
+            for name in failure.parameters.keys.sorted() { arguments += ["--param", "\(name)=\(failure.parameters[name]!)"] }
+            if let variant = failure.variant { arguments += ["--variant", variant] }
+            if failure.swarm != nil { arguments.append("--swarm") }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            process.arguments = arguments
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            let signaled = process.terminationReason == .uncaughtSignal
+            if signaled && (failure.signal == nil || failure.signal == 0 || failure.signal == process.terminationStatus) {
+                print("reproduced: crash (signal \(process.terminationStatus)) on seed \(failure.seed)")
+                throw ExitCode(1)
+            }
+            throw RehearseError.failed("NOT reproduced: expected \(failure.expectation), the seed \(signaled ? "died with signal \(process.terminationStatus)" : "exited \(process.terminationStatus)")")
+        }
+
+        func replayReport() throws {
             let original: RunReport
             var request: RunRequest
             do {

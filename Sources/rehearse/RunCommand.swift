@@ -10,12 +10,15 @@ extension Rehearse {
         var scenario: String
         @Option(name: .long, help: "Seed.")
         var seed: UInt64 = 1
+        @Flag(name: .long, help: "Swarm testing: draw this seed's fault kinds and rates (as fuzz does).")
+        var swarm = false
         @OptionGroup var options: RunOptions
 
         func run() throws {
-            let request = try options.request(scenario: scenario, seed: seed)
+            var request = try options.request(scenario: scenario, seed: seed)
+            if swarm { request.swarm = SwarmConfiguration.draw(seed: seed) }
             if !options.quiet {
-                print("rehearse run \(request.scenario) seed=\(request.seed) strategy=\(request.strategy) variant=\(request.variant ?? "careful")")
+                print("rehearse run \(request.scenario) seed=\(request.seed) strategy=\(request.strategy) variant=\(request.variant ?? "careful")\(request.swarm.map { " swarm: \($0)" } ?? "")")
             }
             let (report, trace) = try ScenarioRunner.run(request)
             let folder = try ReportWriter.write(report, trace: trace, to: options.reportDir)

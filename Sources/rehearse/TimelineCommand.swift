@@ -3,30 +3,34 @@ import Foundation
 import Scenarios
 
 extension Rehearse {
-    /// `rehearse timeline <events.csv|json>`: per-user timeline as text (CSV `user,timeNanoseconds,event`,
-    /// a JSON array of such entries, or a report.json's timeline).
+    /// `rehearse timeline <events.csv|json>`: replays real SafeNSound check-ins on the simulator
+    /// and prints which alerts fire when. A report.json (or its timeline) prints per-user timelines.
     struct TimelineCommand: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "timeline", abstract: "Print per-user timelines of events.")
+        static let configuration = CommandConfiguration(
+            commandName: "timeline",
+            abstract: "Replay SafeNSound check-ins (CSV/JSON) and print when alerts fire; or print a report.json's timelines.",
+            discussion: """
+            Rows: timestamp (ISO-8601 with offset, or epoch seconds), user, event (checkin | set-threshold:<24|48|72> | \
+            set-timezone:<IANA id>), optional timezone. Example: docs/examples/checkins.csv.
+            """)
 
-        @Argument(help: "events.csv, events.json or report.json.") var events: String
+        @Argument(help: "events.csv or events.json (check-ins), or a report.json.") var events: String
 
         func run() throws {
             guard let data = FileManager.default.contents(atPath: events) else { throw InputError.fail("cannot read \(events): no such file") }
-            var entries: [TimelineEntry] = []
-            if events.hasSuffix(".csv") {
-                for (number, line) in String(decoding: data, as: UTF8.self).split(separator: "\n").enumerated() {
-                    let fields = line.split(separator: ",", maxSplits: 2).map(String.init)
-                    if number == 0 && fields.first == "user" { continue }
-                    guard fields.count == 3, let time = UInt64(fields[1]) else { throw InputError.fail("\(events) line \(number + 1): expected user,timeNanoseconds,event") }
-                    entries.append(TimelineEntry(user: fields[0], timeNanoseconds: time, event: fields[2]))
-                }
-            } else if let list = try? JSONDecoder().decode([TimelineEntry].self, from: data) {
-                entries = list
-            } else if let report = try? JSONDecoder().decode(RunReport.self, from: data) {
-                entries = report.timeline
-            } else {
-                throw InputError.fail("\(events) is neither a CSV, a JSON array of timeline entries nor a report.json")
+            let text = String(decoding: data, as: UTF8.self)
+            if events.hasSuffix(".json"), let report = try? JSONDecoder().decode(RunReport.self, from: data) {
+                printTimelines(report.timeline)
+                return
             }
+            let parsed: [CheckInEvent]
+            do { parsed = try CheckInEvent.parse(text, file: events) } catch { throw InputError.fail(error.description) }
+            guard !parsed.isEmpty else { throw InputError.fail("\(events): no events") }
+            print("SafeNSound timeline for \(events) (careful design; pre-notification 3 h before the threshold)\n")
+            print(CheckInReplay.table(CheckInReplay.run(parsed)), terminator: "")
+        }
+
+        private func printTimelines(_ entries: [TimelineEntry]) {
             for user in Set(entries.map(\.user)).sorted() {
                 print(user)
                 for entry in entries.filter({ $0.user == user }).sorted(by: { $0.timeNanoseconds < $1.timeNanoseconds }) {

@@ -51,4 +51,8 @@ public struct RunReport: Sendable, Hashable, Codable {
     public var droppedTimelineEntries: Int
     /// The command that reproduces this run.
     public var replayCommand: String
+    /// The swarm of fault kinds this run had (absent: the scenario's own faults).
+    public var swarm: SwarmConfiguration? = nil
+    /// True when the run replayed a decisions log (a shrunk case) rather than its strategy.
+    public var replayedDecisions: Bool? = nil
 }

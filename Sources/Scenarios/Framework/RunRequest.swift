@@ -10,11 +10,19 @@ public struct RunRequest: Sendable, Hashable {
     public var thresholds: [Threshold]
     public var recordsTrace: Bool
     public var gitCommit: String?
+    /// The seed's swarm of fault kinds (nil: the scenario's own faults).
+    public var swarm: SwarmConfiguration?
+    /// When set, the run replays this decisions log (`.replay(decisions:)`) instead of choosing by
+    /// `strategy`, which the report still names: how shrunk failure artifacts reproduce.
+    public var decisions: [UInt32]?
 
     public init(
         scenario: String, seed: UInt64, strategy: SchedulingStrategy = .random, parameters: [String: Int] = [:],
-        variant: String? = nil, thresholds: [Threshold] = [], recordsTrace: Bool = false, gitCommit: String? = nil
+        variant: String? = nil, thresholds: [Threshold] = [], recordsTrace: Bool = false, gitCommit: String? = nil,
+        swarm: SwarmConfiguration? = nil, decisions: [UInt32]? = nil
     ) {
+        self.swarm = swarm
+        self.decisions = decisions
         self.scenario = scenario
         self.seed = seed
         self.strategy = strategy
@@ -24,6 +32,9 @@ public struct RunRequest: Sendable, Hashable {
         self.recordsTrace = recordsTrace
         self.gitCommit = gitCommit
     }
+
+    /// The strategy the kernel runs: the replayed log when `decisions` is set.
+    public var effectiveStrategy: SchedulingStrategy { decisions.map { .replay(decisions: $0) } ?? strategy }
 
     /// Deterministic from scenario, seed, strategy and variant: `auction-race-s42-pct3-careful`.
     public var runId: String {

@@ -1,3 +1,4 @@
+import Domain
 import Sim
 import Synchronization
 
@@ -10,6 +11,9 @@ public final class ScenarioContext: Sendable {
     public let parameters: ScenarioParameters
     /// The selected domain variant name, or nil for the careful design.
     public let variant: String?
+    /// The seed's swarm of fault kinds, when the run is swarmed; scenarios pass their backend
+    /// faults through `faults(_:)` so it takes effect.
+    public let swarm: SwarmConfiguration?
 
     struct State {
         var violation: InvariantViolation?
@@ -22,12 +26,17 @@ public final class ScenarioContext: Sendable {
     }
     private let state = Mutex(State())
 
-    public init(scenario: String, seed: UInt64, parameters: ScenarioParameters, variant: String?) {
+    public init(scenario: String, seed: UInt64, parameters: ScenarioParameters, variant: String?, swarm: SwarmConfiguration? = nil) {
+        self.swarm = swarm
         self.scenario = scenario
         self.seed = seed
         self.parameters = parameters
         self.variant = variant
     }
+
+    /// The backend faults of this run: `base` (the scenario's own choice), overridden by the
+    /// swarm's kinds and rates when the run is swarmed.
+    public func faults(_ base: Domain.BackendFaults) -> Domain.BackendFaults { swarm?.apply(to: base) ?? base }
 
     /// True once a violation was recorded: user actors stop issuing operations.
     public var isStopped: Bool { state.withLock { $0.violation != nil } }

@@ -16,14 +16,47 @@ public enum ScenarioRunner {
 
     /// Runs `request` on the calling thread (blocks until the simulation ends).
     public static func run(_ request: RunRequest) throws(ScenarioError) -> (report: RunReport, trace: [TraceEvent]) {
-        let (scenario, parameters) = try prepare(request)
-        let context = ScenarioContext(scenario: scenario.name, seed: request.seed, parameters: parameters, variant: request.variant)
-        let configuration = SimulationConfiguration(
-            seed: request.seed, strategy: request.strategy, recordsTrace: request.recordsTrace)
-        let result = Simulation.run(configuration) {
-            Simulation.record("scenario \(scenario.name) seed \(request.seed) strategy \(request.strategy) variant \(request.variant ?? "careful")")
+        let execution = try execute(request)
+        return (execution.report, execution.trace)
+    }
+
+    /// Everything one run produced: the report, the trace (when recorded), the decisions log
+    /// (replaying it reproduces the run) and the latency samples.
+    public struct Execution: Sendable {
+        public var report: RunReport
+        public var trace: [TraceEvent]
+        public var decisions: [UInt32]
+        public var samples: [LatencySample]
+    }
+
+    /// The kernel configuration of `request` (its replay log, when it has one).
+    public static func configuration(_ request: RunRequest) -> SimulationConfiguration {
+        SimulationConfiguration(seed: request.seed, strategy: request.effectiveStrategy, recordsTrace: request.recordsTrace)
+    }
+
+    /// The root task of one run of `request`: a fresh `ScenarioContext` per invocation, handed
+    /// to `sink` first, so the same body can run many times (determinism check, shrinking).
+    /// `run`, the shrinker and the determinism check all use this body, so their decisions agree.
+    public static func body(
+        _ scenario: any Scenario, _ parameters: ScenarioParameters, _ request: RunRequest,
+        sink: @escaping @Sendable (ScenarioContext) -> Void
+    ) -> @Sendable () async throws -> Void {
+        let name = scenario.name
+        return {
+            let context = ScenarioContext(
+                scenario: name, seed: request.seed, parameters: parameters, variant: request.variant, swarm: request.swarm)
+            sink(context)
+            Simulation.record("scenario \(name) seed \(request.seed) strategy \(request.strategy) variant \(request.variant ?? "careful")")
             try await scenario.run(context)
         }
+    }
+
+    /// Runs `request` and keeps everything (see `Execution`).
+    public static func execute(_ request: RunRequest) throws(ScenarioError) -> Execution {
+        let (scenario, parameters) = try prepare(request)
+        let box = ContextBox()
+        let result = Simulation.run(configuration(request), body(scenario, parameters, request, sink: box.set))
+        let context = box.context!
         let observed = context.snapshot
         var failure: RunReport.Failure?
         if let violation = observed.violation {
@@ -66,6 +99,7 @@ public enum ScenarioRunner {
             replay += " --param \(name)=\(parameters[name])"
         }
         if let variant = request.variant { replay += " --variant \(variant)" }
+        if request.swarm != nil { replay += " --swarm" }
         let report = RunReport(
             runId: request.runId, scenario: scenario.name, seed: request.seed, strategy: request.strategy.description,
             variant: request.variant, parameters: parameters.values, passed: failure == nil, failure: failure,
@@ -73,8 +107,16 @@ public enum ScenarioRunner {
             steps: result.steps, virtualNanoseconds: result.virtualNanoseconds, traceHash: result.traceHash.description,
             build: BuildFingerprint(commit: request.gitCommit ?? "unknown"), checks: checks, latency: latency, thresholds: thresholds,
             timeline: observed.timeline, droppedLatencySamples: observed.droppedSamples,
-            droppedTimelineEntries: observed.droppedTimeline, replayCommand: replay)
-        return (report, result.trace)
+            droppedTimelineEntries: observed.droppedTimeline, replayCommand: replay,
+            swarm: request.swarm, replayedDecisions: request.decisions == nil ? nil : true)
+        return Execution(report: report, trace: result.trace, decisions: result.decisions, samples: observed.samples)
+    }
+
+    /// Checks that `request` runs the same twice (FoundationDB's nondeterminism check); on a
+    /// mismatch the verdict names the first divergent trace entry.
+    public static func checkDeterminism(_ request: RunRequest) throws(ScenarioError) -> DeterminismCheck.Verdict {
+        let (scenario, parameters) = try prepare(request)
+        return DeterminismCheck.check(configuration(request), body(scenario, parameters, request, sink: { _ in }))
     }
 
     /// Rebuilds the request that produced `report` (for replay).
@@ -82,6 +124,14 @@ public enum ScenarioRunner {
         guard let strategy = SchedulingStrategy(parsing: report.strategy) else { throw .malformedStrategy(report.strategy) }
         return RunRequest(
             scenario: report.scenario, seed: report.seed, strategy: strategy, parameters: report.parameters,
-            variant: report.variant, thresholds: try report.thresholds.map { (t: RunReport.ThresholdResult) throws(ScenarioError) in try Threshold(parsing: t.expression) })
+            variant: report.variant, thresholds: try report.thresholds.map { (t: RunReport.ThresholdResult) throws(ScenarioError) in try Threshold(parsing: t.expression) },
+            swarm: report.swarm)
     }
+}
+
+/// Holds the context of the run in progress, so the runner can read it after `Simulation.run`.
+final class ContextBox: @unchecked Sendable {
+    // Written and read on the simulation's own thread only (before and after `Simulation.run`).
+    private(set) var context: ScenarioContext?
+    var set: @Sendable (ScenarioContext) -> Void { { [self] in context = $0 } }
 }

@@ -1,0 +1,46 @@
+/// The few events that explain a failure, for a person: the timeline entries before the
+/// violation that share a user or an object (honor, post, seat, date) with the violation's
+/// message, last `limit` of them in virtual-time order, then the violation itself.
+public enum FailureStory {
+    /// At most this many lines, violation included (a user reads them at a glance).
+    public static let maxLines = 10
+
+    /// The story of a run that ended with `violation` (or, without one, with `failure`).
+    public static func lines(timeline: [TimelineEntry], violation: InvariantViolation?, failure: String?, limit: Int = maxLines) -> [String] {
+        precondition(limit >= 2, "a story needs room for one event and the verdict")
+        let until = violation?.virtualNanoseconds ?? UInt64.max
+        let before = timeline.filter { $0.timeNanoseconds <= until }
+        var relevant = before
+        if let message = violation?.message {
+            let mentioned = before.filter { entry in
+                message.contains(entry.user) || entry.event.split(separator: " ").contains { token in
+                    token.count >= 2 && !token.allSatisfy(\.isNumber) && !verbs.contains(String(token)) && message.contains(token)
+                }
+            }
+            if !mentioned.isEmpty { relevant = mentioned }
+        }
+        // A repeated observation (the same user seeing the same thing) tells nothing new: keep its last.
+        var deduplicated: [TimelineEntry] = []
+        for entry in relevant {
+            deduplicated.removeAll { $0.user == entry.user && $0.event == entry.event }
+            deduplicated.append(entry)
+        }
+        var lines = deduplicated.suffix(limit - 1).map { "\(time($0.timeNanoseconds)) \($0.user): \($0.event)" }
+        if let violation {
+            lines.append("\(time(violation.virtualNanoseconds)) VIOLATED \(violation.check) at step \(violation.step): \(violation.message)")
+        } else {
+            lines.append("FAILED: \(failure ?? "unknown")")
+        }
+        return lines
+    }
+
+    /// Words that name an action, not an object, so they never make an entry relevant.
+    static let verbs: Set<String> = ["bid", "like", "unlike", "reply", "book", "reserve", "buyNow", "bought", "sees", "sold", "failed:", "double-tap"]
+
+    /// `t=12.345678s`.
+    static func time(_ nanoseconds: UInt64) -> String {
+        let seconds = nanoseconds / 1_000_000_000, micros = (nanoseconds % 1_000_000_000) / 1_000
+        let fraction = String(micros)
+        return "t=\(seconds).\(String(repeating: "0", count: 6 - fraction.count))\(fraction)s"
+    }
+}

@@ -1,0 +1,33 @@
+/// A half-open range of seeds `low..<high`, and its split into disjoint shards for job arrays
+/// (`--shard i/n`, Kubernetes Indexed Jobs): shard i of n takes `low + ⌊N·i/n⌋ ..< low + ⌊N·(i+1)/n⌋`.
+public struct SeedRange: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var low: UInt64
+    public var high: UInt64
+
+    public init(low: UInt64, high: UInt64) {
+        precondition(low <= high, "a seed range cannot end before it starts")
+        self.low = low
+        self.high = high
+    }
+
+    /// Parses `A..<B` (A < B, at most `ScenarioLimits.maxSweepSeeds` seeds).
+    public init(parsing text: String) throws(ScenarioError) {
+        let parts = text.components(separatedBy: "..<")
+        guard parts.count == 2, let low = UInt64(parts[0]), let high = UInt64(parts[1]), low < high,
+              high - low <= UInt64(ScenarioLimits.maxSweepSeeds) else { throw .malformedSeedRange(text) }
+        self.init(low: low, high: high)
+    }
+
+    public var count: Int { Int(high - low) }
+    public var seeds: [UInt64] { Array(low..<high) }
+    public var description: String { "\(low)..<\(high)" }
+
+    /// Shard `index` of `count`: disjoint from every other shard, and together they cover the range.
+    public func shard(_ index: Int, of count: Int) -> SeedRange {
+        precondition(count >= 1 && index >= 0 && index < count, "shard \(index)/\(count) does not exist")
+        let total = high - low
+        let start = low + total * UInt64(index) / UInt64(count)
+        let end = low + total * UInt64(index + 1) / UInt64(count)
+        return SeedRange(low: start, high: end)
+    }
+}

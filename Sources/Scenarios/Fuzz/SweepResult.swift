@@ -1,0 +1,131 @@
+import Foundation
+import Histogram
+import Sim
+
+/// The result of a sweep or of one shard of it (`rehearse fuzz --shard`), written as a shard
+/// result JSON; `merge` combines shards into the result a single machine would have produced.
+public struct SweepResult: Sendable, Codable {
+    public static let currentSchemaVersion = 1
+
+    /// One operation's latency over the sweep: a mergeable HdrHistogram (µs) and its summary.
+    public struct OperationLatency: Sendable, Codable {
+        public var operation: String
+        public var count: UInt64
+        public var p50Microseconds: UInt64
+        public var p99Microseconds: UInt64
+        public var maxMicroseconds: UInt64
+        public var histogram: Histogram<UInt64>
+
+        init(operation: String, histogram: Histogram<UInt64>) {
+            self.operation = operation
+            self.histogram = histogram
+            self.count = histogram.totalCount
+            self.p50Microseconds = histogram.valueAtPercentile(50)
+            self.p99Microseconds = histogram.valueAtPercentile(99)
+            self.maxMicroseconds = histogram.max
+        }
+    }
+
+    public var schemaVersion = SweepResult.currentSchemaVersion
+    public var scenario: String
+    public var strategy: String
+    public var variant: String?
+    public var parameters: [String: Int]
+    public var swarm: Bool
+    /// The seed ranges this result covers (one per shard merged), sorted.
+    public var ranges: [SeedRange]
+    /// "i/n" when this is one shard's result.
+    public var shard: String?
+    public var seedsRun: Int
+    public var seedsPassed: Int
+    public var failures: [SweepFailure]
+    /// Seeds run twice for the nondeterminism check.
+    public var determinismChecked: [UInt64]
+    /// Every Sometimes goal of the scenario, and those some seed reached.
+    public var goals: [String]
+    public var reached: [String]
+    public var latency: [OperationLatency]
+    public var build: BuildFingerprint
+
+    public init(scenario: String, strategy: String, variant: String?, parameters: [String: Int], swarm: Bool, range: SeedRange,
+                shard: String?, goals: [String], build: BuildFingerprint) {
+        self.scenario = scenario; self.strategy = strategy; self.variant = variant; self.parameters = parameters
+        self.swarm = swarm; self.ranges = [range]; self.shard = shard; self.seedsRun = 0; self.seedsPassed = 0
+        self.failures = []; self.determinismChecked = []; self.goals = goals; self.reached = []; self.latency = []; self.build = build
+    }
+
+    /// Goals no seed reached (a sweep fails if any).
+    public var unreachedGoals: [String] { goals.filter { !reached.contains($0) } }
+    /// True when no seed failed and every goal was reached.
+    public var passed: Bool { failures.isEmpty && unreachedGoals.isEmpty }
+
+    /// Adds one seed's result.
+    public mutating func add(_ result: SweepSeedResult) {
+        seedsRun += 1
+        if result.passed { seedsPassed += 1 }
+        if let failure = result.failure { failures.append(failure); failures.sort { $0.seed < $1.seed } }
+        if result.deterministic != nil { determinismChecked.append(result.seed); determinismChecked.sort() }
+        reached = Array(Set(reached).union(result.reached)).sorted()
+        addLatency(result.histograms)
+    }
+
+    private mutating func addLatency(_ histograms: [String: Histogram<UInt64>]) {
+        var byOperation: [String: Histogram<UInt64>] = [:]
+        for entry in latency { byOperation[entry.operation] = entry.histogram }
+        for (operation, histogram) in histograms {
+            if var existing = byOperation[operation] { existing.add(histogram); byOperation[operation] = existing } else { byOperation[operation] = histogram }
+        }
+        latency = byOperation.keys.sorted().map { OperationLatency(operation: $0, histogram: byOperation[$0]!) }
+    }
+
+    /// Why two results cannot be merged.
+    public struct MergeError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Combines shard results of the same sweep (same scenario, strategy, variant, parameters,
+    /// swarm); refuses overlapping ranges.
+    public static func merge(_ results: [SweepResult]) throws(MergeError) -> SweepResult {
+        guard var merged = results.first else { throw MergeError(description: "nothing to merge") }
+        merged.shard = nil
+        for other in results.dropFirst() {
+            guard other.schemaVersion == currentSchemaVersion else { throw MergeError(description: "schemaVersion \(other.schemaVersion) is not \(currentSchemaVersion)") }
+            guard other.scenario == merged.scenario, other.strategy == merged.strategy, other.variant == merged.variant,
+                  other.parameters == merged.parameters, other.swarm == merged.swarm else {
+                throw MergeError(description: "shard \(other.shard ?? "?") ran a different sweep (\(other.scenario) \(other.strategy) \(other.variant ?? "careful"))")
+            }
+            for range in other.ranges where merged.ranges.contains(where: { $0.low < range.high && range.low < $0.high }) {
+                throw MergeError(description: "seed range \(range) overlaps another shard's")
+            }
+            merged.ranges = (merged.ranges + other.ranges).sorted { $0.low < $1.low }
+            merged.seedsRun += other.seedsRun
+            merged.seedsPassed += other.seedsPassed
+            merged.failures = (merged.failures + other.failures).sorted { $0.seed < $1.seed }
+            merged.determinismChecked = (merged.determinismChecked + other.determinismChecked).sorted()
+            merged.reached = Array(Set(merged.reached).union(other.reached)).sorted()
+            merged.addLatency(Dictionary(uniqueKeysWithValues: other.latency.map { ($0.operation, $0.histogram) }))
+        }
+        // Adjacent ranges read as one.
+        var joined: [SeedRange] = []
+        for range in merged.ranges {
+            if let last = joined.last, last.high == range.low { joined[joined.count - 1].high = range.high } else { joined.append(range) }
+        }
+        merged.ranges = joined
+        return merged
+    }
+
+    /// Sorted-keys JSON.
+    public func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try! encoder.encode(self), as: UTF8.self) + "\n"
+    }
+
+    /// Reads a shard result file.
+    public static func read(_ path: String) throws(ScenarioError) -> SweepResult {
+        guard let data = FileManager.default.contents(atPath: path) else { throw .unreadableArtifact(path: path, reason: "no such file") }
+        do { return try JSONDecoder().decode(SweepResult.self, from: data) } catch {
+            throw .unreadableArtifact(path: path, reason: "not a shard result (\(error))")
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Sim
+
+/// Runs the seeds of a sweep one at a time (the CLI runs it inside isolated worker processes):
+/// each seed with its swarm when asked, a failure artifact for each failing seed, and the
+/// nondeterminism check on a sample of seeds.
+public struct SweepRunner: Sendable {
+    /// Every `determinismEvery`-th seed (by a hash of the seed, so shards agree) is run twice;
+    /// FoundationDB checks about 5 %.
+    public static let defaultDeterminismEvery = 20
+
+    public var template: RunRequest
+    public var swarm: Bool
+    /// 0 turns the nondeterminism check off.
+    public var determinismEvery: Int
+    /// Folder for failure artifacts (nil: none written).
+    public var failureDirectory: String?
+
+    public init(template: RunRequest, swarm: Bool, determinismEvery: Int = SweepRunner.defaultDeterminismEvery, failureDirectory: String?) {
+        precondition(determinismEvery >= 0, "a sampling period cannot be negative")
+        self.template = template
+        self.swarm = swarm
+        self.determinismEvery = determinismEvery
+        self.failureDirectory = failureDirectory
+    }
+
+    /// Whether `seed` is in the nondeterminism sample (hash-based, the same on every shard).
+    public static func isDeterminismSample(_ seed: UInt64, every: Int) -> Bool {
+        guard every > 0 else { return false }
+        var random = SimRandom(seed: seed ^ 0x6465_7465_726D_696E)
+        return random.below(every) == 0
+    }
+
+    /// The request of `seed`: the template with the seed and, when swarming, its drawn swarm.
+    public func request(seed: UInt64) -> RunRequest {
+        var request = template
+        request.seed = seed
+        request.decisions = nil
+        request.swarm = swarm ? SwarmConfiguration.draw(seed: seed) : nil
+        return request
+    }
+
+    /// Runs `seed`; writes an artifact if it fails and returns its line of the sweep.
+    public func run(seed: UInt64) throws(ScenarioError) -> (result: SweepSeedResult, artifact: FailureArtifact?) {
+        let request = request(seed: seed)
+        let execution = try ScenarioRunner.execute(request)
+        let report = execution.report
+        var failure: SweepFailure?
+        var artifact: FailureArtifact?
+        var deterministic: Bool?
+        if Self.isDeterminismSample(seed, every: determinismEvery) {
+            let verdict = try ScenarioRunner.checkDeterminism(request)
+            deterministic = verdict.isDeterministic
+            if !verdict.isDeterministic {
+                var nondeterministic = FailureArtifact(
+                    kind: "nondeterminism", scenario: report.scenario, seed: seed, strategy: report.strategy, variant: report.variant,
+                    parameters: report.parameters, swarm: report.swarm, decisions: execution.decisions, violation: nil,
+                    message: verdict.summary, steps: report.steps, traceHash: report.traceHash, build: report.build, story: [verdict.summary])
+                nondeterministic.story = [verdict.summary]
+                artifact = nondeterministic
+            }
+        }
+        if !report.passed, artifact == nil { artifact = FailureArtifact(failed: execution, request: request) }
+        if let found = artifact {
+            var path: String?
+            if let failureDirectory {
+                let target = "\(failureDirectory)/\(found.fileName)"
+                do { try found.write(to: target); path = target } catch { path = nil }
+            }
+            failure = SweepFailure(seed: seed, kind: found.kind, check: found.violation?.check, step: found.violation?.step, message: found.message, artifact: path)
+        }
+        let reached = report.checks.filter { $0.kind == .sometimes && $0.status == "reached" }.map(\.name)
+        let result = SweepSeedResult(
+            seed: seed, passed: failure == nil, failure: failure, reached: reached, deterministic: deterministic,
+            histograms: SweepSeedResult.histograms(execution.samples))
+        return (result, artifact)
+    }
+
+    /// An empty result for `range` of this sweep (add seeds to it).
+    public func emptyResult(range: SeedRange, shard: String?, build: BuildFingerprint) throws(ScenarioError) -> SweepResult {
+        let (scenario, parameters) = try ScenarioRunner.prepare(template)
+        return SweepResult(
+            scenario: scenario.name, strategy: template.strategy.description, variant: template.variant, parameters: parameters.values,
+            swarm: swarm, range: range, shard: shard, goals: scenario.checks.filter { $0.kind == .sometimes }.map(\.name), build: build)
+    }
+}

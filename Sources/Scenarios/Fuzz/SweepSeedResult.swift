@@ -1,0 +1,47 @@
+import Histogram
+import Sim
+
+/// What one seed of a sweep produced, small enough to pass from a worker process on one line:
+/// verdict, failure, Sometimes goals reached, the determinism check (if sampled) and latency
+/// histograms (mergeable).
+public struct SweepSeedResult: Sendable, Codable {
+    public var seed: UInt64
+    public var passed: Bool
+    public var failure: SweepFailure?
+    public var reached: [String]
+    /// nil: not sampled; otherwise whether the two runs had the same trace.
+    public var deterministic: Bool?
+    /// Latency per operation, microseconds (as in `LatencySummary`).
+    public var histograms: [String: Histogram<UInt64>]
+
+    public init(seed: UInt64, passed: Bool, failure: SweepFailure?, reached: [String], deterministic: Bool?, histograms: [String: Histogram<UInt64>]) {
+        self.seed = seed; self.passed = passed; self.failure = failure; self.reached = reached
+        self.deterministic = deterministic; self.histograms = histograms
+    }
+
+    /// Latency histograms of `samples`, one per operation.
+    public static func histograms(_ samples: [LatencySample]) -> [String: Histogram<UInt64>] {
+        var result: [String: Histogram<UInt64>] = [:]
+        for sample in samples {
+            _ = result[sample.operation, default: Histogram<UInt64>(numberOfSignificantValueDigits: .three)]
+                .record(max(1, sample.latencyNanoseconds / 1_000))
+        }
+        return result
+    }
+}
+
+/// One failing seed in a sweep or shard result, pointing at its replayable artifact.
+public struct SweepFailure: Sendable, Hashable, Codable {
+    public var seed: UInt64
+    /// `invariant`, `kernel`, `threshold`, `crash` or `nondeterminism`.
+    public var kind: String
+    public var check: String?
+    public var step: UInt64?
+    public var message: String
+    /// Path of the failure artifact (`rehearse replay` it).
+    public var artifact: String?
+
+    public init(seed: UInt64, kind: String, check: String?, step: UInt64?, message: String, artifact: String?) {
+        self.seed = seed; self.kind = kind; self.check = check; self.step = step; self.message = message; self.artifact = artifact
+    }
+}

@@ -1,0 +1,389 @@
+import Domain
+import Sim
+import Synchronization
+
+/// SafeNSound over 72 virtual hours: U users with 24/48/72 h thresholds in several time zones
+/// (the window starts 2026-03-06 18:00 UTC, so America/Los_Angeles and America/New_York change
+/// to DST inside it), who check in on time, late (after the pre-notification), right at the
+/// threshold, or not at all; who double-tap, lose the network, or pause monitoring; while
+/// SendGrid answers 429 and Cloud Scheduler duplicates ticks.
+public struct HeartbeatTimelineScenario: Scenario {
+    public init() {}
+    public let name = "heartbeat-timeline"
+    public let summary = "SafeNSound check-ins, pre-notifications and emails over 72 h across a DST change"
+    public let parameters: [ScenarioParameter] = [
+        .init("users", "SafeNSound users", default: 200, in: 1...5_000),
+        .init("hours", "virtual hours simulated", default: 72, in: 6...240),
+        .init("missedPercent", "users who stop checking in (pre-notification, then email)", default: 25, in: 0...100),
+        .init("latePercent", "users who check in only after the pre-notification", default: 25, in: 0...100),
+        .init("thresholdRacePercent", "users who check in within ±3 min of their threshold", default: 10, in: 0...100),
+        .init("rapidTapPercent", "check-ins sent as a double tap (two requests in one instant)", default: 20, in: 0...100),
+        .init("offlinePercent", "check-ins that fail \"No Internet\" (the user taps again 5–30 min later)", default: 5, in: 0...100),
+        .init("pausePercent", "missed users who pause monitoring (isActive=false) shortly before an alert is due", default: 20, in: 0...100),
+        .init("emailFailurePercent", "SendGrid 429 probability per email", default: 10, in: 0...90),
+        .init("duplicateTickPercent", "Cloud Scheduler ticks that run twice (overlapping 2-minute runs)", default: 30, in: 0...100),
+    ]
+    public let variants = SafeNSoundVariant.allCases.filter { $0 != .careful }.map(\.rawValue)
+    public let checks: [CheckDeclaration] = [
+        .init(.always, "one-alert-per-kind-per-window", "at most one scheduled alert per user, kind and missed window"),
+        .init(.always, "no-double-send", "each alert reaches each recipient at most once"),
+        .init(.always, "no-alert-after-checkin", "nothing is sent for a window after a check-in closed it or the user paused monitoring"),
+        .init(.always, "alert-on-time", "pre-notification at threshold − 3 h and email at the threshold (elapsed time), never early, at most one sender period + jitter late per attempt"),
+        .init(.always, "email-shows-local-time", "the email shows the last check-in in the user's time zone"),
+        .init(.always, "rate-limit-respected", "accepted heartbeats of one user are at least 60 s apart"),
+        .init(.eventually, "missed-window-alerted", "every active user whose threshold passed without a check-in had their contacts emailed"),
+        .init(.sometimes, "pre-notification-sent", "a pre-notification push went out"),
+        .init(.sometimes, "email-sent", "an email to emergency contacts went out"),
+        .init(.sometimes, "checkin-cancelled-alert", "a check-in cancelled a scheduled alert"),
+        .init(.sometimes, "rate-limited", "a double tap's second request was rate limited"),
+        .init(.sometimes, "email-retried", "a SendGrid failure was retried by a later sender run"),
+        .init(.sometimes, "resend-after-partial-failure", "known limit: a retry after one contact's 429 emailed another contact again"),
+        .init(.sometimes, "dst-window-emailed", "an email went out for a window spanning a DST change"),
+    ]
+
+    /// 2026-03-06T18:00:00Z: America/Los_Angeles springs forward 40 h later (2026-03-08 10:00 UTC).
+    static let startUnixSeconds: Int64 = 1_772_820_000
+    static let timeZones = ["America/Los_Angeles", "America/New_York", "Europe/London", "Asia/Tokyo", "America/Los_Angeles", "Australia/Sydney"]
+    static let thresholds = [24, 48, 72]
+    static let leadHours = 3
+    /// The allowance per delivery attempt: one sender period plus Cloud Scheduler's start jitter,
+    /// plus a minute for the 30-minute check's own jitter and sends queued in one run.
+    static let attemptAllowance: Duration = .seconds(2 * 60 + 10)
+    static let slack: Duration = .seconds(60)
+
+    public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {
+        let shares = parameters["missedPercent"] + parameters["latePercent"] + parameters["thresholdRacePercent"]
+        if shares > 100 {
+            throw .invalidParameter(name: "missedPercent", value: parameters["missedPercent"], reason: "missedPercent + latePercent + thresholdRacePercent must be at most 100 (got \(shares))")
+        }
+    }
+
+    /// How one user behaves for the whole run.
+    enum Habit: String { case regular, late, thresholdRace = "threshold-race", missed }
+
+    /// One simulated user and what the checkers need to know about them.
+    struct Member: Sendable {
+        let userId: String
+        let thresholdHours: Int
+        let timeZone: String
+        let habit: Habit
+        let pauses: Bool
+        let contacts: [String]
+        let initialHeartbeat: Timestamp
+    }
+
+    /// The fields of a scheduled alert the checkers use.
+    struct SeenAlert: Sendable {
+        let alertId: String
+        let userId: String
+        let kind: SafeNSoundScheduledAlert.Kind
+        let windowLastHeartbeat: Timestamp
+    }
+
+    /// What user actors observed: accepted heartbeats (server times) and pauses, per user.
+    final class Observed: Sendable {
+        struct State {
+            var accepted: [String: [Timestamp]] = [:]
+            var pausedAt: [String: Timestamp] = [:]
+            var cancelledSeen: Set<String> = []
+        }
+        let state = Mutex(State())
+    }
+
+    public func run(_ context: ScenarioContext) async throws {
+        let p = context.parameters
+        let variant = context.variant.flatMap(SafeNSoundVariant.init(rawValue:)) ?? .careful
+        let wrapVirtual = Simulation.nowNanoseconds
+        let epoch = Self.startUnixSeconds * 1_000_000_000
+        let clock = DomainClock(SimClock(), epochUnixNanoseconds: epoch)
+        let env = DomainEnvironment(clock: clock, executors: SimExecutorSource(), random: SimRandomSource(streams: Simulation.streams))
+        var faults = BackendFaults.default
+        faults.emailRateLimitProbability = Double(p["emailFailurePercent"]) / 100
+        faults.scheduleDuplicateProbability = Double(p["duplicateTickPercent"]) / 100
+        let backend = Backend(env: env, faults: faults)
+        let start = clock.now
+        let end = start + .seconds(Int64(p["hours"]) * 3600)
+        let virtual: @Sendable (Timestamp) -> UInt64 = { UInt64(max(0, $0.unixNanoseconds - epoch)) + wrapVirtual }
+
+        var random = Simulation.random("heartbeat/setup")
+        var members: [Member] = []
+        for index in 0..<p["users"] {
+            let threshold = Self.thresholds[index % Self.thresholds.count]
+            let roll = random.below(100)
+            let habit: Habit
+            if roll < p["missedPercent"] { habit = .missed }
+            else if roll < p["missedPercent"] + p["latePercent"] { habit = .late }
+            else if roll < p["missedPercent"] + p["latePercent"] + p["thresholdRacePercent"] { habit = .thresholdRace }
+            else { habit = .regular }
+            // The current window began up to (threshold − lead − 1 h) ago, so nothing is overdue at the start.
+            let headroomSeconds = (threshold - Self.leadHours - 1) * 3600
+            let offset = Int64(random.below(headroomSeconds))
+            members.append(Member(
+                userId: "u\(index)", thresholdHours: threshold, timeZone: Self.timeZones[index % Self.timeZones.count],
+                habit: habit, pauses: habit == .missed && random.below(100) < p["pausePercent"],
+                contacts: (0...random.below(2)).map { "contact\($0)-u\(index)@example.com" },
+                initialHeartbeat: start - .seconds(offset)))
+        }
+        let roster = members
+        let byId = Dictionary(uniqueKeysWithValues: roster.map { ($0.userId, $0) })
+        let observed = Observed()
+        let configuration = SafeNSoundConfiguration(preNotificationLeadHours: Self.leadHours, variant: variant)
+        let log = SafeNSoundDeliveryLog(inner: SafeNSoundBackendMessenger(backend: backend), clock: clock) { delivery in
+            Self.onDelivery(delivery, backend: backend, members: byId, context: context, virtual: virtual)
+        }
+        let app = SafeNSoundApp(environment: env, configuration: configuration, messenger: log, store: SafeNSoundFirestoreStore(firestore: backend.firestore))
+        app.register(on: backend.functions)
+        for member in roster {
+            let user = SafeNSoundUser(
+                userId: member.userId, name: "User \(member.userId)", fcmToken: "tok-\(member.userId)",
+                emergencyContactEmails: member.contacts, checkInThresholdHours: member.thresholdHours,
+                lastHeartbeat: member.initialHeartbeat, timeZoneIdentifier: member.timeZone)
+            try await app.registerUser(user)
+            context.note(member.userId, "onboarded: \(member.thresholdHours) h, \(member.timeZone), \(member.habit.rawValue)\(member.pauses ? ", pauses" : "")")
+        }
+        await backend.scheduler.start(firstTick: start + .seconds(120), until: end)
+
+        try await context.monitored(every: .seconds(600), check: {
+            Self.checkState(app: app, backend: backend, log: log, members: byId, observed: observed, context: context)
+        }) {
+            await withTaskGroup(of: Void.self) { group in
+                for member in roster {
+                    group.addTask {
+                        await Simulation.named("user-\(member.userId)") {
+                            await Self.userLoop(member, app: app, backend: backend, clock: clock, end: end, observed: observed, context: context, virtual: virtual)
+                        }
+                    }
+                }
+            }
+            await backend.waitUntilIdle()
+        }
+        await Self.checkEnd(app: app, log: log, members: roster, observed: observed, end: end, context: context)
+        try context.throwIfStopped()
+    }
+
+    // MARK: Users
+
+    static func userLoop(
+        _ member: Member, app: SafeNSoundApp, backend: Backend, clock: DomainClock, end: Timestamp,
+        observed: Observed, context: ScenarioContext, virtual: @Sendable (Timestamp) -> UInt64
+    ) async {
+        let p = context.parameters
+        var random = Simulation.random("heartbeat/\(member.userId)")
+        let device = backend.client(auth: AuthContext(uid: member.userId), label: member.userId)
+        let threshold = Duration.seconds(Int64(member.thresholdHours) * 3600)
+        let lead = Duration.seconds(Int64(min(leadHours, member.thresholdHours)) * 3600)
+        var lastHeartbeat = member.initialHeartbeat
+        if member.pauses {
+            // Pauses monitoring 1–25 min before the pre-notification is due (its alert already exists).
+            let pauseAt = lastHeartbeat + threshold - lead - .seconds(Int64(60 + random.below(24 * 60)))
+            try? await clock.sleep(until: pauseAt)
+            guard !context.isStopped else { return }
+            try? await app.setActive(userId: member.userId, false)
+            observed.state.withLock { $0.pausedAt[member.userId] = clock.now }
+            context.note(member.userId, "paused monitoring")
+            return
+        }
+        guard member.habit != .missed else { return }
+        while !context.isStopped {
+            // The countdown is recomputed from lastHeartbeat each time the app comes to the foreground.
+            let planned: Timestamp
+            switch member.habit {
+            case .regular: planned = lastHeartbeat + threshold * (Double(20 + random.below(60)) / 100)
+            case .late: planned = lastHeartbeat + threshold - lead + .seconds(Int64(60 + random.below(150 * 60)))
+            case .thresholdRace: planned = lastHeartbeat + threshold + .seconds(Int64(random.below(361)) - 180)
+            case .missed: return
+            }
+            var attemptAt = max(planned, clock.now)
+            while attemptAt < end, !context.isStopped {
+                try? await clock.sleep(until: attemptAt)
+                if let accepted = await checkIn(member, device: device, backend: backend, app: app, random: &random, observed: observed, context: context) {
+                    lastHeartbeat = accepted
+                    break
+                }
+                attemptAt = clock.now + .seconds(Int64(5 * 60 + random.below(25 * 60)))  // taps again later
+            }
+            context.recordLatency("checkIn", user: member.userId, intendedStartNanoseconds: min(virtual(planned), Simulation.nowNanoseconds))
+            if attemptAt >= end { return }
+        }
+    }
+
+    /// One tap on the check-in button: maybe offline, maybe a double tap. Returns the accepted heartbeat time.
+    static func checkIn(
+        _ member: Member, device: FirestoreClient, backend: Backend, app: SafeNSoundApp, random: inout SimRandom,
+        observed: Observed, context: ScenarioContext
+    ) async -> Timestamp? {
+        let p = context.parameters
+        let data: Fields = ["timezone": .string(member.timeZone), "deviceInfo": .map(["model": "iPhone"])]
+        let auth = AuthContext(uid: member.userId)
+        if random.below(100) < p["offlinePercent"] {
+            device.network.setOnline(false)
+            _ = try? await backend.functions.invoke(SafeNSoundApp.recordHeartbeatName, data: data, auth: auth, network: device.network)
+            device.network.setOnline(true)
+            context.note(member.userId, "check-in failed: \"Failed - No Internet. Your check-in did not go through.\"")
+            return nil
+        }
+        let results: [Result<Value, any Error>]
+        if random.below(100) < p["rapidTapPercent"] {
+            // Two taps pipelined on one connection reach the function in the same instant.
+            try? await SimClock().sleep(for: .milliseconds(20 + random.below(80)))
+            let call: @Sendable () async -> Result<Value, any Error> = {
+                do { return .success(try await backend.functions.invoke(SafeNSoundApp.recordHeartbeatName, data: data, auth: auth)) } catch { return .failure(error) }
+            }
+            async let first = call()
+            async let second = call()
+            results = [await first, await second]
+            try? await SimClock().sleep(for: .milliseconds(20 + random.below(80)))
+        } else {
+            do {
+                results = [.success(try await backend.functions.invoke(SafeNSoundApp.recordHeartbeatName, data: data, auth: auth, network: device.network))]
+            } catch {
+                results = [.failure(error)]
+            }
+        }
+        var accepted: Timestamp?
+        for result in results {
+            switch result {
+            case .success(let value):
+                guard let time = value.mapValue?["lastHeartbeat"]?.timestampValue else { continue }
+                observed.state.withLock { $0.accepted[member.userId, default: []].append(time) }
+                accepted = max(accepted ?? time, time)
+            case .failure(let error):
+                if case SafeNSoundError.rateLimited = error { context.sometimes("rate-limited", true); continue }
+                context.note(member.userId, "check-in failed: \(error)")
+            }
+        }
+        guard let accepted else { return nil }
+        context.note(member.userId, results.count == 2 ? "check-in (double tap)" : "check-in")
+        let newlyCancelled = await app.alerts().filter { $0.userId == member.userId && $0.status == .cancelled && $0.windowLastHeartbeat < accepted }
+        let fresh = observed.state.withLock { state in newlyCancelled.filter { state.cancelledSeen.insert($0.alertId).inserted } }
+        if !fresh.isEmpty {
+            context.sometimes("checkin-cancelled-alert", true)
+            context.note(member.userId, "cancelled \(fresh.map(\.kind.rawValue).joined(separator: ", "))")
+        }
+        return accepted
+    }
+
+    // MARK: Checks
+
+    /// Per delivery: on time against elapsed-time deadlines, local-time email text, latency.
+    static func onDelivery(
+        _ delivery: SafeNSoundDeliveryLog.Delivery, backend: Backend, members: [String: Member], context: ScenarioContext, virtual: @Sendable (Timestamp) -> UInt64
+    ) {
+        let message = delivery.message
+        guard let member = members[message.userId] else { return }
+        guard delivery.delivered else {
+            context.note(member.userId, "\(message.channel.rawValue) to \(message.recipient) failed; retried by a later run")
+            return
+        }
+        if let alert = parseAlert(id: message.alertId, backend.firestore.liveFields(DocumentPath("scheduled_alerts", message.alertId))),
+           message.recipient == (message.channel == .email ? member.contacts[0] : "tok-\(member.userId)") {
+            // Latency: threshold (or threshold − lead) crossed → first recipient's send started.
+            let emailDue = alert.windowLastHeartbeat + .seconds(Int64(member.thresholdHours) * 3600)
+            let due = alert.kind == .emailAlert ? emailDue : emailDue - .seconds(Int64(min(leadHours, member.thresholdHours)) * 3600)
+            let intended = virtual(due)
+            if intended <= Simulation.nowNanoseconds {
+                context.recordLatency(alert.kind == .emailAlert ? "thresholdToEmail" : "preDueToPush", user: member.userId, intendedStartNanoseconds: intended)
+            }
+        }
+        if message.channel == .email {
+            context.sometimes("email-sent", true)
+            context.note(member.userId, "email to \(message.recipient)")
+        } else {
+            context.sometimes("pre-notification-sent", true)
+            context.note(member.userId, "push pre-notification")
+        }
+    }
+
+    static func checkState(app: SafeNSoundApp, backend: Backend, log: SafeNSoundDeliveryLog, members: [String: Member], observed: Observed, context: ScenarioContext) {
+        let alerts = backend.firestore.query("scheduled_alerts").compactMap { parseAlert(id: $0.id, $0.fields) }
+        check(alerts: alerts, deliveries: log.deliveries, heartbeats: backend.firestore.query("heartbeats"), members: members, observed: observed, context: context)
+    }
+
+    static func check(
+        alerts: [SeenAlert], deliveries: [SafeNSoundDeliveryLog.Delivery], heartbeats: [DocumentSnapshot],
+        members: [String: Member], observed: Observed, context: ScenarioContext
+    ) {
+        var perWindow: [String: [String]] = [:]
+        for alert in alerts { perWindow["\(alert.userId)|\(alert.windowLastHeartbeat.unixNanoseconds)|\(alert.kind.rawValue)", default: []].append(alert.alertId) }
+        for key in perWindow.keys.sorted() {
+            let ids = perWindow[key]!
+            context.always("one-alert-per-kind-per-window", ids.count <= 1, "\(ids.count) alerts \(ids.sorted()) for one window (\(key))")
+        }
+        let alertById = Dictionary(alerts.map { ($0.alertId, $0) }, uniquingKeysWith: { first, _ in first })
+        var committed: [String: [Timestamp]] = [:]
+        for snapshot in heartbeats {
+            if let user = snapshot["userId"]?.stringValue, let time = snapshot["timestamp"]?.timestampValue { committed[user, default: []].append(time) }
+        }
+        let (accepted, paused) = observed.state.withLock { ($0.accepted, $0.pausedAt) }
+        for user in accepted.keys.sorted() {
+            let times = accepted[user]!.sorted()
+            for (earlier, later) in zip(times, times.dropFirst()) {
+                context.always("rate-limit-respected", later - earlier >= .seconds(60),
+                               "\(user) had heartbeats accepted \(Double((later - earlier).nanoseconds) / 1e9) s apart (\(earlier) and \(later))")
+            }
+        }
+        var sent: [String: Int] = [:]
+        var failures: [String: Int] = [:]
+        for delivery in deliveries {
+            let message = delivery.message
+            guard let alert = alertById[message.alertId], let member = members[message.userId] else { continue }
+            let attemptKey = message.alertId
+            guard delivery.delivered else { failures[attemptKey, default: 0] += 1; continue }
+            let retried = failures[attemptKey, default: 0] > 0
+            context.sometimes("email-retried", retried)
+            let key = "\(alert.userId)|\(alert.windowLastHeartbeat.unixNanoseconds)|\(alert.kind.rawValue)|\(message.recipient)"
+            // Known limit of the careful design: an alert is retried as a whole, so a 429 for the
+            // second contact emails the first one again. Counted as a goal, not a violation.
+            if retried, sent[key, default: 0] > 0 { context.sometimes("resend-after-partial-failure", true); continue }
+            sent[key, default: 0] += 1
+            context.always("no-double-send", sent[key]! <= 1,
+                           "\(message.channel.rawValue) for \(member.userId)'s window of \(alert.windowLastHeartbeat) (\(alert.kind.rawValue)) reached \(message.recipient) \(sent[key]!) times")
+            let d = delivery.startedAt
+            let closedBy = (committed[member.userId] ?? []).filter { $0 > alert.windowLastHeartbeat && $0 < d }.min()
+            context.always("no-alert-after-checkin", closedBy == nil,
+                           "\(alert.kind.rawValue) for \(member.userId) sent at \(d) though a check-in at \(closedBy.map { "\($0)" } ?? "-") closed its window")
+            if let pause = paused[member.userId] {
+                context.always("no-alert-after-checkin", d <= pause, "\(alert.kind.rawValue) for \(member.userId) sent at \(d) though monitoring was paused at \(pause)")
+            }
+            let emailDue = alert.windowLastHeartbeat + .seconds(Int64(member.thresholdHours) * 3600)
+            let due = alert.kind == .emailAlert ? emailDue : emailDue - .seconds(Int64(min(leadHours, member.thresholdHours)) * 3600)
+            let latest = due + attemptAllowance * (1 + failures[attemptKey, default: 0]) + slack
+            context.always("alert-on-time", d >= due && d <= latest,
+                           "\(alert.kind.rawValue) for \(member.userId) (\(member.thresholdHours) h, \(member.timeZone)) due \(due) went out at \(d): \(d < due ? "early" : "late") by \(Double(((d < due) ? due - d : d - due).nanoseconds) / 60e9) min")
+            if alert.kind == .emailAlert {
+                let expected = SafeNSoundLastCheckInFormatter.format(alert.windowLastHeartbeat, timeZoneIdentifier: member.timeZone)
+                context.always("email-shows-local-time", message.body.contains(expected),
+                               "email for \(member.userId) (\(member.timeZone)) says \"\(message.body)\", expected last check-in \"\(expected)\"")
+                if crossesDST(from: alert.windowLastHeartbeat, to: emailDue, timeZone: member.timeZone) { context.sometimes("dst-window-emailed", true) }
+            }
+        }
+    }
+
+    /// A `scheduled_alerts` document as the checkers read it (admin view of the live fields).
+    static func parseAlert(id: String, _ fields: Fields?) -> SeenAlert? {
+        guard let fields, let userId = fields["userId"]?.stringValue,
+              let kind = fields["type"]?.stringValue.flatMap(SafeNSoundScheduledAlert.Kind.init(rawValue:)),
+              let window = fields["windowLastHeartbeat"]?.timestampValue else { return nil }
+        return SeenAlert(alertId: id, userId: userId, kind: kind, windowLastHeartbeat: window)
+    }
+
+    static func crossesDST(from start: Timestamp, to end: Timestamp, timeZone: String) -> Bool {
+        SafeNSoundLastCheckInFormatter.format(start, timeZoneIdentifier: timeZone).suffix(3) != SafeNSoundLastCheckInFormatter.format(end, timeZoneIdentifier: timeZone).suffix(3)
+    }
+
+    /// Liveness: every active user whose window ran out well before the end got an email for it.
+    static func checkEnd(app: SafeNSoundApp, log: SafeNSoundDeliveryLog, members: [Member], observed: Observed, end: Timestamp, context: ScenarioContext) async {
+        guard !context.isStopped else { return }
+        let alerts = await app.alerts()
+        let emailed = Set(log.deliveries.filter { $0.delivered && $0.message.channel == .email }.compactMap { delivery in
+            alerts.first { $0.alertId == delivery.message.alertId }.map { "\($0.userId)|\($0.windowLastHeartbeat.unixNanoseconds)" }
+        })
+        for member in members {
+            guard let user = await app.user(member.userId), user.isActive else { continue }
+            let due = user.lastHeartbeat + .seconds(Int64(member.thresholdHours) * 3600)
+            guard due + .seconds(30 * 60) <= end else { continue }
+            context.eventually("missed-window-alerted", emailed.contains("\(member.userId)|\(user.lastHeartbeat.unixNanoseconds)"),
+                               "\(member.userId) last checked in at \(user.lastHeartbeat); threshold passed at \(due) but no email went out")
+        }
+    }
+}

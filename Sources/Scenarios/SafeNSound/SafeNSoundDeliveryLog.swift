@@ -1,0 +1,44 @@
+import Domain
+import Synchronization
+
+/// A messenger in front of the real one that records every delivery attempt (when it started,
+/// what it carried, whether the provider took it), so checkers can see each push and email.
+final class SafeNSoundDeliveryLog: SafeNSoundMessenger {
+    /// One attempt to hand a message to FCM or SendGrid.
+    struct Delivery: Sendable {
+        let message: SafeNSoundMessage
+        /// Calendar time when the send started (the sender's `sentAt` is its run's start).
+        let startedAt: Timestamp
+        let delivered: Bool
+    }
+
+    private let inner: any SafeNSoundMessenger
+    private let clock: DomainClock
+    private let onDelivery: @Sendable (Delivery) -> Void
+    private let state = Mutex<[Delivery]>([])
+
+    init(inner: any SafeNSoundMessenger, clock: DomainClock, onDelivery: @escaping @Sendable (Delivery) -> Void = { _ in }) {
+        self.inner = inner
+        self.clock = clock
+        self.onDelivery = onDelivery
+    }
+
+    func deliver(_ message: SafeNSoundMessage) async throws(SafeNSoundError) {
+        let startedAt = clock.now
+        do {
+            try await inner.deliver(message)
+        } catch {
+            record(Delivery(message: message, startedAt: startedAt, delivered: false))
+            throw error
+        }
+        record(Delivery(message: message, startedAt: startedAt, delivered: true))
+    }
+
+    private func record(_ delivery: Delivery) {
+        state.withLock { $0.append(delivery) }
+        onDelivery(delivery)
+    }
+
+    /// Every attempt so far, in the order they finished.
+    var deliveries: [Delivery] { state.withLock { $0 } }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import Scenarios
+import Sim
+
+extension Rehearse {
+    /// `rehearse merge <shard results…>`: one sweep result from the shards of a job array
+    /// (histograms added, failures listed); exit 1 if any shard failed or a goal was never reached.
+    struct MergeCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "merge", abstract: "Merge shard results of a sweep into one.")
+
+        @Argument(help: "Shard result JSON files written by fuzz --shard.")
+        var results: [String]
+        @Option(name: .long, help: "Where to write the merged result.")
+        var output: String = "reports/merged.json"
+
+        func run() throws {
+            guard !results.isEmpty else { throw InputError.fail("merge needs at least one shard result") }
+            var shards: [SweepResult] = []
+            for path in results {
+                do { shards.append(try SweepResult.read(path)) } catch { throw InputError.fail(error.description) }
+            }
+            let merged: SweepResult
+            do { merged = try SweepResult.merge(shards) } catch { throw InputError.fail(error.description) }
+            try AtomicFile.write(merged.json(), to: output)
+            for failure in merged.failures {
+                print("FAIL seed \(failure.seed): \(failure.kind): \(failure.message)\(failure.artifact.map { " (\($0))" } ?? "")")
+            }
+            for operation in merged.latency {
+                print("  \(operation.operation): n=\(operation.count) p50=\(operation.p50Microseconds)us p99=\(operation.p99Microseconds)us max=\(operation.maxMicroseconds)us")
+            }
+            let unreached = merged.unreachedGoals
+            print("merged \(shards.count) shard(s) over \(merged.ranges.map(\.description).joined(separator: ", ")): \(merged.seedsRun) seeds, \(merged.seedsPassed) passed, \(merged.failures.count) failed\(unreached.isEmpty ? "" : "; Sometimes goals never reached: \(unreached.joined(separator: ", "))")")
+            print("result: \(output)")
+            if !merged.passed { throw ExitCode(1) }
+        }
+    }
+}

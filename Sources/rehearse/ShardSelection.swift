@@ -1,0 +1,35 @@
+import Foundation
+import Scenarios
+
+/// Which shard of a sweep this process runs: `--shard i/n`, or a Kubernetes Indexed Job's
+/// `JOB_COMPLETION_INDEX` with `--shards N` (or `JOB_COMPLETIONS`) under `--shard-from-env`.
+struct ShardSelection: Equatable {
+    var index: Int
+    var count: Int
+
+    var label: String { "\(index)/\(count)" }
+
+    /// nil when the whole range runs here; bad input (exit 2) names the input.
+    static func resolve(shard: String?, fromEnvironment: Bool, shards: Int?, environment: [String: String]) throws -> ShardSelection? {
+        if let shard {
+            guard !fromEnvironment else { throw InputError.fail("--shard and --shard-from-env exclude each other") }
+            let parts = shard.split(separator: "/").map(String.init)
+            guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, index >= 0, index < count else {
+                throw InputError.fail("--shard '\(shard)' is malformed; expected i/n with 0 <= i < n, e.g. 0/4")
+            }
+            return ShardSelection(index: index, count: count)
+        }
+        guard fromEnvironment else {
+            if shards != nil { throw InputError.fail("--shards needs --shard-from-env") }
+            return nil
+        }
+        guard let indexText = environment["JOB_COMPLETION_INDEX"], let index = Int(indexText), index >= 0 else {
+            throw InputError.fail("JOB_COMPLETION_INDEX '\(environment["JOB_COMPLETION_INDEX"] ?? "")' is not a shard index (set by an Indexed Job)")
+        }
+        guard let count = shards ?? environment["JOB_COMPLETIONS"].flatMap({ Int($0) }), count >= 1 else {
+            throw InputError.fail("--shards N (or JOB_COMPLETIONS) is needed with --shard-from-env")
+        }
+        guard index < count else { throw InputError.fail("JOB_COMPLETION_INDEX \(index) is not below the shard count \(count)") }
+        return ShardSelection(index: index, count: count)
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+@Suite struct FuzzCLITests {
+    func temporaryDirectory() -> String {
+        let path = NSTemporaryDirectory() + "rehearse-fuzz-\(UUID().uuidString)"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    @Test func aCrashingSeedDoesNotKillTheSweepAndReplays() throws {
+        let dir = temporaryDirectory()
+        let fuzz = try CommandLineRunner.run(["fuzz", "crash-test", "--seeds", "1..<8", "--keep-going", "--jobs", "2", "--report-dir", dir])
+        #expect(fuzz.status == 1)
+        #expect(fuzz.standardOutput.contains("FAIL seed 3: crash: worker died with signal"))
+        #expect(fuzz.standardOutput.contains("FAIL seed 5: invariant: crash-test-ok"))
+        #expect(fuzz.standardOutput.contains("7 seeds run, 5 passed, 2 failed"))
+        let failures = "\(dir)/crash-test/failures"
+        let crash = try CommandLineRunner.run(["replay", "\(failures)/crash-test-s3-random-careful.crash.json", "--report-dir", dir])
+        #expect(crash.status == 1 && crash.standardOutput.contains("reproduced: crash"))
+        let shrunk = try CommandLineRunner.run(["replay", "\(failures)/crash-test-s5-random-careful.shrunk.json", "--report-dir", dir])
+        #expect(shrunk.status == 1 && shrunk.standardOutput.contains("reproduced: crash-test-ok at step"))
+        let again = try CommandLineRunner.run(["shrink", "\(failures)/crash-test-s5-random-careful.json", "--output", "\(dir)/s.json"])
+        #expect(again.status == 0 && again.standardOutput.contains("VIOLATED crash-test-ok"))
+    }
+
+    @Test func replayOfAnAlteredArtifactSaysWhatDiffered() throws {
+        let dir = temporaryDirectory()
+        _ = try CommandLineRunner.run(["fuzz", "crash-test", "--seeds", "5..<6", "--no-shrink", "--report-dir", dir])
+        let path = "\(dir)/crash-test/failures/crash-test-s5-random-careful.json"
+        let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "\"seed\" : 5", with: "\"seed\" : 6")
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let replay = try CommandLineRunner.run(["replay", path, "--report-dir", dir])
+        #expect(replay.status == 1)
+        #expect(replay.standardError.contains("NOT reproduced: expected crash-test-ok at step 2, got a pass"))
+    }
+
+    @Test func shardsMergeIntoTheWholeSweep() throws {
+        let dir = temporaryDirectory()
+        var outputs: [String] = []
+        for shard in 0..<2 {
+            let run = try CommandLineRunner.run(["fuzz", "crash-test", "--seeds", "1..<8", "--keep-going", "--no-shrink", "--param", "crashSeed=0",
+                                                 "--shard", "\(shard)/2", "--result", "\(dir)/shard\(shard).json", "--report-dir", dir])
+            #expect(run.status == (shard == 1 ? 1 : 0), "seed 5 lies in shard 1 (4..<8)")
+            outputs.append("\(dir)/shard\(shard).json")
+        }
+        let merged = try CommandLineRunner.run(["merge"] + outputs + ["--output", "\(dir)/merged.json"])
+        #expect(merged.status == 1)
+        #expect(merged.standardOutput.contains("merged 2 shard(s) over 1..<8: 7 seeds, 6 passed, 1 failed"))
+        let overlap = try CommandLineRunner.run(["merge", outputs[0], outputs[0]])
+        #expect(overlap.status == 2 && overlap.standardError.contains("overlaps"))
+    }
+
+    @Test func indexedJobEnvironmentPicksTheShard() throws {
+        let dir = temporaryDirectory()
+        var environment = ProcessInfo.processInfo.environment
+        environment["JOB_COMPLETION_INDEX"] = "1"
+        environment["JOB_COMPLETIONS"] = "3"
+        let run = try CommandLineRunner.run(["fuzz", "crash-test", "--seeds", "0..<9", "--param", "crashSeed=100", "--param", "failSeed=100",
+                                             "--shard-from-env", "--report-dir", dir], environment: environment)
+        #expect(run.status == 0)
+        #expect(run.standardOutput.contains("seeds=3..<6 shard=1/3 of 0..<9"))
+        environment["JOB_COMPLETION_INDEX"] = nil
+        let missing = try CommandLineRunner.run(["fuzz", "crash-test", "--seeds", "0..<9", "--shard-from-env"], environment: environment)
+        #expect(missing.status == 2 && missing.standardError.contains("JOB_COMPLETION_INDEX"))
+        let bad = try CommandLineRunner.run(["fuzz", "crash-test", "--seeds", "0..<9", "--shard", "3/2"])
+        #expect(bad.status == 2 && bad.standardError.contains("--shard '3/2'"))
+    }
+
+    @Test func zooFindsAndShrinksABug() throws {
+        let zoo = try CommandLineRunner.run(["zoo", "--bug", "unlike-nonliker-decrements", "--max-seeds", "10", "--shrink-runs", "30"])
+        #expect(zoo.status == 0)
+        #expect(zoo.standardOutput.contains("found 1/1"))
+        let list = try CommandLineRunner.run(["list"])
+        #expect(!list.standardOutput.contains("crash-test"))
+    }
+}

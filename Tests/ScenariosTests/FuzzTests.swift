@@ -1,0 +1,86 @@
+import Foundation
+import Scenarios
+import Sim
+import Testing
+
+@Suite struct FuzzTests {
+    @Test func shardsAreDisjointAndCoverTheRange() {
+        let whole = SeedRange(low: 7, high: 107)
+        for count in 1...9 {
+            let shards = (0..<count).map { whole.shard($0, of: count) }
+            #expect(shards.flatMap(\.seeds) == whole.seeds, "shards of \(count) must cover 7..<107 once, in order")
+            for (a, b) in zip(shards, shards.dropFirst()) { #expect(a.high == b.low) }
+        }
+    }
+
+    @Test func swarmIsAPureFunctionOfTheSeed() {
+        let drawn = (1...40).map { SwarmConfiguration.draw(seed: $0) }
+        #expect(drawn == (1...40).map { SwarmConfiguration.draw(seed: $0) })
+        #expect(Set(drawn.map(\.enabledKinds)).count > 10, "seeds should differ in which kinds are on")
+        let swarm = drawn.first { !$0.enabledKinds.isEmpty }!
+        let kind = swarm.enabledKinds[0]
+        #expect(!swarm.without(kind).enabledKinds.contains(kind))
+        let faults = SwarmConfiguration(rates: [:]).apply(to: .default)
+        #expect(faults.triggerDuplicateProbability == 0 && faults.networkFailureProbability == 0)
+    }
+
+    @Test func determinismSampleIsAboutFivePercent() {
+        let sampled = (1...2_000 as ClosedRange<UInt64>).filter { SweepRunner.isDeterminismSample($0, every: 20) }.count
+        #expect(sampled > 60 && sampled < 140, "sampled \(sampled) of 2000")
+        #expect(!SweepRunner.isDeterminismSample(1, every: 0))
+    }
+
+    @Test func shrunkArtifactReplaysExactlyWithAShortStory() throws {
+        let request = RunRequest(scenario: "auction-race", seed: 3, strategy: .pct(depth: 3, horizon: 2_000),
+                                 variant: "buy-now-outside-transaction", swarm: SwarmConfiguration.draw(seed: 3))
+        let original = try ScenarioRunner.execute(request)
+        #expect(!original.report.passed)
+        let shrunk = try FailureShrinker.shrink(request, maxRuns: 80)
+        let artifact = shrunk.artifact
+        #expect(artifact.shrink!.preemptionsAfter <= artifact.shrink!.preemptionsBefore)
+        #expect(artifact.parameters["bidders"]! < 12, "parameters shrink toward their minimums")
+        #expect(artifact.story.count <= FailureStory.maxLines)
+        #expect(artifact.story.last!.contains("VIOLATED \(artifact.violation!.check)"))
+        // Through JSON and back, then replayed through its decisions log.
+        let decoded = try #require(try FailureArtifact.decode(Data(artifact.json().utf8)))
+        #expect(decoded == artifact)
+        let replay = try ScenarioRunner.execute(try decoded.replayRequest(gitCommit: nil))
+        #expect(replay.report.violation?.check == artifact.violation?.check)
+        #expect(replay.report.violation?.step == artifact.violation?.step)
+    }
+
+    @Test func mergedShardsEqualOneMachine() throws {
+        let template = RunRequest(scenario: "like-storm", seed: 1, parameters: ["users": 2, "actionsPerUser": 3], variant: "unlike-nonliker-decrements")
+        let runner = SweepRunner(template: template, swarm: true, determinismEvery: 3, failureDirectory: nil)
+        let whole = SeedRange(low: 1, high: 10)
+        let build = BuildFingerprint(commit: "test")
+        func sweep(_ range: SeedRange, shard: String?) throws -> SweepResult {
+            var result = try runner.emptyResult(range: range, shard: shard, build: build)
+            for seed in range.seeds { result.add(try runner.run(seed: seed).result) }
+            return result
+        }
+        let single = try sweep(whole, shard: nil)
+        let merged = try SweepResult.merge((0..<3).map { try sweep(whole.shard($0, of: 3), shard: "\($0)/3") })
+        #expect(single.failures.count > 0 && single.seedsRun == 9)
+        // Everything but the histograms' internal layout (auto-resize depends on the order of adds)
+        // must be identical; histograms must hold the same distribution.
+        func canonical(_ result: SweepResult) -> String {
+            var copy = result
+            copy.latency = []
+            return copy.json()
+        }
+        #expect(canonical(merged) == canonical(single))
+        #expect(merged.latency.map(\.operation) == single.latency.map(\.operation))
+        for (a, b) in zip(merged.latency, single.latency) {
+            let same = a.count == b.count && a.maxMicroseconds == b.maxMicroseconds
+                && stride(from: 1.0, through: 100.0, by: 1.0).allSatisfy { a.histogram.valueAtPercentile($0) == b.histogram.valueAtPercentile($0) }
+            #expect(same, "latency of \(a.operation) differs after merging")
+        }
+        #expect(throws: SweepResult.MergeError.self) { try SweepResult.merge([single, single]) }
+    }
+
+    @Test func crashTestScenarioIsHidden() throws {
+        #expect(!ScenarioRegistry.all.contains { $0.name == "crash-test" })
+        #expect(try ScenarioRegistry.scenario(named: "crash-test").name == "crash-test")
+    }
+}
