@@ -8,11 +8,14 @@ import Sim
 // Each iteration is one simulation; `scaledIterations` operations run inside it, so per-operation
 // numbers include a share of the run's setup.
 
-/// Time metrics move with the machine's load: only a large regression counts. Malloc counts are
-/// repeatable: any growth beyond 2 % counts. `thresholds check` compares p90 values, so every
+/// Time metrics move with the machine's load (p90 moved 30–75 % between two quiet-looking runs
+/// here, and +121 % while two other builds ran): only a 4× slowdown counts (an accidental
+/// quadratic loop, not a few percent). Malloc counts are
+/// repeatable: a change beyond 2 % counts (relative only: an absolute tolerance is checked on its
+/// own, and scenario seeds differ by a few allocations). `thresholds check` compares p90 values, so every
 /// tolerance names .p90 (a percentile without a tolerance is not checked at all).
-var timeTolerance: BenchmarkThresholds { BenchmarkThresholds(relative: [.p50: 35.0, .p90: 35.0]) }
-var mallocTolerance: BenchmarkThresholds { BenchmarkThresholds(relative: [.p50: 2.0, .p90: 2.0], absolute: [.p50: 2, .p90: 2]) }
+var timeTolerance: BenchmarkThresholds { BenchmarkThresholds(relative: [.p50: 300.0, .p90: 300.0]) }
+var mallocTolerance: BenchmarkThresholds { BenchmarkThresholds(relative: [.p50: 2.0, .p90: 2.0]) }
 
 func configuration(_ scaling: BenchmarkScalingFactor = .kilo) -> Benchmark.Configuration {
     .init(

@@ -5,8 +5,8 @@ import Sim
 // Steps/s of every registered scenario (one seed per iteration, report included), of the
 // kernel's auction race and of the SafeNSound 72-hour heartbeat timeline.
 
-var timeTolerance: BenchmarkThresholds { BenchmarkThresholds(relative: [.p50: 35.0, .p90: 35.0]) }
-var mallocTolerance: BenchmarkThresholds { BenchmarkThresholds(relative: [.p50: 2.0, .p90: 2.0], absolute: [.p50: 2, .p90: 2]) }
+var timeTolerance: BenchmarkThresholds { BenchmarkThresholds(relative: [.p50: 300.0, .p90: 300.0]) }
+var mallocTolerance: BenchmarkThresholds { BenchmarkThresholds(relative: [.p50: 2.0, .p90: 2.0]) }
 
 let stepsMetric = BenchmarkMetric.custom("steps", polarity: .prefersLarger, useScalingFactor: false)
 
