@@ -56,23 +56,29 @@ extension Rehearse {
             let build = Fingerprint.current
             print("rehearse fuzz \(scenario) seeds=\(range)\(selection.map { " shard=\($0.label) of \(whole)" } ?? "") strategy=\(template.strategy) variant=\(template.variant ?? "careful") swarm=\(swarm ? "on" : "off") determinism=\(determinismEvery == 0 ? "off" : "1/\(determinismEvery)") build=\(build)")
             let sweep = Mutex(try runner.emptyResult(range: range, shard: selection?.label, build: build))
+            let progress = ProgressBar(total: range.count, label: "fuzz \(scenario)", quiet: options.quiet)
+            let completed = Atomic<Int>(0)
+            let tick: @Sendable () -> Void = { progress.update(completed.add(1, ordering: .relaxed).newValue) }
             if range.count > 0 {
                 if inProcess {
                     for seed in range.low..<range.high {
                         let (seedResult, _) = try runner.run(seed: seed)
                         sweep.withLock { $0.add(seedResult) }
+                        tick()
                         if !seedResult.passed && !keepGoing { break }
                     }
                 } else {
                     try WorkerPool(workerArguments: workerArguments(failureDirectory), range: range, jobs: jobs, stopAtFirstFailure: !keepGoing).run(
-                        onResult: { seedResult in sweep.withLock { $0.add(seedResult) }; return true },
+                        onResult: { seedResult in sweep.withLock { $0.add(seedResult) }; tick(); return true },
                         onCrash: { crash in
                             let failure = Self.recordCrash(crash, runner: runner, directory: failureDirectory, build: build)
                             sweep.withLock { $0.add(SweepSeedResult(seed: crash.seed, passed: false, failure: failure, reached: [], deterministic: nil, histograms: [:])) }
+                            tick()
                             return true
                         })
                 }
             }
+            progress.finish()
             let final = sweep.withLock { $0 }
             for failure in final.failures {
                 print("FAIL seed \(failure.seed): \(failure.kind): \(failure.message)")

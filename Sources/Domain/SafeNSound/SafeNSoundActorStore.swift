@@ -56,6 +56,7 @@ public final class SafeNSoundActorStore: SafeNSoundStore {
     public func claimAlert(_ alertId: String, at now: Timestamp, lease: Duration) async -> SafeNSoundScheduledAlert? {
         await alertQueue.claim(alertId, at: now, lease: lease)
     }
+    public func recordDelivery(_ alertId: String, to recipient: String) async { await alertQueue.recordDelivery(alertId, to: recipient) }
     public func finishAlert(_ alertId: String, as status: SafeNSoundScheduledAlert.Status) async { await alertQueue.finish(alertId, as: status) }
     public func cancelPendingAlerts(userId: String) async -> Int { await alertQueue.cancelPending(userId: userId) }
     public func allAlerts() async -> [SafeNSoundScheduledAlert] { await alertQueue.allAlerts() }

@@ -82,6 +82,14 @@ actor SafeNSoundAlertQueue: DomainActor {
         return alert
     }
 
+    /// Marks `recipient` delivered for `alertId` in one isolated step (idempotent).
+    func recordDelivery(_ alertId: String, to recipient: String) {
+        guard var alert = alerts[alertId] else { preconditionFailure("delivery for unknown alert \(alertId)") }
+        guard !alert.deliveredTo.contains(recipient) else { return }
+        alert.deliveredTo.append(recipient)
+        alerts[alertId] = alert
+    }
+
     /// Ends an alert's life as `sent` or `cancelled`, or returns a failed claim to `scheduled`.
     func finish(_ alertId: String, as status: SafeNSoundScheduledAlert.Status) {
         guard var alert = alerts[alertId] else { preconditionFailure("finishing unknown alert \(alertId)") }

@@ -180,6 +180,8 @@ public final class SafeNSoundApp: Sendable {
     /// runs cannot both send it), then re-reads the user and cancels the alert if a heartbeat
     /// arrived after the alert's window began. A heartbeat landing after that re-check, while the
     /// message is in flight, cannot be stopped: the contact gets the email (documented limit).
+    /// Delivery is tracked per recipient (`deliveredTo`): a retry sends only to contacts whose
+    /// delivery was not confirmed; a provider time-out is retried (at-least-once).
     @discardableResult
     public func processScheduledAlerts() async -> SafeNSoundSenderReport {
         let now = environment.clock.now
@@ -238,11 +240,17 @@ public final class SafeNSoundApp: Sendable {
                 ? SafeNSoundLastCheckInFormatter.formatInUTC(alert.windowLastHeartbeat)
                 : SafeNSoundLastCheckInFormatter.format(alert.windowLastHeartbeat, timeZoneIdentifier: user.timeZoneIdentifier)
             let headline = "\(user.name) hasn't checked in for \(user.checkInThresholdHours) hours"
-            for contact in user.emergencyContactEmails {
+            // Careful: each contact the provider confirmed is recorded on the alert before the next
+            // one is tried, so a retry after a 429 for one contact emails only the contacts still
+            // missing. A time-out is not recorded (it may or may not have gone out): at-least-once.
+            // The literal unclaimed sender records nothing and retries the alert whole.
+            let tracksRecipients = variant != .unclaimedSender
+            for contact in user.emergencyContactEmails where !alert.deliveredTo.contains(contact) {
                 try await messenger.deliver(SafeNSoundMessage(
                     channel: .email, userId: user.userId, recipient: contact, subject: headline,
                     body: "\(headline). Last check-in: \(lastCheckIn).",
                     alertId: alert.alertId, sentAt: now))
+                if tracksRecipients { await store.recordDelivery(alert.alertId, to: contact) }
             }
         }
     }

@@ -2,8 +2,9 @@
 /// `sendEachForMulticast`, emails via SendGrid, so they land in `backend.outbox`.
 ///
 /// A SendGrid 429 (nothing sent) or an FCM transient failure is a `deliveryFailed`, and the
-/// sender returns the alert to `scheduled` for the next 2-minute run. A SendGrid time-out is
-/// counted as delivered: the email did go out, and retrying would email the contacts twice.
+/// sender returns the alert to `scheduled` for the next 2-minute run. A SendGrid time-out is a
+/// `deliveryUnconfirmed`: the email may have gone out (SendGrid has no idempotency key), and
+/// the sender retries it — a contact may get the alert twice, but never zero times.
 public struct SafeNSoundBackendMessenger: SafeNSoundMessenger {
     public let backend: Backend
     public static let fromAddress = "alerts@safensound.app"
@@ -35,8 +36,8 @@ public struct SafeNSoundBackendMessenger: SafeNSoundMessenger {
                 try await backend.email.send(EmailMessage(
                     to: [message.recipient], from: Self.fromAddress, subject: message.subject,
                     type: "SAFENSOUND_MISSED_CHECK_IN", body: message.body))
-            } catch BackendError.deadlineExceeded {
-                return  // sent, but the response was lost: do not send again
+            } catch BackendError.deadlineExceeded(let why) {
+                throw .deliveryUnconfirmed(recipient: message.recipient, reason: why)  // may have been sent
             } catch {
                 throw .deliveryFailed(recipient: message.recipient, reason: error.description)
             }

@@ -9,6 +9,9 @@ public enum SafeNSoundError: Error, Equatable, Sendable, CustomStringConvertible
     case unknownTimeZone(identifier: String)
     case noEmergencyContacts(userId: String)
     case deliveryFailed(recipient: String, reason: String)
+    /// The provider timed out after accepting the request: the message may have gone out. The
+    /// recipient is not marked delivered, so the next run sends again (at-least-once).
+    case deliveryUnconfirmed(recipient: String, reason: String)
 
     public var description: String {
         switch self {
@@ -30,6 +33,8 @@ public enum SafeNSoundError: Error, Equatable, Sendable, CustomStringConvertible
             return "User \(userId) has no emergency contact; add at least one email address."
         case let .deliveryFailed(recipient, reason):
             return "Could not deliver to \(recipient): \(reason); the alert stays scheduled and is retried."
+        case let .deliveryUnconfirmed(recipient, reason):
+            return "Delivery to \(recipient) is unconfirmed (\(reason)); it may have been sent, and the next run sends it again (at-least-once)."
         }
     }
 }

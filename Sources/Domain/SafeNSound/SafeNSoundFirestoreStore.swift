@@ -46,6 +46,7 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
             "windowLastHeartbeat": .timestamp(alert.windowLastHeartbeat),
         ]
         if let claimedAt = alert.claimedAt { fields["claimedAt"] = .timestamp(claimedAt) }
+        if !alert.deliveredTo.isEmpty { fields["deliveredTo"] = .array(alert.deliveredTo.map(Value.string)) }
         return fields
     }
 
@@ -55,9 +56,11 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
               let status = snapshot["status"]?.stringValue.flatMap(SafeNSoundScheduledAlert.Status.init(rawValue:)),
               let scheduledFor = snapshot["scheduledFor"]?.timestampValue, let createdAt = snapshot["createdAt"]?.timestampValue,
               let window = snapshot["windowLastHeartbeat"]?.timestampValue else { return nil }
-        return SafeNSoundScheduledAlert(
+        var alert = SafeNSoundScheduledAlert(
             alertId: snapshot.id, userId: userId, kind: kind, scheduledFor: scheduledFor, status: status,
             createdAt: createdAt, windowLastHeartbeat: window, claimedAt: snapshot["claimedAt"]?.timestampValue)
+        alert.deliveredTo = (snapshot["deliveredTo"]?.arrayValue ?? []).compactMap(\.stringValue)
+        return alert
     }
 
     private static func wrap(_ error: any Error, userId: String) -> SafeNSoundError {
@@ -173,6 +176,17 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
             transaction.set(Self.alertPath(alertId), Self.fields(alert))
             return alert
         } ?? nil
+    }
+
+    /// A server transaction on the alert: read `deliveredTo`, append `recipient` if absent, write.
+    public func recordDelivery(_ alertId: String, to recipient: String) async {
+        _ = try? await firestore.runTransaction { transaction -> Bool in
+            guard var alert = Self.alert(try await transaction.get(Self.alertPath(alertId))) else { return false }
+            guard !alert.deliveredTo.contains(recipient) else { return false }
+            alert.deliveredTo.append(recipient)
+            transaction.update(Self.alertPath(alertId), ["deliveredTo": .set(.array(alert.deliveredTo.map(Value.string)))])
+            return true
+        }
     }
 
     public func finishAlert(_ alertId: String, as status: SafeNSoundScheduledAlert.Status) async {

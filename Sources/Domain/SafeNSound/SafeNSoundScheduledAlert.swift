@@ -21,6 +21,10 @@ public struct SafeNSoundScheduledAlert: Sendable, Equatable {
     public var windowLastHeartbeat: Timestamp
     /// When a sender run claimed it (status `sending`).
     public var claimedAt: Timestamp?
+    /// Recipients (email addresses, or the FCM token) the provider confirmed, in delivery order.
+    /// A retry skips them, so a 429 for the second contact does not re-email the first. Written
+    /// by the claim holder, one transaction per recipient, right after the provider's answer.
+    public var deliveredTo: [String] = []
 
     /// The deterministic id: one alert per kind per user per missed window, so re-running the
     /// 30-minute check can never create a second one (`create` fails with ALREADY_EXISTS).

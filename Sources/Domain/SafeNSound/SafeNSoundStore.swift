@@ -21,6 +21,8 @@ public protocol SafeNSoundStore: Sendable {
     func dueAlerts(at now: Timestamp) async -> [SafeNSoundScheduledAlert]
     /// scheduled (or sending with an expired lease) → sending, atomically; nil if another run has it.
     func claimAlert(_ alertId: String, at now: Timestamp, lease: Duration) async -> SafeNSoundScheduledAlert?
+    /// Adds `recipient` to the alert's `deliveredTo` (if absent) atomically; a retry skips it.
+    func recordDelivery(_ alertId: String, to recipient: String) async
     func finishAlert(_ alertId: String, as status: SafeNSoundScheduledAlert.Status) async
     /// Cancels every still-`scheduled` alert of the user; returns how many.
     func cancelPendingAlerts(userId: String) async -> Int

@@ -9,7 +9,10 @@ final class SafeNSoundDeliveryLog: SafeNSoundMessenger {
         let message: SafeNSoundMessage
         /// Calendar time when the send started (the sender's `sentAt` is its run's start).
         let startedAt: Timestamp
+        /// The provider took the message (true also for a time-out: SendGrid sent it, then timed out).
         let delivered: Bool
+        /// SendGrid timed out after sending: the app could not know, and retries (at-least-once).
+        var timedOut = false
     }
 
     private let inner: any SafeNSoundMessenger
@@ -27,6 +30,9 @@ final class SafeNSoundDeliveryLog: SafeNSoundMessenger {
         let startedAt = clock.now
         do {
             try await inner.deliver(message)
+        } catch .deliveryUnconfirmed(let recipient, let reason) {
+            record(Delivery(message: message, startedAt: startedAt, delivered: true, timedOut: true))
+            throw .deliveryUnconfirmed(recipient: recipient, reason: reason)
         } catch {
             record(Delivery(message: message, startedAt: startedAt, delivered: false))
             throw error

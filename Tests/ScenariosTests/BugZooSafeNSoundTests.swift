@@ -1,0 +1,28 @@
+import Scenarios
+import Testing
+
+/// The SafeNSound variants are in the zoo, on heartbeat-timeline with small parameters, and
+/// `measure` runs them with those parameters.
+@Suite(.serialized) struct BugZooSafeNSoundTests {
+    @Test func everySafeNSoundVariantIsAZooBugOnHeartbeatTimeline() {
+        let zoo = BugZoo.bugs.filter { $0.app == "safensound" }
+        #expect(zoo.map(\.variant).sorted() == ["late-pre-notification", "no-heartbeat-recheck", "random-alert-id", "read-then-write-rate-limit",
+                                               "unclaimed-sender", "utc-email", "wall-clock-threshold"])
+        for bug in zoo {
+            #expect(bug.scenario == "heartbeat-timeline")
+            #expect(bug.parameters == ["users": "40"], "\(bug.variant)")
+            #expect(bug.needs.hasPrefix("depth-") || bug.needs.hasPrefix("fault:"), "\(bug.variant): \(bug.needs)")
+        }
+    }
+
+    @Test func measureUsesTheBugsParameters() throws {
+        var bug = try #require(BugZoo.bugs.first { $0.variant == "utc-email" })
+        let measurement = try BugZoo.measure(bug, maxSeeds: 1, shrinkRuns: 3)
+        #expect(measurement.seedsToFailureRandom == 1)
+        #expect(measurement.check == "email-shows-local-time")
+        bug.parameters = ["users": "forty"]
+        #expect(throws: ScenarioError.self) { _ = try BugZoo.measure(bug, maxSeeds: 1, shrinkRuns: 3) }
+        bug.parameters = ["users": "0"]
+        #expect(throws: ScenarioError.self) { _ = try BugZoo.measure(bug, maxSeeds: 1, shrinkRuns: 3) }
+    }
+}
