@@ -16,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        // Only `rehearse bench` uses it: the TestClock-driven timeline it is compared against.
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     ],
     targets: [
         .target(
@@ -41,6 +43,7 @@ let package = Package(
             dependencies: [
                 "Scenarios", "Sim", "Domain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Clocks", package: "swift-clocks"),
             ],
             // Exported so the kernel's clock_gettime interposer is seen by the runtime's libraries.
             linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]

@@ -2,12 +2,24 @@ import ArgumentParser
 import Foundation
 import Sim
 
-/// `rehearse bench`: the kernel against Swift's default executor on the same actor workloads,
-/// side by side in one run, as ratios.
+/// `rehearse bench`: the simulator against what Swift users have today, side by side in one run,
+/// as ratios. Sections: `kernel` (actor workloads vs the default executor), `timeline` (72 h of
+/// SafeNSound on the simulator vs swift-clocks' `TestClock`), `seeds` (auction race seeds/s on 1
+/// and 2 threads), `memory` (bytes per idle simulated user).
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Measure the simulator against Swift's default executor, side by side.")
+        abstract: "Measure the simulator against Swift's default executor and TestClock, side by side.",
+        discussion: "Wall-clock numbers on a shared machine are noisy: compare the ratios, and repeat.")
+
+    /// The sections, in the order they run.
+    enum Section: String, CaseIterable {
+        // Memory first: its RSS reading (without jemalloc) is only meaningful in a fresh process.
+        case memory, kernel, timeline, seeds
+    }
+
+    @Option(help: "Comma-separated sections: kernel, timeline, seeds, memory (default: all).")
+    var only: String = Section.allCases.map(\.rawValue).joined(separator: ",")
 
     @Option(help: "Round trips for ping-pong; messages for fan-in.")
     var messages: Int = 200_000
@@ -15,13 +27,67 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Repetitions of each measurement (the best is reported).")
     var repetitions: Int = 3
 
+    @Option(help: "Users of the simulated 72-hour timeline (the target: 100000 in ≤ 3 s).")
+    var users: Int = 100_000
+
+    @Option(help: "Users of the side-by-side simulator vs TestClock timeline.")
+    var testclockUsers: Int = 1_000
+
+    @Option(help: "Seeds of the kernel's 50-bidder auction race per thread count.")
+    var seeds: Int = 2_000
+
+    @Option(help: "Seeds of the auction-race scenario (50 bidders, full report per seed) per thread count.")
+    var scenarioSeeds: Int = 200
+
+    @Option(help: "Idle users registered for the memory section.")
+    var memoryUsers: Int = 100_000
+
+    @Flag(help: "Exit 1 when a target printed as MISSED (default: report only; wall time on a shared machine is noisy).")
+    var checkTargets = false
+
+    var sections: [Section] {
+        let names = Set(only.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        return Section.allCases.filter { names.contains($0.rawValue) }
+    }
+
     func validate() throws {
+        let names = only.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        for name in names where Section(rawValue: name) == nil {
+            throw ValidationError("--only: unknown section '\(name)' (known: \(Section.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
         guard messages >= 1_000 else { throw ValidationError("--messages must be at least 1000 (got \(messages))") }
         guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1 (got \(repetitions))") }
+        guard users >= 1 else { throw ValidationError("--users must be at least 1 (got \(users))") }
+        guard testclockUsers >= 1 else { throw ValidationError("--testclock-users must be at least 1 (got \(testclockUsers))") }
+        guard seeds >= 2 else { throw ValidationError("--seeds must be at least 2 (got \(seeds))") }
+        guard scenarioSeeds >= 2 else { throw ValidationError("--scenario-seeds must be at least 2 (got \(scenarioSeeds))") }
+        guard memoryUsers >= 100 else { throw ValidationError("--memory-users must be at least 100 (got \(memoryUsers))") }
     }
 
     func run() throws {
-        print("bench: \(messages) messages, best of \(repetitions); build: \(Fingerprint.current)")
+        print("bench: sections \(sections.map(\.rawValue).joined(separator: ",")), best of \(repetitions); build: \(Fingerprint.current)")
+        print("allocator: \(MemoryProbe.allocatorName); \(SimulationPool.processorCount) CPUs; wall-clock numbers are noisy on a shared machine")
+        var missed: [String] = []
+        for section in sections {
+            print("")
+            fflush(nil)
+            switch section {
+            case .kernel: missed += runKernel()
+            case .timeline: missed += try runTimeline()
+            case .seeds: missed += try runSeeds()
+            case .memory: missed += runMemory()
+            }
+        }
+        print("")
+        print(missed.isEmpty ? "targets: all met" : "targets missed: \(missed.joined(separator: "; "))")
+        if checkTargets && !missed.isEmpty {
+            throw RehearseError.failed("\(missed.count) target(s) missed: \(missed.joined(separator: "; "))")
+        }
+    }
+
+    /// (a) The simulator against Swift's default executor on the same actor workloads.
+    private func runKernel() -> [String] {
+        print("== kernel: \(messages) messages, simulator vs default executor")
         let messages = messages
         let rows: [(String, Measurement, Measurement)] = [
             ("ping-pong", best { KernelBenchmarks.simulatedPingPong(roundTrips: messages) },
@@ -36,6 +102,10 @@ struct BenchCommand: ParsableCommand {
                          Double(simulated.jobs) / Double(simulated.messages), simulated.messagesPerSecond / 1e6,
                          native.messagesPerSecond / 1e6, simulated.messagesPerSecond / native.messagesPerSecond))
         }
+        let pingPongJobsPerSecond = rows[0].1.jobsPerSecond
+        print(String(format: "target ≥ 10 M jobs/s on one thread (ping-pong): %.2f M: %@", pingPongJobsPerSecond / 1e6,
+                     pingPongJobsPerSecond >= 10e6 ? "met" : "MISSED"))
+        return pingPongJobsPerSecond >= 10e6 ? [] : ["jobs/s"]
     }
 
     private func best(_ measure: () -> Measurement) -> Measurement {
@@ -54,6 +124,11 @@ struct Measurement {
 
 /// The benchmark workloads, each on the simulator and on Swift's default executor.
 enum KernelBenchmarks {
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = start.duration(to: .now)
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
     static func time(_ body: () -> UInt64) -> (Double, UInt64) {
         let start = ContinuousClock.now
         let jobs = body()

@@ -44,3 +44,37 @@ import Testing
         #expect(output.standardOutput.contains("deterministic hashing: on"))
     }
 }
+
+@Suite struct BenchCommandTests {
+    @Test(arguments: [
+        ["bench", "--only", "kernel,bogus"],
+        ["bench", "--only", ""],
+        ["bench", "--users", "0"],
+        ["bench", "--seeds", "1"],
+        ["bench", "--memory-users", "5"],
+    ])
+    func badInputExitsWithTwo(arguments: [String]) throws {
+        let output = try CommandLineRunner.run(arguments)
+        #expect(output.status == 2, "\(arguments): \(output.standardError)")
+        #expect(output.standardError.hasPrefix("error: "))
+    }
+
+    /// The simulator and the TestClock driver run the same 72-hour timeline: same alert counts.
+    @Test func timelineDriversAgree() throws {
+        let output = try CommandLineRunner.run([
+            "bench", "--only", "timeline", "--users", "200", "--testclock-users", "40", "--repetitions", "1",
+        ])
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(output.standardOutput.contains("outcomes equal"), "\(output.standardOutput)")
+        #expect(!output.standardOutput.contains("MISMATCH"))
+    }
+
+    @Test func seedsAndMemorySectionsReport() throws {
+        let output = try CommandLineRunner.run([
+            "bench", "--only", "seeds,memory", "--seeds", "20", "--scenario-seeds", "4", "--memory-users", "500", "--repetitions", "1",
+        ])
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(output.standardOutput.contains("seeds/s"))
+        #expect(output.standardOutput.contains("bytes per idle user"))
+    }
+}

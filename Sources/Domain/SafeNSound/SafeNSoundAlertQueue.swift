@@ -8,6 +8,13 @@ actor SafeNSoundAlertQueue: DomainActor {
     /// Ids of alerts in status `scheduled` or `sending`, for the due query and per-user cancel.
     private var openIds: Set<String> = []
     private var openIdsByUser: [String: [String]] = [:]
+    /// Open alerts whose `scheduledFor` had not come at the last due query, earliest first from
+    /// `notYetDueHead`; closed ones are dropped lazily when they reach the head.
+    private var notYetDue: [(scheduledFor: Timestamp, alertId: String)] = []
+    private var notYetDueHead = 0
+    /// Open alerts whose `scheduledFor` had come at some due query: the due query reads only
+    /// these, not every open alert (each 2-minute run cost O(open alerts) before).
+    private var dueOpenIds: Set<String> = []
     private var randomIds: any RandomNumberGenerator
 
     init(environment: DomainEnvironment) {
@@ -36,11 +43,24 @@ actor SafeNSoundAlertQueue: DomainActor {
         alerts[alert.alertId] = alert
         openIds.insert(alert.alertId)
         openIdsByUser[alert.userId, default: []].append(alert.alertId)
+        // Alerts are mostly created in time order, so the insertion point is at or near the end.
+        var index = notYetDue.count
+        while index > notYetDueHead && notYetDue[index - 1].scheduledFor > alert.scheduledFor { index -= 1 }
+        notYetDue.insert((alert.scheduledFor, alert.alertId), at: index)
     }
 
     /// Alerts with status `scheduled` and `scheduledFor <= now`, ordered by time then id.
     func dueAlerts(at now: Timestamp) -> [SafeNSoundScheduledAlert] {
-        openIds.compactMap { alerts[$0] }
+        while notYetDueHead < notYetDue.count, notYetDue[notYetDueHead].scheduledFor <= now {
+            let alertId = notYetDue[notYetDueHead].alertId
+            notYetDueHead += 1
+            if openIds.contains(alertId) { dueOpenIds.insert(alertId) }
+        }
+        if notYetDueHead > 1_024 && notYetDueHead * 2 > notYetDue.count {
+            notYetDue.removeFirst(notYetDueHead)
+            notYetDueHead = 0
+        }
+        return dueOpenIds.compactMap { alerts[$0] }
             .filter { $0.status == .scheduled && $0.scheduledFor <= now }
             .sorted { ($0.scheduledFor, $0.alertId) < ($1.scheduledFor, $1.alertId) }
     }
@@ -95,6 +115,7 @@ actor SafeNSoundAlertQueue: DomainActor {
 
     private func close(_ alert: SafeNSoundScheduledAlert) {
         openIds.remove(alert.alertId)
+        dueOpenIds.remove(alert.alertId)
         openIdsByUser[alert.userId]?.removeAll { $0 == alert.alertId }
         if openIdsByUser[alert.userId]?.isEmpty == true { openIdsByUser[alert.userId] = nil }
     }
