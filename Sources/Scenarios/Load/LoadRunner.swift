@@ -94,8 +94,10 @@ public struct LoadSummary: Sendable, Hashable, Codable {
     /// Iterations started, and finished before the run stopped.
     public var iterationsStarted: Int
     public var iterationsCompleted: Int
-    /// Iterations finished per second of the scheduled duration.
+    /// Iterations started per second of the scheduled duration (the load actually offered).
     public var achievedRatePerSecond: Double
+    /// Iterations finished per second of wall time elapsed (until the last one finished).
+    public var throughputPerSecond: Double
     /// Wall time from the first arrival until the last iteration finished (or the drain timeout).
     public var elapsedNanoseconds: UInt64
     /// Operations that failed (after the client's retries), by operation.
@@ -236,7 +238,8 @@ public enum LoadRunner {
         var summary = LoadSummary(
             model: "", description: request.model.description, durationNanoseconds: durationNanoseconds,
             iterationsStarted: state.started, iterationsCompleted: state.completed,
-            achievedRatePerSecond: durationNanoseconds == 0 ? 0 : Double(state.completed) / (Double(durationNanoseconds) / 1e9),
+            achievedRatePerSecond: durationNanoseconds == 0 ? 0 : Double(state.started) / (Double(durationNanoseconds) / 1e9),
+            throughputPerSecond: elapsed == 0 ? 0 : Double(state.completed) / (Double(elapsed) / 1e9),
             elapsedNanoseconds: elapsed, errors: state.errors, delayedByInFlightLimit: state.delayed, maxInFlight: request.maxInFlight,
             abandoned: abandoned, cores: ProcessInfo.processInfo.activeProcessorCount)
         switch request.model {
@@ -255,7 +258,7 @@ public enum LoadRunner {
         }
         let errorCount = state.errors.values.reduce(0, +)
         let detail = "\(state.completed) iterations in \(ReportFormat.duration(elapsed)) wall (\(request.model)); "
-            + "achieved \(String(format: "%.1f", summary.achievedRatePerSecond))/s; \(errorCount) failed operations"
+            + "offered \(String(format: "%.1f", summary.achievedRatePerSecond))/s, throughput \(String(format: "%.1f", summary.throughputPerSecond))/s; \(errorCount) failed operations"
         return RunReport(
             runId: request.runId, scenario: request.scenario, seed: request.seed, strategy: "load \(request.model)", variant: nil,
             parameters: parameters, passed: failure == nil, failure: failure, violation: nil,

@@ -12,7 +12,7 @@ extension ReportWriter {
         lines.append("- clock: \(report.clockKind)\(report.clock == "wall" ? " (load mode: real runtime, wall-clock latency; not reproducible by seed)" : "")")
         if let load = report.load {
             let errors = load.errors.keys.sorted().map { "\($0)=\(load.errors[$0]!)" }.joined(separator: " ")
-            lines.append("- load: \(load.description); \(load.iterationsCompleted)/\(load.iterationsStarted) iterations, achieved \(String(format: "%.1f", load.achievedRatePerSecond))/s on \(load.cores) cores; failed operations: \(errors.isEmpty ? "none" : errors); delayed by in-flight limit: \(load.delayedByInFlightLimit)")
+            lines.append("- load: \(load.description); \(load.iterationsCompleted)/\(load.iterationsStarted) iterations, offered \(String(format: "%.1f", load.achievedRatePerSecond))/s, throughput \(String(format: "%.1f", load.throughputPerSecond))/s on \(load.cores) cores; failed operations: \(errors.isEmpty ? "none" : errors); delayed by in-flight limit: \(load.delayedByInFlightLimit)")
         }
         lines.append("- build: \(report.build.compiler) \(report.build.configuration) @ \(report.build.commit)")
         if let failure = report.failure {
