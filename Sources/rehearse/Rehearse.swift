@@ -11,7 +11,7 @@ struct Rehearse: ParsableCommand {
         abstract: "Run Swift actors deterministically on a seeded simulator with virtual time.",
         discussion: "Exit codes: 0 pass, 1 violation or missed threshold, 2 bad input.",
         version: "rehearse 0.1.0 (\(Fingerprint.current))",
-        subcommands: [ListCommand.self, RunCommand.self, ReplayCommand.self, FuzzCommand.self, ShrinkCommand.self, MergeCommand.self, ZooCommand.self, FuzzWorkerCommand.self, TimelineCommand.self, CompareCommand.self, SelfCheckCommand.self, BenchCommand.self]
+        subcommands: [ListCommand.self, RunCommand.self, ReplayCommand.self, FuzzCommand.self, ShrinkCommand.self, MergeCommand.self, ZooCommand.self, FuzzWorkerCommand.self, TimelineCommand.self, CompareCommand.self, SelfCheckCommand.self, BenchCommand.self, LoadCommand.self]
     )
 
     /// Parses and runs a subcommand, mapping every usage or input error to exit code 2 with a

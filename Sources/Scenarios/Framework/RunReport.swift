@@ -55,4 +55,12 @@ public struct RunReport: Sendable, Hashable, Codable {
     public var swarm: SwarmConfiguration? = nil
     /// True when the run replayed a decisions log (a shrunk case) rather than its strategy.
     public var replayedDecisions: Bool? = nil
+    /// `wall` for a load run (`rehearse load`: real runtime, wall-clock latency; then
+    /// `virtualNanoseconds` holds wall time elapsed); absent (read as `virtual`) for simulated runs.
+    public var clock: String? = nil
+    /// The load run's model, rates and errors (load runs only).
+    public var load: LoadSummary? = nil
+
+    /// `virtual` (simulated run) or `wall` (load run).
+    public var clockKind: String { clock ?? "virtual" }
 }

@@ -6,7 +6,7 @@ extension ReportWriter {
         let e = ReportFormat.html
         var body = ""
         body += "<h1>\(e(report.scenario)) — <span class=\"\(report.passed ? "pass" : "fail")\">\(report.passed ? "PASS" : "FAIL")</span></h1>\n"
-        body += "<p>run <code>\(e(report.runId))</code> · seed \(report.seed) · strategy <code>\(e(report.strategy))</code> · variant <code>\(e(report.variant ?? "careful"))</code> · \(report.steps) steps · \(e(ReportFormat.duration(report.virtualNanoseconds))) virtual · trace <code>\(e(report.traceHash))</code> · \(e(report.build.compiler)) \(e(report.build.configuration)) @ \(e(report.build.commit))</p>\n"
+        body += "<p>run <code>\(e(report.runId))</code> · seed \(report.seed) · strategy <code>\(e(report.strategy))</code> · variant <code>\(e(report.variant ?? "careful"))</code> · \(report.steps) steps · \(e(ReportFormat.duration(report.virtualNanoseconds))) \(report.clockKind) · trace <code>\(e(report.traceHash))</code> · \(e(report.build.compiler)) \(e(report.build.configuration)) @ \(e(report.build.commit))</p>\n"
         let parameters = report.parameters.keys.sorted().map { "\($0)=\(report.parameters[$0]!)" }.joined(separator: " ")
         body += "<p>parameters: <code>\(e(parameters))</code></p>\n"
         if let failure = report.failure {
@@ -16,7 +16,7 @@ extension ReportWriter {
         for check in report.checks {
             body += "<tr class=\"\(check.status)\"><td>\(e(check.name))</td><td>\(check.kind.rawValue)</td><td>\(e(check.status))</td><td>\(check.observations)</td><td>\(e(check.summary))</td></tr>\n"
         }
-        body += "</table>\n<h2>Latency (virtual time, from intended start)</h2>\n"
+        body += "</table>\n<h2>Latency (\(report.clockKind) time, from intended start)</h2>\n"
         body += "<table><tr><th>operation</th><th>count</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th><th>exemplars (percentile: seed/step/user)</th></tr>\n"
         for summary in report.latency {
             let exemplars = summary.exemplars.map { "\($0.percentile): \($0.seed)/\($0.step)/\($0.user)" }.joined(separator: "<br>")

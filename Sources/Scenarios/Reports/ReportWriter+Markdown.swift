@@ -8,7 +8,12 @@ extension ReportWriter {
         lines.append("- seed \(report.seed), strategy `\(report.strategy)`, variant `\(report.variant ?? "careful")`")
         let parameters = report.parameters.keys.sorted().map { "\($0)=\(report.parameters[$0]!)" }.joined(separator: " ")
         lines.append("- parameters: \(parameters)")
-        lines.append("- outcome: \(report.outcome); \(report.steps) steps, \(ReportFormat.duration(report.virtualNanoseconds)) virtual; trace hash `\(report.traceHash)`")
+        lines.append("- outcome: \(report.outcome); \(report.steps) steps, \(ReportFormat.duration(report.virtualNanoseconds)) \(report.clockKind); trace hash `\(report.traceHash)`")
+        lines.append("- clock: \(report.clockKind)\(report.clock == "wall" ? " (load mode: real runtime, wall-clock latency; not reproducible by seed)" : "")")
+        if let load = report.load {
+            let errors = load.errors.keys.sorted().map { "\($0)=\(load.errors[$0]!)" }.joined(separator: " ")
+            lines.append("- load: \(load.description); \(load.iterationsCompleted)/\(load.iterationsStarted) iterations, offered \(String(format: "%.1f", load.achievedRatePerSecond))/s, throughput \(String(format: "%.1f", load.throughputPerSecond))/s on \(load.cores) cores; failed operations: \(errors.isEmpty ? "none" : errors); delayed by in-flight limit: \(load.delayedByInFlightLimit)")
+        }
         lines.append("- build: \(report.build.compiler) \(report.build.configuration) @ \(report.build.commit)")
         if let failure = report.failure {
             lines.append("")
@@ -31,7 +36,7 @@ extension ReportWriter {
             lines.append("| \(check.name) | \(check.kind.rawValue) | \(check.status) | \(check.observations) | \(check.summary) |")
         }
         lines.append("")
-        lines.append("## Latency (virtual time, from intended start)")
+        lines.append("## Latency (\(report.clockKind) time, from intended start)")
         lines.append("")
         lines.append("| operation | count | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | slowest (seed/step/user) |")
         lines.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
