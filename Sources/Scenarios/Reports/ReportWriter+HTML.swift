@@ -28,7 +28,7 @@ extension ReportWriter {
             body += "<p>threshold <code>\(e(threshold.expression))</code>: \(threshold.passed ? "met" : "<b class=\"fail\">missed</b>") (observed \(e(observed)))</p>\n"
         }
         for summary in report.latency {
-            body += "<h3>\(e(summary.operation))</h3>\n<div class=\"plots\">\(percentilePlot(summary))\(seriesPlot(summary))</div>\n"
+            body += "<h3>\(e(summary.operation))</h3>\n<div class=\"plots\">\(percentilePlot(summary))\(seriesPlot(summary, clock: report.clockKind))</div>\n"
             body += "<details><summary>percentile spectrum (HdrHistogram, ms)</summary><pre>\(e(summary.spectrum))</pre></details>\n"
         }
         if !report.timeline.isEmpty {
@@ -71,7 +71,7 @@ extension ReportWriter {
     }
 
     /// Each sampled operation's latency at its completion time.
-    static func seriesPlot(_ summary: LatencySummary) -> String {
+    static func seriesPlot(_ summary: LatencySummary, clock: String) -> String {
         let width = 480.0, height = 240.0, left = 50.0, bottom = 30.0
         guard let maxTime = summary.series.map({ $0[0] }).max(), let maxValue = summary.series.map({ $0[1] }).max(), maxValue > 0 else { return "" }
         let minTime = summary.series.map { $0[0] }.min() ?? 0
@@ -85,7 +85,7 @@ extension ReportWriter {
         svg += "<text x=\"4\" y=\"14\">\(ReportFormat.duration(maxValue))</text>"
         svg += "<text x=\"\(Int(left))\" y=\"\(Int(height - 4))\">\(ReportFormat.duration(minTime))</text>"
         svg += "<text x=\"\(Int(width - 70))\" y=\"\(Int(height - 4))\">\(ReportFormat.duration(maxTime))</text>"
-        svg += "<text x=\"\(Int(width / 2 - 50))\" y=\"\(Int(height - 16))\">latency over virtual time</text></svg>"
+        svg += "<text x=\"\(Int(width / 2 - 50))\" y=\"\(Int(height - 16))\">latency over \(clock == "wall" ? "wall-clock" : "virtual") time</text></svg>"
         return svg
     }
 
