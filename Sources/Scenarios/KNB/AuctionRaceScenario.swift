@@ -233,18 +233,25 @@ public struct AuctionRaceScenario: Scenario {
         var bidsById: [String: (honor: Int, index: Int)] = [:]
         for honor in honors {
             let bids = (honor["bids"]?.arrayValue ?? []).compactMap(\.mapValue)
-            let amounts = bids.map { $0["amount"]?.doubleValue ?? 0 }
-            let ids = bids.compactMap { $0["id"]?.stringValue }
-            let increasing = zip(amounts, amounts.dropFirst()).allSatisfy { $0 < $1 }
             let honorIndex = honorBids.count
             honorBids.append(bids)
             bidsById.reserveCapacity(bidsById.count + bids.count)
+            // One pass, each field looked up once per bid: amounts, ids (duplicates), Buy Now.
+            var amounts: [Double] = []
+            amounts.reserveCapacity(bids.count)
+            var ids: [String] = []
+            ids.reserveCapacity(bids.count)
             var unique = true
+            var buyNowIndex: Int?
             for (index, bid) in bids.enumerated() {
-                if let id = bid["id"]?.stringValue, let earlier = bidsById.updateValue((honorIndex, index), forKey: id), earlier.honor == honorIndex {
-                    unique = false
+                amounts.append(bid["amount"]?.doubleValue ?? 0)
+                if let id = bid["id"]?.stringValue {
+                    ids.append(id)
+                    if let earlier = bidsById.updateValue((honorIndex, index), forKey: id), earlier.honor == honorIndex { unique = false }
                 }
+                if buyNowIndex == nil, bid["comment"]?.stringValue == "Buy Now" { buyNowIndex = index }
             }
+            let increasing = zip(amounts, amounts.dropFirst()).allSatisfy { $0 < $1 }
             context.always("bids-strictly-increasing", increasing && unique,
                            "\(honor.path.id) bids \(amounts.map { Int($0) }) ids \(ids)")
             if let last = bids.last {
@@ -253,7 +260,6 @@ public struct AuctionRaceScenario: Scenario {
                 context.always("winner-is-highest-bidder", consistent,
                                "\(honor.path.id) currentBid \(honor["currentBid"]?.doubleValue ?? -1) winner \(honor["currentWinnerEmail"]?.stringValue ?? "-") but last bid \(last["amount"]?.doubleValue ?? -1) by \(last["bidderEmail"]?.stringValue ?? "-")")
             }
-            let buyNowIndex = bids.firstIndex { $0["comment"]?.stringValue == "Buy Now" }
             let sold = honor["isSold"] == .bool(true)
             context.sometimes("sold-by-buy-now", sold)
             let soldOK = (buyNowIndex == nil || buyNowIndex == bids.count - 1) && (!sold || buyNowIndex == bids.count - 1)
