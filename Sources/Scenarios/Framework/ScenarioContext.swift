@@ -77,6 +77,28 @@ public final class ScenarioContext: Sendable {
         if recorded { Simulation.record("violation \(check) at step \(violation.step): \(violation.message)") }
     }
 
+    /// Always, batched: `count` evaluations of `check` made in one synchronous pass (no await in
+    /// between), `firstFailure` the message of the first that failed (nil: all held). Records the
+    /// same observations and violation as `count` calls of `always` at this step, with one lock and
+    /// one dictionary update instead of `count`.
+    public func always(_ check: String, observations count: Int, firstFailure: String?) {
+        guard count > 0 else { return }
+        let first = state.withLock { state -> Bool in
+            state.observations[check, default: 0] += count
+            return firstFailure != nil && state.violation == nil
+        }
+        guard first, let message = firstFailure else { return }
+        let violation = InvariantViolation(
+            check: check, kind: .always, message: message,
+            step: Simulation.currentStep, virtualNanoseconds: Simulation.nowNanoseconds)
+        let recorded = state.withLock { state -> Bool in
+            guard state.violation == nil else { return false }
+            state.violation = violation
+            return true
+        }
+        if recorded { Simulation.record("violation \(check) at step \(violation.step): \(violation.message)") }
+    }
+
     /// Throws `ScenarioStopped` if a violation was recorded (call between phases).
     public func throwIfStopped() throws {
         if let violation { throw ScenarioStopped(violation: violation) }

@@ -228,13 +228,31 @@ public struct AuctionRaceScenario: Scenario {
     /// Always-checks over the live honors and the outbox.
     static func checkState(_ app: KNBApp, _ context: ScenarioContext) {
         let honors = app.backend.firestore.query("honors")
-        var bidsById: [String: (index: Int, bids: [[String: Value]])] = [:]
+        // Bid id → (honor, index in its bids); one hash per bid also finds duplicate ids.
+        var honorBids: [[[String: Value]]] = []
+        var bidsById: [String: (honor: Int, index: Int)] = [:]
         for honor in honors {
             let bids = (honor["bids"]?.arrayValue ?? []).compactMap(\.mapValue)
-            let amounts = bids.map { $0["amount"]?.doubleValue ?? 0 }
-            let ids = bids.compactMap { $0["id"]?.stringValue }
+            let honorIndex = honorBids.count
+            honorBids.append(bids)
+            bidsById.reserveCapacity(bidsById.count + bids.count)
+            // One pass, each field looked up once per bid: amounts, ids (duplicates), Buy Now.
+            var amounts: [Double] = []
+            amounts.reserveCapacity(bids.count)
+            var ids: [String] = []
+            ids.reserveCapacity(bids.count)
+            var unique = true
+            var buyNowIndex: Int?
+            for (index, bid) in bids.enumerated() {
+                amounts.append(bid["amount"]?.doubleValue ?? 0)
+                if let id = bid["id"]?.stringValue {
+                    ids.append(id)
+                    if let earlier = bidsById.updateValue((honorIndex, index), forKey: id), earlier.honor == honorIndex { unique = false }
+                }
+                if buyNowIndex == nil, bid["comment"]?.stringValue == "Buy Now" { buyNowIndex = index }
+            }
             let increasing = zip(amounts, amounts.dropFirst()).allSatisfy { $0 < $1 }
-            context.always("bids-strictly-increasing", increasing && Set(ids).count == ids.count,
+            context.always("bids-strictly-increasing", increasing && unique,
                            "\(honor.path.id) bids \(amounts.map { Int($0) }) ids \(ids)")
             if let last = bids.last {
                 let consistent = honor["currentBid"]?.doubleValue == last["amount"]?.doubleValue
@@ -242,24 +260,41 @@ public struct AuctionRaceScenario: Scenario {
                 context.always("winner-is-highest-bidder", consistent,
                                "\(honor.path.id) currentBid \(honor["currentBid"]?.doubleValue ?? -1) winner \(honor["currentWinnerEmail"]?.stringValue ?? "-") but last bid \(last["amount"]?.doubleValue ?? -1) by \(last["bidderEmail"]?.stringValue ?? "-")")
             }
-            let buyNowIndex = bids.firstIndex { $0["comment"]?.stringValue == "Buy Now" }
             let sold = honor["isSold"] == .bool(true)
             context.sometimes("sold-by-buy-now", sold)
             let soldOK = (buyNowIndex == nil || buyNowIndex == bids.count - 1) && (!sold || buyNowIndex == bids.count - 1)
             context.always("no-bid-after-sold", soldOK, "\(honor.path.id) has \(bids.count - 1 - (buyNowIndex ?? bids.count - 1)) bid(s) after its Buy Now")
-            for (index, bid) in bids.enumerated() { if let id = bid["id"]?.stringValue { bidsById[id] = (index, bids) } }
         }
-        var seen: Set<String> = []
+        // The outbox's OUTBID pushes, checked in one pass and reported in one batch per check (the
+        // same observations and first violation as one `always` per push).
+        struct PushKey: Hashable { let bidId: String, recipient: String, token: String }
+        var seen: Set<PushKey> = []
+        var outbidSent = false
+        var checked = 0
+        var firstFailure: (check: String, message: String)?
         for record in app.backend.outbox.records where record.channel == .push && record.type == "OUTBID" {
-            context.sometimes("outbid-sent", true)
-            guard let bidId = record.payload["bidId"], let (index, bids) = bidsById[bidId] else { continue }
+            outbidSent = true
+            guard let bidId = record.payload["bidId"], let (honorIndex, index) = bidsById[bidId] else { continue }
+            let bids = honorBids[honorIndex]
+            checked += 1
+            guard firstFailure == nil else { continue }
             let bidder = bids[index]["bidderEmail"]?.stringValue
             let previous = index > 0 ? bids[index - 1]["bidderEmail"]?.stringValue : nil
-            context.always("outbid-to-previous-winner", record.recipient == previous && record.recipient != bidder,
-                           "OUTBID for \(bidId) went to \(record.recipient); bidder \(bidder ?? "-"), previous winner \(previous ?? "none")")
-            let key = "\(bidId)|\(record.recipient)|\(record.token ?? "")"
-            context.always("outbid-once-per-bid", !seen.contains(key), "second OUTBID push for \(bidId) to \(record.recipient)")
-            seen.insert(key)
+            if !(record.recipient == previous && record.recipient != bidder) {
+                firstFailure = ("outbid-to-previous-winner",
+                                "OUTBID for \(bidId) went to \(record.recipient); bidder \(bidder ?? "-"), previous winner \(previous ?? "none")")
+                continue
+            }
+            if !seen.insert(PushKey(bidId: bidId, recipient: record.recipient, token: record.token ?? "")).inserted {
+                firstFailure = ("outbid-once-per-bid", "second OUTBID push for \(bidId) to \(record.recipient)")
+            }
+        }
+        context.sometimes("outbid-sent", outbidSent)
+        // The check that failed first goes first, so it is the one recorded as the violation.
+        var checks = ["outbid-to-previous-winner", "outbid-once-per-bid"]
+        if firstFailure?.check == checks[1] { checks.reverse() }
+        for check in checks {
+            context.always(check, observations: checked, firstFailure: check == firstFailure?.check ? firstFailure?.message : nil)
         }
     }
 
