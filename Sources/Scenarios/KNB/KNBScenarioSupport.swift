@@ -24,22 +24,9 @@ enum KNBScenarioSupport {
         return client
     }
 
-    /// Client retry policy: transient network errors (UNAVAILABLE, DEADLINE_EXCEEDED) are
-    /// retried up to `attempts` times, 1 s then 2 s apart; anything else is the caller's.
+    /// The client retry policy (`ClientRetry`) on the simulator's clock.
     static func retrying<T>(attempts: Int = 3, _ body: () async throws -> T) async throws -> T {
-        var attempt = 1
-        while true {
-            do {
-                return try await body()
-            } catch let error as BackendError {
-                switch error {
-                case .unavailable where attempt < attempts, .deadlineExceeded where attempt < attempts:
-                    try? await SimClock().sleep(for: .seconds(attempt))
-                    attempt += 1
-                default: throw error
-                }
-            }
-        }
+        try await ClientRetry.retrying(attempts: attempts, sleep: { try? await SimClock().sleep(for: $0) }, body)
     }
 
     /// Sorted arrival times (virtual ns from `origin`) of `count` operations over `duration`

@@ -172,21 +172,8 @@ public struct LoadProfile: Sendable {
         }
     }
 
-    /// The scenarios' client retry policy (transient errors, up to 3 attempts, 1 s then 2 s
-    /// apart) on the environment's clock instead of the simulator's.
+    /// The client retry policy (`ClientRetry`) on the environment's clock.
     static func retrying<T>(_ env: DomainEnvironment, attempts: Int = 3, _ body: () async throws -> T) async throws -> T {
-        var attempt = 1
-        while true {
-            do {
-                return try await body()
-            } catch let error as BackendError {
-                switch error {
-                case .unavailable where attempt < attempts, .deadlineExceeded where attempt < attempts:
-                    try? await env.clock.sleep(for: .seconds(attempt))
-                    attempt += 1
-                default: throw error
-                }
-            }
-        }
+        try await ClientRetry.retrying(attempts: attempts, sleep: { try? await env.clock.sleep(for: $0) }, body)
     }
 }
