@@ -6,7 +6,7 @@ public struct DocumentPath: Hashable, Sendable, Comparable, CustomStringConverti
 
     public init(_ collection: String, _ id: String) {
         precondition(!collection.isEmpty && !id.isEmpty, "document path needs a collection and an id")
-        precondition(!id.contains("/"), "document id must not contain '/': \(id)")
+        precondition(!id.utf8.contains(UInt8(ascii: "/")), "document id must not contain '/': \(id)")
         self.collection = collection
         self.id = id
     }
