@@ -138,7 +138,7 @@ public enum LoadRunner {
     /// stop at the duration, and iterations still running after `drainTimeout` are abandoned.
     public static func run(_ request: LoadRequest) async -> RunReport {
         guard let profile = LoadProfile.named(request.scenario) else { preconditionFailure("no load profile for \(request.scenario)") }
-        let epoch = Int64(Date().timeIntervalSince1970 * 1e9)
+        let epoch = Int64(Date().timeIntervalSince1970 * 1e9)  // wall clock on purpose: load mode runs outside the simulation (see the top of this file)
         let env = DomainEnvironment.realRuntime(seed: request.seed, epochUnixNanoseconds: epoch)
         let workload = await profile.setUp(env)
 
