@@ -139,9 +139,7 @@ enum KernelBenchmarks {
     static func simulatedPingPong(roundTrips: Int) -> Measurement {
         let (seconds, jobs) = time {
             Simulation.run(SimulationConfiguration(seed: 1, strategy: .fifo)) {
-                let pong = SimPong()
-                let ping = SimPing()
-                await ping.play(with: pong, roundTrips: roundTrips)
+                await KernelWorkload.pingPong(roundTrips: roundTrips)
             }.steps
         }
         return Measurement(seconds: seconds, messages: roundTrips, jobs: jobs)
@@ -150,13 +148,7 @@ enum KernelBenchmarks {
     static func simulatedFanIn(messages: Int, senders: Int) -> Measurement {
         let (seconds, jobs) = time {
             Simulation.run(SimulationConfiguration(seed: 1, strategy: .random)) {
-                let sink = SimSink()
-                await withTaskGroup(of: Void.self) { group in
-                    for _ in 0..<senders {
-                        let sender = SimSender()
-                        group.addTask { await sender.send(messages / senders, to: sink) }
-                    }
-                }
+                await KernelWorkload.fanIn(messages: messages, senders: senders)
             }.steps
         }
         return Measurement(seconds: seconds, messages: messages, jobs: jobs)
@@ -165,9 +157,7 @@ enum KernelBenchmarks {
     static func defaultPingPong(roundTrips: Int) -> Measurement {
         let (seconds, _) = time {
             blockingWait {
-                let pong = NativePong()
-                let ping = NativePing()
-                await ping.play(with: pong, roundTrips: roundTrips)
+                await KernelWorkload.nativePingPong(roundTrips: roundTrips)
             }
             return 0
         }
@@ -177,13 +167,7 @@ enum KernelBenchmarks {
     static func defaultFanIn(messages: Int, senders: Int) -> Measurement {
         let (seconds, _) = time {
             blockingWait {
-                let sink = NativeSink()
-                await withTaskGroup(of: Void.self) { group in
-                    for _ in 0..<senders {
-                        let sender = NativeSender()
-                        group.addTask { await sender.send(messages / senders, to: sink) }
-                    }
-                }
+                await KernelWorkload.nativeFanIn(messages: messages, senders: senders)
             }
             return 0
         }
@@ -196,69 +180,4 @@ enum KernelBenchmarks {
         Task.detached { await body(); done.signal() }
         done.wait()
     }
-}
-
-actor SimPong: SimActor {
-    nonisolated let simExecutor = SimExecutor("pong")
-    var count = 0
-    func pong() { count += 1 }
-}
-
-actor SimPing: SimActor {
-    nonisolated let simExecutor = SimExecutor("ping")
-    var received = 0
-    /// Touches its own state after every reply, so the optimizer keeps both hops of a round trip.
-    func play(with pong: SimPong, roundTrips: Int) async {
-        for _ in 0..<roundTrips {
-            await pong.pong()
-            received += 1
-        }
-    }
-}
-
-actor SimSender: SimActor {
-    nonisolated let simExecutor = SimExecutor("sender")
-    var sent = 0
-    func send(_ messages: Int, to sink: SimSink) async {
-        for _ in 0..<messages {
-            await sink.receive()
-            sent += 1
-        }
-    }
-}
-
-actor SimSink: SimActor {
-    nonisolated let simExecutor = SimExecutor("sink")
-    var count = 0
-    func receive() { count += 1 }
-}
-
-actor NativePong {
-    var count = 0
-    func pong() { count += 1 }
-}
-
-actor NativePing {
-    var received = 0
-    func play(with pong: NativePong, roundTrips: Int) async {
-        for _ in 0..<roundTrips {
-            await pong.pong()
-            received += 1
-        }
-    }
-}
-
-actor NativeSender {
-    var sent = 0
-    func send(_ messages: Int, to sink: NativeSink) async {
-        for _ in 0..<messages {
-            await sink.receive()
-            sent += 1
-        }
-    }
-}
-
-actor NativeSink {
-    var count = 0
-    func receive() { count += 1 }
 }

@@ -28,7 +28,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("dispatch:ping-pong-round-trip-(simulator,FIFO)", configuration: configuration(.mega)) { benchmark in
         let roundTrips = benchmark.scaledIterations.count
         let result = Simulation.run(SimulationConfiguration(seed: 1, strategy: .fifo)) {
-            await BenchPing().play(with: BenchPong(), roundTrips: roundTrips)
+            await KernelWorkload.pingPong(roundTrips: roundTrips)
         }
         blackHole(result.steps)
     }
@@ -36,13 +36,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("dispatch:fan-in-message,100-senders-(simulator,random)", configuration: configuration(.mega)) { benchmark in
         let messages = benchmark.scaledIterations.count
         let result = Simulation.run(SimulationConfiguration(seed: 1, strategy: .random)) {
-            let sink = BenchSink()
-            await withTaskGroup(of: Void.self) { group in
-                for _ in 0..<100 {
-                    let sender = BenchSender()
-                    group.addTask { await sender.send(messages / 100, to: sink) }
-                }
-            }
+            await KernelWorkload.fanIn(messages: messages, senders: 100)
         }
         blackHole(result.steps)
     }
@@ -64,7 +58,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark("actor-hop:ping-pong-round-trip-(default-executor)", configuration: configuration(.mega)) { benchmark in
-        await NativePing().play(with: NativePong(), roundTrips: benchmark.scaledIterations.count)
+        await KernelWorkload.nativePingPong(roundTrips: benchmark.scaledIterations.count)
     }
 
     Benchmark("trace:record-an-event-(rolling-hash-only)", configuration: configuration(.mega)) { benchmark in
@@ -80,57 +74,8 @@ let benchmarks: @Sendable () -> Void = {
         var recording = SimulationConfiguration(seed: 1, strategy: .fifo)
         recording.recordsTrace = true
         let result = Simulation.run(recording) {
-            await BenchPing().play(with: BenchPong(), roundTrips: roundTrips)
+            await KernelWorkload.pingPong(roundTrips: roundTrips)
         }
         blackHole(result.trace.count)
-    }
-}
-
-actor BenchPong: SimActor {
-    nonisolated let simExecutor = SimExecutor("pong")
-    var count = 0
-    func pong() { count += 1 }
-}
-
-actor BenchPing: SimActor {
-    nonisolated let simExecutor = SimExecutor("ping")
-    var received = 0
-    func play(with pong: BenchPong, roundTrips: Int) async {
-        for _ in 0..<roundTrips {
-            await pong.pong()
-            received += 1
-        }
-    }
-}
-
-actor BenchSender: SimActor {
-    nonisolated let simExecutor = SimExecutor("sender")
-    var sent = 0
-    func send(_ messages: Int, to sink: BenchSink) async {
-        for _ in 0..<messages {
-            await sink.receive()
-            sent += 1
-        }
-    }
-}
-
-actor BenchSink: SimActor {
-    nonisolated let simExecutor = SimExecutor("sink")
-    var count = 0
-    func receive() { count += 1 }
-}
-
-actor NativePong {
-    var count = 0
-    func pong() { count += 1 }
-}
-
-actor NativePing {
-    var received = 0
-    func play(with pong: NativePong, roundTrips: Int) async {
-        for _ in 0..<roundTrips {
-            await pong.pong()
-            received += 1
-        }
     }
 }

@@ -61,20 +61,11 @@ public final class ScenarioContext: Sendable {
     }
 
     private func observe(_ check: String, kind: CheckDeclaration.Kind, _ condition: Bool, _ message: () -> String) {
-        let first = state.withLock { state -> Bool in
-            state.observations[check, default: 0] += 1
-            return !condition && state.violation == nil
+        if condition {
+            count(check, kind: kind, observations: 1, failure: nil)
+        } else {
+            count(check, kind: kind, observations: 1, failure: message())
         }
-        guard first else { return }
-        let violation = InvariantViolation(
-            check: check, kind: kind, message: message(),
-            step: Simulation.currentStep, virtualNanoseconds: Simulation.nowNanoseconds)
-        let recorded = state.withLock { state -> Bool in
-            guard state.violation == nil else { return false }
-            state.violation = violation
-            return true
-        }
-        if recorded { Simulation.record("violation \(check) at step \(violation.step): \(violation.message)") }
     }
 
     /// Always, batched: `count` evaluations of `check` made in one synchronous pass (no await in
@@ -83,13 +74,19 @@ public final class ScenarioContext: Sendable {
     /// one dictionary update instead of `count`.
     public func always(_ check: String, observations count: Int, firstFailure: String?) {
         guard count > 0 else { return }
+        self.count(check, kind: .always, observations: count, failure: firstFailure)
+    }
+
+    /// Adds `observations` to `check`'s count and, if `failure` is set and no violation was
+    /// recorded yet, records it as the run's violation at this step.
+    private func count(_ check: String, kind: CheckDeclaration.Kind, observations: Int, failure: String?) {
         let first = state.withLock { state -> Bool in
-            state.observations[check, default: 0] += count
-            return firstFailure != nil && state.violation == nil
+            state.observations[check, default: 0] += observations
+            return failure != nil && state.violation == nil
         }
-        guard first, let message = firstFailure else { return }
+        guard first, let failure else { return }
         let violation = InvariantViolation(
-            check: check, kind: .always, message: message,
+            check: check, kind: kind, message: failure,
             step: Simulation.currentStep, virtualNanoseconds: Simulation.nowNanoseconds)
         let recorded = state.withLock { state -> Bool in
             guard state.violation == nil else { return false }
