@@ -25,10 +25,13 @@ final class Scheduler: @unchecked Sendable {
         var executor: UnownedSerialExecutor?
         var ordinal: UInt32
         var origin: Origin
+        /// The task the job belongs to: its runtime id, or for a job without one (the job
+        /// `Task.yield()` enqueues) the task that was running when it was enqueued.
+        var task: UInt64
     }
 
     /// The strategy without its payload, for the hot path.
-    enum StrategyKind: UInt8 { case fifo, random, pct, replay }
+    enum StrategyKind: UInt8 { case fifo, nonpreemptive, random, pct, replay }
 
     enum TimerAction {
         case job(UnownedJob)
@@ -39,6 +42,8 @@ final class Scheduler: @unchecked Sendable {
         var deadline: UInt64
         var sequence: UInt64
         var action: TimerAction
+        /// The task the timer wakes (for PCT's choice among nearly simultaneous timers).
+        var task: UInt64
 
         static func < (lhs: Timer, rhs: Timer) -> Bool {
             lhs.deadline != rhs.deadline ? lhs.deadline < rhs.deadline : lhs.sequence < rhs.sequence
@@ -54,11 +59,18 @@ final class Scheduler: @unchecked Sendable {
     private var unownedTaskExecutor: UnownedTaskExecutor!
     private let strategyKind: StrategyKind
     private let recordsTrace: Bool
+    /// Timers due within this many nanoseconds of the earliest one are concurrent: the strategy
+    /// picks which fires first (0: strictly by deadline).
+    private let timingWindow: UInt64
     private let thread: pthread_t
 
     // Scheduling state.
     private var ready = Deque<ReadyJob>()
     private var timers = Heap<Timer>()
+    /// Scratch for `chooseAmongNearTimers` (kept to avoid an allocation per advance).
+    private var nearTimers: [Timer] = []
+    /// Choice points that were among timers (part of `decisions`).
+    private(set) var timingDecisions: UInt64 = 0
     private var cancelledTimers = Set<UInt64>()
     private var timerSequence: UInt64 = 0
     private(set) var now: UInt64 = 0
@@ -99,15 +111,20 @@ final class Scheduler: @unchecked Sendable {
         self.schedulerRandom = streams.stream(named: "scheduler")
         self.thread = pthread_self()
         self.recordsTrace = configuration.recordsTrace
-        switch configuration.strategy {
+        self.timingWindow = configuration.timingWindowNanoseconds
+        switch configuration.strategy.resolved(forSeed: configuration.seed) {
         case .fifo: strategyKind = .fifo
+        case .nonpreemptive: strategyKind = .nonpreemptive
         case .random: strategyKind = .random
         case .pct(let depth, let horizon):
+            precondition(depth == 1 || horizon != nil, "PCT's horizon is measured by Simulation.run before the scheduler starts")
             strategyKind = .pct
-            pct = PCTState(depth: depth, horizon: horizon, random: streams.stream(named: "pct"))
+            pct = PCTState(depth: depth, horizon: horizon ?? 1, random: streams.stream(named: "pct"))
         case .replay(let decisions):
             strategyKind = .replay
             replayDecisions = decisions
+        case .portfolio:
+            preconditionFailure("portfolio resolves to a member strategy")
         }
         taskExecutor = SimTaskExecutor(scheduler: self)
         unownedTaskExecutor = taskExecutor.asUnownedTaskExecutor()
@@ -129,7 +146,7 @@ final class Scheduler: @unchecked Sendable {
     func enqueue(_ job: UnownedJob, on executor: SimExecutor?, origin: Origin) {
         let entry = ReadyJob(
             job: job, executor: executor.map { UnownedSerialExecutor(ordinary: $0) },
-            ordinal: executor?.ordinal ?? 0, origin: origin)
+            ordinal: executor?.ordinal ?? 0, origin: origin, task: owningTask(of: job))
         guard pthread_equal(pthread_self(), thread) != 0 else {
             foreignInbox.withLock { $0.append(entry) }
             foreignPending.store(true, ordering: .releasing)
@@ -148,25 +165,34 @@ final class Scheduler: @unchecked Sendable {
         enqueue(job, on: nil, origin: .foreign)
     }
 
+    /// The task `job` belongs to: its own id, or the running task's for a job without one
+    /// (`Task.yield()` enqueues such a job; it continues the task that yielded).
+    @inline(__always)
+    private func owningTask(of job: UnownedJob) -> UInt64 {
+        let id = jobTaskID(job)
+        return id != 0 ? id : lastTask
+    }
+
     /// Runs `job` after `delay` virtual nanoseconds.
     func schedule(_ job: UnownedJob, afterNanoseconds delay: UInt64) {
         precondition(pthread_equal(pthread_self(), thread) != 0, "timer scheduled from a foreign thread")
-        addTimer(deadline: now &+ delay, action: .job(job))
+        addTimer(deadline: now &+ delay, action: .job(job), task: owningTask(of: job))
     }
 
     /// Wakes `sleeper` at virtual time `deadline`; returns the timer's id for cancellation.
     func schedule(_ sleeper: SleepWaker, atNanoseconds deadline: UInt64) -> UInt64 {
         precondition(pthread_equal(pthread_self(), thread) != 0, "sleep registered from a foreign thread")
-        return addTimer(deadline: max(deadline, now), action: .sleeper(sleeper))
+        // The sleeping task is the one running now.
+        return addTimer(deadline: max(deadline, now), action: .sleeper(sleeper), task: lastTask)
     }
 
     /// Cancels a continuation timer: it will be skipped when due. The caller resumes the continuation.
     func cancelTimer(_ id: UInt64) { cancelledTimers.insert(id) }
 
     @discardableResult
-    private func addTimer(deadline: UInt64, action: TimerAction) -> UInt64 {
+    private func addTimer(deadline: UInt64, action: TimerAction, task: UInt64) -> UInt64 {
         timerSequence += 1
-        timers.insert(Timer(deadline: deadline, sequence: timerSequence, action: action))
+        timers.insert(Timer(deadline: deadline, sequence: timerSequence, action: action, task: task))
         return timerSequence
     }
 
@@ -258,23 +284,22 @@ final class Scheduler: @unchecked Sendable {
         let count = ready.count
         var index = 0
         if count > 1 {
-            let continuesLastTask = lastTask != 0 && jobTaskID(ready[count - 1].job) == lastTask
+            let continuesLastTask = lastTask != 0 && ready[count - 1].task == lastTask
             var decision = 0
             switch strategyKind {
             case .fifo:
                 index = 0
                 decision = continuesLastTask ? 1 : 0
+            case .nonpreemptive:
+                index = continuesLastTask ? count - 1 : 0
             case .random:
                 decision = schedulerRandom.below(count)
                 index = Self.readyIndex(decision: decision, count: count, continuesLastTask: continuesLastTask)
             case .pct:
-                index = pct!.choose(among: ready, step: steps)
+                index = pct!.choose(count: count) { ready[$0].task }
                 decision = continuesLastTask ? (index == count - 1 ? 0 : index + 1) : index
             case .replay:
-                if replayCursor < replayDecisions.count {
-                    decision = min(Int(replayDecisions[replayCursor]), count - 1)
-                    replayCursor += 1
-                }
+                decision = nextReplayDecision(count: count)
                 index = Self.readyIndex(decision: decision, count: count, continuesLastTask: continuesLastTask)
             }
             decisions.append(UInt32(decision))
@@ -292,7 +317,7 @@ final class Scheduler: @unchecked Sendable {
         }
         let ordinal = entry.ordinal
         currentExecutorOrdinal = ordinal
-        lastTask = jobTaskID(entry.job)
+        lastTask = entry.task
         hash.mix(UInt64(ordinal) << 40 | UInt64(count) << 20 | UInt64(index))
         if recordsTrace {
             events.append(TraceEvent(
@@ -309,6 +334,14 @@ final class Scheduler: @unchecked Sendable {
         currentExecutorOrdinal = 0
     }
 
+    /// The next logged decision of a replay, clamped to `count` choices (0 past the log's end).
+    @inline(__always)
+    private func nextReplayDecision(count: Int) -> Int {
+        guard replayCursor < replayDecisions.count else { return 0 }
+        defer { replayCursor += 1 }
+        return min(Int(replayDecisions[replayCursor]), count - 1)
+    }
+
     /// The ready-set index of `decision` in default-first order (see `runOneJob`).
     @inline(__always)
     static func readyIndex(decision: Int, count: Int, continuesLastTask: Bool) -> Int {
@@ -316,17 +349,26 @@ final class Scheduler: @unchecked Sendable {
         return decision == 0 ? count - 1 : decision - 1
     }
 
-    /// Moves virtual time to the earliest timer and fires every timer due then, in insertion
-    /// order. Returns false when there is no timer left.
+    /// Moves virtual time to the next timer and fires every timer due then, in insertion order.
+    /// With a timing window, the timers due within the window of the earliest are concurrent: the
+    /// strategy picks one (a logged decision, 0 = the earliest), time moves to its deadline, it
+    /// fires first and every timer due by then follows (late by less than the window).
+    /// Returns false when there is no timer left.
     private func advanceTime() -> Bool {
         // Cancelled sleeps neither fire nor move time.
         while let first = timers.min, !cancelledTimers.isEmpty, cancelledTimers.remove(first.sequence) != nil {
             _ = timers.removeMin()
         }
         guard let first = timers.min else { return false }
+        var target = first.deadline
+        var chosen: Timer?
+        if timingWindow > 0 {
+            chosen = chooseAmongNearTimers(earliest: first.deadline)
+            if let chosen { target = chosen.deadline }
+        }
         // A timer can be overdue only after a blocking real-time sleep moved time on; it fires now.
-        if first.deadline > now {
-            now = first.deadline
+        if target > now {
+            now = target
             hash.mix(0xA0A0)
             hash.mix(now)
             if recordsTrace {
@@ -335,23 +377,69 @@ final class Scheduler: @unchecked Sendable {
                     readyCount: 0, chosenIndex: 0, detail: ""))
             }
         }
+        if let chosen { fire(chosen) }
         while let timer = timers.min, timer.deadline <= now {
             _ = timers.removeMin()
             if !cancelledTimers.isEmpty, cancelledTimers.remove(timer.sequence) != nil { continue }
-            timersFired += 1
-            switch timer.action {
-            case .job(let job):
-                ready.append(ReadyJob(job: job, executor: nil, ordinal: 0, origin: .timer))
-            case .sleeper(let sleeper):
-                sleeper.wake()
-            }
+            fire(timer)
         }
         return true
     }
 
+    @inline(__always)
+    private func fire(_ timer: Timer) {
+        timersFired += 1
+        switch timer.action {
+        case .job(let job):
+            ready.append(ReadyJob(job: job, executor: nil, ordinal: 0, origin: .timer, task: timer.task))
+        case .sleeper(let sleeper):
+            sleeper.wake()
+        }
+    }
+
+    /// Takes the live timers due within `timingWindow` of `earliest` out of the heap; when there
+    /// are two or more, lets the strategy choose one (logged as a decision) and returns it, with
+    /// the others back in the heap. Nil (and the heap as it was) when there is no choice.
+    private func chooseAmongNearTimers(earliest: UInt64) -> Timer? {
+        let limit = earliest &+ timingWindow
+        nearTimers.removeAll(keepingCapacity: true)
+        while let timer = timers.min, timer.deadline <= limit {
+            _ = timers.removeMin()
+            if !cancelledTimers.isEmpty, cancelledTimers.remove(timer.sequence) != nil { continue }
+            nearTimers.append(timer)
+        }
+        let count = nearTimers.count
+        guard count > 1 else {
+            if let only = nearTimers.first { timers.insert(only) }
+            return nil
+        }
+        let index: Int
+        switch strategyKind {
+        case .fifo, .nonpreemptive: index = 0
+        case .random: index = schedulerRandom.below(count)
+        case .pct: index = pct!.choose(count: count) { nearTimers[$0].task }
+        case .replay: index = nextReplayDecision(count: count)
+        }
+        decisions.append(UInt32(index))
+        timingDecisions += 1
+        hash.mix(0x71E0 | UInt64(count) << 20 | UInt64(index) << 40)
+        if recordsTrace {
+            events.append(TraceEvent(
+                step: steps, timeNanoseconds: nearTimers[index].deadline, kind: .timing, actor: 0,
+                readyCount: UInt32(count), chosenIndex: UInt32(index), detail: "timers"))
+        }
+        for (position, timer) in nearTimers.enumerated() where position != index { timers.insert(timer) }
+        return nearTimers[index]
+    }
+
     /// Before declaring a deadlock, gives work resumed by a real thread a short grace period
-    /// (real time, outside the simulation) to arrive; true if some did.
+    /// (real time, outside the simulation) to arrive; true if some did. Skipped in strict mode:
+    /// there a job from a real thread is an escape whenever it comes, so waiting for one cannot
+    /// rescue the run (a deadlock is declared at once, at kernel speed). Non-strict runs tolerate
+    /// real threads, and a continuation resumed by one may still be on its way.
     private func awaitForeignJobs() -> Bool {
+        if foreignPending.load(ordering: .acquiring) { return true }
+        if configuration.strict { return false }
         var waitedMilliseconds = 0
         while waitedMilliseconds < Self.foreignGraceMilliseconds {
             if foreignPending.load(ordering: .acquiring) { return true }
@@ -386,6 +474,7 @@ final class Scheduler: @unchecked Sendable {
         timers = Heap()
         cancelledTimers = []
         replayDecisions = []
+        nearTimers = []
         liveNamedTasks = [:]
     }
 

@@ -20,6 +20,27 @@ public enum Simulation {
     ) -> SimulationResult<Output> {
         RuntimeHooks.install()
         precondition(SimulationContext.current == nil, "Simulation.run called from inside a running simulation")
+        var resolved = configuration
+        resolved.strategy = configuration.strategy.resolved(forSeed: configuration.seed)
+        guard case .pct(let depth, nil) = resolved.strategy, depth > 1 else {
+            return runResolved(resolved, body)
+        }
+        // PCT's horizon k is the number of choice points of this seed's run without preemption
+        // (shuttle measures it the same way). The two runs are sequential on this thread, and a
+        // run's leftover tasks never run again once it ends, so the body is never used twice at once.
+        let box = BodyBox(body)
+        var measuring = resolved
+        measuring.strategy = .nonpreemptive
+        measuring.recordsTrace = false
+        let measured = runResolved(measuring) { try await box.body() }
+        resolved.strategy = .pct(depth: depth, horizon: max(1, measured.decisions.count))
+        return runResolved(resolved) { try await box.body() }
+    }
+
+    private static func runResolved<Output: Sendable>(
+        _ configuration: SimulationConfiguration,
+        _ body: sending @escaping () async throws -> Output
+    ) -> SimulationResult<Output> {
         let scheduler = Scheduler(configuration: configuration)
         SimulationContext.set(scheduler)
         let box = OutputBox<Output>()
@@ -45,6 +66,7 @@ public enum Simulation {
             virtualNanoseconds: scheduler.now,
             traceHash: scheduler.hash,
             decisions: scheduler.decisions,
+            timingDecisions: scheduler.timingDecisions,
             trace: scheduler.events,
             actorLabels: scheduler.executorLabels,
             leftoverReadyJobs: pending.readyJobs,
@@ -71,7 +93,8 @@ public enum Simulation {
     public static func record(_ event: String) { current().record(event) }
 
     /// Starts an unstructured task named `name`; if the run deadlocks while it has not
-    /// finished, the deadlock report names it.
+    /// finished, the deadlock report names it. The caller keeps running until its next
+    /// suspension; use `spawn(_:schedulingPoint:_:)` to let the new task run first.
     @discardableResult
     public static func spawn(
         _ name: String, _ body: sending @escaping () async -> Void
@@ -82,6 +105,29 @@ public enum Simulation {
             await body()
             scheduler.namedTaskFinished(id)
         }
+    }
+
+    /// Starts a named task as `spawn(_:_:)` does; with `schedulingPoint`, the caller then yields
+    /// (`point()`), so the strategy chooses whether the new task or the caller goes first.
+    @discardableResult
+    public static func spawn(
+        _ name: String, schedulingPoint: Bool, _ body: sending @escaping () async -> Void
+    ) async -> Task<Void, Never> {
+        let task = spawn(name, body)
+        if schedulingPoint { await point() }
+        return task
+    }
+
+    /// An explicit scheduling point: the calling task yields, and the strategy chooses what runs
+    /// next among everything ready (a logged decision, so replay and shrinking cover it).
+    ///
+    /// Needed because the optimizer merges consecutive awaits on one actor into one job when
+    /// nothing between them is observable (in release builds, and in some shapes at -Onone), so
+    /// `let v = await counter.get(); await counter.set(v + 1)` may offer no point between the
+    /// read and the write. Put `await Simulation.point()` between them to make the race explorable.
+    /// Outside a simulation it is `Task.yield()`.
+    public static func point() async {
+        await Task.yield()
     }
 
     /// Runs `body` as a named child task body: the deadlock report names it while it is unfinished.
@@ -101,5 +147,11 @@ public enum Simulation {
 
     private final class OutputBox<Value>: @unchecked Sendable {
         var value: Value?
+    }
+
+    /// Holds a root body that two sequential runs call (PCT's measuring run, then the real one).
+    private final class BodyBox<Output>: @unchecked Sendable {
+        let body: () async throws -> Output
+        init(_ body: @escaping () async throws -> Output) { self.body = body }
     }
 }

@@ -15,6 +15,13 @@ public struct SimulationConfiguration: Sendable, Hashable {
     /// When true, every trace event is kept (for JSON Lines output and divergence reports);
     /// otherwise only the rolling hash is.
     public var recordsTrace: Bool
+    /// Timers due within this many virtual nanoseconds of the earliest pending one are treated as
+    /// concurrent: the strategy chooses which fires first (a logged decision that replay and
+    /// shrinking cover), and the others follow late by less than the window. 0 fires strictly
+    /// by deadline. Network deliveries, trigger invocations and wake-ups drawn from latency
+    /// models rarely coincide to the nanosecond, so without a window their order is decided by
+    /// the latency draws and not by the strategy.
+    public var timingWindowNanoseconds: UInt64
 
     public init(
         seed: UInt64,
@@ -22,8 +29,10 @@ public struct SimulationConfiguration: Sendable, Hashable {
         limits: SimulationLimits = SimulationLimits(),
         epochUnixNanoseconds: Int64 = 1_768_176_000 * 1_000_000_000,
         strict: Bool = true,
-        recordsTrace: Bool = false
+        recordsTrace: Bool = false,
+        timingWindowNanoseconds: UInt64 = 0
     ) {
+        self.timingWindowNanoseconds = timingWindowNanoseconds
         self.seed = seed
         self.strategy = strategy
         self.limits = limits

@@ -1,6 +1,7 @@
 /// What one run produced: its outcome, size, virtual duration, trace hash and decisions log.
 public struct SimulationResult<Output: Sendable>: Sendable {
-    /// The configuration that produced this result (seed, strategy, limits).
+    /// The configuration that produced this result (seed, strategy, limits), with the strategy
+    /// resolved: a portfolio's member for the seed, PCT's measured horizon.
     public var configuration: SimulationConfiguration
     public var outcome: SimulationOutcome
     /// The root task's return value, when it finished.
@@ -11,8 +12,11 @@ public struct SimulationResult<Output: Sendable>: Sendable {
     public var virtualNanoseconds: UInt64
     /// The rolling hash of every decision and recorded event.
     public var traceHash: TraceHash
-    /// Index chosen at each step that had more than one ready job; `.replay` of it reproduces the run.
+    /// Index chosen at each choice point (a step with more than one ready job, or several timers
+    /// within the timing window); `.replay` of it reproduces the run.
     public var decisions: [UInt32]
+    /// How many of `decisions` chose among timers (the rest chose among ready jobs).
+    public var timingDecisions: UInt64
     /// Every trace entry, when `recordsTrace` was on; otherwise empty.
     public var trace: [TraceEvent]
     /// Actor labels by ordinal (0 is nonisolated code).

@@ -8,6 +8,9 @@ public struct TraceEvent: Sendable, Hashable, Codable {
         case advance
         /// An actor or the harness recorded an event.
         case event
+        /// The strategy chose which of several nearly simultaneous timers fires first
+        /// (`readyCount` candidates, `chosenIndex` taken).
+        case timing
     }
 
     /// Scheduler step at which the entry was made (jobs run so far).

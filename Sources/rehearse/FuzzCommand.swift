@@ -50,7 +50,7 @@ extension Rehearse {
             let selection = try ShardSelection.resolve(
                 shard: shard, fromEnvironment: shardFromEnv, shards: shards, environment: ProcessInfo.processInfo.environment)
             let range = selection.map { whole.shard($0.index, of: $0.count) } ?? whole
-            let template = try options.request(scenario: scenario, seed: range.low)
+            let template = try options.request(scenario: scenario, seed: range.low, defaultStrategy: .portfolio)
             let failureDirectory = "\(options.reportDir)/\(scenario)/failures"
             let runner = SweepRunner(template: template, swarm: swarm, determinismEvery: determinismEvery, failureDirectory: failureDirectory)
             let build = Fingerprint.current
@@ -102,7 +102,8 @@ extension Rehearse {
 
         /// The worker's command line: the same run options, swarm and sampling.
         func workerArguments(_ failureDirectory: String) -> [String] {
-            var arguments = [scenario, "--strategy", options.strategy, "--failure-dir", failureDirectory, "--determinism-every", "\(determinismEvery)"]
+            var arguments = [scenario, "--strategy", options.strategy ?? "portfolio", "--failure-dir", failureDirectory, "--determinism-every", "\(determinismEvery)"]
+            if let window = options.timingWindow { arguments += ["--timing-window", window] }
             arguments.append(swarm ? "--swarm" : "--no-swarm")
             for pair in options.param { arguments += ["--param", pair] }
             if let variant = options.variant { arguments += ["--variant", variant] }
@@ -119,7 +120,8 @@ extension Rehearse {
             let artifact = FailureArtifact(
                 kind: "crash", scenario: request.scenario, seed: crash.seed, strategy: request.strategy.description, variant: request.variant,
                 parameters: (try? ScenarioRunner.prepare(request).1.values) ?? request.parameters, swarm: request.swarm, decisions: [],
-                violation: nil, message: message, signal: crash.signal ?? 0, build: build, story: [message])
+                violation: nil, message: message, signal: crash.signal ?? 0, build: build, story: [message],
+                timingWindowNanoseconds: request.effectiveTimingWindowNanoseconds)
             let path = "\(directory)/\(artifact.fileName)"
             let written = (try? artifact.write(to: path)) != nil
             return SweepFailure(seed: crash.seed, kind: "crash", check: nil, step: nil, message: message, artifact: written ? path : nil)

@@ -21,7 +21,7 @@ extension Rehearse {
             do { range = try SeedRange(parsing: seeds) } catch { throw InputError.fail(error.description) }
             guard stride >= 1 else { throw InputError.fail("--stride \(stride) must be at least 1") }
             let runner = SweepRunner(
-                template: try options.request(scenario: scenario, seed: range.low), swarm: swarm,
+                template: try options.request(scenario: scenario, seed: range.low, defaultStrategy: .portfolio), swarm: swarm,
                 determinismEvery: determinismEvery, failureDirectory: failureDir)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]

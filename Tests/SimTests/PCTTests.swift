@@ -46,7 +46,13 @@ func plantedDepthTwoBug() async -> Bool {
 
     @Test func parsesStrategies() {
         #expect(SchedulingStrategy(parsing: "fifo") == .fifo)
-        #expect(SchedulingStrategy(parsing: "pct:3") == .pct(depth: 3, horizon: SchedulingStrategy.pctDefaultHorizon))
+        #expect(SchedulingStrategy(parsing: "pct:3") == .pct(depth: 3, horizon: nil))
+        #expect(SchedulingStrategy(parsing: "pct:3")?.description == "pct:3")
+        #expect(SchedulingStrategy(parsing: "portfolio") == .portfolio)
+        #expect(SchedulingStrategy(parsing: "nonpreemptive") == .nonpreemptive)
+        #expect(SchedulingStrategy.portfolio.resolved(forSeed: 7) == .pct(depth: 3, horizon: nil))
+        #expect(SchedulingStrategy.portfolio.resolved(forSeed: 9) == .nonpreemptive)
+        #expect(SchedulingStrategy(parsing: "pct:2:0") == nil)
         #expect(SchedulingStrategy(parsing: "pct:2:50") == .pct(depth: 2, horizon: 50))
         #expect(SchedulingStrategy(parsing: "pct:0") == nil)
         #expect(SchedulingStrategy(parsing: "lifo") == nil)

@@ -62,6 +62,19 @@ public struct BackendFaults: Sendable, Hashable {
     /// *Estimate*: probability that a run outliving its deadline is retried while it still runs.
     public var scheduleOverlapRetryProbability = 0.5
 
+    // MARK: Cloud Functions' own work (*estimates*)
+    /// *Estimate*: latency of one admin-SDK call made inside a function (a read, a write, a
+    /// transaction's read or commit): a round trip inside Google's network. Each call is a point
+    /// where a client write can land between a function's read and its write.
+    public var adminOperationLatency = LatencyModel(median: .milliseconds(8), tailProbability: 0.02, tailMax: .milliseconds(400))
+
+    // MARK: Timing (*estimate*)
+    /// *Estimate*: backend events (network deliveries, trigger invocations, wake-ups) closer
+    /// together than this are treated as concurrent — no clock orders them reliably — so the
+    /// scheduling strategy, not the latency draws, chooses their order. A sixth of a client hop's
+    /// median latency.
+    public var concurrencyWindow: Duration = .milliseconds(10)
+
     // MARK: Client network (*estimates*)
     /// *Estimate*: one-way latency of a client request.
     public var networkLatency = LatencyModel(median: .milliseconds(60), tailProbability: 0.02, tailMax: .seconds(3))
@@ -117,6 +130,7 @@ public struct BackendFaults: Sendable, Hashable {
         faults.emailTimeoutProbability = 0
         faults.emailLatency = .zero
         faults.abortProbabilityPerExcessWrite = 0
+        faults.adminOperationLatency = .zero
         return faults
     }
 }

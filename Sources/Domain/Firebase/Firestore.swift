@@ -10,6 +10,7 @@ public final class Firestore: Sendable {
     private let collections = Mutex<[String: CollectionStore]>([:])
     private let autoIds: SharedRandom
     private let backoffRandom: SharedRandom
+    private let adminLatencyRandom: SharedRandom
     private let transactionCounter = Atomic<UInt64>(0)
 
     init(env: DomainEnvironment, faults: BackendFaults, tracker: TaskTracker) {
@@ -18,6 +19,7 @@ public final class Firestore: Sendable {
         self.tracker = tracker
         self.autoIds = SharedRandom(env, stream: "firestore.autoid")
         self.backoffRandom = SharedRandom(env, stream: "firestore.transaction.backoff.server")
+        self.adminLatencyRandom = SharedRandom(env, stream: "firestore.admin.latency")
         self.triggers = TriggerDispatcher(env: env, faults: faults, tracker: tracker)
     }
 
@@ -33,9 +35,26 @@ public final class Firestore: Sendable {
     func actor(_ path: DocumentPath) -> DocumentActor { store(path.collection).actor(for: path.id) }
 
     // MARK: Admin SDK
+    //
+    // Every admin call pays `faults.adminOperationLatency` before it reaches the document, so a
+    // function's read and its later write are apart in virtual time and a client write (or another
+    // invocation) can land between them (docs/domain.md, "Backend work takes virtual time").
 
-    /// Reads one document (a hop to its actor).
-    public func get(_ path: DocumentPath) async -> DocumentSnapshot { await actor(path).snapshot() }
+    /// The latency of one admin-SDK call inside a function.
+    private func adminRoundTrip() async {
+        let latency = adminLatencyRandom.sample(faults.adminOperationLatency)
+        try? await env.clock.sleep(for: latency)
+    }
+
+    /// Reads one document (an admin round trip, then a hop to its actor).
+    public func get(_ path: DocumentPath) async -> DocumentSnapshot {
+        await adminRoundTrip()
+        return await actor(path).snapshot()
+    }
+
+    /// The committed document now, without latency: for clients (who pay their own network) and
+    /// for checkers that read end state.
+    public func snapshot(_ path: DocumentPath) async -> DocumentSnapshot { await actor(path).snapshot() }
 
     /// Server `create()`: ALREADY_EXISTS if the document exists.
     @discardableResult
@@ -95,7 +114,9 @@ public final class Firestore: Sendable {
     // MARK: Core
 
     func write(_ path: DocumentPath, _ operation: WriteOperation, authorize: Authorizer?) async throws(BackendError) -> DocumentSnapshot {
-        try await actor(path).write(operation, authorize: authorize)
+        // Clients reach here through their network (and an authorizer); the admin SDK pays its own hop.
+        if authorize == nil { await adminRoundTrip() }
+        return try await actor(path).write(operation, authorize: authorize)
     }
 
     func runTransaction<T>(
@@ -114,6 +135,7 @@ public final class Firestore: Sendable {
                         try await self.commit(transaction, authorize: client.authorizer)
                     }
                 } else {
+                    await adminRoundTrip()
                     try await commit(transaction, authorize: nil)
                 }
                 return value

@@ -40,7 +40,7 @@ public final class FirestoreClient: Sendable {
     /// `getDocument()`.
     public func get(_ path: DocumentPath) async throws(BackendError) -> DocumentSnapshot {
         try await network.roundTrip("get \(path)") { () async throws(BackendError) in
-            let snapshot = await firestore.get(path)
+            let snapshot = await firestore.snapshot(path)
             try checkRead(snapshot, .get)
             return snapshot
         }

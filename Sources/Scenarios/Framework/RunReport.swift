@@ -60,6 +60,13 @@ public struct RunReport: Sendable, Hashable, Codable {
     public var clock: String? = nil
     /// The load run's model, rates and errors (load runs only).
     public var load: LoadSummary? = nil
+    /// The timing window the run used (timers this close are ordered by the strategy); absent in
+    /// reports written before timing choices existed (read as 0).
+    public var timingWindowNanoseconds: UInt64? = nil
+    /// Choice points the strategy decided (steps with several ready jobs plus timing choices).
+    public var choicePoints: Int? = nil
+    /// How many of `choicePoints` ordered nearly simultaneous timers.
+    public var timingChoicePoints: Int? = nil
 
     /// `virtual` (simulated run) or `wall` (load run).
     public var clockKind: String { clock ?? "virtual" }

@@ -1,3 +1,4 @@
+import Domain
 import Sim
 
 /// Everything that decides one scenario run (plus what the report should carry).
@@ -15,12 +16,23 @@ public struct RunRequest: Sendable, Hashable {
     /// When set, the run replays this decisions log (`.replay(decisions:)`) instead of choosing by
     /// `strategy`, which the report still names: how shrunk failure artifacts reproduce.
     public var decisions: [UInt32]?
+    /// Timers due within this many virtual nanoseconds of each other are concurrent and the
+    /// strategy orders them (`SimulationConfiguration.timingWindowNanoseconds`); nil takes the
+    /// backend's `BackendFaults.concurrencyWindow`, 0 orders strictly by deadline.
+    public var timingWindowNanoseconds: UInt64?
+
+    /// The window a run uses when the request names none (the backend's concurrency window).
+    public static let defaultTimingWindowNanoseconds = UInt64(BackendFaults.default.concurrencyWindow.nanoseconds)
+
+    /// The window this request runs with.
+    public var effectiveTimingWindowNanoseconds: UInt64 { timingWindowNanoseconds ?? Self.defaultTimingWindowNanoseconds }
 
     public init(
         scenario: String, seed: UInt64, strategy: SchedulingStrategy = .random, parameters: [String: Int] = [:],
         variant: String? = nil, thresholds: [Threshold] = [], recordsTrace: Bool = false, gitCommit: String? = nil,
-        swarm: SwarmConfiguration? = nil, decisions: [UInt32]? = nil
+        swarm: SwarmConfiguration? = nil, decisions: [UInt32]? = nil, timingWindowNanoseconds: UInt64? = nil
     ) {
+        self.timingWindowNanoseconds = timingWindowNanoseconds
         self.swarm = swarm
         self.decisions = decisions
         self.scenario = scenario

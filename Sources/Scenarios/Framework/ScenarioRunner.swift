@@ -31,7 +31,9 @@ public enum ScenarioRunner {
 
     /// The kernel configuration of `request` (its replay log, when it has one).
     public static func configuration(_ request: RunRequest) -> SimulationConfiguration {
-        SimulationConfiguration(seed: request.seed, strategy: request.effectiveStrategy, recordsTrace: request.recordsTrace)
+        SimulationConfiguration(
+            seed: request.seed, strategy: request.effectiveStrategy, recordsTrace: request.recordsTrace,
+            timingWindowNanoseconds: request.effectiveTimingWindowNanoseconds)
     }
 
     /// The root task of one run of `request`: a fresh `ScenarioContext` per invocation, handed
@@ -94,21 +96,26 @@ public enum ScenarioRunner {
         } else {
             outcomeKind = result.outcome.kind
         }
-        var replay = "rehearse run \(scenario.name) --seed \(request.seed) --strategy \(request.strategy)"
+        // The strategy the seed actually ran: a portfolio's member, PCT with its measured horizon.
+        let ranStrategy = request.decisions == nil ? result.configuration.strategy : request.strategy.resolved(forSeed: request.seed)
+        var replay = "rehearse run \(scenario.name) --seed \(request.seed) --strategy \(ranStrategy)"
+        if let window = request.timingWindowNanoseconds { replay += " --timing-window \(window)ns" }
         for name in parameters.values.keys.sorted() where request.parameters[name] != nil {
             replay += " --param \(name)=\(parameters[name])"
         }
         if let variant = request.variant { replay += " --variant \(variant)" }
         if request.swarm != nil { replay += " --swarm" }
         let report = RunReport(
-            runId: request.runId, scenario: scenario.name, seed: request.seed, strategy: request.strategy.description,
+            runId: request.runId, scenario: scenario.name, seed: request.seed, strategy: ranStrategy.description,
             variant: request.variant, parameters: parameters.values, passed: failure == nil, failure: failure,
             violation: observed.violation, outcome: outcomeKind, outcomeDetail: result.outcome.description,
             steps: result.steps, virtualNanoseconds: result.virtualNanoseconds, traceHash: result.traceHash.description,
             build: BuildFingerprint(commit: request.gitCommit ?? "unknown"), checks: checks, latency: latency, thresholds: thresholds,
             timeline: observed.timeline, droppedLatencySamples: observed.droppedSamples,
             droppedTimelineEntries: observed.droppedTimeline, replayCommand: replay,
-            swarm: request.swarm, replayedDecisions: request.decisions == nil ? nil : true)
+            swarm: request.swarm, replayedDecisions: request.decisions == nil ? nil : true,
+            timingWindowNanoseconds: request.effectiveTimingWindowNanoseconds,
+            choicePoints: result.decisions.count, timingChoicePoints: Int(result.timingDecisions))
         return Execution(report: report, trace: result.trace, decisions: result.decisions, samples: observed.samples)
     }
 
@@ -125,7 +132,7 @@ public enum ScenarioRunner {
         return RunRequest(
             scenario: report.scenario, seed: report.seed, strategy: strategy, parameters: report.parameters,
             variant: report.variant, thresholds: try report.thresholds.map { (t: RunReport.ThresholdResult) throws(ScenarioError) in try Threshold(parsing: t.expression) },
-            swarm: report.swarm)
+            swarm: report.swarm, timingWindowNanoseconds: report.timingWindowNanoseconds ?? 0)
     }
 }
 

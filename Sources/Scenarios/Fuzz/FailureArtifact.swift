@@ -39,12 +39,17 @@ public struct FailureArtifact: Sendable, Hashable, Codable {
     /// The few events that matter, in order, ending with the violation (≤ `FailureStory.maxLines`).
     public var story: [String]
     public var shrink: ShrinkSummary?
+    /// The run's timing window (replay needs it: timing choices are in `decisions`); absent in
+    /// artifacts written before timing choices existed (read as 0).
+    public var timingWindowNanoseconds: UInt64?
 
     public init(
         kind: String, scenario: String, seed: UInt64, strategy: String, variant: String?, parameters: [String: Int],
         swarm: SwarmConfiguration?, decisions: [UInt32], violation: InvariantViolation?, message: String, signal: Int32? = nil,
-        steps: UInt64? = nil, traceHash: String? = nil, build: BuildFingerprint, story: [String], shrink: ShrinkSummary? = nil
+        steps: UInt64? = nil, traceHash: String? = nil, build: BuildFingerprint, story: [String], shrink: ShrinkSummary? = nil,
+        timingWindowNanoseconds: UInt64? = nil
     ) {
+        self.timingWindowNanoseconds = timingWindowNanoseconds
         self.kind = kind; self.scenario = scenario; self.seed = seed; self.strategy = strategy; self.variant = variant
         self.parameters = parameters; self.swarm = swarm; self.decisions = decisions; self.violation = violation
         self.message = message; self.signal = signal; self.steps = steps; self.traceHash = traceHash; self.build = build
@@ -61,7 +66,7 @@ public struct FailureArtifact: Sendable, Hashable, Codable {
             violation: report.violation, message: report.failure?.message ?? "", steps: report.steps, traceHash: report.traceHash,
             build: report.build,
             story: FailureStory.lines(timeline: report.timeline, violation: report.violation, failure: report.failure?.message),
-            shrink: shrink)
+            shrink: shrink, timingWindowNanoseconds: report.timingWindowNanoseconds)
     }
 
     /// The request that replays this artifact through its decisions log.
@@ -69,7 +74,7 @@ public struct FailureArtifact: Sendable, Hashable, Codable {
         guard let parsed = SchedulingStrategy(parsing: strategy) else { throw .malformedStrategy(strategy) }
         return RunRequest(
             scenario: scenario, seed: seed, strategy: parsed, parameters: parameters, variant: variant, gitCommit: gitCommit,
-            swarm: swarm, decisions: kind == "crash" ? nil : decisions)
+            swarm: swarm, decisions: kind == "crash" ? nil : decisions, timingWindowNanoseconds: timingWindowNanoseconds ?? 0)
     }
 
     /// What a replay must show: the same check at the same step (or the same failure kind).
