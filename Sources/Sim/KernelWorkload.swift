@@ -57,3 +57,24 @@ actor RaceBidder: SimActor {
         }
     }
 }
+
+extension KernelWorkload {
+    /// Two tasks take two `SimMutex`es in opposite orders with `steps` scheduling points between
+    /// (the PCT paper's Figure 1c): a preemption between the two acquisitions deadlocks the run.
+    /// `rehearse bench` times it over many seeds: a deadlock must cost kernel time, not a wait.
+    public static func lockOrderInversion(steps: Int = 4) async {
+        let first = SimMutex("A"), second = SimMutex("B")
+        await withTaskGroup(of: Void.self) { group in
+            for (name, outer, inner) in [("t1", first, second), ("t2", second, first)] {
+                group.addTask {
+                    for _ in 0..<steps { await Simulation.point() }
+                    await outer.lock(as: name)
+                    for _ in 0..<steps { await Simulation.point() }
+                    await inner.lock(as: name)
+                    inner.unlock()
+                    outer.unlock()
+                }
+            }
+        }
+    }
+}

@@ -108,7 +108,9 @@ final class Scheduler: @unchecked Sendable {
     init(configuration: SimulationConfiguration) {
         self.configuration = configuration
         self.streams = RandomStreams(seed: configuration.seed)
-        self.schedulerRandom = streams.stream(named: "scheduler")
+        // Not "scheduler": the domain's Cloud Scheduler has a stream of that name, and the two
+        // would draw the same numbers (a strategy correlated with scheduled-job jitter).
+        self.schedulerRandom = streams.stream(named: "sim.strategy")
         self.thread = pthread_self()
         self.recordsTrace = configuration.recordsTrace
         self.timingWindow = configuration.timingWindowNanoseconds
@@ -119,7 +121,7 @@ final class Scheduler: @unchecked Sendable {
         case .pct(let depth, let horizon):
             precondition(depth == 1 || horizon != nil, "PCT's horizon is measured by Simulation.run before the scheduler starts")
             strategyKind = .pct
-            pct = PCTState(depth: depth, horizon: horizon ?? 1, random: streams.stream(named: "pct"))
+            pct = PCTState(depth: depth, horizon: horizon ?? 1, random: streams.stream(named: "sim.pct"))
         case .replay(let decisions):
             strategyKind = .replay
             replayDecisions = decisions
@@ -264,7 +266,8 @@ final class Scheduler: @unchecked Sendable {
                 guard advanceTime() else {
                     if awaitForeignJobs() { continue }
                     if !escapes.isEmpty { return .escaped(escapes) }
-                    return .deadlock(blockedTasks: liveNamedTasks.keys.sorted().map { liveNamedTasks[$0]! })
+                    // By name, so the report reads the same whichever task registered first.
+                    return .deadlock(blockedTasks: liveNamedTasks.values.sorted())
                 }
                 if now > limits.maxVirtualNanoseconds { return .timeLimit }
                 continue
@@ -309,10 +312,10 @@ final class Scheduler: @unchecked Sendable {
             entry = ready.removeFirst()
         } else if index == count - 1 {
             entry = ready.removeLast()
-        } else if strategyKind == .random {
-            ready.swapAt(index, count - 1)
-            entry = ready.removeLast()
         } else {
+            // Order-preserving for every strategy: a decision is an index into the ready set in
+            // default-first order, so a replay must see the same order the recorded run saw (a
+            // swap-remove under `random` once made replays of random runs diverge).
             entry = ready.remove(at: index)
         }
         let ordinal = entry.ordinal

@@ -14,7 +14,7 @@ public enum SchedulingStrategy: Sendable, Hashable, CustomStringConvertible {
     /// programmer imagines, with no preemption at all (same as `.replay(decisions: [])`).
     case nonpreemptive
     /// Uniformly random among the ready jobs (and among timers within the window), from the seed's
-    /// `scheduler` stream.
+    /// `sim.strategy` stream.
     case random
     /// Probabilistic Concurrency Testing (Burckhardt, Kothari, Musuvathi, Nagarakatte, ASPLOS 2010):
     /// each task gets a random priority above `depth`, the highest-priority ready task runs, and

@@ -49,9 +49,10 @@ public enum SimulationOutcome: Sendable, Hashable, CustomStringConvertible {
         case .finished: "finished"
         case .rootThrew(let error): "root task threw: \(error)"
         case .deadlock(let blocked):
-            blocked.isEmpty
+            (blocked.isEmpty
                 ? "deadlock: nothing runnable, no timer pending, root task not finished"
-                : "deadlock: nothing runnable, no timer pending; blocked tasks: \(blocked.joined(separator: ", "))"
+                : "deadlock: nothing runnable, no timer pending; blocked tasks: \(blocked.joined(separator: ", "))")
+                + " (in strict mode a task that a real thread would resume later counts as deadlocked; strict: false waits for it)"
         case .stepLimit: "step limit reached"
         case .timeLimit: "virtual time limit reached"
         case .escaped(let escapes):

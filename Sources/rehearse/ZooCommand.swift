@@ -9,39 +9,53 @@ extension Rehearse {
     struct ZooCommand: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "zoo", abstract: "Measure how fast each planted bug is found and how small it shrinks.")
 
-        @Option(name: .long, help: "Seeds tried per bug and strategy.")
-        var maxSeeds: Int = 200
+        @Option(name: .long, help: "Seeds run per bug and strategy (hits are scaled to 1,000 seeds).")
+        var seeds: Int = 200
         @Option(name: .long, help: "Runs the shrinker may spend per bug.")
         var shrinkRuns: Int = 120
+        @Option(name: .long, help: "Threads running seeds.")
+        var jobs: Int = SimulationPool.processorCount
         @Option(name: .long, parsing: .singleValue, help: "Only this bug (repeatable).")
         var bug: [String] = []
         @Option(name: .long, help: "Also write the table as JSON here.")
         var output: String?
 
+        /// Seeds per bug and strategy at most.
+        static let maxSeeds = 100_000
+
         func run() throws {
-            guard maxSeeds >= 1, maxSeeds <= 10_000 else { throw InputError.fail("--max-seeds \(maxSeeds) must be in 1...10000") }
-            guard shrinkRuns >= 1 else { throw InputError.fail("--shrink-runs \(shrinkRuns) must be at least 1") }
+            guard seeds >= 1, seeds <= Self.maxSeeds else { throw InputError.fail("--seeds \(seeds) must be in 1...\(Self.maxSeeds)") }
+            guard shrinkRuns >= 1, shrinkRuns <= 100_000 else { throw InputError.fail("--shrink-runs \(shrinkRuns) must be in 1...100000") }
+            guard jobs >= 1, jobs <= 64 else { throw InputError.fail("--jobs \(jobs) must be in 1...64") }
             let names = BugZoo.bugs.map(\.variant)
             for name in bug where !names.contains(name) { throw InputError.fail("unknown bug '\(name)'; valid: \(names.joined(separator: ", "))") }
             let selected = BugZoo.bugs.filter { bug.isEmpty || bug.contains($0.variant) }
-            print("bug | app | needs | seeds to failure random | pct:3 | preemptions shrunk (before) | story lines | check")
+            let strategyNames = BugZoo.strategies.map(\.description)
+            print("zoo: \(seeds) seeds per bug and strategy, no swarm; per strategy: first failing seed / hits per 1,000 seeds")
+            print((["bug", "app", "needs"] + strategyNames + ["shrunk decisions (before)", "story lines", "check"]).joined(separator: " | "))
             var measurements: [BugZoo.Measurement] = []
             for entry in selected {
-                let m = try BugZoo.measure(entry, maxSeeds: maxSeeds, shrinkRuns: shrinkRuns)
+                let m = try BugZoo.measure(entry, seeds: seeds, shrinkRuns: shrinkRuns, threads: jobs)
                 measurements.append(m)
-                func show(_ value: Int?) -> String { value.map(String.init) ?? ">\(maxSeeds)" }
-                print("\(m.variant) | \(m.app) | \(m.needs) | \(show(m.seedsToFailureRandom)) | \(show(m.seedsToFailurePCT)) | \(m.shrunkPreemptions.map(String.init) ?? "-") (\(m.preemptionsBefore.map(String.init) ?? "-")) | \(m.storyEvents.map(String.init) ?? "-") | \(m.check ?? "-")")
+                let cells = m.results.map { result in
+                    "\(result.firstFailure.map(String.init) ?? ">\(seeds)") / \(String(format: "%.0f", result.hitsPerThousand))"
+                }
+                print(([m.variant, m.app, m.needs] + cells + [
+                    "\(m.shrunkPreemptions.map(String.init) ?? "-") (\(m.preemptionsBefore.map(String.init) ?? "-"))",
+                    m.storyEvents.map(String.init) ?? "-", m.check ?? "-",
+                ]).joined(separator: " | "))
                 fflush(nil)
             }
-            let found = measurements.filter { $0.seedsToFailurePCT != nil || $0.seedsToFailureRandom != nil }.count
-            let pct = measurements.compactMap(\.seedsToFailurePCT).sorted()
-            let median = pct.isEmpty ? nil : pct[pct.count / 2]
-            print("found \(found)/\(measurements.count); median seeds to failure with PCT \(median.map(String.init) ?? "-") (over found); longest story \(measurements.compactMap(\.storyEvents).max() ?? 0) lines")
+            let found = measurements.filter { $0.results.contains { $0.hits > 0 } }.count
+            let portfolio = measurements.compactMap { $0.result("portfolio")?.firstFailure }.sorted()
+            let median = portfolio.isEmpty ? nil : portfolio[portfolio.count / 2]
+            print("found \(found)/\(measurements.count); portfolio found \(portfolio.count), median seeds to failure \(median.map(String.init) ?? "-"), worst \(portfolio.last.map(String.init) ?? "-"); longest story \(measurements.compactMap(\.storyEvents).max() ?? 0) lines")
             if let output {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
                 try AtomicFile.write(String(decoding: try encoder.encode(measurements), as: UTF8.self) + "\n", to: output)
             }
+            if found < measurements.count { throw ExitCode(1) }
         }
     }
 }

@@ -10,7 +10,7 @@ import Testing
 
     @Test func aCrashingSeedDoesNotKillTheSweepAndReplays() throws {
         let dir = temporaryDirectory()
-        let fuzz = try CommandLineRunner.run(["fuzz", "crash-test", "--seeds", "1..<8", "--keep-going", "--jobs", "2", "--report-dir", dir])
+        let fuzz = try CommandLineRunner.run(["fuzz", "crash-test", "--seeds", "1..<8", "--keep-going", "--jobs", "2", "--strategy", "random", "--report-dir", dir])
         #expect(fuzz.status == 1)
         #expect(fuzz.standardOutput.contains("FAIL seed 3: crash: worker died with signal"))
         #expect(fuzz.standardOutput.contains("FAIL seed 5: invariant: crash-test-ok"))
@@ -26,7 +26,7 @@ import Testing
 
     @Test func replayOfAnAlteredArtifactSaysWhatDiffered() throws {
         let dir = temporaryDirectory()
-        _ = try CommandLineRunner.run(["fuzz", "crash-test", "--seeds", "5..<6", "--no-shrink", "--report-dir", dir])
+        _ = try CommandLineRunner.run(["fuzz", "crash-test", "--seeds", "5..<6", "--no-shrink", "--strategy", "random", "--report-dir", dir])
         let path = "\(dir)/crash-test/failures/crash-test-s5-random-careful.json"
         let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "\"seed\" : 5", with: "\"seed\" : 6")
         try text.write(toFile: path, atomically: true, encoding: .utf8)
@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func zooFindsAndShrinksABug() throws {
-        let zoo = try CommandLineRunner.run(["zoo", "--bug", "unlike-nonliker-decrements", "--max-seeds", "10", "--shrink-runs", "30"])
+        let zoo = try CommandLineRunner.run(["zoo", "--bug", "unlike-nonliker-decrements", "--seeds", "10", "--shrink-runs", "30"])
         #expect(zoo.status == 0)
         #expect(zoo.standardOutput.contains("found 1/1"))
         let list = try CommandLineRunner.run(["list"])

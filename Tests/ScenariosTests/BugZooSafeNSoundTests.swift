@@ -17,12 +17,12 @@ import Testing
 
     @Test func measureUsesTheBugsParameters() throws {
         var bug = try #require(BugZoo.bugs.first { $0.variant == "utc-email" })
-        let measurement = try BugZoo.measure(bug, maxSeeds: 1, shrinkRuns: 3)
-        #expect(measurement.seedsToFailureRandom == 1)
+        let measurement = try BugZoo.measure(bug, seeds: 1, shrinkRuns: 3, strategies: [.random])
+        #expect(measurement.result("random")?.firstFailure == 1)
         #expect(measurement.check == "email-shows-local-time")
         bug.parameters = ["users": "forty"]
-        #expect(throws: ScenarioError.self) { _ = try BugZoo.measure(bug, maxSeeds: 1, shrinkRuns: 3) }
+        #expect(throws: ScenarioError.self) { _ = try BugZoo.measure(bug, seeds: 1, shrinkRuns: 3, strategies: [.random]) }
         bug.parameters = ["users": "0"]
-        #expect(throws: ScenarioError.self) { _ = try BugZoo.measure(bug, maxSeeds: 1, shrinkRuns: 3) }
+        #expect(throws: ScenarioError.self) { _ = try BugZoo.measure(bug, seeds: 1, shrinkRuns: 3, strategies: [.random]) }
     }
 }

@@ -67,6 +67,47 @@ import Testing
         }
     }
 
+    /// Every strategy's log replays to the same run — the same choices among the same ready
+    /// sets, timing choices included — so the trace hash matches, not only the output.
+    @Test(arguments: [SchedulingStrategy.random, .pct(depth: 2, horizon: nil), .pct(depth: 3, horizon: nil), .portfolio, .fifo, .nonpreemptive])
+    func everyStrategysLogReplaysToTheSameTrace(strategy: SchedulingStrategy) {
+        var timingChoices: UInt64 = 0
+        for seed in UInt64(0)..<15 {
+            let configuration = SimulationConfiguration(seed: seed, strategy: strategy, timingWindowNanoseconds: 20_000_000)
+            let original = Simulation.run(configuration) { try await KernelWorkload.auctionRace(bidders: 8) }
+            var replay = configuration
+            replay.strategy = .replay(decisions: original.decisions)
+            let replayed = Simulation.run(replay) { try await KernelWorkload.auctionRace(bidders: 8) }
+            #expect(replayed.traceHash == original.traceHash, "\(strategy) seed \(seed)")
+            #expect(replayed.decisions == original.decisions)
+            timingChoices += original.timingDecisions
+        }
+        #expect(timingChoices > 0, "a 20 ms window over 0–200 ms think times must offer timing choices")
+    }
+
+    /// With a timing window the strategy, not only the latency draws, decides which of two
+    /// nearly simultaneous wake-ups goes first: random reaches orders the strict deadline order
+    /// never shows, and a zero window is exactly the strict order.
+    @Test func timingWindowLetsTheStrategyOrderNearlySimultaneousTimers() {
+        func order(_ seed: UInt64, window: UInt64, _ strategy: SchedulingStrategy) -> String {
+            Simulation.run(SimulationConfiguration(seed: seed, strategy: strategy, timingWindowNanoseconds: window)) {
+                let log = EventLog()
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask { try? await SimClock().sleep(for: .milliseconds(10)); await log.add("early") }
+                    group.addTask { try? await SimClock().sleep(for: .milliseconds(12)); await log.add("late") }
+                }
+                return await log.events.joined(separator: ",")
+            }.output!
+        }
+        let strict = Set((0..<50).map { order($0, window: 0, .random) })
+        let windowed = Set((0..<50).map { order($0, window: 5_000_000, .random) })
+        let wide = Set((0..<50).map { order($0, window: 1_000_000, .random) })
+        #expect(strict == ["early,late"])
+        #expect(windowed == ["early,late", "late,early"])
+        #expect(wide == ["early,late"], "2 ms apart is outside a 1 ms window")
+        #expect(Set((0..<20).map { order($0, window: 5_000_000, .nonpreemptive) }) == ["early,late"])
+    }
+
     @Test func divergenceNamesTheFirstDifferingEntry() {
         let a = [TraceEvent(step: 0, timeNanoseconds: 0, kind: .run, actor: 1, readyCount: 2, chosenIndex: 0, detail: "x")]
         var b = a

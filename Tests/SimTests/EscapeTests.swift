@@ -76,20 +76,28 @@ actor Counter: SimActor {
         #expect(escapes.first?.kind == .mainActor)
     }
 
-    @Test func foreignThreadResumeIsAnEscapeInStrictMode() {
-        let result = Simulation.run(SimulationConfiguration(seed: 1, strict: true)) {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                // The real thread resumes after the task has suspended (20 ms of real time later).
-                let thread = Thread { usleep(20_000); continuation.resume() }
-                thread.start()
+    /// Strict mode declares a deadlock at once (kernel speed, no real-time wait): a task that a
+    /// real thread would resume later fails the run either way. Non-strict mode tolerates real
+    /// threads: it waits for the resume and adopts it.
+    @Test func foreignThreadResumeFailsInStrictModeAndIsAdoptedOtherwise() {
+        func run(strict: Bool) -> SimulationResult<Void> {
+            Simulation.run(SimulationConfiguration(seed: 1, strict: strict)) {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    // The real thread resumes after the task has suspended (20 ms of real time later).
+                    let thread = Thread { usleep(20_000); continuation.resume() }
+                    thread.start()
+                }
             }
         }
-        // The resumption arrives from a real thread: strict mode fails the run naming it.
-        guard case .escaped(let escapes) = result.outcome else {
-            Issue.record("expected an escape, got \(result.outcome) steps \(result.steps) captured \(result.globalJobsCaptured)")
+        let strictStart = ContinuousClock.now
+        let strict = run(strict: true)
+        #expect(strictStart.duration(to: .now) < .milliseconds(15), "strict mode must not wait for real threads")
+        guard case .deadlock = strict.outcome else {
+            Issue.record("expected a deadlock in strict mode, got \(strict.outcome)")
             return
         }
-        #expect(escapes.first?.kind == .foreignThread)
+        #expect(strict.outcome.description.contains("strict"))
+        #expect(run(strict: false).outcome == .finished)
     }
 
     @Test func deadlockNamesBlockedTasks() {
@@ -101,6 +109,7 @@ actor Counter: SimActor {
             }
         }
         #expect(result.outcome == .deadlock(blockedTasks: ["waiter-a", "waiter-b"]), "\(result.outcome)")
+        #expect(result.steps < 20)
     }
 
     @Test func stepLimitEndsARunawayRun() {

@@ -48,7 +48,8 @@ public enum ScenarioRunner {
             let context = ScenarioContext(
                 scenario: name, seed: request.seed, parameters: parameters, variant: request.variant, swarm: request.swarm)
             sink(context)
-            Simulation.record("scenario \(name) seed \(request.seed) strategy \(request.strategy) variant \(request.variant ?? "careful")")
+            // No strategy here: a replay (decisions log) must hash the same as the run it replays.
+            Simulation.record("scenario \(name) seed \(request.seed) variant \(request.variant ?? "careful")")
             try await scenario.run(context)
         }
     }

@@ -53,41 +53,73 @@ public enum BugZoo {
         Bug(variant: "like-without-transaction", app: "inspired", scenario: "privacy-access", needs: "depth-1"),
     ].filter { bug in (try? ScenarioRegistry.scenario(named: bug.scenario))?.variants.contains(bug.variant) ?? false }
 
+    /// The strategies the zoo compares, in table order.
+    public static let strategies: [SchedulingStrategy] = [
+        .random, .pct(depth: 2, horizon: nil), .pct(depth: 3, horizon: nil), .portfolio,
+    ]
+
+    /// How one strategy did on one bug over the zoo's seeds.
+    public struct StrategyResult: Sendable, Codable {
+        public var strategy: String
+        public var seeds: Int
+        /// Failing seeds among `seeds`.
+        public var hits: Int
+        /// The first failing seed (1-based), nil if none.
+        public var firstFailure: Int?
+        /// `hits` scaled to 1,000 seeds.
+        public var hitsPerThousand: Double { seeds == 0 ? 0 : Double(hits) * 1_000 / Double(seeds) }
+    }
+
     /// What the zoo measured for one bug.
     public struct Measurement: Sendable, Codable {
         public var variant: String
         public var app: String
         public var needs: String
-        /// First failing seed (1-based count of seeds tried), nil if none within the cap.
-        public var seedsToFailureRandom: Int?
-        public var seedsToFailurePCT: Int?
+        public var results: [StrategyResult]
+        /// Non-default decisions left after shrinking the first failure (0: the bug shows
+        /// without any preemption or timing choice), and before.
         public var shrunkPreemptions: Int?
         public var preemptionsBefore: Int?
         public var storyEvents: Int?
         public var check: String?
+
+        /// The result of `strategy` (by its description).
+        public func result(_ strategy: String) -> StrategyResult? { results.first { $0.strategy == strategy } }
     }
 
-    /// Measures `bug`: seeds 1...`maxSeeds` with random and with PCT (depth 3), then shrinks the
-    /// first PCT failure (or random's) within `shrinkRuns` runs. Scenario defaults overridden by
-    /// `bug.parameters`, no swarm.
-    public static func measure(_ bug: Bug, maxSeeds: Int, shrinkRuns: Int) throws(ScenarioError) -> Measurement {
-        precondition(maxSeeds >= 1, "the zoo needs at least one seed per bug")
+    /// Measures `bug`: seeds 1...`seeds` under each of `strategies` (no swarm; scenario defaults
+    /// overridden by `bug.parameters`), spread over `threads`, then shrinks the first failure
+    /// (portfolio's, else the first strategy's that failed) within `shrinkRuns` runs.
+    public static func measure(
+        _ bug: Bug, seeds: Int, shrinkRuns: Int, strategies: [SchedulingStrategy] = BugZoo.strategies, threads: Int = 1
+    ) throws(ScenarioError) -> Measurement {
+        precondition(seeds >= 1, "the zoo needs at least one seed per bug")
         var parameters: [String: Int] = [:]
         for name in bug.parameters.keys.sorted() {
             guard let value = Int(bug.parameters[name]!) else { throw .malformedParameter("\(name)=\(bug.parameters[name]!)") }
             parameters[name] = value
         }
-        func firstFailure(_ strategy: SchedulingStrategy) throws(ScenarioError) -> (Int, RunRequest)? {
-            for seed in 1...UInt64(maxSeeds) {
-                let request = RunRequest(scenario: bug.scenario, seed: seed, strategy: strategy, parameters: parameters, variant: bug.variant)
-                if !(try ScenarioRunner.execute(request).report.passed) { return (Int(seed), request) }
+        let template = RunRequest(scenario: bug.scenario, seed: 1, parameters: parameters, variant: bug.variant)
+        _ = try ScenarioRunner.prepare(template)
+        var results: [StrategyResult] = []
+        var firstFailing: [RunRequest] = []
+        for strategy in strategies {
+            let requests = (1...UInt64(seeds)).map { seed in
+                var request = template
+                request.seed = seed
+                request.strategy = strategy
+                return request
             }
-            return nil
+            let failed = SimulationPool.map(requests, threads: threads) { request in
+                (try? ScenarioRunner.execute(request).report.passed) == false
+            }
+            let first = failed.firstIndex(of: true)
+            results.append(StrategyResult(strategy: strategy.description, seeds: seeds, hits: failed.filter { $0 }.count, firstFailure: first.map { $0 + 1 }))
+            if let first { firstFailing.append(requests[first]) }
         }
-        let random = try firstFailure(.random)
-        let pct = try firstFailure(.pct(depth: 3, horizon: SchedulingStrategy.pctDefaultHorizon))
-        var measurement = Measurement(variant: bug.variant, app: bug.app, needs: bug.needs, seedsToFailureRandom: random?.0, seedsToFailurePCT: pct?.0)
-        if let failing = pct?.1 ?? random?.1 {
+        var measurement = Measurement(variant: bug.variant, app: bug.app, needs: bug.needs, results: results)
+        let portfolioFailure = firstFailing.first { $0.strategy == .portfolio }
+        if let failing = portfolioFailure ?? firstFailing.first {
             let shrunk = try FailureShrinker.shrink(failing, maxRuns: shrinkRuns)
             measurement.shrunkPreemptions = shrunk.artifact.shrink?.preemptionsAfter
             measurement.preemptionsBefore = shrunk.artifact.shrink?.preemptionsBefore
