@@ -31,6 +31,8 @@ public final class Backend: Sendable {
     public let messaging: Messaging
     public let email: EmailService
     public let outbox: Outbox
+    /// What faults had the chance to happen, were expected and happened (see `FaultLedger`).
+    public let faultLedger: FaultLedger
     private let deployedRules = Mutex(SecurityRules())
 
     public init(env: DomainEnvironment, faults: BackendFaults = .default) {
@@ -38,15 +40,17 @@ public final class Backend: Sendable {
         self.faults = faults
         let tracker = TaskTracker()
         self.tracker = tracker
-        let firestore = Firestore(env: env, faults: faults, tracker: tracker)
+        let ledger = FaultLedger()
+        self.faultLedger = ledger
+        let firestore = Firestore(env: env, faults: faults, tracker: tracker, ledger: ledger)
         self.firestore = firestore
         let functions = Functions(env: env, dispatcher: firestore.triggers)
         self.functions = functions
-        self.scheduler = Scheduler(env: env, faults: faults, functions: functions, tracker: tracker)
+        self.scheduler = Scheduler(env: env, faults: faults, functions: functions, tracker: tracker, ledger: ledger)
         let outbox = Outbox()
         self.outbox = outbox
-        self.messaging = Messaging(env: env, faults: faults, outbox: outbox)
-        self.email = EmailService(env: env, faults: faults, outbox: outbox)
+        self.messaging = Messaging(env: env, faults: faults, outbox: outbox, ledger: ledger)
+        self.email = EmailService(env: env, faults: faults, outbox: outbox, ledger: ledger)
     }
 
     /// Deploys security rules for client requests (replacing earlier ones).

@@ -7,9 +7,11 @@ public final class ClientNetwork: Sendable {
     private let env: DomainEnvironment
     private let faults: BackendFaults
     private let random: SharedRandom
+    private let ledger: FaultLedger
     private let online = Atomic<Bool>(true)
 
-    init(label: String, env: DomainEnvironment, faults: BackendFaults) {
+    init(label: String, env: DomainEnvironment, faults: BackendFaults, ledger: FaultLedger) {
+        self.ledger = ledger
         self.env = env
         self.faults = faults
         self.random = SharedRandom(env, stream: "network/\(label)")
@@ -35,14 +37,20 @@ public final class ClientNetwork: Sendable {
         let responseLatency = random.sample(faults.networkLatency)
         let fails = random.chance(faults.networkFailureProbability)
         let timesOut = random.chance(faults.networkTimeoutProbability)
+        ledger.opportunity(.networkFailure, probability: faults.networkFailureProbability)
         try? await env.clock.sleep(for: requestLatency)
-        if fails { throw .unavailable("network error during \(label)") }
+        if fails {
+            ledger.observe(.networkFailure)
+            throw .unavailable("network error during \(label)")
+        }
+        ledger.opportunity(.networkTimeout, probability: faults.networkTimeoutProbability)
         return PendingResponse(label: label, responseLatency: responseLatency, timesOut: timesOut)
     }
 
     /// The response leg, after the server acted: pays latency or times out.
     func receive(_ pending: PendingResponse) async throws(BackendError) {
         if pending.timesOut {
+            ledger.observe(.networkTimeout)
             try? await env.clock.sleep(for: faults.networkTimeout)
             throw .deadlineExceeded("\(pending.label) timed out")
         }

@@ -64,11 +64,13 @@ actor DocumentActor: DomainActor {
             let faults = firestore.faults
             let abortProbability = min(faults.abortProbabilityMax, faults.abortProbabilityPerExcessWrite * backlog)
             if abortProbability > 0 {
+                firestore.ledger.opportunity(.contentionAbort, probability: abortProbability)
                 if contentionRandom == nil {
                     contentionRandom = firestore.env.randomStream("firestore.contention/\(path)")
                 }
                 if contentionRandom!.chance(abortProbability) {
                     rateTokens += 1  // the aborted write does not count against the rate
+                    firestore.ledger.observe(.contentionAbort)
                     throw .aborted("write rate on \(path) exceeds ~\(faults.documentWritesPerSecond)/s")
                 }
             }

@@ -5,8 +5,10 @@ public final class EmailService: Sendable {
     private let faults: BackendFaults
     private let outbox: Outbox
     private let random: SharedRandom
+    private let ledger: FaultLedger
 
-    init(env: DomainEnvironment, faults: BackendFaults, outbox: Outbox) {
+    init(env: DomainEnvironment, faults: BackendFaults, outbox: Outbox, ledger: FaultLedger) {
+        self.ledger = ledger
         self.env = env
         self.faults = faults
         self.outbox = outbox
@@ -20,8 +22,13 @@ public final class EmailService: Sendable {
         let latency = random.sample(faults.emailLatency)
         let rateLimited = random.chance(faults.emailRateLimitProbability)
         let timesOut = random.chance(faults.emailTimeoutProbability)
+        ledger.opportunity(.emailRateLimit, probability: faults.emailRateLimitProbability)
         try? await env.clock.sleep(for: latency)
-        if rateLimited { throw .resourceExhausted("SendGrid returned 429 Too Many Requests") }
+        if rateLimited {
+            ledger.observe(.emailRateLimit)
+            throw .resourceExhausted("SendGrid returned 429 Too Many Requests")
+        }
+        ledger.opportunity(.emailTimeout, probability: faults.emailTimeoutProbability)
         let now = env.clock.now
         for recipient in message.to {
             outbox.append(OutboxRecord(
@@ -30,6 +37,7 @@ public final class EmailService: Sendable {
                 sentAt: now, deliveredAt: now, token: nil))
         }
         if timesOut {
+            ledger.observe(.emailTimeout)
             try? await env.clock.sleep(for: faults.emailTimeout)
             throw .deadlineExceeded("SendGrid request timed out after \(faults.emailTimeout)")
         }

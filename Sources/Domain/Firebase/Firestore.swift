@@ -7,20 +7,22 @@ public final class Firestore: Sendable {
     public let faults: BackendFaults
     let tracker: TaskTracker
     let triggers: TriggerDispatcher
+    let ledger: FaultLedger
     private let collections = Mutex<[String: CollectionStore]>([:])
     private let autoIds: SharedRandom
     private let backoffRandom: SharedRandom
     private let adminLatencyRandom: SharedRandom
     private let transactionCounter = Atomic<UInt64>(0)
 
-    init(env: DomainEnvironment, faults: BackendFaults, tracker: TaskTracker) {
+    init(env: DomainEnvironment, faults: BackendFaults, tracker: TaskTracker, ledger: FaultLedger) {
+        self.ledger = ledger
         self.env = env
         self.faults = faults
         self.tracker = tracker
         self.autoIds = SharedRandom(env, stream: "firestore.autoid")
         self.backoffRandom = SharedRandom(env, stream: "firestore.transaction.backoff.server")
         self.adminLatencyRandom = SharedRandom(env, stream: "firestore.admin.latency")
-        self.triggers = TriggerDispatcher(env: env, faults: faults, tracker: tracker)
+        self.triggers = TriggerDispatcher(env: env, faults: faults, tracker: tracker, ledger: ledger)
     }
 
     func store(_ collection: String) -> CollectionStore {

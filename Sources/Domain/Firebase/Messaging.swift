@@ -8,8 +8,10 @@ public final class Messaging: Sendable {
     private let outbox: Outbox
     private let unregisteredTokens = Mutex<Set<String>>([])
     private let random: SharedRandom
+    private let ledger: FaultLedger
 
-    init(env: DomainEnvironment, faults: BackendFaults, outbox: Outbox) {
+    init(env: DomainEnvironment, faults: BackendFaults, outbox: Outbox, ledger: FaultLedger) {
+        self.ledger = ledger
         self.env = env
         self.faults = faults
         self.outbox = outbox
@@ -29,9 +31,12 @@ public final class Messaging: Sendable {
         var outcomes: [TokenOutcome] = []
         outcomes.reserveCapacity(tokens.count)
         for token in tokens {
-            if unregisteredTokens.withLock({ $0.contains(token) }) {
+            let unregistered = unregisteredTokens.withLock { $0.contains(token) }
+            if !unregistered { ledger.opportunity(.fcmTokenFailure, probability: faults.fcmTokenFailureProbability) }
+            if unregistered {
                 outcomes.append(.unregistered)
             } else if random.chance(faults.fcmTokenFailureProbability) {
+                ledger.observe(.fcmTokenFailure)
                 outcomes.append(.transientFailure)
             } else {
                 outcomes.append(.success)

@@ -11,10 +11,12 @@ public actor Scheduler: DomainActor {
     private let functions: Functions
     private let tracker: TaskTracker
     private let random: SharedRandom
+    private let ledger: FaultLedger
     private var started = false
     private var stopped = false
 
-    init(env: DomainEnvironment, faults: BackendFaults, functions: Functions, tracker: TaskTracker) {
+    init(env: DomainEnvironment, faults: BackendFaults, functions: Functions, tracker: TaskTracker, ledger: FaultLedger) {
+        self.ledger = ledger
         self.executor = env.makeExecutor(label: "scheduler")
         self.env = env
         self.faults = faults
@@ -43,6 +45,7 @@ public actor Scheduler: DomainActor {
             try? await env.clock.sleep(until: tick)
             if stopped { return }
             launch(job, tick: tick, attempt: 1, isDuplicate: false, delay: random.duration(upTo: faults.scheduleStartJitterMax))
+            ledger.opportunity(.scheduleDuplicate, probability: faults.scheduleDuplicateProbability)
             if random.chance(faults.scheduleDuplicateProbability) {
                 launch(job, tick: tick, attempt: 1, isDuplicate: true,
                        delay: random.duration(upTo: faults.scheduleStartJitterMax) + faults.scheduleDuplicateDelay)
@@ -55,8 +58,11 @@ public actor Scheduler: DomainActor {
         let run = ScheduledRun(name: job.name, scheduledTime: tick, attempt: attempt, isDuplicate: isDuplicate)
         let finished = RunFlag()
         let env = env
+        let ledger = ledger
         tracker.spawn {
             try? await env.clock.sleep(for: delay)
+            if isDuplicate && attempt == 1 { ledger.observe(.scheduleDuplicate) }
+            if attempt > 1 { ledger.observe(.scheduleOverlap) }
             try? await job.handler(run)
             finished.value.store(true, ordering: .relaxed)
         }
@@ -65,7 +71,9 @@ public actor Scheduler: DomainActor {
         let deadline = faults.scheduleDeadline
         tracker.spawn { [self] in
             try? await env.clock.sleep(for: delay + deadline)
-            if !finished.value.load(ordering: .relaxed), random.chance(faults.scheduleOverlapRetryProbability) {
+            guard !finished.value.load(ordering: .relaxed) else { return }
+            ledger.opportunity(.scheduleOverlap, probability: faults.scheduleOverlapRetryProbability)
+            if random.chance(faults.scheduleOverlapRetryProbability) {
                 launch(job, tick: tick, attempt: 2, isDuplicate: isDuplicate, delay: .zero)
             }
         }

@@ -25,12 +25,14 @@ final class TriggerDispatcher: Sendable {
     private let env: DomainEnvironment
     private let faults: BackendFaults
     private let tracker: TaskTracker
+    private let ledger: FaultLedger
     private let delayRandom: SharedRandom
     private let duplicateRandom: SharedRandom
     private let reorderRandom: SharedRandom
     private let retryRandom: SharedRandom
 
-    init(env: DomainEnvironment, faults: BackendFaults, tracker: TaskTracker) {
+    init(env: DomainEnvironment, faults: BackendFaults, tracker: TaskTracker, ledger: FaultLedger) {
+        self.ledger = ledger
         self.env = env
         self.faults = faults
         self.tracker = tracker
@@ -62,8 +64,12 @@ final class TriggerDispatcher: Sendable {
             let event = TriggerEvent(
                 eventId: eventId, kind: kind, path: after.path, before: before, after: after,
                 commitTime: after.updateTime, isDuplicate: false, attempt: 1)
+            ledger.triggerDispatched(
+                key: Self.orderKey(registration.name, after.path), commit: event.commitTime,
+                window: faults.triggerReorderWindow, probability: faults.triggerReorderProbability)
             let delivery = deliveryTime(for: registration.name, event: event)
             schedule(registration, event, at: delivery)
+            ledger.opportunity(.triggerDuplicate, probability: faults.triggerDuplicateProbability)
             if duplicateRandom.chance(faults.triggerDuplicateProbability) {
                 let duplicate = TriggerEvent(
                     eventId: faults.duplicatesShareEventId ? eventId : eventId + "~dup", kind: kind, path: after.path,
@@ -105,7 +111,15 @@ final class TriggerDispatcher: Sendable {
         }
     }
 
+    /// The ledger's key for the ordering of one trigger's events on one document.
+    static func orderKey(_ trigger: String, _ path: DocumentPath) -> String { "\(trigger)|\(path)" }
+
     private func deliver(_ registration: Registration, _ first: TriggerEvent) async {
+        if first.isDuplicate {
+            ledger.observe(.triggerDuplicate)
+        } else {
+            ledger.triggerDelivered(key: Self.orderKey(registration.name, first.path), commit: first.commitTime)
+        }
         var event = first
         while true {
             do {

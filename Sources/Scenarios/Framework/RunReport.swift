@@ -67,6 +67,8 @@ public struct RunReport: Sendable, Hashable, Codable {
     public var choicePoints: Int? = nil
     /// How many of `choicePoints` ordered nearly simultaneous timers.
     public var timingChoicePoints: Int? = nil
+    /// Per fault kind: chances, expected and observed injections (absent in older reports).
+    public var faults: [FaultObservation]? = nil
 
     /// `virtual` (simulated run) or `wall` (load run).
     public var clockKind: String { clock ?? "virtual" }

@@ -23,6 +23,7 @@ public final class ScenarioContext: Sendable {
         var droppedSamples = 0
         var timeline: [TimelineEntry] = []
         var droppedTimeline = 0
+        var faultLedgers: [FaultLedger] = []
     }
     private let state = Mutex(State())
 
@@ -37,6 +38,12 @@ public final class ScenarioContext: Sendable {
     /// The backend faults of this run: `base` (the scenario's own choice), overridden by the
     /// swarm's kinds and rates when the run is swarmed.
     public func faults(_ base: Domain.BackendFaults) -> Domain.BackendFaults { swarm?.apply(to: base) ?? base }
+
+    /// Registers the run's backend, so the report says which faults had the chance to happen
+    /// and which took effect (every scenario's backend goes through here).
+    public func attach(_ backend: Backend) {
+        state.withLock { $0.faultLedgers.append(backend.faultLedger) }
+    }
 
     /// True once a violation was recorded: user actors stop issuing operations.
     public var isStopped: Bool { state.withLock { $0.violation != nil } }
@@ -153,7 +160,8 @@ public final class ScenarioContext: Sendable {
             ScenarioObservations(
                 violation: state.violation, observations: state.observations, reached: state.reached.sorted(),
                 samples: state.samples, droppedSamples: state.droppedSamples,
-                timeline: state.timeline, droppedTimeline: state.droppedTimeline)
+                timeline: state.timeline, droppedTimeline: state.droppedTimeline,
+                faults: FaultObservation.summing(state.faultLedgers))
         }
     }
 }
@@ -167,4 +175,5 @@ struct ScenarioObservations: Sendable {
     var droppedSamples: Int
     var timeline: [TimelineEntry]
     var droppedTimeline: Int
+    var faults: [FaultObservation]
 }

@@ -116,7 +116,8 @@ public enum ScenarioRunner {
             droppedTimelineEntries: observed.droppedTimeline, replayCommand: replay,
             swarm: request.swarm, replayedDecisions: request.decisions == nil ? nil : true,
             timingWindowNanoseconds: request.effectiveTimingWindowNanoseconds,
-            choicePoints: result.decisions.count, timingChoicePoints: Int(result.timingDecisions))
+            choicePoints: result.decisions.count, timingChoicePoints: Int(result.timingDecisions),
+            faults: observed.faults)
         return Execution(report: report, trace: result.trace, decisions: result.decisions, samples: observed.samples)
     }
 

@@ -6,7 +6,9 @@ import Sim
 enum ScenarioSupport {
     /// A backend on the running simulation with `base` faults passed through `context.faults`.
     static func backend(_ context: ScenarioContext, faults base: BackendFaults = .default) -> Backend {
-        Backend(env: SimulatedEnvironment.current(), faults: context.faults(base))
+        let backend = Backend(env: SimulatedEnvironment.current(), faults: context.faults(base))
+        context.attach(backend)
+        return backend
     }
 
     /// The variant of type `V` the run selected (nil: careful); the runner validated the name.

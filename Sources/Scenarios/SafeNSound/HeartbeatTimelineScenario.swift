@@ -102,6 +102,7 @@ public struct HeartbeatTimelineScenario: Scenario {
         faults.emailRateLimitProbability = Double(p["emailFailurePercent"]) / 100
         faults.scheduleDuplicateProbability = Double(p["duplicateTickPercent"]) / 100
         let backend = Backend(env: env, faults: faults)
+        context.attach(backend)
         let start = clock.now
         let end = start + .seconds(Int64(p["hours"]) * 3600)
         let virtual: @Sendable (Timestamp) -> UInt64 = { UInt64(max(0, $0.unixNanoseconds - epoch)) + wrapVirtual }

@@ -1,0 +1,26 @@
+/// A fault the simulated backend claims to inject (MODEL_RULES), as counted by `FaultLedger`.
+public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Comparable {
+    /// A trigger event delivered a second time (§9).
+    case triggerDuplicate = "trigger-duplicate"
+    /// A trigger event delivered before an event of the same document and trigger committed
+    /// less than `triggerReorderWindow` earlier (§9).
+    case triggerReorder = "trigger-reorder"
+    /// A client request failed UNAVAILABLE without effect.
+    case networkFailure = "network-failure"
+    /// A client request timed out (DEADLINE_EXCEEDED) after its effect.
+    case networkTimeout = "network-timeout"
+    /// A transaction commit aborted because the document's write rate was exceeded (§6).
+    case contentionAbort = "contention-abort"
+    /// A scheduled tick ran twice (§13).
+    case scheduleDuplicate = "schedule-duplicate"
+    /// A scheduled run outlived its deadline and was retried while it still ran (§14).
+    case scheduleOverlap = "schedule-overlap"
+    /// FCM reported a transient failure for one token (§16).
+    case fcmTokenFailure = "fcm-token-failure"
+    /// SendGrid answered 429 and sent nothing (§17).
+    case emailRateLimit = "email-rate-limit"
+    /// A SendGrid call timed out after the email was sent (§17).
+    case emailTimeout = "email-timeout"
+
+    public static func < (lhs: FaultKind, rhs: FaultKind) -> Bool { lhs.rawValue < rhs.rawValue }
+}

@@ -1,0 +1,91 @@
+import Synchronization
+
+/// Counts, per fault kind, how often the backend had the chance to inject it, how often it was
+/// expected to (the sum of the configured probabilities over those chances) and how often it was
+/// *observed* where it takes effect (a duplicate counted when it is delivered, a reorder when an
+/// older event is delivered after a newer one, a failure when it is thrown).
+///
+/// A sweep adds the ledgers of its seeds and compares observed with expected (a binomial bound):
+/// a backend that draws a fault but never delivers it — kinder than production — fails the sweep
+/// instead of passing every check (`docs/domain.md`, "Faults observed").
+public final class FaultLedger: Sendable {
+    /// One kind's totals.
+    public struct Tally: Sendable, Hashable, Codable {
+        /// Chances to inject the fault.
+        public var opportunities: Int = 0
+        /// Sum of the configured probabilities over those chances.
+        public var expected: Double = 0
+        /// Sum of p·(1 − p) over those chances (the binomial variance of `observed`).
+        public var variance: Double = 0
+        /// Times the fault took effect.
+        public var observed: Int = 0
+
+        public init(opportunities: Int = 0, expected: Double = 0, variance: Double = 0, observed: Int = 0) {
+            self.opportunities = opportunities
+            self.expected = expected
+            self.variance = variance
+            self.observed = observed
+        }
+
+        /// Adds another tally (of another seed).
+        public mutating func add(_ other: Tally) {
+            opportunities += other.opportunities
+            expected += other.expected
+            variance += other.variance
+            observed += other.observed
+        }
+    }
+
+    private struct State {
+        var tallies: [FaultKind: Tally] = [:]
+        /// Per trigger and document: the last commit seen at dispatch (for reorder chances).
+        var lastCommit: [String: Timestamp] = [:]
+        /// Per trigger and document: the newest commit delivered so far (for observed reorders).
+        var newestDelivered: [String: Timestamp] = [:]
+    }
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// One chance to inject `kind` with probability `probability` (no-op when it is 0).
+    public func opportunity(_ kind: FaultKind, probability: Double) {
+        guard probability > 0 else { return }
+        let p = min(1, probability)
+        state.withLock { state in
+            state.tallies[kind, default: Tally()].opportunities += 1
+            state.tallies[kind, default: Tally()].expected += p
+            state.tallies[kind, default: Tally()].variance += p * (1 - p)
+        }
+    }
+
+    /// `kind` took effect.
+    public func observe(_ kind: FaultKind) {
+        state.withLock { $0.tallies[kind, default: Tally()].observed += 1 }
+    }
+
+    /// A trigger event was dispatched: a reorder chance when the previous commit of the same
+    /// trigger and document is less than `window` older (computed here, apart from the dispatcher).
+    func triggerDispatched(key: String, commit: Timestamp, window: Duration, probability: Double) {
+        let previous = state.withLock { state -> Timestamp? in
+            defer { state.lastCommit[key] = commit }
+            return state.lastCommit[key]
+        }
+        if let previous, commit - previous < window { opportunity(.triggerReorder, probability: probability) }
+    }
+
+    /// A trigger event (not a duplicate) was delivered: a reorder is observed when a newer commit
+    /// of the same trigger and document was delivered before it.
+    func triggerDelivered(key: String, commit: Timestamp) {
+        let inverted = state.withLock { state -> Bool in
+            guard let newest = state.newestDelivered[key], newest > commit else {
+                state.newestDelivered[key] = commit
+                return false
+            }
+            return true
+        }
+        if inverted { observe(.triggerReorder) }
+    }
+
+    /// Every kind's totals so far, by kind.
+    public var tallies: [FaultKind: Tally] { state.withLock { $0.tallies } }
+}

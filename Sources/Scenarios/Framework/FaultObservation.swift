@@ -1,0 +1,65 @@
+import Domain
+
+/// One fault kind over a run or a sweep: how often the backend had the chance to inject it, how
+/// often it should have (the sum of its configured probabilities), and how often it took effect.
+public struct FaultObservation: Sendable, Hashable, Codable {
+    public var kind: FaultKind
+    public var opportunities: Int
+    public var expected: Double
+    /// Binomial variance of `observed` (sum of p·(1 − p)).
+    public var variance: Double
+    public var observed: Int
+
+    public init(kind: FaultKind, tally: FaultLedger.Tally) {
+        self.kind = kind
+        self.opportunities = tally.opportunities
+        self.expected = tally.expected
+        self.variance = tally.variance
+        self.observed = tally.observed
+    }
+
+    /// Sigmas below the expectation at which a fault counts as suppressed.
+    public static let suppressionSigmas = 4.0
+    /// The smallest expectation at which a shortfall is judged (fewer chances prove nothing).
+    public static let minimumExpected = 5.0
+
+    /// True when far fewer faults took effect than were drawn: the backend was kinder than it
+    /// claims (a fault drawn but never delivered, a window compared in the wrong unit). One-sided:
+    /// more faults than expected (the kernel's timing choices add reorders) is not kinder.
+    public var isSuppressed: Bool {
+        guard expected >= Self.minimumExpected else { return false }
+        return Double(observed) < expected - Self.suppressionSigmas * variance.squareRoot() - 1
+    }
+
+    /// `trigger-duplicate 3/2.9 expected (612 chances)`.
+    public var summary: String {
+        "\(kind.rawValue) \(observed)/\(String(format: "%.1f", expected)) expected (\(opportunities) chances)"
+    }
+
+    /// Adds another run's observation of the same kind.
+    public mutating func add(_ other: FaultObservation) {
+        precondition(other.kind == kind, "adding observations of different fault kinds")
+        opportunities += other.opportunities
+        expected += other.expected
+        variance += other.variance
+        observed += other.observed
+    }
+
+    /// The observations of `ledgers` summed per kind, in kind order.
+    public static func summing(_ ledgers: [FaultLedger]) -> [FaultObservation] {
+        var totals: [FaultKind: FaultLedger.Tally] = [:]
+        for ledger in ledgers {
+            for (kind, tally) in ledger.tallies { totals[kind, default: FaultLedger.Tally()].add(tally) }
+        }
+        return totals.keys.sorted().map { FaultObservation(kind: $0, tally: totals[$0]!) }
+    }
+
+    /// `a` and `b` combined per kind, in kind order.
+    public static func combining(_ a: [FaultObservation], _ b: [FaultObservation]) -> [FaultObservation] {
+        var byKind: [FaultKind: FaultObservation] = [:]
+        for observation in a + b {
+            if byKind[observation.kind] == nil { byKind[observation.kind] = observation } else { byKind[observation.kind]!.add(observation) }
+        }
+        return byKind.keys.sorted().map { byKind[$0]! }
+    }
+}
