@@ -40,7 +40,7 @@ public final class Backend: Sendable {
         self.faults = faults
         let tracker = TaskTracker()
         self.tracker = tracker
-        let ledger = FaultLedger()
+        let ledger = FaultLedger(clock: env.clock)
         self.faultLedger = ledger
         let firestore = Firestore(env: env, faults: faults, tracker: tracker, ledger: ledger)
         self.firestore = firestore

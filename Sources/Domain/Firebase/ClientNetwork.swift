@@ -40,7 +40,7 @@ public final class ClientNetwork: Sendable {
         ledger.opportunity(.networkFailure, probability: faults.networkFailureProbability)
         try? await env.clock.sleep(for: requestLatency)
         if fails {
-            ledger.observe(.networkFailure)
+            ledger.observe(.networkFailure, subject: label)
             throw .unavailable("network error during \(label)")
         }
         ledger.opportunity(.networkTimeout, probability: faults.networkTimeoutProbability)
@@ -50,7 +50,7 @@ public final class ClientNetwork: Sendable {
     /// The response leg, after the server acted: pays latency or times out.
     func receive(_ pending: PendingResponse) async throws(BackendError) {
         if pending.timesOut {
-            ledger.observe(.networkTimeout)
+            ledger.observe(.networkTimeout, subject: pending.label)
             try? await env.clock.sleep(for: faults.networkTimeout)
             throw .deadlineExceeded("\(pending.label) timed out")
         }

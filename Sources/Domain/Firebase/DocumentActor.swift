@@ -70,7 +70,7 @@ actor DocumentActor: DomainActor {
                 }
                 if contentionRandom!.chance(abortProbability) {
                     rateTokens += 1  // the aborted write does not count against the rate
-                    firestore.ledger.observe(.contentionAbort)
+                    firestore.ledger.observe(.contentionAbort, subject: path.description)
                     throw .aborted("write rate on \(path) exceeds ~\(faults.documentWritesPerSecond)/s")
                 }
             }

@@ -25,7 +25,7 @@ public final class EmailService: Sendable {
         ledger.opportunity(.emailRateLimit, probability: faults.emailRateLimitProbability)
         try? await env.clock.sleep(for: latency)
         if rateLimited {
-            ledger.observe(.emailRateLimit)
+            ledger.observe(.emailRateLimit, subject: "\(message.type) \(message.subject)")
             throw .resourceExhausted("SendGrid returned 429 Too Many Requests")
         }
         ledger.opportunity(.emailTimeout, probability: faults.emailTimeoutProbability)
@@ -37,7 +37,7 @@ public final class EmailService: Sendable {
                 sentAt: now, deliveredAt: now, token: nil))
         }
         if timesOut {
-            ledger.observe(.emailTimeout)
+            ledger.observe(.emailTimeout, subject: "\(message.type) \(message.subject)")
             try? await env.clock.sleep(for: faults.emailTimeout)
             throw .deadlineExceeded("SendGrid request timed out after \(faults.emailTimeout)")
         }

@@ -36,8 +36,22 @@ public final class FaultLedger: Sendable {
         }
     }
 
+    /// One fault that took effect (or an event a fault cost), for failure stories.
+    public struct Event: Sendable, Hashable, Codable {
+        /// Nanoseconds since the backend's clock was wrapped.
+        public var elapsedNanoseconds: Int64
+        /// A `FaultKind` raw value, or `trigger-event-lost` (a handler threw and retries were off).
+        public var kind: String
+        /// What it hit: a document path, a request, a job, a recipient.
+        public var subject: String
+    }
+
+    /// Events kept for stories at most (later ones are counted, not kept).
+    public static let maxEvents = 5_000
+
     private struct State {
         var tallies: [FaultKind: Tally] = [:]
+        var events: [Event] = []
         /// Per trigger and document: the last commit seen at dispatch (for reorder chances).
         var lastCommit: [String: Timestamp] = [:]
         /// Per trigger and document: the newest commit delivered so far (for observed reorders).
@@ -45,7 +59,10 @@ public final class FaultLedger: Sendable {
     }
     private let state = Mutex(State())
 
-    public init() {}
+    private let clock: DomainClock?
+
+    /// A ledger whose events carry times from `clock` (nil: all at 0).
+    public init(clock: DomainClock? = nil) { self.clock = clock }
 
     /// One chance to inject `kind` with probability `probability` (no-op when it is 0).
     public func opportunity(_ kind: FaultKind, probability: Double) {
@@ -58,10 +75,24 @@ public final class FaultLedger: Sendable {
         }
     }
 
-    /// `kind` took effect.
-    public func observe(_ kind: FaultKind) {
+    /// `kind` took effect on `subject`.
+    public func observe(_ kind: FaultKind, subject: String) {
         state.withLock { $0.tallies[kind, default: Tally()].observed += 1 }
+        log(kind.rawValue, subject: subject)
     }
+
+    /// Something a fault cost (no tally): e.g. `trigger-event-lost` when a handler threw.
+    public func note(_ kind: String, subject: String) { log(kind, subject: subject) }
+
+    private func log(_ kind: String, subject: String) {
+        let event = Event(elapsedNanoseconds: clock?.elapsedNanoseconds ?? 0, kind: kind, subject: subject)
+        state.withLock { state in
+            if state.events.count < Self.maxEvents { state.events.append(event) }
+        }
+    }
+
+    /// The faults that took effect, in the order they did (at most `maxEvents`).
+    public var events: [Event] { state.withLock { $0.events } }
 
     /// A trigger event was dispatched: a reorder chance when the previous commit of the same
     /// trigger and document is less than `window` older (computed here, apart from the dispatcher).
@@ -83,7 +114,7 @@ public final class FaultLedger: Sendable {
             }
             return true
         }
-        if inverted { observe(.triggerReorder) }
+        if inverted { observe(.triggerReorder, subject: key) }
     }
 
     /// Every kind's totals so far, by kind.

@@ -36,7 +36,7 @@ public final class Messaging: Sendable {
             if unregistered {
                 outcomes.append(.unregistered)
             } else if random.chance(faults.fcmTokenFailureProbability) {
-                ledger.observe(.fcmTokenFailure)
+                ledger.observe(.fcmTokenFailure, subject: "\(message.type) to \(message.recipient)")
                 outcomes.append(.transientFailure)
             } else {
                 outcomes.append(.success)

@@ -61,8 +61,8 @@ public actor Scheduler: DomainActor {
         let ledger = ledger
         tracker.spawn {
             try? await env.clock.sleep(for: delay)
-            if isDuplicate && attempt == 1 { ledger.observe(.scheduleDuplicate) }
-            if attempt > 1 { ledger.observe(.scheduleOverlap) }
+            if isDuplicate && attempt == 1 { ledger.observe(.scheduleDuplicate, subject: "\(job.name) tick \(tick)") }
+            if attempt > 1 { ledger.observe(.scheduleOverlap, subject: "\(job.name) tick \(tick)") }
             try? await job.handler(run)
             finished.value.store(true, ordering: .relaxed)
         }

@@ -116,7 +116,7 @@ final class TriggerDispatcher: Sendable {
 
     private func deliver(_ registration: Registration, _ first: TriggerEvent) async {
         if first.isDuplicate {
-            ledger.observe(.triggerDuplicate)
+            ledger.observe(.triggerDuplicate, subject: "\(registration.name) \(first.path)")
         } else {
             ledger.triggerDelivered(key: Self.orderKey(registration.name, first.path), commit: first.commitTime)
         }
@@ -130,6 +130,7 @@ final class TriggerDispatcher: Sendable {
                 guard faults.triggerRetriesEnabled, elapsed < faults.triggerRetryWindow else {
                     let note = "\(registration.name) lost \(event.eventId) (attempt \(event.attempt)): \(error)"
                     state.withLock { $0.failures.append(note) }
+                    ledger.note("trigger-event-lost", subject: note)
                     return
                 }
                 let span = faults.triggerRetryBackoffMax - faults.triggerRetryBackoffMin

@@ -23,7 +23,7 @@ public final class ScenarioContext: Sendable {
         var droppedSamples = 0
         var timeline: [TimelineEntry] = []
         var droppedTimeline = 0
-        var faultLedgers: [FaultLedger] = []
+        var faultLedgers: [(ledger: FaultLedger, originNanoseconds: Int64)] = []
     }
     private let state = Mutex(State())
 
@@ -42,7 +42,9 @@ public final class ScenarioContext: Sendable {
     /// Registers the run's backend, so the report says which faults had the chance to happen
     /// and which took effect (every scenario's backend goes through here).
     public func attach(_ backend: Backend) {
-        state.withLock { $0.faultLedgers.append(backend.faultLedger) }
+        // The ledger times events from its clock's zero; this is that zero in virtual time.
+        let origin = Int64(Simulation.nowNanoseconds) - backend.env.clock.elapsedNanoseconds
+        state.withLock { $0.faultLedgers.append((backend.faultLedger, origin)) }
     }
 
     /// True once a violation was recorded: user actors stop issuing operations.
@@ -161,7 +163,14 @@ public final class ScenarioContext: Sendable {
                 violation: state.violation, observations: state.observations, reached: state.reached.sorted(),
                 samples: state.samples, droppedSamples: state.droppedSamples,
                 timeline: state.timeline, droppedTimeline: state.droppedTimeline,
-                faults: FaultObservation.summing(state.faultLedgers))
+                faults: FaultObservation.summing(state.faultLedgers.map(\.ledger)),
+                faultEvents: state.faultLedgers.flatMap { entry in
+                    entry.ledger.events.map { event in
+                        TimelineEntry(
+                            user: "backend", timeNanoseconds: UInt64(max(0, entry.originNanoseconds + event.elapsedNanoseconds)),
+                            event: "fault \(event.kind) \(event.subject)")
+                    }
+                }.sorted { $0.timeNanoseconds < $1.timeNanoseconds })
         }
     }
 }
@@ -176,4 +185,6 @@ struct ScenarioObservations: Sendable {
     var timeline: [TimelineEntry]
     var droppedTimeline: Int
     var faults: [FaultObservation]
+    /// The faults that took effect, as timeline entries of user `backend` (for stories).
+    var faultEvents: [TimelineEntry]
 }

@@ -112,13 +112,23 @@ public enum ScenarioRunner {
             violation: observed.violation, outcome: outcomeKind, outcomeDetail: result.outcome.description,
             steps: result.steps, virtualNanoseconds: result.virtualNanoseconds, traceHash: result.traceHash.description,
             build: BuildFingerprint(commit: request.gitCommit ?? "unknown"), checks: checks, latency: latency, thresholds: thresholds,
-            timeline: observed.timeline, droppedLatencySamples: observed.droppedSamples,
+            timeline: Self.timeline(observed), droppedLatencySamples: observed.droppedSamples,
             droppedTimelineEntries: observed.droppedTimeline, replayCommand: replay,
             swarm: request.swarm, replayedDecisions: request.decisions == nil ? nil : true,
             timingWindowNanoseconds: request.effectiveTimingWindowNanoseconds,
             choicePoints: result.decisions.count, timingChoicePoints: Int(result.timingDecisions),
             faults: observed.faults)
         return Execution(report: report, trace: result.trace, decisions: result.decisions, samples: observed.samples)
+    }
+
+    /// The users' timeline with the faults that took effect (user `backend`) merged in by time,
+    /// within the report's timeline limit (users' entries first).
+    static func timeline(_ observed: ScenarioObservations) -> [TimelineEntry] {
+        let room = max(0, ScenarioLimits.maxTimelineEntries - observed.timeline.count)
+        let merged = (observed.timeline + observed.faultEvents.prefix(room)).enumerated().sorted { a, b in
+            a.element.timeNanoseconds != b.element.timeNanoseconds ? a.element.timeNanoseconds < b.element.timeNanoseconds : a.offset < b.offset
+        }
+        return merged.map(\.element)
     }
 
     /// Checks that `request` runs the same twice (FoundationDB's nondeterminism check); on a

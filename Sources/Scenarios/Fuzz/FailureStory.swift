@@ -1,6 +1,8 @@
 /// The few events that explain a failure, for a person: the timeline entries before the
 /// violation that share a user or an object (honor, post, seat, date) with the violation's
-/// message, last `limit` of them in virtual-time order, then the violation itself.
+/// message — the users' operations and the faults that hit that object (aborts, lost trigger
+/// events, drops, time-outs, duplicates: entries of user `backend`) — last `limit` of them in
+/// virtual-time order, then the violation itself.
 public enum FailureStory {
     /// At most this many lines, violation included (a user reads them at a glance).
     public static let maxLines = 10
@@ -13,7 +15,7 @@ public enum FailureStory {
         var relevant = before
         if let message = violation?.message {
             let mentioned = before.filter { entry in
-                message.contains(entry.user) || entry.event.split(separator: " ").contains { token in
+                message.contains(entry.user) || entry.event.split(whereSeparator: { Self.separators.contains($0) }).contains { token in
                     token.count >= 2 && !token.allSatisfy(\.isNumber) && !verbs.contains(String(token)) && message.contains(token)
                 }
             }
@@ -33,6 +35,9 @@ public enum FailureStory {
         }
         return lines
     }
+
+    /// Characters that separate an entry's words (paths and event ids split into their ids).
+    static let separators: Set<Character> = [" ", "/", "@", ":", "(", ")", ",", "|"]
 
     /// Words that name an action, not an object, so they never make an entry relevant.
     static let verbs: Set<String> = ["bid", "like", "unlike", "reply", "book", "reserve", "buyNow", "bought", "sees", "sold", "failed:", "double-tap"]
