@@ -35,7 +35,7 @@ public struct HeartbeatTimelineScenario: Scenario {
         .init(.sometimes, "pre-notification-sent", "a pre-notification push went out"),
         .init(.sometimes, "email-sent", "an email to emergency contacts went out"),
         .init(.sometimes, "checkin-cancelled-alert", "a check-in cancelled a scheduled alert"),
-        .init(.sometimes, "rate-limited", "a double tap's second request was rate limited"),
+        .init(.sometimes, "rate-limited", "a double tap's second request was rate limited", requires: [.atLeast("rapidTapPercent", 1)]),
         .init(.sometimes, "email-retried", "a SendGrid failure was retried by a later sender run"),
         .init(.sometimes, "retry-skips-delivered-contacts", "a retry after one contact's 429 emailed only the contacts still missing"),
         .init(.sometimes, "resent-after-timeout", "at-least-once: a SendGrid time-out was retried and the contact emailed again"),

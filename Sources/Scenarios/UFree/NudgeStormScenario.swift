@@ -23,8 +23,8 @@ public struct NudgeStormScenario: Scenario {
         .init(.always, "one-nudge-per-cooldown", "nudges from one sender to one recipient are at least the cooldown apart"),
         .init(.always, "nudge-all-only-free", "Nudge All nudges (or tries) only friends free on the day"),
         .init(.eventually, "one-notification-per-nudge", "every delivered nudge has its notification, and none appears without a call reaching the backend"),
-        .init(.sometimes, "rapid-tap-refused", "a rapid tap was refused (cooldown or in flight)"),
-        .init(.sometimes, "nudge-all-sent", "Nudge All reached a free friend"),
+        .init(.sometimes, "rapid-tap-refused", "a rapid tap was refused (cooldown or in flight)", requires: [.atLeast("tapsMax", 2), .atMost("nudgeAllPercent", 99)]),
+        .init(.sometimes, "nudge-all-sent", "Nudge All reached a free friend", requires: [.atLeast("nudgeAllPercent", 1), .atLeast("freePercent", 1)]),
     ]
 
     /// Counts per "sender>recipient" key, shared by the user tasks.
