@@ -127,7 +127,14 @@ public struct NudgeStormScenario: Scenario {
                     context.sometimes("nudge-all-sent", !result.nudgedFriendIds.isEmpty)
                     context.always("nudge-all-only-free", tried.allSatisfy { free.contains($0) },
                                    "\(me.uid)'s Nudge All tried \(tried) but only \(free.sorted()) are free on \(planDay)")
-                } catch { context.note(me.uid, "nudge all failed: \(error)") }
+                    for skipped in result.unreadable { context.note(me.uid, "nudge all skipped \(skipped.friendId): \(skipped.error)") }
+                } catch {
+                    // A Nudge All that failed as a whole may still have nudged some free friends
+                    // before the error (a timed-out request may have been applied): each free
+                    // friend may have been reached.
+                    for friend in free.sorted() where friend != me.uid { attempted.add("\(me.uid)>\(friend)") }
+                    context.note(me.uid, "nudge all failed: \(error)")
+                }
                 context.recordLatency("nudgeAll", user: me.uid, intendedStartNanoseconds: arrival)
                 continue
             }
