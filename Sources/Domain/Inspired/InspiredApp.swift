@@ -106,14 +106,15 @@ public final class InspiredApp: Sendable {
     }
 
     /// The onCreate trigger: gives `users/{userId}` a unique `base#NNNN`. Candidates come from a
-    /// seeded stream per display name; each is reserved with `create(usernames/{name})` in the
+    /// seeded stream per display name and user (one stream per name alone would hand every
+    /// "Sam Lee" the same ten candidates, so the eleventh would find them all taken); each is reserved with `create(usernames/{name})` in the
     /// same transaction that sets the profile's `username`, so two users can never share one and
     /// a duplicate delivery (which finds `username` already set) changes nothing.
     func assignUsername(userId: String) async throws {
         let profile = await backend.firestore.get(Self.user(userId))
         guard let displayName = profile["displayName"]?.stringValue, profile["username"] == nil else { return }
         let base = Self.usernameBase(displayName)
-        var candidates = backend.env.randomStream("inspired.username/\(base)")
+        var candidates = backend.env.randomStream("inspired.username/\(base)/\(userId)")
         var modulus: UInt64 = 1
         for _ in 0..<usernameSuffixDigits { modulus *= 10 }
         for _ in 0..<usernameAttemptsMaximum {

@@ -59,6 +59,8 @@ public struct StampCollectScenario: Scenario {
             for user in users {
                 if await firestore.get(DocumentPath("users", user.uid).child("collected_stamps", stampId)).exists { records.append(user.uid) }
             }
+            // Compared as sets in one order: user ids sort lexicographically (u10 before u2).
+            records.sort()
             context.eventually("collectors-match-records", collectors == records, "\(stampId) collectors \(collectors) but records \(records)")
         }
         try context.throwIfStopped()
