@@ -101,7 +101,8 @@ public struct HeartbeatTimelineScenario: Scenario {
         var faults = BackendFaults.default
         faults.emailRateLimitProbability = Double(p["emailFailurePercent"]) / 100
         faults.scheduleDuplicateProbability = Double(p["duplicateTickPercent"]) / 100
-        let backend = Backend(env: env, faults: faults)
+        // Through the context, so a swarmed run's fault kinds reach this backend too.
+        let backend = Backend(env: env, faults: context.faults(faults))
         let start = clock.now
         let end = start + .seconds(Int64(p["hours"]) * 3600)
         let virtual: @Sendable (Timestamp) -> UInt64 = { UInt64(max(0, $0.unixNanoseconds - epoch)) + wrapVirtual }
