@@ -361,9 +361,9 @@ public struct HeartbeatTimelineScenario: Scenario {
             context.always("alert-on-time", d >= due && d <= latest,
                            "\(alert.kind.rawValue) for \(member.userId) (\(member.thresholdHours) h, \(member.timeZone)) due \(due) went out at \(d): \(d < due ? "early" : "late") by \(Double(((d < due) ? due - d : d - due).nanoseconds) / 60e9) min")
             if alert.kind == .emailAlert {
-                let expected = SafeNSoundLastCheckInFormatter.format(alert.windowLastHeartbeat, timeZoneIdentifier: member.timeZone)
-                context.always("email-shows-local-time", message.body.contains(expected),
-                               "email for \(member.userId) (\(member.timeZone)) says \"\(message.body)\", expected last check-in \"\(expected)\"")
+                let verdict = emailShowsLocalTime(body: message.body, lastCheckIn: alert.windowLastHeartbeat, timeZone: member.timeZone)
+                context.always("email-shows-local-time", verdict.holds,
+                               "email for \(member.userId) (\(member.timeZone)) says \"\(message.body)\", expected last check-in \"\(verdict.expected)\"")
                 if crossesDST(from: alert.windowLastHeartbeat, to: emailDue, timeZone: member.timeZone) { context.sometimes("dst-window-emailed", true) }
             }
             if delivery.timedOut { failures[attemptKey, default: 0] += 1 }  // the retry gets one more attempt's allowance
@@ -378,8 +378,17 @@ public struct HeartbeatTimelineScenario: Scenario {
         return SeenAlert(alertId: id, userId: userId, kind: kind, windowLastHeartbeat: window)
     }
 
+    /// email-shows-local-time for one email: the body must contain the last check-in as the
+    /// independent `LocalTimeOracle` prints it (never the domain's own formatter).
+    static func emailShowsLocalTime(body: String, lastCheckIn: Timestamp, timeZone: String) -> (holds: Bool, expected: String) {
+        guard let expected = LocalTimeOracle.format(lastCheckIn, timeZone: timeZone) else {
+            return (false, "no reference for time zone \(timeZone)")
+        }
+        return (body.contains(expected), expected)
+    }
+
     static func crossesDST(from start: Timestamp, to end: Timestamp, timeZone: String) -> Bool {
-        SafeNSoundLastCheckInFormatter.format(start, timeZoneIdentifier: timeZone).suffix(3) != SafeNSoundLastCheckInFormatter.format(end, timeZoneIdentifier: timeZone).suffix(3)
+        LocalTimeOracle.isDaylight(start, timeZone: timeZone) != LocalTimeOracle.isDaylight(end, timeZone: timeZone)
     }
 
     /// Liveness: every active user whose window ran out well before the end got an email for it.
