@@ -62,8 +62,10 @@ public struct NudgeStormScenario: Scenario {
             let status: UFreeAvailabilityStatus = isFree ? .free : [.busy, .morningOnly, .eveningOnly][random.below(3)]
             do {
                 try await UFreeScenarioSupport.retrying { try await app.setAvailability(day: Self.planDay, status: status, as: user.client) }
-                if isFree { free.insert(user.uid) }
             } catch { context.note(user.uid, "set plan day failed: \(error)") }
+            // Who is free is what the backend stored: a set that timed out may have been applied.
+            let stored = await app.backend.firestore.get(DocumentPath("users", user.uid).child("availability", Self.planDay.key))
+            if stored["status"] == .int(Int64(UFreeAvailabilityStatus.free.rawValue)) { free.insert(user.uid) }
         }
         try context.throwIfStopped()
         let freeOnPlanDay = free
