@@ -27,8 +27,10 @@ import Testing
     }
 
     /// nudge-storm seeds 14 and 343 (swarm): a Nudge All whose read of one friend's status failed
-    /// (UNAVAILABLE / DEADLINE_EXCEEDED) threw away the nudges it had already sent.
-    @Test(arguments: [UInt64(14), 343])
+    /// (UNAVAILABLE / DEADLINE_EXCEEDED) threw away the nudges it had already sent. Seeds 431 and
+    /// 1252 (swarm): a plan-day status whose set timed out was stored, but the check thought the
+    /// user busy (nudge-all-only-free).
+    @Test(arguments: [UInt64(14), 343, 431, 1252])
     func nudgeAllReportsItsNudgesWhenOneReadFails(seed: UInt64) throws {
         let report = try Self.swarmed("nudge-storm", seed: seed)
         #expect(report.passed, "\(report.failure?.message ?? "")")
