@@ -94,8 +94,8 @@ extension Rehearse {
             print("nondeterminism check: \(checked) seed(s) run twice\(final.failures.contains { $0.kind == "nondeterminism" } ? ", MISMATCH" : ", all deterministic")")
             let resultPath = result ?? "\(options.reportDir)/\(scenario)/sweep\(selection.map { "-shard-\($0.index)-of-\($0.count)" } ?? "").json"
             try AtomicFile.write(final.json(), to: resultPath)
-            let unreached = final.unreachedGoals
-            print("\(final.seedsRun) seeds run, \(final.seedsPassed) passed, \(final.failures.count) failed\(unreached.isEmpty ? "" : "; Sometimes goals never reached: \(unreached.joined(separator: ", "))")")
+            let coverage = final.coverageSummary
+            print("\(final.seedsRun) seeds run, \(final.seedsPassed) passed, \(final.failures.count) failed\(coverage.isEmpty ? "" : "; \(coverage)")")
             print("result: \(resultPath)")
             if !final.passed { throw ExitCode(1) }
         }

@@ -28,8 +28,8 @@ extension Rehearse {
             for operation in merged.latency {
                 print("  \(operation.operation): n=\(operation.count) p50=\(operation.p50Microseconds)us p99=\(operation.p99Microseconds)us max=\(operation.maxMicroseconds)us")
             }
-            let unreached = merged.unreachedGoals
-            print("merged \(shards.count) shard(s) over \(merged.ranges.map(\.description).joined(separator: ", ")): \(merged.seedsRun) seeds, \(merged.seedsPassed) passed, \(merged.failures.count) failed\(unreached.isEmpty ? "" : "; Sometimes goals never reached: \(unreached.joined(separator: ", "))")")
+            let coverage = merged.coverageSummary
+            print("merged \(shards.count) shard(s) over \(merged.ranges.map(\.description).joined(separator: ", ")): \(merged.seedsRun) seeds, \(merged.seedsPassed) passed, \(merged.failures.count) failed\(coverage.isEmpty ? "" : "; \(coverage)")")
             print("result: \(output)")
             if !merged.passed { throw ExitCode(1) }
         }

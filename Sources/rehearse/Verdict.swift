@@ -16,5 +16,9 @@ enum Verdict {
             throw ExitCode(1)
         }
         Swift.print("PASS \(report.runId) (\(report.steps) steps, trace \(report.traceHash)) report: \(folder)/report.md")
+        // A pass that never exercised a check is weaker than it looks: say which.
+        if !report.notChecked.isEmpty {
+            Swift.print("  not checked in this run (never evaluated): \(report.notChecked.joined(separator: ", "))")
+        }
     }
 }

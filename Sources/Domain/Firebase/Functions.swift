@@ -28,18 +28,20 @@ public final class Functions: Sendable {
     // MARK: Triggers
 
     /// Registers `handler` for writes of `kinds` in collections matching `collection`
-    /// (`"honors"`, `"users/{uid}/notifications"`); `name` must be unique.
-    public func onWrite(_ collection: String, kinds: Set<TriggerKind>, name: String, _ handler: @escaping TriggerHandler) {
-        dispatcher.register(name: name, collection: collection, kinds: kinds, handler: handler)
+    /// (`"honors"`, `"users/{uid}/notifications"`); `name` must be unique. `retry` is the
+    /// deploy-time "retry on failure" option (MODEL_RULES §10): a throwing handler's event is
+    /// redelivered with backoff instead of lost, so only an idempotent handler should ask for it.
+    public func onWrite(_ collection: String, kinds: Set<TriggerKind>, name: String, retry: Bool = false, _ handler: @escaping TriggerHandler) {
+        dispatcher.register(name: name, collection: collection, kinds: kinds, retry: retry, handler: handler)
     }
-    public func onCreate(_ collection: String, name: String, _ handler: @escaping TriggerHandler) {
-        onWrite(collection, kinds: [.create], name: name, handler)
+    public func onCreate(_ collection: String, name: String, retry: Bool = false, _ handler: @escaping TriggerHandler) {
+        onWrite(collection, kinds: [.create], name: name, retry: retry, handler)
     }
-    public func onUpdate(_ collection: String, name: String, _ handler: @escaping TriggerHandler) {
-        onWrite(collection, kinds: [.update], name: name, handler)
+    public func onUpdate(_ collection: String, name: String, retry: Bool = false, _ handler: @escaping TriggerHandler) {
+        onWrite(collection, kinds: [.update], name: name, retry: retry, handler)
     }
-    public func onDelete(_ collection: String, name: String, _ handler: @escaping TriggerHandler) {
-        onWrite(collection, kinds: [.delete], name: name, handler)
+    public func onDelete(_ collection: String, name: String, retry: Bool = false, _ handler: @escaping TriggerHandler) {
+        onWrite(collection, kinds: [.delete], name: name, retry: retry, handler)
     }
 
     /// Descriptions of events lost because a handler threw (retries off or window exhausted).

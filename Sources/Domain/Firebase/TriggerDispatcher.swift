@@ -19,6 +19,8 @@ final class TriggerDispatcher: Sendable {
         let name: String
         let patternSegments: [Substring]
         let kinds: Set<TriggerKind>
+        /// Deployed with "retry on failure" (otherwise only `faults.triggerRetriesEnabled` retries).
+        let retry: Bool
         let handler: Handler
     }
     private struct State {
@@ -48,9 +50,9 @@ final class TriggerDispatcher: Sendable {
         retryRandom = SharedRandom(env, stream: "triggers.retry")
     }
 
-    func register(name: String, collection pattern: String, kinds: Set<TriggerKind>, handler: @escaping Handler) {
+    func register(name: String, collection pattern: String, kinds: Set<TriggerKind>, retry: Bool = false, handler: @escaping Handler) {
         let registration = Registration(
-            name: name, patternSegments: pattern.split(separator: "/"), kinds: kinds, handler: handler)
+            name: name, patternSegments: pattern.split(separator: "/"), kinds: kinds, retry: retry, handler: handler)
         state.withLock { state in
             precondition(!state.registrations.contains { $0.name == name }, "trigger \(name) registered twice")
             state.registrations.append(registration)
@@ -136,7 +138,7 @@ final class TriggerDispatcher: Sendable {
                 return
             } catch {
                 let elapsed = env.clock.now - first.commitTime
-                guard faults.triggerRetriesEnabled, elapsed < faults.triggerRetryWindow else {
+                guard faults.triggerRetriesEnabled || registration.retry, elapsed < faults.triggerRetryWindow else {
                     let note = "\(registration.name) lost \(event.eventId) (attempt \(event.attempt)): \(error)"
                     state.withLock { $0.failures.append(note) }
                     ledger.note("trigger-event-lost", subject: note)

@@ -106,14 +106,18 @@ public final class InspiredApp: Sendable {
     }
 
     /// The onCreate trigger: gives `users/{userId}` a unique `base#NNNN`. Candidates come from a
-    /// seeded stream per display name; each is reserved with `create(usernames/{name})` in the
+    /// seeded stream per display name and user, as independent function instances draw them (one
+    /// stream per name alone hands every "Sam Lee" the same ten candidates, so the eleventh finds
+    /// them all taken and stays nameless). The `unreservedUsername` variant keeps one stream per
+    /// name so that its check-then-write race meets a colliding candidate within a few seeds; each is reserved with `create(usernames/{name})` in the
     /// same transaction that sets the profile's `username`, so two users can never share one and
     /// a duplicate delivery (which finds `username` already set) changes nothing.
     func assignUsername(userId: String) async throws {
         let profile = await backend.firestore.get(Self.user(userId))
         guard let displayName = profile["displayName"]?.stringValue, profile["username"] == nil else { return }
         let base = Self.usernameBase(displayName)
-        var candidates = backend.env.randomStream("inspired.username/\(base)")
+        let stream = variant == .unreservedUsername ? "inspired.username/\(base)" : "inspired.username/\(base)/\(userId)"
+        var candidates = backend.env.randomStream(stream)
         var modulus: UInt64 = 1
         for _ in 0..<usernameSuffixDigits { modulus *= 10 }
         for _ in 0..<usernameAttemptsMaximum {

@@ -3,10 +3,15 @@ extension KNBApp {
         let functions = backend.functions
         functions.onUpdate("honors", name: "onOutbid") { [self] event in try await onOutbid(event) }
         functions.onUpdate("honors", name: "onBidPledge") { [self] event in try await onBidPledge(event) }
-        functions.onCreate("social_posts", name: "onPostCreate") { [self] event in try await onPostCreate(event) }
+        // The reply counters are idempotent (a marker per reply, in the same transaction), so they
+        // are deployed with retries: a transaction aborted on a busy parent post is redelivered
+        // instead of losing its count (MODEL_RULES §5, §10).
+        functions.onCreate("social_posts", name: "onPostCreate", retry: true) { [self] event in try await onPostCreate(event) }
         functions.onUpdate("social_posts", name: "onPostLikeUpdate") { [self] event in try await onLikeUpdate(event) }
-        functions.onDelete("social_posts", name: "onPostDelete") { [self] event in try await onReplyDelete(event) }
-        functions.onCreate("kiddush_sponsorships", name: "onKiddushSponsorshipCreate") { [self] event in
+        functions.onDelete("social_posts", name: "onPostDelete", retry: true) { [self] event in try await onReplyDelete(event) }
+        // Retried on failure: a booking email refused by SendGrid (429, nothing sent) releases its
+        // claim and throws, so a redelivery sends it instead of the booking going unannounced.
+        functions.onCreate("kiddush_sponsorships", name: "onKiddushSponsorshipCreate", retry: true) { [self] event in
             try await onKiddushCreate(event)
         }
         functions.onDelete("kiddush_sponsorships", name: "onKiddushSponsorshipDelete") { [self] event in
@@ -151,7 +156,18 @@ extension KNBApp {
             }
             guard claimed else { return }
             // After the claim the email is at most once: a time-out may have sent it, so no retry.
-            try? await sendBookingEmail(message)
+            // A 429 that outlasted the retries sent nothing: release the claim and throw, so the
+            // event is redelivered (the trigger is deployed with retries) and the email still goes.
+            do {
+                try await sendBookingEmail(message)
+            } catch .resourceExhausted(let reason) {
+                _ = try? await firestore.runTransaction { tx in
+                    let current = try await tx.get(event.path)
+                    guard current.exists, current["emailClaimId"] == .string(event.eventId) else { return }
+                    tx.update(event.path, ["emailClaimedAt": .delete, "emailClaimId": .delete])
+                }
+                throw BackendError.resourceExhausted(reason)
+            } catch {}
             _ = try? await firestore.update(event.path, ["bookingEmailSentAt": .serverTimestamp])
         }
         let anonymous = booking["isAnonymous"] == .bool(true)
@@ -163,7 +179,7 @@ extension KNBApp {
     }
 
     /// Retries only 429s (nothing was sent); a time-out is not retried (it may have sent).
-    private func sendBookingEmail(_ message: EmailMessage) async throws {
+    private func sendBookingEmail(_ message: EmailMessage) async throws(BackendError) {
         var attempt = 1
         while true {
             do {
@@ -172,7 +188,7 @@ extension KNBApp {
             } catch {
                 guard case .resourceExhausted = error, attempt < Self.emailRateLimitAttempts else { throw error }
             }
-            try await backend.env.clock.sleep(for: .seconds(Int64(2 * attempt)))
+            try? await backend.env.clock.sleep(for: .seconds(Int64(2 * attempt)))
             attempt += 1
         }
     }

@@ -190,7 +190,7 @@ public final class SafeNSoundApp: Sendable {
             if variant == .unclaimedSender {
                 guard let user = await store.user(alert.userId) else { continue }
                 do throws(SafeNSoundError) {
-                    try await send(alert, to: user, at: now)
+                    _ = try await send(alert, to: user, at: now)
                     await store.finishAlert(alert.alertId, as: .sent)
                     report.sentAlertIds.append(alert.alertId)
                 } catch {
@@ -216,7 +216,12 @@ public final class SafeNSoundApp: Sendable {
                 }
             }
             do throws(SafeNSoundError) {
-                try await send(claimed, to: user, at: now)
+                guard try await send(claimed, to: user, at: now) else {
+                    // A check-in (or pause) landed while the emails went out: the rest are not sent.
+                    await store.finishAlert(claimed.alertId, as: .cancelled)
+                    report.cancelledAlertIds.append(claimed.alertId)
+                    continue
+                }
                 await store.finishAlert(claimed.alertId, as: .sent)
                 report.sentAlertIds.append(claimed.alertId)
             } catch {
@@ -227,7 +232,10 @@ public final class SafeNSoundApp: Sendable {
         return report
     }
 
-    private func send(_ alert: SafeNSoundScheduledAlert, to user: SafeNSoundUser, at now: Timestamp) async throws(SafeNSoundError) {
+    /// Sends `alert`; false when a check-in or pause seen between two contacts' emails stopped it
+    /// (the careful design re-reads the user before each further contact: each email takes a
+    /// SendGrid round trip, and a check-in committed meanwhile makes the next one a false alarm).
+    private func send(_ alert: SafeNSoundScheduledAlert, to user: SafeNSoundUser, at now: Timestamp) async throws(SafeNSoundError) -> Bool {
         switch alert.kind {
         case .preNotification:
             let leadHours = min(configuration.preNotificationLeadHours, user.checkInThresholdHours)
@@ -245,7 +253,14 @@ public final class SafeNSoundApp: Sendable {
             // missing. A time-out is not recorded (it may or may not have gone out): at-least-once.
             // The literal unclaimed sender records nothing and retries the alert whole.
             let tracksRecipients = variant != .unclaimedSender
+            let rechecks = variant != .unclaimedSender && variant != .noHeartbeatRecheck
+            var first = true
             for contact in user.emergencyContactEmails where !alert.deliveredTo.contains(contact) {
+                if rechecks, !first {
+                    guard let current = await store.user(user.userId), current.isActive,
+                          current.lastHeartbeat <= alert.windowLastHeartbeat else { return false }
+                }
+                first = false
                 try await messenger.deliver(SafeNSoundMessage(
                     channel: .email, userId: user.userId, recipient: contact, subject: headline,
                     body: "\(headline). Last check-in: \(lastCheckIn).",
@@ -253,5 +268,6 @@ public final class SafeNSoundApp: Sendable {
                 if tracksRecipients { await store.recordDelivery(alert.alertId, to: contact) }
             }
         }
+        return true
     }
 }

@@ -240,12 +240,20 @@ public final class UFreeApp: Sendable {
     }
 
     /// "Nudge All": nudges every friend whose status on `day` is free, in friend-id order; one
-    /// failure does not stop the others.
+    /// failure does not stop the others, including a failed read of one friend's status (that
+    /// friend is reported in `unreadable`, not nudged), so the nudges already sent are reported.
     public func nudgeAllFree(on day: UFreeDay, as client: FirestoreClient) async throws(UFreeError) -> UFreeNudgeAllResult {
         let sender = try uid(client)
         var result = UFreeNudgeAllResult()
         for friendId in await friendIds(of: sender) {
-            guard try await availability(of: friendId, on: day, as: client)?.status == .free else { continue }
+            let status: UFreeAvailabilityStatus?
+            do throws(UFreeError) {
+                status = try await availability(of: friendId, on: day, as: client)?.status
+            } catch {
+                result.unreadable.append(UFreeNudgeAllResult.Failure(friendId: friendId, error: error))
+                continue
+            }
+            guard status == .free else { continue }
             do throws(UFreeError) {
                 try await nudge(friendId, as: client)
                 result.nudgedFriendIds.append(friendId)

@@ -7,4 +7,6 @@ public struct UFreeNudgeAllResult: Sendable, Equatable {
     }
     public var nudgedFriendIds: [String] = []
     public var failures: [Failure] = []
+    /// Friends whose status on the day could not be read: not nudged (free or not is unknown).
+    public var unreadable: [Failure] = []
 }

@@ -1,4 +1,5 @@
-/// A named check a scenario makes, with its kind and what it asserts.
+/// A named check a scenario makes, with its kind, what it asserts and the parameters under which
+/// it can be exercised at all.
 public struct CheckDeclaration: Sendable, Hashable, Codable {
     /// Always: must hold at every observation (a violation ends the run); Sometimes: a goal some
     /// run of a sweep must reach; Eventually: must hold at the end, once the backend is idle.
@@ -7,10 +8,31 @@ public struct CheckDeclaration: Sendable, Hashable, Codable {
     public let name: String
     public let kind: Kind
     public let summary: String
+    /// Every requirement must hold for the check to be reachable; empty: always reachable.
+    /// A sweep does not fail on a goal its parameters make unreachable; it reports it, with why.
+    public let requirements: [CheckRequirement]
 
-    public init(_ kind: Kind, _ name: String, _ summary: String) {
+    public init(_ kind: Kind, _ name: String, _ summary: String, requires requirements: [CheckRequirement] = []) {
         self.kind = kind
         self.name = name
         self.summary = summary
+        self.requirements = requirements
+    }
+
+    /// Why `parameters` make this check unreachable (the unmet requirements), or nil when reachable.
+    public func unreachableReason(_ parameters: ScenarioParameters) -> String? {
+        let unmet = requirements.filter { !$0.isMet(by: parameters) }
+        return unmet.isEmpty ? nil : unmet.map { $0.explanation(parameters) }.joined(separator: "; ")
+    }
+
+    private enum CodingKeys: String, CodingKey { case name, kind, summary, requirements }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        kind = try container.decode(Kind.self, forKey: .kind)
+        summary = try container.decode(String.self, forKey: .summary)
+        // Reports written before requirements existed have none.
+        requirements = try container.decodeIfPresent([CheckRequirement].self, forKey: .requirements) ?? []
     }
 }

@@ -15,9 +15,12 @@ public struct RunReport: Sendable, Hashable, Codable {
         public let name: String
         public let kind: CheckDeclaration.Kind
         public let summary: String
-        /// `passed`, `violated`, `not-checked` (Always/Eventually); `reached`, `not-reached` (Sometimes).
+        /// `passed`, `violated`, `not-checked` (Always/Eventually); `reached`, `not-reached` (Sometimes);
+        /// `unreachable` (either kind) when the run's parameters rule the check out.
         public let status: String
         public let observations: Int
+        /// Why the parameters make the check unreachable (status `unreachable` only).
+        public var unreachableReason: String? = nil
     }
 
     /// One threshold's verdict.
@@ -69,6 +72,9 @@ public struct RunReport: Sendable, Hashable, Codable {
     public var timingChoicePoints: Int? = nil
     /// Per fault kind: chances, expected and observed injections (absent in older reports).
     public var faults: [FaultObservation]? = nil
+
+    /// Always/Eventually checks this run never evaluated: it passed without exercising them.
+    public var notChecked: [String] { checks.filter { $0.status == "not-checked" }.map(\.name) }
 
     /// `virtual` (simulated run) or `wall` (load run).
     public var clockKind: String { clock ?? "virtual" }

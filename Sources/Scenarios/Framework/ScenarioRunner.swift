@@ -83,13 +83,17 @@ public enum ScenarioRunner {
         }
         let checks = scenario.checks.map { declaration -> RunReport.CheckResult in
             let count = observed.observations[declaration.name] ?? 0
-            let status: String
+            let unreachable = declaration.unreachableReason(parameters)
+            var status: String
             switch declaration.kind {
             case .sometimes: status = observed.reached.contains(declaration.name) ? "reached" : "not-reached"
             case .always, .eventually:
                 status = observed.violation?.check == declaration.name ? "violated" : (count == 0 ? "not-checked" : "passed")
             }
-            return .init(name: declaration.name, kind: declaration.kind, summary: declaration.summary, status: status, observations: count)
+            // A check its parameters rule out is not a gap in this run's coverage: say why instead.
+            if let unreachable, status == "not-reached" || status == "not-checked" { status = "unreachable" }
+            return .init(name: declaration.name, kind: declaration.kind, summary: declaration.summary, status: status, observations: count,
+                         unreachableReason: status == "unreachable" ? unreachable : nil)
         }
         let outcomeKind: String
         if case .rootThrew(let text) = result.outcome, observed.violation != nil, text.hasPrefix("stopped:") {

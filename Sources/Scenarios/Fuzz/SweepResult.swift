@@ -5,7 +5,13 @@ import Sim
 /// The result of a sweep or of one shard of it (`rehearse fuzz --shard`), written as a shard
 /// result JSON; `merge` combines shards into the result a single machine would have produced.
 public struct SweepResult: Sendable, Codable {
-    public static let currentSchemaVersion = 1
+    public static let currentSchemaVersion = 2
+
+    /// A check the sweep's parameters rule out, and why (e.g. "sniperPercent=0 (needs >= 1)").
+    public struct UnreachableCheck: Sendable, Hashable, Codable {
+        public var name: String
+        public var reason: String
+    }
 
     /// One operation's latency over the sweep: a mergeable HdrHistogram (µs) and its summary.
     public struct OperationLatency: Sendable, Codable {
@@ -44,20 +50,43 @@ public struct SweepResult: Sendable, Codable {
     /// Every Sometimes goal of the scenario, and those some seed reached.
     public var goals: [String]
     public var reached: [String]
+    /// Every Always/Eventually check of the scenario, and those some seed evaluated.
+    public var checks: [String]
+    public var checked: [String]
+    /// Checks (of any kind) the sweep's parameters make unreachable: they do not fail it.
+    public var unreachable: [UnreachableCheck]
     public var latency: [OperationLatency]
     public var build: BuildFingerprint
 
     public init(scenario: String, strategy: String, variant: String?, parameters: [String: Int], swarm: Bool, range: SeedRange,
-                shard: String?, goals: [String], build: BuildFingerprint) {
+                shard: String?, goals: [String], checks: [String] = [], unreachable: [UnreachableCheck] = [], build: BuildFingerprint) {
         self.scenario = scenario; self.strategy = strategy; self.variant = variant; self.parameters = parameters
         self.swarm = swarm; self.ranges = [range]; self.shard = shard; self.seedsRun = 0; self.seedsPassed = 0
         self.failures = []; self.determinismChecked = []; self.goals = goals; self.reached = []; self.latency = []; self.build = build
+        self.checks = checks; self.checked = []; self.unreachable = unreachable
     }
 
-    /// Goals no seed reached (a sweep fails if any).
-    public var unreachedGoals: [String] { goals.filter { !reached.contains($0) } }
-    /// True when no seed failed and every goal was reached.
-    public var passed: Bool { failures.isEmpty && unreachedGoals.isEmpty }
+    /// Goals no seed reached though the parameters allow them (a sweep fails if any).
+    public var unreachedGoals: [String] { goals.filter { !reached.contains($0) && !isUnreachable($0) } }
+    /// Always/Eventually checks no seed evaluated though the parameters allow them: the sweep
+    /// passed without exercising them, so it fails.
+    public var neverChecked: [String] { checks.filter { !checked.contains($0) && !isUnreachable($0) } }
+    /// True when no seed failed, every reachable goal was reached and every reachable check evaluated.
+    public var passed: Bool { failures.isEmpty && unreachedGoals.isEmpty && neverChecked.isEmpty }
+
+    private func isUnreachable(_ name: String) -> Bool { unreachable.contains { $0.name == name } }
+
+    /// The coverage part of the verdict: goals never reached, checks never evaluated, and the
+    /// checks the parameters rule out (with why); empty when there is nothing to say.
+    public var coverageSummary: String {
+        var parts: [String] = []
+        if !unreachedGoals.isEmpty { parts.append("Sometimes goals never reached: \(unreachedGoals.joined(separator: ", "))") }
+        if !neverChecked.isEmpty { parts.append("checks never evaluated (not-checked): \(neverChecked.joined(separator: ", "))") }
+        if !unreachable.isEmpty {
+            parts.append("unreachable under these parameters (not failing): " + unreachable.map { "\($0.name) [\($0.reason)]" }.joined(separator: ", "))
+        }
+        return parts.joined(separator: "; ")
+    }
 
     /// Adds one seed's result.
     public mutating func add(_ result: SweepSeedResult) {
@@ -66,6 +95,7 @@ public struct SweepResult: Sendable, Codable {
         if let failure = result.failure { failures.append(failure); failures.sort { $0.seed < $1.seed } }
         if result.deterministic != nil { determinismChecked.append(result.seed); determinismChecked.sort() }
         reached = Array(Set(reached).union(result.reached)).sorted()
+        checked = Array(Set(checked).union(result.checked)).sorted()
         addLatency(result.histograms)
     }
 
@@ -103,6 +133,7 @@ public struct SweepResult: Sendable, Codable {
             merged.failures = (merged.failures + other.failures).sorted { $0.seed < $1.seed }
             merged.determinismChecked = (merged.determinismChecked + other.determinismChecked).sorted()
             merged.reached = Array(Set(merged.reached).union(other.reached)).sorted()
+            merged.checked = Array(Set(merged.checked).union(other.checked)).sorted()
             merged.addLatency(Dictionary(uniqueKeysWithValues: other.latency.map { ($0.operation, $0.histogram) }))
         }
         // Adjacent ranges read as one.

@@ -69,8 +69,9 @@ public struct SweepRunner: Sendable {
             failure = SweepFailure(seed: seed, kind: found.kind, check: found.violation?.check, step: found.violation?.step, message: found.message, artifact: path)
         }
         let reached = report.checks.filter { $0.kind == .sometimes && $0.status == "reached" }.map(\.name)
+        let checked = report.checks.filter { $0.kind != .sometimes && $0.observations > 0 }.map(\.name)
         let result = SweepSeedResult(
-            seed: seed, passed: failure == nil, failure: failure, reached: reached, deterministic: deterministic,
+            seed: seed, passed: failure == nil, failure: failure, reached: reached, checked: checked, deterministic: deterministic,
             histograms: SweepSeedResult.histograms(execution.samples))
         return (result, artifact)
     }
@@ -80,6 +81,11 @@ public struct SweepRunner: Sendable {
         let (scenario, parameters) = try ScenarioRunner.prepare(template)
         return SweepResult(
             scenario: scenario.name, strategy: template.strategy.description, variant: template.variant, parameters: parameters.values,
-            swarm: swarm, range: range, shard: shard, goals: scenario.checks.filter { $0.kind == .sometimes }.map(\.name), build: build)
+            swarm: swarm, range: range, shard: shard, goals: scenario.checks.filter { $0.kind == .sometimes }.map(\.name),
+            checks: scenario.checks.filter { $0.kind != .sometimes }.map(\.name),
+            unreachable: scenario.checks.compactMap { check in
+                check.unreachableReason(parameters).map { SweepResult.UnreachableCheck(name: check.name, reason: $0) }
+            },
+            build: build)
     }
 }

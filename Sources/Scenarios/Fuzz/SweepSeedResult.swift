@@ -9,13 +9,16 @@ public struct SweepSeedResult: Sendable, Codable {
     public var passed: Bool
     public var failure: SweepFailure?
     public var reached: [String]
+    /// Always/Eventually checks this seed evaluated at least once.
+    public var checked: [String]
     /// nil: not sampled; otherwise whether the two runs had the same trace.
     public var deterministic: Bool?
     /// Latency per operation, microseconds (as in `LatencySummary`).
     public var histograms: [String: Histogram<UInt64>]
 
-    public init(seed: UInt64, passed: Bool, failure: SweepFailure?, reached: [String], deterministic: Bool?, histograms: [String: Histogram<UInt64>]) {
-        self.seed = seed; self.passed = passed; self.failure = failure; self.reached = reached
+    public init(seed: UInt64, passed: Bool, failure: SweepFailure?, reached: [String], checked: [String] = [], deterministic: Bool?,
+                histograms: [String: Histogram<UInt64>]) {
+        self.seed = seed; self.passed = passed; self.failure = failure; self.reached = reached; self.checked = checked
         self.deterministic = deterministic; self.histograms = histograms
     }
 

@@ -30,6 +30,20 @@ public struct PrivacyAccessScenario: Scenario {
         .init(.sometimes, "read-allowed", "an authorised read of another profile succeeded"),
     ]
 
+    /// Parameters under which no unauthorised read can even be attempted make the scenario
+    /// meaningless (its privacy checks would pass unexercised): bad input, exit 2.
+    public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {
+        if parameters["readPercent"] == 0 {
+            throw .invalidParameter(name: "readPercent", value: 0, reason: "no profile is ever read, so the privacy checks never run; use 1...100")
+        }
+        if parameters["publicPercent"] == 100 {
+            throw .invalidParameter(name: "publicPercent", value: 100, reason: "every profile is public, so no read is unauthorised; use 0...99")
+        }
+        if parameters["communities"] == 1 {
+            throw .invalidParameter(name: "communities", value: 1, reason: "everyone shares the one community, so no read is unauthorised; use 2 or more")
+        }
+    }
+
     /// One user as the scenario models them: what the rules should let others see.
     struct Member: Sendable {
         let uid: String
@@ -126,12 +140,17 @@ public struct PrivacyAccessScenario: Scenario {
             if random.below(100) < p["readPercent"] {
                 let allowed = target.isPublic || target.community == me.community
                 context.note(me.uid, "read \(target.uid) (\(allowed ? "allowed" : "not allowed"))")
+                // no-unauthorised-read is evaluated only on unauthorised attempts (an allowed read
+                // succeeding says nothing about privacy), so a sweep without one reports it not-checked.
                 do {
                     _ = try await retrying { try await app.profile(of: target.uid, as: me.client) }
-                    context.sometimes("read-allowed", true)
-                    context.always("no-unauthorised-read", allowed, "\(me.uid) (\(me.community)) read private \(target.uid) (\(target.community))")
+                    context.sometimes("read-allowed", allowed)
+                    if !allowed { context.always("no-unauthorised-read", false, "\(me.uid) (\(me.community)) read private \(target.uid) (\(target.community))") }
                 } catch {
-                    if case InspiredError.profileNotVisible = error { context.sometimes("read-denied", !allowed) }
+                    if case InspiredError.profileNotVisible = error, !allowed {
+                        context.sometimes("read-denied", true)
+                        context.always("no-unauthorised-read", true, "")
+                    }
                 }
                 let signedOut = try? await anonymous.get(DocumentPath("users", target.uid))
                 context.always("signed-out-read-denied", signedOut == nil, "a signed-out client read \(target.uid)")

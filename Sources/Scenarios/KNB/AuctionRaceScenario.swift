@@ -38,8 +38,8 @@ public struct AuctionRaceScenario: Scenario {
         .init(.eventually, "total-pledged-consistent", "users' totalPledged = sum of the honors they currently win"),
         .init(.sometimes, "bid-too-low", "a bid lost a race and was rejected as too low"),
         .init(.sometimes, "outbid-sent", "an OUTBID push was sent"),
-        .init(.sometimes, "sold-by-buy-now", "an honor was sold by Buy Now"),
-        .init(.sometimes, "snipe-landed", "a sniper's blind bid was accepted"),
+        .init(.sometimes, "sold-by-buy-now", "an honor was sold by Buy Now", requires: [.atLeast("buyNow", 1)]),
+        .init(.sometimes, "snipe-landed", "a sniper's blind bid was accepted", requires: [.atLeast("sniperPercent", 1)]),
     ]
 
     static let buyNowPrice = 100_000.0

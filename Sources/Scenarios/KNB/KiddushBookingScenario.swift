@@ -19,7 +19,7 @@ public struct KiddushBookingScenario: Scenario {
         .init(.always, "rejection-says-already-booked", "a booking of a taken date is refused as 'already booked', not PERMISSION_DENIED"),
         .init(.eventually, "booked-user-is-sponsor", "every user told 'booked' is the sponsor on record"),
         .init(.eventually, "one-email-per-booking", "exactly one booking email per recipient per booking"),
-        .init(.sometimes, "date-already-booked", "a user was told the date is taken"),
+        .init(.sometimes, "date-already-booked", "a user was told the date is taken", requires: [.atLeast("users", 2)]),
     ]
 
     public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {

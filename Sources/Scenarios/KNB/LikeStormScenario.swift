@@ -21,8 +21,8 @@ public struct LikeStormScenario: Scenario {
         .init(.always, "like-count-matches-likes", "likeCount == likes.count on every post"),
         .init(.always, "like-count-not-negative", "likeCount is never negative"),
         .init(.eventually, "reply-count-matches-replies", "replyCount == number of replies, once idle"),
-        .init(.sometimes, "double-tap-like", "a like was sent twice"),
-        .init(.sometimes, "stale-unlike", "an unlike came from a user who did not like the post"),
+        .init(.sometimes, "double-tap-like", "a like was sent twice", requires: [.atLeast("doubleTapPercent", 1), .atMost("replyPercent", 99)]),
+        .init(.sometimes, "stale-unlike", "an unlike came from a user who did not like the post", requires: [.atLeast("staleUnlikePercent", 1), .atMost("replyPercent", 99)]),
     ]
 
     public func run(_ context: ScenarioContext) async throws {
@@ -46,6 +46,7 @@ public struct LikeStormScenario: Scenario {
             await app.backend.waitUntilIdle()
         }
         guard !context.isStopped else { try context.throwIfStopped(); return }
+        for lost in app.backend.functions.lostEvents { context.note("backend", "lost trigger event: \(lost)") }
         let firestore = app.backend.firestore
         for post in firestore.query("social_posts") where post["parentPostId"] == .null {
             let replies = firestore.query("social_posts") { $0["parentPostId"] == .string(post.id) }.count

@@ -15,6 +15,9 @@ extension ReportWriter {
             lines.append("- load: \(load.description); \(load.iterationsCompleted)/\(load.iterationsStarted) iterations, offered \(String(format: "%.1f", load.achievedRatePerSecond))/s, throughput \(String(format: "%.1f", load.throughputPerSecond))/s on \(load.cores) cores; failed operations: \(errors.isEmpty ? "none" : errors); delayed by in-flight limit: \(load.delayedByInFlightLimit)")
         }
         lines.append("- build: \(report.build.compiler) \(report.build.configuration) @ \(report.build.commit)")
+        if !report.notChecked.isEmpty {
+            lines.append("- not checked in this run (never evaluated, so this verdict says nothing about them): \(report.notChecked.joined(separator: ", "))")
+        }
         if let failure = report.failure {
             lines.append("")
             lines.append("## Failure (\(failure.kind))")
@@ -33,7 +36,7 @@ extension ReportWriter {
         lines.append("| check | kind | status | observations | asserts |")
         lines.append("| --- | --- | --- | ---: | --- |")
         for check in report.checks {
-            lines.append("| \(check.name) | \(check.kind.rawValue) | \(check.status) | \(check.observations) | \(check.summary) |")
+            lines.append("| \(check.name) | \(check.kind.rawValue) | \(check.status)\(check.unreachableReason.map { " (\($0))" } ?? "") | \(check.observations) | \(check.summary) |")
         }
         lines.append("")
         lines.append("## Latency (\(report.clockKind) time, from intended start)")

@@ -35,7 +35,7 @@ public struct HeartbeatTimelineScenario: Scenario {
         .init(.sometimes, "pre-notification-sent", "a pre-notification push went out"),
         .init(.sometimes, "email-sent", "an email to emergency contacts went out"),
         .init(.sometimes, "checkin-cancelled-alert", "a check-in cancelled a scheduled alert"),
-        .init(.sometimes, "rate-limited", "a double tap's second request was rate limited"),
+        .init(.sometimes, "rate-limited", "a double tap's second request was rate limited", requires: [.atLeast("rapidTapPercent", 1)]),
         .init(.sometimes, "email-retried", "a SendGrid failure was retried by a later sender run"),
         .init(.sometimes, "retry-skips-delivered-contacts", "a retry after one contact's 429 emailed only the contacts still missing"),
         .init(.sometimes, "resent-after-timeout", "at-least-once: a SendGrid time-out was retried and the contact emailed again"),
@@ -101,7 +101,8 @@ public struct HeartbeatTimelineScenario: Scenario {
         var faults = BackendFaults.default
         faults.emailRateLimitProbability = Double(p["emailFailurePercent"]) / 100
         faults.scheduleDuplicateProbability = Double(p["duplicateTickPercent"]) / 100
-        let backend = Backend(env: env, faults: faults)
+        // Through the context, so a swarmed run's fault kinds reach this backend too.
+        let backend = Backend(env: env, faults: context.faults(faults))
         context.attach(backend)
         let start = clock.now
         let end = start + .seconds(Int64(p["hours"]) * 3600)
@@ -361,9 +362,9 @@ public struct HeartbeatTimelineScenario: Scenario {
             context.always("alert-on-time", d >= due && d <= latest,
                            "\(alert.kind.rawValue) for \(member.userId) (\(member.thresholdHours) h, \(member.timeZone)) due \(due) went out at \(d): \(d < due ? "early" : "late") by \(Double(((d < due) ? due - d : d - due).nanoseconds) / 60e9) min")
             if alert.kind == .emailAlert {
-                let expected = SafeNSoundLastCheckInFormatter.format(alert.windowLastHeartbeat, timeZoneIdentifier: member.timeZone)
-                context.always("email-shows-local-time", message.body.contains(expected),
-                               "email for \(member.userId) (\(member.timeZone)) says \"\(message.body)\", expected last check-in \"\(expected)\"")
+                let verdict = emailShowsLocalTime(body: message.body, lastCheckIn: alert.windowLastHeartbeat, timeZone: member.timeZone)
+                context.always("email-shows-local-time", verdict.holds,
+                               "email for \(member.userId) (\(member.timeZone)) says \"\(message.body)\", expected last check-in \"\(verdict.expected)\"")
                 if crossesDST(from: alert.windowLastHeartbeat, to: emailDue, timeZone: member.timeZone) { context.sometimes("dst-window-emailed", true) }
             }
             if delivery.timedOut { failures[attemptKey, default: 0] += 1 }  // the retry gets one more attempt's allowance
@@ -378,8 +379,17 @@ public struct HeartbeatTimelineScenario: Scenario {
         return SeenAlert(alertId: id, userId: userId, kind: kind, windowLastHeartbeat: window)
     }
 
+    /// email-shows-local-time for one email: the body must contain the last check-in as the
+    /// independent `LocalTimeOracle` prints it (never the domain's own formatter).
+    static func emailShowsLocalTime(body: String, lastCheckIn: Timestamp, timeZone: String) -> (holds: Bool, expected: String) {
+        guard let expected = LocalTimeOracle.format(lastCheckIn, timeZone: timeZone) else {
+            return (false, "no reference for time zone \(timeZone)")
+        }
+        return (body.contains(expected), expected)
+    }
+
     static func crossesDST(from start: Timestamp, to end: Timestamp, timeZone: String) -> Bool {
-        SafeNSoundLastCheckInFormatter.format(start, timeZoneIdentifier: timeZone).suffix(3) != SafeNSoundLastCheckInFormatter.format(end, timeZoneIdentifier: timeZone).suffix(3)
+        LocalTimeOracle.isDaylight(start, timeZone: timeZone) != LocalTimeOracle.isDaylight(end, timeZone: timeZone)
     }
 
     /// Liveness: every active user whose window ran out well before the end got an email for it.

@@ -23,8 +23,8 @@ public struct NudgeStormScenario: Scenario {
         .init(.always, "one-nudge-per-cooldown", "nudges from one sender to one recipient are at least the cooldown apart"),
         .init(.always, "nudge-all-only-free", "Nudge All nudges (or tries) only friends free on the day"),
         .init(.eventually, "one-notification-per-nudge", "every delivered nudge has its notification, and none appears without a call reaching the backend"),
-        .init(.sometimes, "rapid-tap-refused", "a rapid tap was refused (cooldown or in flight)"),
-        .init(.sometimes, "nudge-all-sent", "Nudge All reached a free friend"),
+        .init(.sometimes, "rapid-tap-refused", "a rapid tap was refused (cooldown or in flight)", requires: [.atLeast("tapsMax", 2), .atMost("nudgeAllPercent", 99)]),
+        .init(.sometimes, "nudge-all-sent", "Nudge All reached a free friend", requires: [.atLeast("nudgeAllPercent", 1), .atLeast("freePercent", 1)]),
     ]
 
     /// Counts per "sender>recipient" key, shared by the user tasks.
@@ -62,8 +62,10 @@ public struct NudgeStormScenario: Scenario {
             let status: UFreeAvailabilityStatus = isFree ? .free : [.busy, .morningOnly, .eveningOnly][random.below(3)]
             do {
                 try await UFreeScenarioSupport.retrying { try await app.setAvailability(day: Self.planDay, status: status, as: user.client) }
-                if isFree { free.insert(user.uid) }
             } catch { context.note(user.uid, "set plan day failed: \(error)") }
+            // Who is free is what the backend stored: a set that timed out may have been applied.
+            let stored = await app.backend.firestore.get(DocumentPath("users", user.uid).child("availability", Self.planDay.key))
+            if stored["status"] == .int(Int64(UFreeAvailabilityStatus.free.rawValue)) { free.insert(user.uid) }
         }
         try context.throwIfStopped()
         let freeOnPlanDay = free
@@ -127,7 +129,14 @@ public struct NudgeStormScenario: Scenario {
                     context.sometimes("nudge-all-sent", !result.nudgedFriendIds.isEmpty)
                     context.always("nudge-all-only-free", tried.allSatisfy { free.contains($0) },
                                    "\(me.uid)'s Nudge All tried \(tried) but only \(free.sorted()) are free on \(planDay)")
-                } catch { context.note(me.uid, "nudge all failed: \(error)") }
+                    for skipped in result.unreadable { context.note(me.uid, "nudge all skipped \(skipped.friendId): \(skipped.error)") }
+                } catch {
+                    // A Nudge All that failed as a whole may still have nudged some free friends
+                    // before the error (a timed-out request may have been applied): each free
+                    // friend may have been reached.
+                    for friend in free.sorted() where friend != me.uid { attempted.add("\(me.uid)>\(friend)") }
+                    context.note(me.uid, "nudge all failed: \(error)")
+                }
                 context.recordLatency("nudgeAll", user: me.uid, intendedStartNanoseconds: arrival)
                 continue
             }
