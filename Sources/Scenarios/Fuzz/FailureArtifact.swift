@@ -64,12 +64,18 @@ public struct FailureArtifact: Sendable, Hashable, Codable {
             shrink: shrink)
     }
 
-    /// The request that replays this artifact through its decisions log.
+    /// The request that replays this artifact: a shrunk one through its decisions log (it was
+    /// found by `.replay`, and its choices differ from the seed's strategy); a raw one (and a
+    /// crash) through the seed's own strategy, exactly as the sweep ran it. A raw log recorded
+    /// under `.random` does not replay: the kernel's random pick takes a job out of the ready set
+    /// by swapping it with the last one, `.replay` removes it in place, so after the first pick
+    /// from the middle of three or more ready jobs the two sets differ in order and the same
+    /// decision picks another job (heartbeat-timeline `random-alert-id`: 0 of 16 reproduced).
     public func replayRequest(gitCommit: String?) throws(ScenarioError) -> RunRequest {
         guard let parsed = SchedulingStrategy(parsing: strategy) else { throw .malformedStrategy(strategy) }
         return RunRequest(
             scenario: scenario, seed: seed, strategy: parsed, parameters: parameters, variant: variant, gitCommit: gitCommit,
-            swarm: swarm, decisions: kind == "crash" ? nil : decisions)
+            swarm: swarm, decisions: shrink == nil ? nil : decisions)
     }
 
     /// What a replay must show: the same check at the same step (or the same failure kind).
