@@ -230,3 +230,24 @@ struct InspiredTests {
         }
     }
 }
+
+/// Issue 10: a post created before the username trigger ran kept `author.username: null` forever;
+/// the seed denormalises the author (username included) into posts and comments for rendering.
+@Suite("Inspired username back-fill")
+struct InspiredUsernameBackfillTests {
+    @Test("Posts and comments written before the username exists get it once the trigger assigns it")
+    func postsBeforeTheTriggerGetTheUsername() async throws {
+        let gate = AppsTestGate()
+        let (app, backend) = makeInspired(probe: InspiredProbe(beforeUsernameClaim: { _ in await gate.pass() }))
+        try await onboard(app, backend, "a")
+        #expect(await gate.waitUntilHolding())
+        try await app.createPost(postId: "p1", content: "first flow", source: (type: "area", name: "Askew"), as: device(backend, "a"))
+        try await app.addComment(postId: "p1", commentId: "c1", text: "me again", as: device(backend, "a"))
+        #expect(await backend.firestore.get(InspiredApp.post("p1"))["author"]?.mapValue?["username"] == .null)
+        await gate.open()
+        await backend.waitUntilIdle()
+        let name = try #require(await username(backend, "a"))
+        #expect(await backend.firestore.get(InspiredApp.post("p1"))["author"]?.mapValue?["username"] == .string(name))
+        #expect(await backend.firestore.get(InspiredApp.comment("p1", "c1"))["author"]?.mapValue?["username"] == .string(name))
+    }
+}

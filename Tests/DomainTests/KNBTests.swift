@@ -177,6 +177,7 @@ func duplicatingFaults() -> BackendFaults {
         #expect(await backendError { try await knb.bob.edit(post.id, content: "hijack") }?.code == "PERMISSION_DENIED")
         #expect(await backendError { try await knb.bob.deletePost(post.id) }?.code == "PERMISSION_DENIED")
         try await knb.admin.deletePost(post.id)
+        await knb.app.backend.waitUntilIdle()  // the replies go in the onPostDelete trigger
         #expect(knb.app.backend.firestore.query("social_posts").isEmpty)
     }
 
@@ -294,5 +295,46 @@ func duplicatingFaults() -> BackendFaults {
         #expect(await cache.posts[post.id]?["content"] == "hello")
         #expect(await cache.seats.isEmpty)
         for listener in listeners { listener.remove() }
+    }
+}
+
+/// The seed's sign-in flow "creates or updates" the user document; the careful post delete lets
+/// the author remove a post that others replied to (seed: author or admin, replies go with it).
+@Suite struct KNBDesignDocumentTests {
+    @Test func signingInAgainKeepsPledgesTokensAndPreferences() async throws {
+        let knb = try await makeKNB()
+        try await knb.alice.placeBid(honorId: "h1", amount: 25)
+        try await knb.alice.setPreference("outbid", false)
+        await knb.app.backend.waitUntilIdle()
+        let user = DocumentPath("users", "alice@knb.org")
+        let before = await knb.app.backend.firestore.get(user)
+        #expect(before["totalPledged"] == .double(25))
+        let again = knb.app.client(email: "alice@knb.org", name: "Alice Cohen")
+        try await again.register()
+        let after = await knb.app.backend.firestore.get(user)
+        #expect(after["name"] == "Alice Cohen")
+        #expect(after["totalPledged"] == .double(25))
+        #expect(after["fcmTokens"] == before["fcmTokens"])
+        #expect(after["notificationPrefs"]?.mapValue?["outbid"] == false)
+    }
+
+    @Test func authorDeletesTheirPostAfterOthersRepliedAndTheRepliesGoWithIt() async throws {
+        let knb = try await makeKNB(faults: duplicatingFaults())
+        let post = try await knb.alice.createPost("hello")
+        _ = try await knb.bob.reply(to: post.id, "r1")
+        _ = try await knb.carol.reply(to: post.id, "r2")
+        _ = try await knb.alice.reply(to: post.id, "thanks")
+        await knb.app.backend.waitUntilIdle()
+        try await knb.alice.deletePost(post.id)
+        await knb.app.backend.waitUntilIdle()
+        #expect(knb.app.backend.firestore.query("social_posts").isEmpty)
+        // A reply's own author may still delete just the reply; the parent's count follows.
+        let second = try await knb.alice.createPost("again")
+        let reply = try await knb.bob.reply(to: second.id, "r")
+        await knb.app.backend.waitUntilIdle()
+        try await knb.bob.deletePost(reply.id)
+        await knb.app.backend.waitUntilIdle()
+        #expect(await knb.app.backend.firestore.get(second)["replyCount"] == 0)
+        #expect(await backendError { try await knb.carol.deletePost(second.id) }?.code == "PERMISSION_DENIED")
     }
 }

@@ -31,8 +31,8 @@ import Testing
     }
 
     @Test func shrunkArtifactReplaysExactlyWithAShortStory() throws {
-        let request = RunRequest(scenario: "auction-race", seed: 3, strategy: .pct(depth: 3, horizon: 2_000),
-                                 variant: "buy-now-outside-transaction", swarm: SwarmConfiguration.draw(seed: 3))
+        let request = RunRequest(scenario: "auction-race", seed: 2, strategy: .pct(depth: 3, horizon: 2_000),
+                                 variant: "buy-now-outside-transaction", swarm: SwarmConfiguration.draw(seed: 2))
         let original = try ScenarioRunner.execute(request)
         #expect(!original.report.passed)
         let shrunk = try FailureShrinker.shrink(request, maxRuns: 80)
@@ -82,5 +82,39 @@ import Testing
     @Test func crashTestScenarioIsHidden() throws {
         #expect(!ScenarioRegistry.all.contains { $0.name == "crash-test" })
         #expect(try ScenarioRegistry.scenario(named: "crash-test").name == "crash-test")
+    }
+}
+
+/// Issue 10, Deliver 3: every raw artifact of a sweep replays at its step. Raw artifacts of the
+/// random strategy used to diverge (auction-race `outbid-self-notify` 176 of 276,
+/// heartbeat-timeline `random-alert-id` 0 of 16) while `rehearse run --seed N --swarm` matched.
+@Suite struct RawArtifactReplayTests {
+    private func replayEveryArtifact(_ template: RunRequest, seeds: SeedRange) throws -> (artifacts: Int, reproduced: Int) {
+        let runner = SweepRunner(template: template, swarm: true, determinismEvery: 0, failureDirectory: nil)
+        var artifacts = 0, reproduced = 0
+        for seed in seeds.seeds {
+            guard let artifact = try runner.run(seed: seed).artifact else { continue }
+            artifacts += 1
+            let decoded = try #require(try FailureArtifact.decode(Data(artifact.json().utf8)))
+            let replay = try ScenarioRunner.execute(try decoded.replayRequest(gitCommit: "replay"))
+            let same = replay.report.violation?.check == artifact.violation?.check && replay.report.violation?.step == artifact.violation?.step
+            if same { reproduced += 1 }
+            #expect(same, "seed \(seed): expected \(artifact.expectation), got \(replay.report.violation.map { "\($0.check) at step \($0.step)" } ?? "a pass")")
+        }
+        return (artifacts, reproduced)
+    }
+
+    @Test func auctionRaceOutbidSelfNotifyReplaysEveryRawArtifact() throws {
+        let template = RunRequest(scenario: "auction-race", seed: 1, variant: "outbid-self-notify")
+        let outcome = try replayEveryArtifact(template, seeds: SeedRange(low: 1, high: 41))
+        #expect(outcome.artifacts >= 10)
+        #expect(outcome.reproduced == outcome.artifacts)
+    }
+
+    @Test func heartbeatTimelineRandomAlertIdReplaysEveryRawArtifact() throws {
+        let template = RunRequest(scenario: "heartbeat-timeline", seed: 1, parameters: ["users": 20], variant: "random-alert-id")
+        let outcome = try replayEveryArtifact(template, seeds: SeedRange(low: 1, high: 6))
+        #expect(outcome.artifacts >= 3)
+        #expect(outcome.reproduced == outcome.artifacts)
     }
 }

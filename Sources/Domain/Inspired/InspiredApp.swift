@@ -30,6 +30,7 @@ public final class InspiredApp: Sendable {
         backend.setRules(Self.securityRules)
         backend.functions.onCreate("users", name: "assignUsername") { [self] event in
             try await assignUsername(userId: event.path.id)
+            try await backfillUsername(userId: event.path.id)
         }
     }
 
@@ -135,6 +136,34 @@ public final class InspiredApp: Sendable {
             if try await claimUsername(username, for: userId) { return }
         }
         throw InspiredError.usernameSpaceExhausted(displayName: displayName, attempts: usernameAttemptsMaximum)
+    }
+
+    /// The seed denormalises the author's username into posts and comments "for fast rendering";
+    /// one written before this trigger ran holds `null`. Its transaction read the profile, so it
+    /// committed before the username did, and this query (after the username) sees it. Each fix
+    /// is a server transaction that writes only a still-null username, so duplicate deliveries
+    /// and a concurrent rename cannot be overwritten.
+    func backfillUsername(userId: String) async throws {
+        guard let username = backend.firestore.liveFields(Self.user(userId))?["username"], username != .null else { return }
+        var targets: [DocumentPath] = []
+        for post in backend.firestore.query("posts") {
+            if Self.needsUsername(post, of: userId) { targets.append(post.path) }
+            for comment in backend.firestore.query("posts/\(post.id)/comments") where Self.needsUsername(comment, of: userId) {
+                targets.append(comment.path)
+            }
+        }
+        for path in targets {
+            try await backend.firestore.runTransaction { transaction in
+                let current = try await transaction.get(path)
+                guard Self.needsUsername(current, of: userId) else { return }
+                transaction.update(path, ["author.username": .set(username)])
+            }
+        }
+    }
+
+    private static func needsUsername(_ snapshot: DocumentSnapshot, of userId: String) -> Bool {
+        guard let author = snapshot["author"]?.mapValue, author["id"]?.stringValue == userId else { return false }
+        return (author["username"] ?? .null) == .null
     }
 
     /// One reservation attempt in a server transaction; true if the user now has a username.

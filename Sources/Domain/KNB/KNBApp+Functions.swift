@@ -8,7 +8,10 @@ extension KNBApp {
         // instead of losing its count (MODEL_RULES §5, §10).
         functions.onCreate("social_posts", name: "onPostCreate", retry: true) { [self] event in try await onPostCreate(event) }
         functions.onUpdate("social_posts", name: "onPostLikeUpdate") { [self] event in try await onLikeUpdate(event) }
-        functions.onDelete("social_posts", name: "onPostDelete", retry: true) { [self] event in try await onReplyDelete(event) }
+        functions.onDelete("social_posts", name: "onPostDelete", retry: true) { [self] event in
+            try await onReplyDelete(event)
+            try await deleteReplies(of: event.path)
+        }
         // Retried on failure: a booking email refused by SendGrid (429, nothing sent) releases its
         // claim and throws, so a redelivery sends it instead of the booking going unannounced.
         functions.onCreate("kiddush_sponsorships", name: "onKiddushSponsorshipCreate", retry: true) { [self] event in
@@ -83,6 +86,11 @@ extension KNBApp {
         guard let post = event.after.fields, let author = post["authorEmail"]?.stringValue else { return }
         if let parentId = post["parentPostId"]?.stringValue {
             let parent = DocumentPath("social_posts", parentId)
+            if !has(.replyCountTriggerIncrement), firestore.liveFields(parent) == nil {
+                // The parent was deleted before this reply committed, so its cascade missed it.
+                try await firestore.delete(event.path)
+                return
+            }
             if has(.replyCountTriggerIncrement) {
                 _ = try? await firestore.update(parent, ["replyCount": .increment(1)])
             } else {
@@ -110,6 +118,15 @@ extension KNBApp {
             return
         }
         try await adjustOnce(mark: "reply-\(event.path.id)", create: false, parent: parent, delta: -1)
+    }
+
+    /// The seed's cascade ("replies are removed with it"), done by the backend: a post's author may
+    /// not delete other people's replies under the rules, the admin SDK may. A reply committed
+    /// after this query finds its parent gone in `onPostCreate` and removes itself there.
+    private func deleteReplies(of post: DocumentPath) async throws {
+        for reply in firestore.query("social_posts", where: { $0["parentPostId"] == .string(post.id) }) {
+            try await firestore.delete(reply.path)
+        }
     }
 
     /// Applies `delta` to `parent.replyCount` at most once per marker state change, in a server

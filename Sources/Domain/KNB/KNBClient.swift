@@ -19,13 +19,23 @@ public final class KNBClient: Sendable {
 
     // MARK: Profile
 
-    /// Creates `users/{email}` with every notification preference on.
+    /// Sign-in: creates `users/{email}` with every notification preference on, or, if it exists,
+    /// updates only the name. The seed's sign-in "creates or updates" the user: a second sign-in
+    /// (new device, reinstall) must keep totalPledged, the other devices' tokens, the preferences
+    /// and admin status. One client transaction, so a sign-in racing another cannot reset either.
     public func register() async throws {
+        let path = KNBApp.userPath(email)
         let prefs: Value = ["adminPosts": true, "postLikes": true, "postReplies": true, "replyLikes": true, "outbid": true]
-        try await firestore.setData(KNBApp.userPath(email), [
-            "name": .string(name), "email": .string(email), "totalPledged": .double(0), "isAdmin": false,
-            "notificationPrefs": prefs, "fcmTokens": .map([:]),
-        ])
+        try await firestore.runTransaction { tx in
+            if try await tx.get(path).exists {
+                tx.update(path, ["name": .set(.string(self.name))])
+                return
+            }
+            tx.set(path, [
+                "name": .string(self.name), "email": .string(self.email), "totalPledged": .double(0), "isAdmin": false,
+                "notificationPrefs": prefs, "fcmTokens": .map([:]),
+            ])
+        }
     }
 
     public func registerToken(_ token: String) async throws {
@@ -180,10 +190,10 @@ public final class KNBClient: Sendable {
         try await firestore.updateData(DocumentPath("social_posts", postId), ["content": .set(.string(content)), "editedAt": .serverTimestamp])
     }
 
-    /// Deletes a post and, first, its replies (author or admin).
+    /// Deletes a post (its author or an admin, per the rules). Its replies are removed by the
+    /// backend (`onPostDelete`): the rules let only a reply's author or an admin delete a reply,
+    /// so a client-side cascade would stop an author at the first reply someone else wrote.
     public func deletePost(_ postId: String) async throws {
-        let replies = try await firestore.query("social_posts") { $0["parentPostId"] == .string(postId) }
-        for reply in replies { try await firestore.delete(reply.path) }
         try await firestore.delete(DocumentPath("social_posts", postId))
     }
 

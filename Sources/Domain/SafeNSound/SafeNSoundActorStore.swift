@@ -6,10 +6,14 @@ public final class SafeNSoundActorStore: SafeNSoundStore {
     private let environment: DomainEnvironment
     private let accounts = Mutex<[String: SafeNSoundCheckInAccount]>([:])
     private let alertQueue: SafeNSoundAlertQueue
+    /// `nextCheckDue` of every user, as a bucketed index (the Firestore store keeps it as a field).
+    private let dueIndex: SafeNSoundDueIndex
 
-    public init(environment: DomainEnvironment) {
+    /// `checkSlotWidth` buckets the due index (the 30-minute check period); it changes cost, not results.
+    public init(environment: DomainEnvironment, checkSlotWidth: Duration = .seconds(30 * 60)) {
         self.environment = environment
         self.alertQueue = SafeNSoundAlertQueue(environment: environment)
+        self.dueIndex = SafeNSoundDueIndex(environment: environment, slotWidth: checkSlotWidth)
     }
 
     private func account(_ userId: String) throws(SafeNSoundError) -> SafeNSoundCheckInAccount {
@@ -50,6 +54,11 @@ public final class SafeNSoundActorStore: SafeNSoundStore {
         await (try account(userId)).setActive(isActive)
     }
 
+    public func scheduleCheck(_ userId: String, at due: Timestamp) async { await dueIndex.schedule(userId, at: due) }
+    public func takeDueChecks(through horizon: Timestamp) async -> [(userId: String, due: Timestamp)] {
+        await dueIndex.takeDue(through: horizon)
+    }
+
     public func createAlertIfAbsent(_ alert: SafeNSoundScheduledAlert) async -> Bool { await alertQueue.createIfAbsent(alert) }
     public func addAlertWithRandomId(_ alert: SafeNSoundScheduledAlert) async -> SafeNSoundScheduledAlert { await alertQueue.addWithRandomId(alert) }
     public func dueAlerts(at now: Timestamp) async -> [SafeNSoundScheduledAlert] { await alertQueue.dueAlerts(at: now) }
@@ -57,6 +66,7 @@ public final class SafeNSoundActorStore: SafeNSoundStore {
         await alertQueue.claim(alertId, at: now, lease: lease)
     }
     public func recordDelivery(_ alertId: String, to recipient: String) async { await alertQueue.recordDelivery(alertId, to: recipient) }
+    public func rescheduleAlert(_ alertId: String, to due: Timestamp) async { await alertQueue.reschedule(alertId, to: due) }
     public func finishAlert(_ alertId: String, as status: SafeNSoundScheduledAlert.Status) async { await alertQueue.finish(alertId, as: status) }
     public func cancelPendingAlerts(userId: String) async -> Int { await alertQueue.cancelPending(userId: userId) }
     public func allAlerts() async -> [SafeNSoundScheduledAlert] { await alertQueue.allAlerts() }

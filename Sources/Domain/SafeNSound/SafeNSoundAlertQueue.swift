@@ -99,6 +99,19 @@ actor SafeNSoundAlertQueue: DomainActor {
         if status == .sent || status == .cancelled { close(alert) }
     }
 
+    /// Moves an open (`scheduled` or claimed) alert to `due`, back in status `scheduled`; a closed one
+    /// is left alone. The old queue entry stays; the due query filters on `scheduledFor`.
+    func reschedule(_ alertId: String, to due: Timestamp) {
+        guard var alert = alerts[alertId], alert.status == .scheduled || alert.status == .sending else { return }
+        alert.status = .scheduled
+        alert.claimedAt = nil
+        alert.scheduledFor = due
+        alerts[alertId] = alert
+        var index = notYetDue.count
+        while index > notYetDueHead && notYetDue[index - 1].scheduledFor > due { index -= 1 }
+        notYetDue.insert((due, alertId), at: index)
+    }
+
     /// Cancels every `scheduled` alert of `userId` (claimed ones are already on their way); returns how many.
     func cancelPending(userId: String) -> Int {
         guard let ids = openIdsByUser[userId] else { return 0 }

@@ -2,16 +2,16 @@
 /// SafeNSound's backend: the `recordHeartbeat` callable and the two scheduled functions
 /// (`checkMissedHeartbeats` every 30 min, `processScheduledAlerts` every 2 min).
 ///
-/// Each user's document lives in its own actor (`checkin/{userId}`), alerts in
-/// `safensound/scheduled_alerts`, and a due index lets the 30-minute check visit only users whose
-/// next deadline is near. Handlers read time from `environment.clock` and nothing else.
+/// Users and alerts live in the store (actors, or backend documents), and so does each user's
+/// `nextCheckDue`, which lets the 30-minute check visit only users whose next deadline is near.
+/// An app value holds no state of its own: like a Cloud Functions instance, a fresh one over the
+/// same store does the same work. Handlers read time from `environment.clock` and nothing else.
 public final class SafeNSoundApp: Sendable {
     public let environment: DomainEnvironment
     public let configuration: SafeNSoundConfiguration
     let messenger: any SafeNSoundMessenger
     /// Where users and alerts live (actors, or backend documents).
     public let store: any SafeNSoundStore
-    let dueIndex: SafeNSoundDueIndex
     let probe: SafeNSoundProbe
 
     /// Builds the app on `store` (default: `SafeNSoundActorStore`), sending through `messenger`.
@@ -32,8 +32,7 @@ public final class SafeNSoundApp: Sendable {
         self.configuration = configuration
         self.messenger = messenger
         self.probe = probe
-        self.store = store ?? SafeNSoundActorStore(environment: environment)
-        self.dueIndex = SafeNSoundDueIndex(environment: environment, slotWidth: configuration.missedHeartbeatCheckInterval)
+        self.store = store ?? SafeNSoundActorStore(environment: environment, checkSlotWidth: configuration.missedHeartbeatCheckInterval)
     }
 
     public var variant: SafeNSoundVariant { configuration.variant }
@@ -56,22 +55,31 @@ public final class SafeNSoundApp: Sendable {
         }
         guard !user.emergencyContactEmails.isEmpty else { throw .noEmergencyContacts(userId: user.userId) }
         try await store.insertUser(user)
-        await dueIndex.schedule(user.userId, at: deadlines(of: user).preNotificationDue)
+        await store.scheduleCheck(user.userId, at: deadlines(of: user).preNotificationDue)
     }
 
     /// Changes `checkInThreshold`; the new window is checked from the current `lastHeartbeat`.
+    /// Alerts already created for this window move to the new deadlines (raised: later, with the
+    /// new hours in the text; lowered: earlier), and the check is asked to look again by then.
     public func setCheckInThreshold(userId: String, hours: Int) async throws(SafeNSoundError) {
         guard configuration.allowedThresholdHours.contains(hours) else {
             throw .invalidThreshold(hours: hours, allowedHours: configuration.allowedThresholdHours)
         }
         let updated = try await store.setThreshold(userId: userId, hours: hours)
-        await dueIndex.schedule(userId, at: deadlines(of: updated).preNotificationDue)
+        let due = deadlines(of: updated)
+        if variant != .randomAlertId {
+            for kind in [SafeNSoundScheduledAlert.Kind.preNotification, .emailAlert] {
+                let alertId = SafeNSoundScheduledAlert.deterministicId(userId: userId, windowLastHeartbeat: updated.lastHeartbeat, kind: kind)
+                await store.rescheduleAlert(alertId, to: kind == .emailAlert ? due.emailDue : due.preNotificationDue)
+            }
+        }
+        await store.scheduleCheck(userId, at: due.preNotificationDue)
     }
 
     /// Turns monitoring off or on (`isActive`); inactive users get no alerts.
     public func setActive(userId: String, _ isActive: Bool) async throws(SafeNSoundError) {
         try await store.setActive(userId: userId, isActive)
-        if isActive { await dueIndex.schedule(userId, at: environment.clock.now) }
+        if isActive { await store.scheduleCheck(userId, at: environment.clock.now) }
     }
 
     public func user(_ userId: String) async -> SafeNSoundUser? {
@@ -112,7 +120,7 @@ public final class SafeNSoundApp: Sendable {
                 userId: userId, at: now, timeZoneIdentifier: request.timeZoneIdentifier,
                 minimumSpacing: configuration.heartbeatMinimumSpacing)
         }
-        await dueIndex.schedule(userId, at: deadlines(of: updated).preNotificationDue)
+        await store.scheduleCheck(userId, at: deadlines(of: updated).preNotificationDue)
         let cancelled = await store.cancelPendingAlerts(userId: userId)
         return SafeNSoundHeartbeatResponse(success: true, lastHeartbeat: updated.lastHeartbeat, cancelledAlertCount: cancelled)
     }
@@ -128,7 +136,7 @@ public final class SafeNSoundApp: Sendable {
         let late = variant == .latePreNotification
         let horizon = late ? now : now + configuration.missedHeartbeatCheckInterval
         var report = SafeNSoundCheckReport()
-        for (userId, _) in await dueIndex.takeDue(through: horizon) {
+        for (userId, _) in await store.takeDueChecks(through: horizon) {
             guard let user = await store.user(userId) else { continue }
             report.visitedUserCount += 1
             guard user.isActive else { continue }
@@ -155,7 +163,7 @@ public final class SafeNSoundApp: Sendable {
             } else {
                 nextVisit = due.preNotificationDue
             }
-            if let nextVisit { await dueIndex.schedule(userId, at: nextVisit) }
+            if let nextVisit { await store.scheduleCheck(userId, at: nextVisit) }
         }
         return report
     }
@@ -212,6 +220,18 @@ public final class SafeNSoundApp: Sendable {
                 if !user.isActive || checkedInSince || preNotificationTooLate {
                     await store.finishAlert(claimed.alertId, as: .cancelled)
                     report.cancelledAlertIds.append(claimed.alertId)
+                    continue
+                }
+            }
+            // The threshold may have been raised since the check created this alert: under the
+            // user's current threshold it is not due yet, so it waits for the new deadline (and
+            // then says the new number of hours) instead of going out early with the wrong text.
+            if claimed.windowLastHeartbeat == user.lastHeartbeat {
+                let due = deadlines(of: user)
+                let dueNow = claimed.kind == .emailAlert ? due.emailDue : due.preNotificationDue
+                if dueNow > now {
+                    await store.rescheduleAlert(claimed.alertId, to: dueNow)
+                    report.deferredAlertIds.append(claimed.alertId)
                     continue
                 }
             }

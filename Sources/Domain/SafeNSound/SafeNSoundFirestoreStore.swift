@@ -4,7 +4,8 @@
 /// The rate limit is a server transaction on `users/{uid}`; alert creation is `create()` on the
 /// deterministic id (ALREADY_EXISTS = already there); a claim is a server transaction on the
 /// alert. The due-alert query scans `scheduled_alerts` (fine for scenario sizes; the actor store
-/// is the one for 100k-user timelines).
+/// is the one for 100k-user timelines). The check's work list is the users' `nextCheckDue` field
+/// (a query `nextCheckDue <= horizon`), so a fresh function instance finds the same work.
 public struct SafeNSoundFirestoreStore: SafeNSoundStore {
     public let firestore: Firestore
 
@@ -85,14 +86,17 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
     public func recordHeartbeatAtomically(userId: String, at now: Timestamp, timeZoneIdentifier: String, minimumSpacing: Duration) async throws(SafeNSoundError) -> SafeNSoundUser {
         do {
             return try await firestore.runTransaction { transaction in
-                guard var user = Self.user(try await transaction.get(Self.userPath(userId)).fields) else { throw SafeNSoundError.userNotFound(userId: userId) }
+                let snapshot = try await transaction.get(Self.userPath(userId))
+                guard var user = Self.user(snapshot.fields) else { throw SafeNSoundError.userNotFound(userId: userId) }
                 try SafeNSoundCheckInAccount.checkRateLimit(user, now: now, minimumSpacing: minimumSpacing)
                 precondition(now >= user.lastHeartbeat, "heartbeats must not move lastHeartbeat backwards")
                 user.lastHeartbeat = now
                 user.lastHeartbeatCallAt = now
                 user.timeZoneIdentifier = timeZoneIdentifier
                 user.heartbeatCount += 1
-                transaction.set(Self.userPath(userId), Self.fields(user))
+                var fields = Self.fields(user)
+                fields["nextCheckDue"] = snapshot["nextCheckDue"]  // not part of the user: keep it
+                transaction.set(Self.userPath(userId), fields)
                 transaction.create(DocumentPath("heartbeats", "\(userId)_\(now.unixNanoseconds)"), ["userId": .string(userId), "timestamp": .timestamp(now)])
                 return user
             }
@@ -129,6 +133,45 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
         } catch BackendError.notFound {
             throw .userNotFound(userId: userId)
         } catch { throw Self.wrap(error, userId: userId) }
+    }
+
+    // MARK: Due checks
+
+    /// A server transaction on `users/{uid}`: lowers `nextCheckDue` to `due` (earliest wins). If it
+    /// fails (contention beyond its attempts) a plain write sets it: a visit at `due` beats none.
+    public func scheduleCheck(_ userId: String, at due: Timestamp) async {
+        let path = Self.userPath(userId)
+        do {
+            try await firestore.runTransaction { transaction in
+                let snapshot = try await transaction.get(path)
+                guard snapshot.exists else { return }
+                if let existing = snapshot["nextCheckDue"]?.timestampValue, existing <= due { return }
+                transaction.update(path, ["nextCheckDue": .set(.timestamp(due))])
+            }
+        } catch {
+            _ = try? await firestore.update(path, ["nextCheckDue": .set(.timestamp(due))])
+        }
+    }
+
+    /// The query `nextCheckDue <= horizon`, then one server transaction per user that clears the
+    /// field if it is still due, so overlapping runs split the users instead of both taking them.
+    /// A user whose transaction fails keeps the field and is taken by the next run.
+    public func takeDueChecks(through horizon: Timestamp) async -> [(userId: String, due: Timestamp)] {
+        let candidates = firestore.query("users") { ($0["nextCheckDue"]?.timestampValue).map { $0 <= horizon } ?? false }
+            .compactMap { snapshot in snapshot["nextCheckDue"]?.timestampValue.map { (userId: snapshot.id, due: $0) } }
+            .sorted { ($0.due, $0.userId) < ($1.due, $1.userId) }
+        var taken: [(userId: String, due: Timestamp)] = []
+        for candidate in candidates {
+            let path = Self.userPath(candidate.userId)
+            let due = try? await firestore.runTransaction { transaction -> Timestamp? in
+                let snapshot = try await transaction.get(path)
+                guard let due = snapshot["nextCheckDue"]?.timestampValue, due <= horizon else { return nil }
+                transaction.update(path, ["nextCheckDue": .delete])
+                return due
+            }
+            if let due = due ?? nil { taken.append((candidate.userId, due)) }
+        }
+        return taken
     }
 
     // MARK: Alerts
@@ -186,6 +229,18 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
             alert.deliveredTo.append(recipient)
             transaction.update(Self.alertPath(alertId), ["deliveredTo": .set(.array(alert.deliveredTo.map(Value.string)))])
             return true
+        }
+    }
+
+    /// A server transaction on the alert: an open alert returns to `scheduled` at `due`.
+    public func rescheduleAlert(_ alertId: String, to due: Timestamp) async {
+        let scheduled = SafeNSoundScheduledAlert.Status.scheduled.rawValue, sending = SafeNSoundScheduledAlert.Status.sending.rawValue
+        _ = try? await firestore.runTransaction { transaction in
+            let current = try await transaction.get(Self.alertPath(alertId))
+            guard let status = current["status"]?.stringValue, status == scheduled || status == sending else { return }
+            transaction.update(Self.alertPath(alertId), [
+                "status": .set(.string(scheduled)), "scheduledFor": .set(.timestamp(due)), "claimedAt": .delete,
+            ])
         }
     }
 

@@ -4,4 +4,6 @@ public struct SafeNSoundSenderReport: Sendable, Equatable {
     public var cancelledAlertIds: [String] = []
     public var lostClaimAlertIds: [String] = []
     public var failedAlertIds: [String] = []
+    /// Claimed alerts not yet due under the user's current (raised) threshold, moved to the new deadline.
+    public var deferredAlertIds: [String] = []
 }

@@ -13,6 +13,13 @@ public protocol SafeNSoundStore: Sendable {
     func setThreshold(userId: String, hours: Int) async throws(SafeNSoundError) -> SafeNSoundUser
     func setActive(userId: String, _ isActive: Bool) async throws(SafeNSoundError)
 
+    /// Asks for a check of `userId` at `due` or earlier: the user's `nextCheckDue`, the earliest
+    /// request wins. Kept with the users, not in a function instance, so any instance sees it.
+    func scheduleCheck(_ userId: String, at due: Timestamp) async
+    /// Removes and returns every `nextCheckDue <= horizon`, ordered by due time then user id; an
+    /// overlapping run that already took a user does not get it again.
+    func takeDueChecks(through horizon: Timestamp) async -> [(userId: String, due: Timestamp)]
+
     /// `create()` with the alert's id: false if an alert with that id exists (ALREADY_EXISTS).
     func createAlertIfAbsent(_ alert: SafeNSoundScheduledAlert) async -> Bool
     /// `add()` with a random id (the literal design).
@@ -23,6 +30,8 @@ public protocol SafeNSoundStore: Sendable {
     func claimAlert(_ alertId: String, at now: Timestamp, lease: Duration) async -> SafeNSoundScheduledAlert?
     /// Adds `recipient` to the alert's `deliveredTo` (if absent) atomically; a retry skips it.
     func recordDelivery(_ alertId: String, to recipient: String) async
+    /// An open (`scheduled` or claimed) alert back to `scheduled` at `due`; closed alerts stay closed.
+    func rescheduleAlert(_ alertId: String, to due: Timestamp) async
     func finishAlert(_ alertId: String, as status: SafeNSoundScheduledAlert.Status) async
     /// Cancels every still-`scheduled` alert of the user; returns how many.
     func cancelPendingAlerts(userId: String) async -> Int

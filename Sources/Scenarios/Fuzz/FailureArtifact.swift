@@ -69,7 +69,11 @@ public struct FailureArtifact: Sendable, Hashable, Codable {
             shrink: shrink, timingWindowNanoseconds: report.timingWindowNanoseconds)
     }
 
-    /// The request that replays this artifact through its decisions log.
+    /// The request that replays this artifact through its decisions log (timing choices included,
+    /// with the run's timing window); a crash through the seed's own strategy. Raw logs replay as
+    /// well as shrunk ones since the kernel removes the chosen job from the ready set in place for
+    /// every strategy (random's swap-remove once reordered the set, so a replayed log picked other
+    /// jobs: heartbeat-timeline `random-alert-id` reproduced 0 of 16).
     public func replayRequest(gitCommit: String?) throws(ScenarioError) -> RunRequest {
         guard let parsed = SchedulingStrategy(parsing: strategy) else { throw .malformedStrategy(strategy) }
         return RunRequest(
