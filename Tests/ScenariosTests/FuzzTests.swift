@@ -31,10 +31,12 @@ import Testing
     }
 
     @Test func shrunkArtifactReplaysExactlyWithAShortStory() throws {
-        let request = RunRequest(scenario: "auction-race", seed: 2, strategy: .pct(depth: 3, horizon: 2_000),
-                                 variant: "buy-now-outside-transaction", swarm: SwarmConfiguration.draw(seed: 2))
-        let original = try ScenarioRunner.execute(request)
-        #expect(!original.report.passed)
+        // The first failing seed (which one moves with the model's timing; the variant fails often).
+        let candidates = (1...20 as ClosedRange<UInt64>).map { seed in
+            RunRequest(scenario: "auction-race", seed: seed, strategy: .pct(depth: 3, horizon: 2_000),
+                       variant: "buy-now-outside-transaction", swarm: SwarmConfiguration.draw(seed: seed))
+        }
+        let request = try #require(candidates.first { (try? ScenarioRunner.execute($0).report.passed) == false })
         let shrunk = try FailureShrinker.shrink(request, maxRuns: 80)
         let artifact = shrunk.artifact
         #expect(artifact.shrink!.preemptionsAfter <= artifact.shrink!.preemptionsBefore)

@@ -11,12 +11,19 @@ public struct CheckDeclaration: Sendable, Hashable, Codable {
     /// Every requirement must hold for the check to be reachable; empty: always reachable.
     /// A sweep does not fail on a goal its parameters make unreachable; it reports it, with why.
     public let requirements: [CheckRequirement]
+    /// The timeline operations (first word of a user's timeline entry, e.g. `reply`) that can
+    /// change what this check judges: a failure story keeps those on the violated entity, with
+    /// the faults that hit it. Empty: every operation on the entity.
+    public let operations: [String]
 
-    public init(_ kind: Kind, _ name: String, _ summary: String, requires requirements: [CheckRequirement] = []) {
+    public init(
+        _ kind: Kind, _ name: String, _ summary: String, requires requirements: [CheckRequirement] = [], operations: [String] = []
+    ) {
         self.kind = kind
         self.name = name
         self.summary = summary
         self.requirements = requirements
+        self.operations = operations
     }
 
     /// Why `parameters` make this check unreachable (the unmet requirements), or nil when reachable.
@@ -25,7 +32,7 @@ public struct CheckDeclaration: Sendable, Hashable, Codable {
         return unmet.isEmpty ? nil : unmet.map { $0.explanation(parameters) }.joined(separator: "; ")
     }
 
-    private enum CodingKeys: String, CodingKey { case name, kind, summary, requirements }
+    private enum CodingKeys: String, CodingKey { case name, kind, summary, requirements, operations }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -34,5 +41,6 @@ public struct CheckDeclaration: Sendable, Hashable, Codable {
         summary = try container.decode(String.self, forKey: .summary)
         // Reports written before requirements existed have none.
         requirements = try container.decodeIfPresent([CheckRequirement].self, forKey: .requirements) ?? []
+        operations = try container.decodeIfPresent([String].self, forKey: .operations) ?? []
     }
 }

@@ -167,7 +167,7 @@ public final class ScenarioContext: Sendable {
                 faultEvents: state.faultLedgers.flatMap { entry in
                     entry.ledger.events.map { event in
                         TimelineEntry(
-                            user: "backend", timeNanoseconds: UInt64(max(0, entry.originNanoseconds + event.elapsedNanoseconds)),
+                            user: FailureStory.backendUser, timeNanoseconds: UInt64(max(0, entry.originNanoseconds + event.elapsedNanoseconds)),
                             event: "fault \(event.kind) \(event.subject)")
                     }
                 }.sorted { $0.timeNanoseconds < $1.timeNanoseconds })

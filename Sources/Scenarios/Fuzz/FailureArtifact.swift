@@ -65,7 +65,11 @@ public struct FailureArtifact: Sendable, Hashable, Codable {
             variant: report.variant, parameters: report.parameters, swarm: report.swarm, decisions: execution.decisions,
             violation: report.violation, message: report.failure?.message ?? "", steps: report.steps, traceHash: report.traceHash,
             build: report.build,
-            story: FailureStory.lines(timeline: report.timeline, violation: report.violation, failure: report.failure?.message),
+            story: FailureStory.lines(
+                timeline: report.timeline, violation: report.violation, failure: report.failure?.message,
+                operations: report.violation.flatMap { violation in
+                    (try? ScenarioRegistry.scenario(named: report.scenario))?.checks.first { $0.name == violation.check }?.operations
+                } ?? []),
             shrink: shrink, timingWindowNanoseconds: report.timingWindowNanoseconds)
     }
 

@@ -8,10 +8,20 @@ public enum FailureStory {
     public static let maxLines = 10
 
     /// The story of a run that ended with `violation` (or, without one, with `failure`).
-    public static func lines(timeline: [TimelineEntry], violation: InvariantViolation?, failure: String?, limit: Int = maxLines) -> [String] {
+    /// With `operations` (the violated check's, see `CheckDeclaration.operations`), users' entries
+    /// of other operations are left out: a story about a reply count shows replies, not likes.
+    public static func lines(
+        timeline: [TimelineEntry], violation: InvariantViolation?, failure: String?, operations: [String] = [], limit: Int = maxLines
+    ) -> [String] {
         precondition(limit >= 2, "a story needs room for one event and the verdict")
         let until = violation?.virtualNanoseconds ?? UInt64.max
-        let before = timeline.filter { $0.timeNanoseconds <= until }
+        var before = timeline.filter { $0.timeNanoseconds <= until }
+        if !operations.isEmpty {
+            let causal = before.filter { entry in
+                entry.user == Self.backendUser || operations.contains(String(entry.event.prefix { $0 != " " }))
+            }
+            if causal.contains(where: { $0.user != Self.backendUser }) { before = causal }
+        }
         var relevant = before
         if let message = violation?.message {
             let mentioned = before.filter { entry in
@@ -35,6 +45,9 @@ public enum FailureStory {
         }
         return lines
     }
+
+    /// The timeline user of the backend's faults.
+    public static let backendUser = "backend"
 
     /// Characters that separate an entry's words (paths and event ids split into their ids).
     static let separators: Set<Character> = [" ", "/", "@", ":", "(", ")", ",", "|"]

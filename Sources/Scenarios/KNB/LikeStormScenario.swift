@@ -18,9 +18,9 @@ public struct LikeStormScenario: Scenario {
     ]
     public let variants = KNBScenarioSupport.variants([.likeArrayUnionIncrement, .unlikeNonLikerDecrements, .replyCountTriggerIncrement])
     public let checks: [CheckDeclaration] = [
-        .init(.always, "like-count-matches-likes", "likeCount == likes.count on every post"),
-        .init(.always, "like-count-not-negative", "likeCount is never negative"),
-        .init(.eventually, "reply-count-matches-replies", "replyCount == number of replies, once idle"),
+        .init(.always, "like-count-matches-likes", "likeCount == likes.count on every post", operations: ["like", "unlike", "double-tap"]),
+        .init(.always, "like-count-not-negative", "likeCount is never negative", operations: ["like", "unlike", "double-tap"]),
+        .init(.eventually, "reply-count-matches-replies", "replyCount == number of replies, once idle", operations: ["reply", "delete"]),
         .init(.sometimes, "double-tap-like", "a like was sent twice", requires: [.atLeast("doubleTapPercent", 1), .atMost("replyPercent", 99)]),
         .init(.sometimes, "stale-unlike", "an unlike came from a user who did not like the post", requires: [.atLeast("staleUnlikePercent", 1), .atMost("replyPercent", 99)]),
     ]
