@@ -312,7 +312,8 @@ public struct AuctionRaceScenario: Scenario {
                 let notified = !firestore.query("users/\(previous)/notifications") {
                     $0["type"] == "OUTBID" && $0["data"]?.mapValue?["bidId"] == .string(bidId)
                 }.isEmpty
-                context.eventually("outbid-for-every-overtaken-winner", notified, "\(previous) was overtaken by \(bidId) on \(honor.path.id) but got no OUTBID")
+                let account = firestore.liveFields(DocumentPath("users", previous)) == nil ? " (no users document)" : ""
+                context.eventually("outbid-for-every-overtaken-winner", notified, "\(previous) was overtaken by \(bidId) on \(honor.path.id) but got no OUTBID\(account)")
             }
         }
         for user in firestore.query("users") {
