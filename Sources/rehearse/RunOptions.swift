@@ -5,13 +5,13 @@ import Sim
 
 /// Options shared by `run` and `fuzz`.
 struct RunOptions: ParsableArguments {
-    @Option(name: .long, help: "Scheduling strategy: fifo, random, pct:D or pct:D:K.")
+    @Option(name: .long, parsing: .unconditional, help: "Scheduling strategy: fifo, random, pct:D or pct:D:K.")
     var strategy: String = "random"
     @Option(name: .long, parsing: .singleValue, help: "Scenario parameter name=value (repeatable).")
     var param: [String] = []
-    @Option(name: .long, help: "Domain variant to run (default: the careful design).")
+    @Option(name: .long, parsing: .unconditional, help: "Domain variant to run (default: the careful design).")
     var variant: String?
-    @Option(name: .long, help: "Folder for reports.")
+    @Option(name: .long, parsing: .unconditional, help: "Folder for reports.")
     var reportDir: String = "reports"
     @Option(name: .long, parsing: .singleValue, help: "Latency threshold such as placeBid.p99<2s (repeatable).")
     var threshold: [String] = []
@@ -22,6 +22,7 @@ struct RunOptions: ParsableArguments {
 
     /// The request for `scenario` at `seed`, validated (bad input → exit 2 with one line).
     func request(scenario: String, seed: UInt64) throws -> RunRequest {
+        guard !reportDir.isEmpty else { throw InputError.fail("--report-dir is empty; give a folder such as reports") }
         guard let parsedStrategy = SchedulingStrategy(parsing: strategy) else {
             throw InputError.fail(ScenarioError.malformedStrategy(strategy).description)
         }

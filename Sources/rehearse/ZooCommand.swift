@@ -9,18 +9,18 @@ extension Rehearse {
     struct ZooCommand: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "zoo", abstract: "Measure how fast each planted bug is found and how small it shrinks.")
 
-        @Option(name: .long, help: "Seeds tried per bug and strategy.")
+        @Option(name: .long, parsing: .unconditional, help: "Seeds tried per bug and strategy.")
         var maxSeeds: Int = 200
-        @Option(name: .long, help: "Runs the shrinker may spend per bug.")
+        @Option(name: .long, parsing: .unconditional, help: "Runs the shrinker may spend per bug.")
         var shrinkRuns: Int = 120
         @Option(name: .long, parsing: .singleValue, help: "Only this bug (repeatable).")
         var bug: [String] = []
-        @Option(name: .long, help: "Also write the table as JSON here.")
+        @Option(name: .long, parsing: .unconditional, help: "Also write the table as JSON here.")
         var output: String?
 
         func run() throws {
-            guard maxSeeds >= 1, maxSeeds <= 10_000 else { throw InputError.fail("--max-seeds \(maxSeeds) must be in 1...10000") }
-            guard shrinkRuns >= 1 else { throw InputError.fail("--shrink-runs \(shrinkRuns) must be at least 1") }
+            try Limits.check(maxSeeds, in: Limits.zooSeeds, option: "--max-seeds", limit: "zooSeeds")
+            try Limits.check(shrinkRuns, in: Limits.shrinkRuns, option: "--shrink-runs", limit: "shrinkRuns")
             let names = BugZoo.bugs.map(\.variant)
             for name in bug where !names.contains(name) { throw InputError.fail("unknown bug '\(name)'; valid: \(names.joined(separator: ", "))") }
             let selected = BugZoo.bugs.filter { bug.isEmpty || bug.contains($0.variant) }
