@@ -227,7 +227,8 @@ struct MalformedFixtures {
             if name == "artifact" {
                 for (field, value) in [("seed", -1), ("seed", 0) as (String, Any), ("strategy", "pct:x"), ("scenario", "no-such"),
                                        ("variant", "no-such"), ("parameters", ["failSeed": -5]), ("parameters", ["nope": 1]),
-                                       ("kind", 7)] as [(String, Any)] {
+                                       ("kind", 7), ("swarm", ["rates": ["drops": 5.0]]), ("swarm", ["rates": ["nope": 0.1]]),
+                                       ("swarm", ["rates": ["drops": -1]]), ("steps", -4), ("seed", 1.5)] as [(String, Any)] {
                     var changed = object; changed[field] = value
                     if field == "seed", (value as? Int) == 0 { changed["seed"] = Double(UInt64.max) * 4 }
                     try add("artifact-bad-\(field)", Self.json(changed))

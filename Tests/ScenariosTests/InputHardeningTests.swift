@@ -1,4 +1,5 @@
 import Foundation
+import Histogram
 import Scenarios
 import Sim
 import Testing
@@ -85,6 +86,19 @@ import Testing
         #expect(throws: ScenarioError.unreadableArtifact(path: folder + "/typed.json", reason: "not a sweep result: field 'seedsRun' is not an integer")) {
             _ = try SweepResult.read(folder + "/typed.json")
         }
+    }
+
+    /// Pinned: a value below HdrHistogram's first bucket end (1,500 µs) leaves the nominal
+    /// range at 2 while the maximum is 1,500; such a legitimate shard must still be read.
+    @Test func smallLatenciesPassTheHistogramCheck() throws {
+        var histogram = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
+        _ = histogram.record(1_500)
+        var result = sweep()
+        result.add(SweepSeedResult(seed: 4, passed: true, failure: nil, reached: [], deterministic: nil, histograms: ["placeBid": histogram]))
+        let path = NSTemporaryDirectory() + "rehearse-small-latency-\(getpid()).json"
+        try AtomicFile.write(result.json(), to: path)
+        let read = try SweepResult.read(path)
+        #expect(read.latency.first?.maxMicroseconds == 1_500)
     }
 
     /// A directory or FIFO given as input is said as such (a FIFO is never opened: no hang).

@@ -31,7 +31,12 @@ public enum InputFile {
 
     /// Decodes `data` (the contents of `path`) as `type`, naming the field on failure.
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data, path: String, what: String) throws(ScenarioError) -> T {
-        do { return try JSONDecoder().decode(type, from: data) } catch let error as DecodingError {
+        do { return try JSONDecoder().decode(type, from: data) } catch DecodingError.dataCorrupted(let context)
+            where context.codingPath.isEmpty && (try? JSONSerialization.jsonObject(with: data)) != nil {
+            // Foundation reports a number its field cannot hold (-4 for a UInt64) as invalid JSON
+            // without a path; the JSON itself is fine.
+            throw .unreadableArtifact(path: path, reason: "not \(what): a number is out of range for its field (negative, fractional or too large)")
+        } catch let error as DecodingError {
             throw .unreadableArtifact(path: path, reason: "not \(what): \(describe(error))")
         } catch {
             throw .unreadableArtifact(path: path, reason: "not \(what): \(oneLine("\(error)"))")

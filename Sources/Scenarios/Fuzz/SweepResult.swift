@@ -101,7 +101,7 @@ public struct SweepResult: Sendable, Codable {
         for other in results.dropFirst() {
             guard other.schemaVersion == currentSchemaVersion else { throw MergeError(description: "schemaVersion \(other.schemaVersion) is not \(currentSchemaVersion)") }
             guard other.scenario == merged.scenario, other.strategy == merged.strategy, other.variant == merged.variant,
-                  other.parameters == merged.parameters, other.swarm == merged.swarm, other.thresholds == merged.thresholds else {
+                  other.parameters == merged.parameters, other.swarm == merged.swarm, (other.thresholds ?? []) == (merged.thresholds ?? []) else {
                 throw MergeError(description: "shard \(other.shard ?? "?") ran a different sweep (\(other.scenario) \(other.strategy) \(other.variant ?? "careful"))")
             }
             for range in other.ranges where merged.ranges.contains(where: { $0.low < range.high && range.low < $0.high }) {
