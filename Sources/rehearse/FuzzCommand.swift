@@ -65,7 +65,6 @@ extension Rehearse {
             let fresh = try SweepRunner(template: template, swarm: swarm, determinismEvery: determinismEvery, failureDirectory: nil)
                 .emptyResult(range: range, shard: selection?.label, build: build)
             var initial = fresh
-            initial.thresholds = template.thresholds.map(\.expression)
             if resume {
                 let previous: SweepResult
                 do { previous = try SweepResult.read(resultPath) } catch { throw InputError.fail("--resume: \(error.description)") }

@@ -65,7 +65,7 @@ extension Rehearse {
 
         /// The validated request (bad input → exit 2 with one line).
         func makeRequest() throws -> LoadRequest {
-            guard !reportDir.isEmpty else { throw InputError.fail("--report-dir is empty; give a folder such as reports") }
+            try ReportDirectory.check(reportDir)
             do { _ = try ScenarioRegistry.scenario(named: scenario) } catch { throw InputError.fail(error.description) }
             guard LoadProfile.named(scenario) != nil else {
                 throw InputError.fail("scenario \(scenario) has no load profile; load mode supports: \(LoadRunner.profiledScenarios.joined(separator: ", "))")

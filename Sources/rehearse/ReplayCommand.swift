@@ -19,7 +19,7 @@ extension Rehearse {
         var trace = false
 
         func run() throws {
-            guard !reportDir.isEmpty else { throw InputError.fail("--report-dir is empty; give a folder such as reports/replays") }
+            try ReportDirectory.check(reportDir)
             let data: Data
             do { data = try InputFile.read(artifact) } catch { throw InputError.fail(error.description) }
             let failure: FailureArtifact?

@@ -22,7 +22,7 @@ struct RunOptions: ParsableArguments {
 
     /// The request for `scenario` at `seed`, validated (bad input → exit 2 with one line).
     func request(scenario: String, seed: UInt64) throws -> RunRequest {
-        guard !reportDir.isEmpty else { throw InputError.fail("--report-dir is empty; give a folder such as reports") }
+        try ReportDirectory.check(reportDir)
         guard let parsedStrategy = SchedulingStrategy(parsing: strategy) else {
             throw InputError.fail(ScenarioError.malformedStrategy(strategy).description)
         }

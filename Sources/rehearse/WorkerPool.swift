@@ -82,6 +82,7 @@ struct WorkerPool {
                             }
                         }
                     }
+                    if shared.withLock({ $0.stopped }) { kill(process.processIdentifier, SIGKILL) }
                     let errorData = errors.fileHandleForReading.readDataToEndOfFile()
                     process.waitUntilExit()
                     shared.withLock { _ = $0.running.removeValue(forKey: lane) }
@@ -113,7 +114,9 @@ struct WorkerPool {
     private static func stopAll(_ shared: borrowing Mutex<Shared>) {
         shared.withLock { state in
             state.stopped = true
-            for process in state.running.values where process.isRunning { process.terminate() }
+            // SIGKILL by pid, not Process.terminate (whose isRunning check was seen to skip a
+            // live worker that then blocked forever writing to a pipe nobody read).
+            for process in state.running.values { kill(process.processIdentifier, SIGKILL) }
         }
     }
 }

@@ -21,6 +21,10 @@ extension Rehearse {
         func run() throws {
             try Limits.check(maxSeeds, in: Limits.zooSeeds, option: "--max-seeds", limit: "zooSeeds")
             try Limits.check(shrinkRuns, in: Limits.shrinkRuns, option: "--shrink-runs", limit: "shrinkRuns")
+            if let output {
+                guard !output.isEmpty else { throw InputError.fail("--output is empty") }
+                do { try AtomicFile.refuseUnusualTarget(output) } catch { throw InputError.fail("--output: \(error.description)") }
+            }
             let names = BugZoo.bugs.map(\.variant)
             for name in bug where !names.contains(name) { throw InputError.fail("unknown bug '\(name)'; valid: \(names.joined(separator: ", "))") }
             let selected = BugZoo.bugs.filter { bug.isEmpty || bug.contains($0.variant) }

@@ -48,24 +48,12 @@ struct MalformedRunner {
     func run(_ cases: [[String]]) -> [Outcome] {
         let results = ResultBox(count: cases.count)
         let next = ResultBox(count: 1)
-        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+        DispatchQueue.concurrentPerform(iterations: 3) { _ in
             while let index = next.take(below: cases.count) {
                 results.set(index, Self.runOne(cases[index], binary: binary, folder: folder, timeLimit: timeLimit))
             }
         }
         return results.outcomes
-    }
-
-    /// Reads a pipe to its end, retrying on EINTR (Foundation's reader traps on it).
-    static func readAll(_ descriptor: Int32) -> Data {
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = read(descriptor, &buffer, buffer.count)
-            if count > 0 { data.append(contentsOf: buffer[0..<count]); continue }
-            if count < 0 && errno == EINTR { continue }
-            return data
-        }
     }
 
     static func runOne(_ arguments: [String], binary: URL, folder: String, timeLimit: TimeInterval) -> Outcome {
@@ -89,7 +77,7 @@ struct MalformedRunner {
         let collected = ResultBox(count: 1)
         let readDone = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            collected.setData(Self.readAll(errors.fileHandleForReading.fileDescriptor))
+            collected.setData(readAll(errors.fileHandleForReading.fileDescriptor))
             readDone.signal()
         }
         if done.wait(timeout: .now() + timeLimit) == .timedOut {
@@ -371,6 +359,14 @@ struct MalformedFixtures {
         cases.append(["merge", sweep, sweep, "--output", out + "/m.json"])
 
         for option in ["--max-seeds", "--shrink-runs"] { numeric(["zoo", "--bug", "no-such-bug"], option) }
+        for output in ["", nullDevice, root + "/a-directory", root + "/a-fifo", root + "/a-symlink.json"] {
+            cases.append(["zoo", "--bug", "unlike-nonliker-decrements", "--max-seeds", "1", "--output", output])
+        }
+        // A report folder that exists and is not a folder (an existing folder is fine).
+        for folder in ["", nullDevice, root + "/a-fifo", root + "/broken-0-empty.json"] {
+            cases.append(["load", "auction-race", "--duration", "1s", "--rate", "5", "--report-dir", folder])
+            cases.append(["replay", report, "--report-dir", folder])
+        }
         cases += [["zoo", "--bug", "no-such-bug"], ["zoo", "--bug", ""], ["zoo", "--max-seeds", "0"], ["zoo", "extra"]]
 
         for option in ["--seeds", "--jobs", "--bidders"] { numeric(["selfcheck"], option) }

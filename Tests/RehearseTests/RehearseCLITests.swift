@@ -15,7 +15,7 @@ func rehearse(_ arguments: [String]) throws -> (status: Int32, output: String) {
     process.standardOutput = pipe
     process.standardError = pipe
     try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    let data = readAll(pipe.fileHandleForReading.fileDescriptor)
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }

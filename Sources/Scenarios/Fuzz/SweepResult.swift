@@ -96,8 +96,14 @@ public struct SweepResult: Sendable, Codable {
     public static func merge(_ results: [SweepResult]) throws(MergeError) -> SweepResult {
         guard var merged = results.first else { throw MergeError(description: "nothing to merge") }
         merged.shard = nil
-        merged.requested = nil
         merged.failureDirectory = nil
+        // The shards' requested ranges joined, when they form one range (as one machine's run).
+        let requested = results.compactMap(\.requested).sorted { $0.low < $1.low }
+        merged.requested = nil
+        if requested.count == results.count, var span = requested.first {
+            for range in requested.dropFirst() where span.high == range.low { span.high = range.high }
+            if span.high == requested.last?.high { merged.requested = span }
+        }
         for other in results.dropFirst() {
             guard other.schemaVersion == currentSchemaVersion else { throw MergeError(description: "schemaVersion \(other.schemaVersion) is not \(currentSchemaVersion)") }
             guard other.scenario == merged.scenario, other.strategy == merged.strategy, other.variant == merged.variant,
