@@ -18,28 +18,28 @@ struct BenchCommand: ParsableCommand {
         case memory, kernel, timeline, seeds
     }
 
-    @Option(help: "Comma-separated sections: kernel, timeline, seeds, memory (default: all).")
+    @Option(parsing: .unconditional, help: "Comma-separated sections: kernel, timeline, seeds, memory (default: all).")
     var only: String = Section.allCases.map(\.rawValue).joined(separator: ",")
 
-    @Option(help: "Round trips for ping-pong; messages for fan-in.")
+    @Option(parsing: .unconditional, help: "Round trips for ping-pong; messages for fan-in.")
     var messages: Int = 200_000
 
-    @Option(help: "Repetitions of each measurement (the best is reported).")
+    @Option(parsing: .unconditional, help: "Repetitions of each measurement (the best is reported).")
     var repetitions: Int = 3
 
-    @Option(help: "Users of the simulated 72-hour timeline (the target: 100000 in ≤ 3 s).")
+    @Option(parsing: .unconditional, help: "Users of the simulated 72-hour timeline (the target: 100000 in ≤ 3 s).")
     var users: Int = 100_000
 
-    @Option(help: "Users of the side-by-side simulator vs TestClock timeline.")
+    @Option(parsing: .unconditional, help: "Users of the side-by-side simulator vs TestClock timeline.")
     var testclockUsers: Int = 1_000
 
-    @Option(help: "Seeds of the kernel's 50-bidder auction race per thread count.")
+    @Option(parsing: .unconditional, help: "Seeds of the kernel's 50-bidder auction race per thread count.")
     var seeds: Int = 2_000
 
-    @Option(help: "Seeds of the auction-race scenario (50 bidders, full report per seed) per thread count.")
+    @Option(parsing: .unconditional, help: "Seeds of the auction-race scenario (50 bidders, full report per seed) per thread count.")
     var scenarioSeeds: Int = 200
 
-    @Option(help: "Idle users registered for the memory section.")
+    @Option(parsing: .unconditional, help: "Idle users registered for the memory section.")
     var memoryUsers: Int = 100_000
 
     @Flag(help: "Exit 1 when a target printed as MISSED (default: report only; wall time on a shared machine is noisy).")
@@ -55,13 +55,14 @@ struct BenchCommand: ParsableCommand {
         for name in names where Section(rawValue: name) == nil {
             throw ValidationError("--only: unknown section '\(name)' (known: \(Section.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
-        guard messages >= 1_000 else { throw ValidationError("--messages must be at least 1000 (got \(messages))") }
-        guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1 (got \(repetitions))") }
-        guard users >= 1 else { throw ValidationError("--users must be at least 1 (got \(users))") }
-        guard testclockUsers >= 1 else { throw ValidationError("--testclock-users must be at least 1 (got \(testclockUsers))") }
-        guard seeds >= 2 else { throw ValidationError("--seeds must be at least 2 (got \(seeds))") }
-        guard scenarioSeeds >= 2 else { throw ValidationError("--scenario-seeds must be at least 2 (got \(scenarioSeeds))") }
-        guard memoryUsers >= 100 else { throw ValidationError("--memory-users must be at least 100 (got \(memoryUsers))") }
+        try Limits.check(messages, in: Limits.benchMessages, option: "--messages", limit: "benchMessages")
+        try Limits.check(repetitions, in: Limits.benchRepetitions, option: "--repetitions", limit: "benchRepetitions")
+        try Limits.check(users, in: Limits.benchUsers, option: "--users", limit: "benchUsers")
+        try Limits.check(testclockUsers, in: Limits.benchTestClockUsers, option: "--testclock-users", limit: "benchTestClockUsers")
+        try Limits.check(seeds, in: Limits.benchSeeds, option: "--seeds", limit: "benchSeeds")
+        try Limits.check(scenarioSeeds, in: Limits.benchSeeds, option: "--scenario-seeds", limit: "benchSeeds")
+        guard memoryUsers >= 100 else { throw InputError.fail("--memory-users \(memoryUsers) must be at least 100") }
+        try Limits.check(memoryUsers, in: Limits.benchUsers, option: "--memory-users", limit: "benchUsers")
     }
 
     func run() throws {

@@ -15,9 +15,9 @@ extension Rehearse {
 
         @Argument(help: "Scenario name.")
         var scenario: String
-        @Option(name: .long, help: "Seed range A..<B (the whole sweep; a shard runs its part).")
+        @Option(name: .long, parsing: .unconditional, help: "Seed range A..<B (the whole sweep; a shard runs its part).")
         var seeds: String
-        @Option(name: .long, help: "Worker processes run in parallel.")
+        @Option(name: .long, parsing: .unconditional, help: "Worker processes run in parallel.")
         var jobs: Int = 1
         @Flag(name: .long, help: "Go on after the first failure.")
         var keepGoing = false
@@ -25,61 +25,90 @@ extension Rehearse {
         var swarm = true
         @Flag(inversion: .prefixedNo, help: "Shrink the first failure (fewer parameters, faults, preemptions) into a replayable artifact.")
         var shrink = true
-        @Option(name: .long, help: "Runs the shrinker may spend.")
+        @Option(name: .long, parsing: .unconditional, help: "Runs the shrinker may spend.")
         var shrinkRuns: Int = FailureShrinker.defaultMaxRuns
-        @Option(name: .long, help: "Run one seed in N twice to check determinism (0: off).")
+        @Option(name: .long, parsing: .unconditional, help: "Run one seed in N twice to check determinism (0: off).")
         var determinismEvery: Int = SweepRunner.defaultDeterminismEvery
-        @Option(name: .long, help: "Run shard i of n of the seed range, e.g. 0/4.")
+        @Option(name: .long, parsing: .unconditional, help: "Run shard i of n of the seed range, e.g. 0/4.")
         var shard: String?
         @Flag(name: .long, help: "Take the shard index from JOB_COMPLETION_INDEX (Kubernetes Indexed Job).")
         var shardFromEnv = false
-        @Option(name: .long, help: "Shard count with --shard-from-env (default: JOB_COMPLETIONS).")
+        @Option(name: .long, parsing: .unconditional, help: "Shard count with --shard-from-env (default: JOB_COMPLETIONS).")
         var shards: Int?
-        @Option(name: .long, help: "Where to write the shard result JSON (default: <report-dir>/<scenario>/sweep[-shard-i-of-n].json).")
+        @Option(name: .long, parsing: .unconditional, help: "Where to write the shard result JSON (default: <report-dir>/<scenario>/sweep[-shard-i-of-n].json).")
         var result: String?
         @Flag(name: .long, help: "Run seeds in this process (no crash isolation).")
         var inProcess = false
+        @Flag(name: .long, help: "Continue the sweep recorded in the result file (after a kill or a stop): skip its seeds; the scenario, strategy, variant, parameters, swarm, thresholds and range must match.")
+        var resume = false
         @OptionGroup var options: RunOptions
+
+        /// Seeds between two progressive writes of the result file, and the longest wall-clock
+        /// gap between them: a killed sweep loses at most this much work.
+        static let checkpointSeeds = 100
+        static let checkpointInterval = Duration.seconds(5)
 
         func run() throws {
             let whole: SeedRange
             do { whole = try SeedRange(parsing: seeds) } catch { throw InputError.fail(error.description) }
-            guard jobs >= 1, jobs <= 64 else { throw InputError.fail("--jobs \(jobs) must be in 1...64") }
-            guard determinismEvery >= 0 else { throw InputError.fail("--determinism-every \(determinismEvery) must be 0 or more") }
-            guard shrinkRuns >= 1 else { throw InputError.fail("--shrink-runs \(shrinkRuns) must be at least 1") }
+            try Limits.check(jobs, in: Limits.jobs, option: "--jobs", limit: "jobs")
+            try Limits.check(determinismEvery, in: Limits.determinismEvery, option: "--determinism-every", limit: "determinismEvery")
+            try Limits.check(shrinkRuns, in: Limits.shrinkRuns, option: "--shrink-runs", limit: "shrinkRuns")
             let selection = try ShardSelection.resolve(
                 shard: shard, fromEnvironment: shardFromEnv, shards: shards, environment: ProcessInfo.processInfo.environment)
             let range = selection.map { whole.shard($0.index, of: $0.count) } ?? whole
             let template = try options.request(scenario: scenario, seed: range.low, defaultStrategy: .portfolio)
-            let failureDirectory = "\(options.reportDir)/\(scenario)/failures"
-            let runner = SweepRunner(template: template, swarm: swarm, determinismEvery: determinismEvery, failureDirectory: failureDirectory)
+            let resultPath = result ?? "\(options.reportDir)/\(scenario)/sweep\(selection.map { "-shard-\($0.index)-of-\($0.count)" } ?? "").json"
+            do { try AtomicFile.refuseUnusualTarget(resultPath) } catch { throw InputError.fail("--result: \(error.description)") }
+            guard !resultPath.isEmpty else { throw InputError.fail("--result is empty") }
             let build = Fingerprint.current
-            print("rehearse fuzz \(scenario) seeds=\(range)\(selection.map { " shard=\($0.label) of \(whole)" } ?? "") strategy=\(template.strategy) variant=\(template.variant ?? "careful") swarm=\(swarm ? "on" : "off") determinism=\(determinismEvery == 0 ? "off" : "1/\(determinismEvery)") build=\(build)")
-            let sweep = Mutex(try runner.emptyResult(range: range, shard: selection?.label, build: build))
-            let progress = ProgressBar(total: range.count, label: "fuzz \(scenario)", quiet: options.quiet)
+            let fresh = try SweepRunner(template: template, swarm: swarm, determinismEvery: determinismEvery, failureDirectory: nil)
+                .emptyResult(range: range, shard: selection?.label, build: build)
+            var initial = fresh
+            if resume {
+                let previous: SweepResult
+                do { previous = try SweepResult.read(resultPath) } catch { throw InputError.fail("--resume: \(error.description)") }
+                if let mismatch = Self.resumeMismatch(previous, initial) {
+                    throw InputError.fail("--resume: \(resultPath) recorded a different sweep (\(mismatch)); run with the same flags or without --resume")
+                }
+                initial = previous
+            }
+            // One folder per sweep (a resume continues in its own): artifacts of an older sweep
+            // into the same report folder never mix with this one's.
+            let failureDirectory = initial.failureDirectory ?? Self.newFailureDirectory(options.reportDir, scenario: scenario, range: range, shard: selection)
+            initial.failureDirectory = failureDirectory
+            let runner = SweepRunner(template: template, swarm: swarm, determinismEvery: determinismEvery, failureDirectory: failureDirectory)
+            let pending = Self.gaps(in: range, done: initial.ranges)
+            let remaining = pending.reduce(0) { $0 + $1.count }
+            print("rehearse fuzz \(scenario) seeds=\(range)\(selection.map { " shard=\($0.label) of \(whole)" } ?? "") strategy=\(template.strategy) variant=\(template.variant ?? "careful") swarm=\(swarm ? "on" : "off") determinism=\(determinismEvery == 0 ? "off" : "1/\(determinismEvery)") build=\(build)\(resume ? " resuming: \(initial.seedsRun) done, \(remaining) to run" : "")")
+            let recorder = SweepRecorder(initial, path: resultPath)
+            try recorder.checkpoint()
+            let progress = ProgressBar(total: remaining, label: "fuzz \(scenario)", quiet: options.quiet)
             let completed = Atomic<Int>(0)
             let tick: @Sendable () -> Void = { progress.update(completed.add(1, ordering: .relaxed).newValue) }
-            if range.count > 0 {
+            if remaining > 0 {
                 if inProcess {
-                    for seed in range.low..<range.high {
-                        let (seedResult, _) = try runner.run(seed: seed)
-                        sweep.withLock { $0.add(seedResult) }
-                        tick()
-                        if !seedResult.passed && !keepGoing { break }
+                    seeds: for part in pending {
+                        for seed in part.low..<part.high {
+                            let (seedResult, _) = try runner.run(seed: seed)
+                            recorder.add(seedResult)
+                            tick()
+                            if !seedResult.passed && !keepGoing { break seeds }
+                        }
                     }
                 } else {
-                    try WorkerPool(workerArguments: workerArguments(failureDirectory), range: range, jobs: jobs, stopAtFirstFailure: !keepGoing).run(
-                        onResult: { seedResult in sweep.withLock { $0.add(seedResult) }; tick(); return true },
+                    try WorkerPool(workerArguments: workerArguments(failureDirectory), pending: pending, jobs: jobs, stopAtFirstFailure: !keepGoing).run(
+                        onResult: { seedResult in recorder.add(seedResult); tick(); return true },
                         onCrash: { crash in
                             let failure = Self.recordCrash(crash, runner: runner, directory: failureDirectory, build: build)
-                            sweep.withLock { $0.add(SweepSeedResult(seed: crash.seed, passed: false, failure: failure, reached: [], deterministic: nil, histograms: [:])) }
+                            recorder.add(SweepSeedResult(seed: crash.seed, passed: false, failure: failure, reached: [], deterministic: nil, histograms: [:]))
                             tick()
                             return true
                         })
                 }
             }
             progress.finish()
-            let final = sweep.withLock { $0 }
+            let final = recorder.result
             for failure in final.failures {
                 print("FAIL seed \(failure.seed): \(failure.kind): \(failure.message)")
                 if let artifact = failure.artifact { print("  replay: rehearse replay \(artifact)") }
@@ -92,12 +121,51 @@ extension Rehearse {
             }
             let checked = final.determinismChecked.count
             print("nondeterminism check: \(checked) seed(s) run twice\(final.failures.contains { $0.kind == "nondeterminism" } ? ", MISMATCH" : ", all deterministic")")
-            let resultPath = result ?? "\(options.reportDir)/\(scenario)/sweep\(selection.map { "-shard-\($0.index)-of-\($0.count)" } ?? "").json"
-            try AtomicFile.write(final.json(), to: resultPath)
+            try recorder.checkpoint(force: true)
             let coverage = final.coverageSummary
             print("\(final.seedsRun) seeds run, \(final.seedsPassed) passed, \(final.failures.count) failed\(coverage.isEmpty ? "" : "; \(coverage)")")
+            if final.seedsRun < range.count {
+                print("stopped after \(final.seedsRun) of \(range.count) seeds (recorded: \(final.ranges.map(\.description).joined(separator: ", "))); go on with --resume\(keepGoing ? "" : " --keep-going")")
+            }
+            print("failures: \(failureDirectory)")
             print("result: \(resultPath)")
             if !final.passed { throw ExitCode(1) }
+        }
+
+        /// Why `previous` (a result file) is not the sweep `current` describes; nil when it is.
+        static func resumeMismatch(_ previous: SweepResult, _ current: SweepResult) -> String? {
+            if previous.scenario != current.scenario { return "scenario \(previous.scenario), not \(current.scenario)" }
+            if previous.strategy != current.strategy { return "strategy \(previous.strategy), not \(current.strategy)" }
+            if previous.variant != current.variant { return "variant \(previous.variant ?? "careful"), not \(current.variant ?? "careful")" }
+            if previous.parameters != current.parameters { return "parameters \(previous.parameters.sorted { $0.key < $1.key }), not \(current.parameters.sorted { $0.key < $1.key })" }
+            if previous.swarm != current.swarm { return "swarm \(previous.swarm ? "on" : "off"), not \(current.swarm ? "on" : "off")" }
+            if (previous.thresholds ?? []) != (current.thresholds ?? []) { return "thresholds \(previous.thresholds ?? []), not \(current.thresholds ?? [])" }
+            if previous.shard != current.shard { return "shard \(previous.shard ?? "none"), not \(current.shard ?? "none")" }
+            if let requested = previous.requested, requested != current.requested { return "range \(requested), not \(current.requested.map(\.description) ?? "?")" }
+            return nil
+        }
+
+        /// The seeds of `range` not in `done` (sorted, disjoint), as ranges.
+        static func gaps(in range: SeedRange, done: [SeedRange]) -> [SeedRange] {
+            var result: [SeedRange] = []
+            var low = range.low
+            for part in done where part.high > low && part.low < range.high {
+                if part.low > low { result.append(SeedRange(low: low, high: part.low)) }
+                low = max(low, part.high)
+            }
+            if low < range.high { result.append(SeedRange(low: low, high: range.high)) }
+            return result
+        }
+
+        /// `<report-dir>/<scenario>/failures/<range>[-shard-i-of-n]-<UTC time>-<pid>`: unique per
+        /// sweep (the wall clock only names the folder; nothing simulated reads it).
+        static func newFailureDirectory(_ reportDir: String, scenario: String, range: SeedRange, shard: ShardSelection?) -> String {
+            var time = time_t(Date().timeIntervalSince1970)
+            var parts = tm()
+            gmtime_r(&time, &parts)
+            let stamp = String(format: "%04d%02d%02dT%02d%02d%02dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday, parts.tm_hour, parts.tm_min, parts.tm_sec)
+            let shardPart = shard.map { "-shard-\($0.index)-of-\($0.count)" } ?? ""
+            return "\(reportDir)/\(scenario)/failures/\(range.low)-\(range.high)\(shardPart)-\(stamp)-\(getpid())"
         }
 
         /// The worker's command line: the same run options, swarm and sampling.

@@ -17,21 +17,21 @@ extension Rehearse {
 
         @Argument(help: "Scenario with a load profile (\(LoadRunner.profiledScenarios.joined(separator: ", "))).")
         var scenario: String
-        @Option(name: .long, help: "Open model: arrivals per second, e.g. 50/s, 50, 600/m.")
+        @Option(name: .long, parsing: .unconditional, help: "Open model: arrivals per second, e.g. 50/s, 50, 600/m.")
         var rate: String?
-        @Option(name: .customLong("ramp-to"), help: "Open model: ramp the rate linearly to this by the end, e.g. 200/s.")
+        @Option(name: .customLong("ramp-to"), parsing: .unconditional, help: "Open model: ramp the rate linearly to this by the end, e.g. 200/s.")
         var rampTo: String?
-        @Option(name: .long, help: "Closed model: virtual users, each looping operation → think time.")
+        @Option(name: .long, parsing: .unconditional, help: "Closed model: virtual users, each looping operation → think time.")
         var vus: Int?
-        @Option(name: .customLong("think-time"), help: "Closed model: pause after each operation, e.g. 100ms (default 0).")
+        @Option(name: .customLong("think-time"), parsing: .unconditional, help: "Closed model: pause after each operation, e.g. 100ms (default 0).")
         var thinkTime: String?
-        @Option(name: .long, help: "How long arrivals keep coming, e.g. 10s, 500ms, 2m.")
+        @Option(name: .long, parsing: .unconditional, help: "How long arrivals keep coming, e.g. 10s, 500ms, 2m.")
         var duration: String
-        @Option(name: .customLong("max-in-flight"), help: "Open model: bound on iterations running at once (arrivals beyond it wait).")
+        @Option(name: .customLong("max-in-flight"), parsing: .unconditional, help: "Open model: bound on iterations running at once (arrivals beyond it wait).")
         var maxInFlight: Int = 10_000
-        @Option(name: .long, help: "Seed of the domain's randomness (fault draws); the run is not reproducible.")
+        @Option(name: .long, parsing: .unconditional, help: "Seed of the domain's randomness (fault draws); the run is not reproducible.", transform: Limits.seed)
         var seed: UInt64 = 1
-        @Option(name: .long, help: "Folder for reports.")
+        @Option(name: .long, parsing: .unconditional, help: "Folder for reports.")
         var reportDir: String = "reports"
         @Option(name: .long, parsing: .singleValue, help: "Latency threshold such as placeBid.p99<2s (repeatable).")
         var threshold: [String] = []
@@ -65,6 +65,7 @@ extension Rehearse {
 
         /// The validated request (bad input → exit 2 with one line).
         func makeRequest() throws -> LoadRequest {
+            try ReportDirectory.check(reportDir)
             do { _ = try ScenarioRegistry.scenario(named: scenario) } catch { throw InputError.fail(error.description) }
             guard LoadProfile.named(scenario) != nil else {
                 throw InputError.fail("scenario \(scenario) has no load profile; load mode supports: \(LoadRunner.profiledScenarios.joined(separator: ", "))")
@@ -83,7 +84,7 @@ extension Rehearse {
                 model = .open(rate: rate, rampTo: ramp)
             case (nil, let users?):
                 guard rampTo == nil else { throw InputError.fail("--ramp-to belongs to the open model (--rate)") }
-                guard (1...10_000).contains(users) else { throw InputError.fail("--vus \(users) must be between 1 and 10000") }
+                try Limits.check(users, in: Limits.loadUsers, option: "--vus", limit: "loadUsers")
                 var think = Duration.zero
                 if let thinkTime {
                     guard let parsed = Self.parseDuration(thinkTime), parsed >= .zero, parsed <= .seconds(3600) else {
@@ -93,10 +94,14 @@ extension Rehearse {
                 }
                 model = .closed(users: users, thinkTime: think)
             }
-            guard (1...1_000_000).contains(maxInFlight) else { throw InputError.fail("--max-in-flight \(maxInFlight) must be between 1 and 1000000") }
+            try Limits.check(maxInFlight, in: Limits.loadInFlight, option: "--max-in-flight", limit: "loadInFlight")
             let thresholds: [Threshold]
             do { thresholds = try threshold.map { (text: String) throws(ScenarioError) in try Threshold(parsing: text) } } catch {
                 throw InputError.fail(error.description)
+            }
+            let operations = LoadProfile.named(scenario)?.operations ?? []
+            for threshold in thresholds where !operations.contains(threshold.operation) {
+                throw InputError.fail("threshold '\(threshold.expression)' names no operation of \(scenario)'s load profile; operations: \(operations.joined(separator: ", "))")
             }
             let commandLine = (["rehearse"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
             return LoadRequest(

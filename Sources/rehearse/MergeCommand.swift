@@ -10,17 +10,23 @@ extension Rehearse {
 
         @Argument(help: "Shard result JSON files written by fuzz --shard.")
         var results: [String]
-        @Option(name: .long, help: "Where to write the merged result.")
+        @Option(name: .long, parsing: .unconditional, help: "Where to write the merged result.")
         var output: String = "reports/merged.json"
 
         func run() throws {
             guard !results.isEmpty else { throw InputError.fail("merge needs at least one shard result") }
+            guard !output.isEmpty else { throw InputError.fail("--output is empty") }
+            do { try AtomicFile.refuseUnusualTarget(output) } catch { throw InputError.fail("--output: \(error.description)") }
             var shards: [SweepResult] = []
             for path in results {
                 do { shards.append(try SweepResult.read(path)) } catch { throw InputError.fail(error.description) }
             }
-            let merged: SweepResult
-            do { merged = try SweepResult.merge(shards) } catch { throw InputError.fail(error.description) }
+            // Merged one shard at a time, so a refusal names the file that does not fit.
+            var merged = shards[0]
+            do { merged = try SweepResult.merge([merged]) } catch { throw InputError.fail("\(results[0]): \(error.description)") }
+            for (path, shard) in zip(results, shards).dropFirst() {
+                do { merged = try SweepResult.merge([merged, shard]) } catch { throw InputError.fail("\(path): \(error.description)") }
+            }
             try AtomicFile.write(merged.json(), to: output)
             for failure in merged.failures {
                 print("FAIL seed \(failure.seed): \(failure.kind): \(failure.message)\(failure.artifact.map { " (\($0))" } ?? "")")

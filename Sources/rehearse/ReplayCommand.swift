@@ -13,15 +13,17 @@ extension Rehearse {
 
         @Argument(help: "A failure artifact (fuzz, shrink) or a report.json (run).")
         var artifact: String
-        @Option(name: .long, help: "Folder for the replay's report.")
+        @Option(name: .long, parsing: .unconditional, help: "Folder for the replay's report.")
         var reportDir: String = "reports/replays"
         @Flag(name: .long, help: "Also write trace.jsonl.")
         var trace = false
 
         func run() throws {
-            guard let data = FileManager.default.contents(atPath: artifact) else { throw InputError.fail("cannot read \(artifact): no such file") }
+            try ReportDirectory.check(reportDir)
+            let data: Data
+            do { data = try InputFile.read(artifact) } catch { throw InputError.fail(error.description) }
             let failure: FailureArtifact?
-            do { failure = try FailureArtifact.decode(data) } catch { throw InputError.fail("\(artifact): \(error.description)") }
+            do { failure = try FailureArtifact.decode(data, path: artifact) } catch { throw InputError.fail(error.description) }
             if let failure { return try replay(failure) }
             try replayReport()
         }

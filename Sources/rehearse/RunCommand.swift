@@ -8,7 +8,7 @@ extension Rehearse {
 
         @Argument(help: "Scenario name (see `rehearse list`).")
         var scenario: String
-        @Option(name: .long, help: "Seed.")
+        @Option(name: .long, parsing: .unconditional, help: "Seed (0...\(UInt64.max)).", transform: Limits.seed)
         var seed: UInt64 = 1
         @Flag(name: .long, help: "Swarm testing: draw this seed's fault kinds and rates (as fuzz does).")
         var swarm = false

@@ -5,15 +5,15 @@ import Sim
 
 /// Options shared by `run` and `fuzz`.
 struct RunOptions: ParsableArguments {
-    @Option(name: .long, help: "Scheduling strategy: random, pct:D (horizon measured per seed), pct:D:K, portfolio, nonpreemptive or fifo (default: random for run, portfolio for fuzz).")
+    @Option(name: .long, parsing: .unconditional, help: "Scheduling strategy: random, pct:D (horizon measured per seed), pct:D:K, portfolio, nonpreemptive or fifo (default: random for run, portfolio for fuzz).")
     var strategy: String?
-    @Option(name: .long, help: "Timers due this close together are ordered by the strategy, e.g. 10ms (default: the backend's concurrency window; 0 orders by deadline).")
+    @Option(name: .long, parsing: .unconditional, help: "Timers due this close together are ordered by the strategy, e.g. 10ms (default: the backend's concurrency window; 0 orders by deadline).")
     var timingWindow: String?
     @Option(name: .long, parsing: .singleValue, help: "Scenario parameter name=value (repeatable).")
     var param: [String] = []
-    @Option(name: .long, help: "Domain variant to run (default: the careful design).")
+    @Option(name: .long, parsing: .unconditional, help: "Domain variant to run (default: the careful design).")
     var variant: String?
-    @Option(name: .long, help: "Folder for reports.")
+    @Option(name: .long, parsing: .unconditional, help: "Folder for reports.")
     var reportDir: String = "reports"
     @Option(name: .long, parsing: .singleValue, help: "Latency threshold such as placeBid.p99<2s (repeatable).")
     var threshold: [String] = []
@@ -24,6 +24,7 @@ struct RunOptions: ParsableArguments {
 
     /// The request for `scenario` at `seed`, validated (bad input → exit 2 with one line).
     func request(scenario: String, seed: UInt64, defaultStrategy: SchedulingStrategy = .random) throws -> RunRequest {
+        try ReportDirectory.check(reportDir)
         let parsedStrategy: SchedulingStrategy
         if let strategy {
             guard let parsed = SchedulingStrategy(parsing: strategy) else {

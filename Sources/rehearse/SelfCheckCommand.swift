@@ -9,28 +9,29 @@ struct SelfCheckCommand: ParsableCommand {
         commandName: "selfcheck",
         abstract: "Run the kernel's racing workload over N seeds twice each; fail on any mismatch.")
 
-    @Option(help: "Number of seeds (0..<N).")
+    @Option(parsing: .unconditional, help: "Number of seeds (0..<N).")
     var seeds: Int = 1_000
 
-    @Option(help: "Worker threads (default: one per core).")
+    @Option(parsing: .unconditional, help: "Worker threads (default: one per core).")
     var jobs: Int = SimulationPool.processorCount
 
-    @Option(help: "Scheduling strategy: fifo, random, pct:D or pct:D:K.")
+    @Option(parsing: .unconditional, help: "Scheduling strategy: fifo, random, pct:D or pct:D:K.")
     var strategy: String = "random"
 
-    @Option(help: "Bidders in the racing workload.")
+    @Option(parsing: .unconditional, help: "Bidders in the racing workload.")
     var bidders: Int = 50
 
     @Flag(help: "No progress bar.")
     var quiet = false
 
-    @Option(help: "Also write the first seed's full trace as JSON Lines to this file.")
+    @Option(parsing: .unconditional, help: "Also write the first seed's full trace as JSON Lines to this file.")
     var trace: String?
 
     func validate() throws {
-        guard seeds >= 1 else { throw ValidationError("--seeds must be at least 1 (got \(seeds))") }
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1 (got \(jobs))") }
-        guard bidders >= 1 else { throw ValidationError("--bidders must be at least 1 (got \(bidders))") }
+        try Limits.check(seeds, in: Limits.selfcheckSeeds, option: "--seeds", limit: "selfcheckSeeds")
+        try Limits.check(jobs, in: Limits.jobs, option: "--jobs", limit: "jobs")
+        try Limits.check(bidders, in: Limits.selfcheckBidders, option: "--bidders", limit: "selfcheckBidders")
+        if let trace { try AtomicFile.refuseUnusualTarget(trace) }
         guard SchedulingStrategy(parsing: strategy) != nil else {
             throw ValidationError("--strategy '\(strategy)' is not fifo, random, pct:D or pct:D:K")
         }

@@ -17,6 +17,7 @@ struct ShardSelection: Equatable {
             guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, index >= 0, index < count else {
                 throw InputError.fail("--shard '\(shard)' is malformed; expected i/n with 0 <= i < n, e.g. 0/4")
             }
+            try Limits.check(count, in: Limits.shards, option: "--shard count", limit: "shards")
             return ShardSelection(index: index, count: count)
         }
         guard fromEnvironment else {
@@ -29,6 +30,7 @@ struct ShardSelection: Equatable {
         guard let count = shards ?? environment["JOB_COMPLETIONS"].flatMap({ Int($0) }), count >= 1 else {
             throw InputError.fail("--shards N (or JOB_COMPLETIONS) is needed with --shard-from-env")
         }
+        try Limits.check(count, in: Limits.shards, option: "--shards (or JOB_COMPLETIONS)", limit: "shards")
         guard index < count else { throw InputError.fail("JOB_COMPLETION_INDEX \(index) is not below the shard count \(count)") }
         return ShardSelection(index: index, count: count)
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Scenarios
+import Sim
 
 extension Rehearse {
     /// `rehearse shrink <failure.json>`: minimises a failure (parameters, fault kinds,
@@ -10,21 +11,29 @@ extension Rehearse {
 
         @Argument(help: "A failure artifact written by fuzz.")
         var artifact: String
-        @Option(name: .long, help: "Runs the shrinker may spend.")
+        @Option(name: .long, parsing: .unconditional, help: "Runs the shrinker may spend.")
         var maxRuns: Int = FailureShrinker.defaultMaxRuns
-        @Option(name: .long, help: "Where to write the shrunk artifact (default: beside the input, *.shrunk.json).")
+        @Option(name: .long, parsing: .unconditional, help: "Where to write the shrunk artifact (default: beside the input, *.shrunk.json).")
         var output: String?
 
         func run() throws {
-            guard maxRuns >= 1 else { throw InputError.fail("--max-runs \(maxRuns) must be at least 1") }
-            guard let data = FileManager.default.contents(atPath: artifact) else { throw InputError.fail("cannot read \(artifact): no such file") }
+            try Limits.check(maxRuns, in: Limits.shrinkRuns, option: "--max-runs", limit: "shrinkRuns")
+            if let output {
+                guard !output.isEmpty else { throw InputError.fail("--output is empty") }
+                do { try AtomicFile.refuseUnusualTarget(output) } catch { throw InputError.fail("--output: \(error.description)") }
+            }
+            let data: Data
+            do { data = try InputFile.read(artifact) } catch { throw InputError.fail(error.description) }
             let failure: FailureArtifact
             var request: RunRequest
             do {
-                guard let decoded = try FailureArtifact.decode(data) else { throw ScenarioError.unreadableArtifact(path: artifact, reason: "not a failure artifact (no decisions/kind)") }
+                guard let decoded = try FailureArtifact.decode(data, path: artifact) else { throw ScenarioError.unreadableArtifact(path: artifact, reason: "not a failure artifact (no decisions/kind)") }
                 failure = decoded
                 request = try failure.replayRequest(gitCommit: Fingerprint.current.commit)
-            } catch let error as ScenarioError { throw InputError.fail("\(artifact): \(error.description)") }
+            } catch let error as ScenarioError {
+                if case .unreadableArtifact = error { throw InputError.fail(error.description) }
+                throw InputError.fail("\(artifact): \(error.description)")
+            }
             guard failure.kind != "crash", failure.kind != "nondeterminism" else {
                 throw InputError.fail("\(artifact): a \(failure.kind) artifact cannot be shrunk (replay it instead)")
             }

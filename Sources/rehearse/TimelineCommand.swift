@@ -17,7 +17,8 @@ extension Rehearse {
         @Argument(help: "events.csv or events.json (check-ins), or a report.json.") var events: String
 
         func run() throws {
-            guard let data = FileManager.default.contents(atPath: events) else { throw InputError.fail("cannot read \(events): no such file") }
+            let data: Data
+            do { data = try InputFile.read(events) } catch { throw InputError.fail(error.description) }
             let text = String(decoding: data, as: UTF8.self)
             if events.hasSuffix(".json"), let report = try? JSONDecoder().decode(RunReport.self, from: data) {
                 printTimelines(report.timeline)

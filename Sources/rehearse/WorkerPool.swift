@@ -5,76 +5,118 @@ import Synchronization
 /// Runs a sweep's seeds in `rehearse fuzz-worker` child processes, so a crash in one seed never
 /// kills the sweep (FoundationDB/TigerBeetle style): a worker reports `start <seed>` before and
 /// `result <json>` after each seed; when it dies, the seed it was on is recorded as a crash and a
-/// new worker continues after it.
+/// new worker continues after it. Seeds already done (a resumed sweep) are skipped.
 struct WorkerPool {
     /// Arguments for `fuzz-worker` besides `--seeds` and `--stride`.
     var workerArguments: [String]
-    var range: SeedRange
+    /// The seeds to run, as disjoint sorted ranges (a resume's gaps).
+    var pending: [SeedRange]
     var jobs: Int
     var stopAtFirstFailure: Bool
 
     /// A worker that died on `seed` with `signal` (or a non-zero exit status).
     struct Crash { var seed: UInt64; var signal: Int32?; var status: Int32; var standardError: String }
 
-    /// Runs every seed; calls `onResult`/`onCrash` (serialised) as they come. Throws bad input
-    /// when a worker fails before any seed starts.
+    /// What the lanes share: whether to stop, and the workers running (so a stop ends all of
+    /// them at once instead of letting each finish its current seed).
+    private struct Shared {
+        var stopped = false
+        var running: [Int: Process] = [:]
+        var setupError: String?
+    }
+
+    /// Runs the pending seeds; calls `onResult`/`onCrash` (serialised) as they come, never
+    /// after the pool stopped (a failure without --keep-going, or a callback returning false),
+    /// so the caller records exactly the seeds that ran to the end before the stop. Throws bad
+    /// input when a worker fails before any seed starts.
     func run(onResult: @escaping @Sendable (SweepSeedResult) -> Bool, onCrash: @escaping @Sendable (Crash) -> Bool) throws {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-        let stop = Atomic<Bool>(false)
-        let lock = Mutex(())
-        let setupError = Mutex<String?>(nil)
-        let lanes = min(jobs, range.count)
+        let shared = Mutex(Shared())
+        let tasks = pending.flatMap { range in (0..<max(1, min(jobs, range.count))).map { (range, $0, max(1, min(jobs, range.count))) } }
+        // Lanes of one range stride through it; ranges run one after the other per lane slot.
+        let lanes = max(1, min(jobs, tasks.count))
+        let queue = Mutex(tasks)
         DispatchQueue.concurrentPerform(iterations: lanes) { lane in
-            var next = range.low + UInt64(lane)
-            while next < range.high, !stop.load(ordering: .relaxed) {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: executable)
-                process.arguments = ["fuzz-worker"] + workerArguments + ["--seeds", "\(next)..<\(range.high)", "--stride", "\(lanes)"]
-                let output = Pipe(), errors = Pipe()
-                process.standardOutput = output
-                process.standardError = errors
-                do { try process.run() } catch { setupError.withLock { $0 = "cannot start worker: \(error)" }; stop.store(true, ordering: .relaxed); return }
-                var current: UInt64?
-                var buffer = Data()
-                let handle = output.fileHandleForReading
-                while true {
-                    let chunk = handle.availableData
-                    if chunk.isEmpty { break }
-                    buffer.append(chunk)
-                    while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                        let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                        buffer.removeSubrange(buffer.startIndex...newline)
-                        if line.hasPrefix("start "), let seed = UInt64(line.dropFirst(6)) {
-                            current = seed
-                        } else if line.hasPrefix("result "),
-                                  let result = try? JSONDecoder().decode(SweepSeedResult.self, from: Data(line.dropFirst(7).utf8)) {
-                            current = nil
-                            next = result.seed + UInt64(lanes)
-                            let keepGoing = lock.withLock { _ in onResult(result) }
-                            if !keepGoing || (stopAtFirstFailure && !result.passed) { stop.store(true, ordering: .relaxed) }
-                            if stop.load(ordering: .relaxed) { process.terminate() }
+            while let (range, offset, stride) = queue.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+                var next = range.low + UInt64(offset)
+                while next < range.high, !shared.withLock({ $0.stopped }) {
+                    let process = Process()
+                    process.executableURL = URL(fileURLWithPath: executable)
+                    process.arguments = ["fuzz-worker"] + workerArguments + ["--seeds", "\(next)..<\(range.high)", "--stride", "\(stride)"]
+                    let output = Pipe(), errors = Pipe()
+                    process.standardOutput = output
+                    process.standardError = errors
+                    let started: Bool = shared.withLock { state in
+                        guard !state.stopped else { return false }
+                        do { try process.run() } catch {
+                            state.setupError = "cannot start worker: \(error)"
+                            state.stopped = true
+                            return false
+                        }
+                        state.running[lane] = process
+                        return true
+                    }
+                    guard started else { return }
+                    var current: UInt64?
+                    var buffer = Data()
+                    let handle = output.fileHandleForReading
+                    reading: while true {
+                        let chunk = handle.availableData
+                        if chunk.isEmpty { break }
+                        buffer.append(chunk)
+                        while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                            let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                            buffer.removeSubrange(buffer.startIndex...newline)
+                            if line.hasPrefix("start "), let seed = UInt64(line.dropFirst(6)) {
+                                current = seed
+                            } else if line.hasPrefix("result "),
+                                      let result = try? JSONDecoder().decode(SweepSeedResult.self, from: Data(line.dropFirst(7).utf8)) {
+                                current = nil
+                                let (following, overflow) = result.seed.addingReportingOverflow(UInt64(stride))
+                                next = overflow ? range.high : following
+                                let keepGoing: Bool = shared.withLock { state in
+                                    guard !state.stopped else { return false }
+                                    return onResult(result)
+                                }
+                                if !keepGoing || (stopAtFirstFailure && !result.passed) { Self.stopAll(shared); break reading }
+                            }
                         }
                     }
-                }
-                let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                process.waitUntilExit()
-                if stop.load(ordering: .relaxed) { return }
-                let status = process.terminationStatus
-                let signaled = process.terminationReason == .uncaughtSignal
-                if let seed = current {
-                    let crash = Crash(seed: seed, signal: signaled ? status : nil, status: status, standardError: errorText)
-                    let keepGoing = lock.withLock { _ in onCrash(crash) }
-                    if !keepGoing || stopAtFirstFailure { stop.store(true, ordering: .relaxed); return }
-                    next = seed + UInt64(lanes)
-                } else if status != 0 || signaled {
-                    setupError.withLock { $0 = errorText.split(separator: "\n").last.map { String($0).replacingOccurrences(of: "error: ", with: "") } ?? "worker exited \(status)" }
-                    stop.store(true, ordering: .relaxed)
-                    return
-                } else {
-                    return  // finished its seeds
+                    if shared.withLock({ $0.stopped }) { kill(process.processIdentifier, SIGKILL) }
+                    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+                    process.waitUntilExit()
+                    shared.withLock { _ = $0.running.removeValue(forKey: lane) }
+                    if shared.withLock({ $0.stopped }) { return }
+                    let status = process.terminationStatus
+                    let signaled = process.terminationReason == .uncaughtSignal
+                    let standardError = String(decoding: errorData, as: UTF8.self)
+                    if let seed = current {
+                        let crash = Crash(seed: seed, signal: signaled ? status : nil, status: status, standardError: standardError)
+                        let keepGoing: Bool = shared.withLock { state in state.stopped ? false : onCrash(crash) }
+                        if !keepGoing || stopAtFirstFailure { Self.stopAll(shared); return }
+                        let (following, overflow) = seed.addingReportingOverflow(UInt64(stride))
+                        next = overflow ? range.high : following
+                    } else if status != 0 || signaled {
+                        let message = standardError.split(separator: "\n").last.map { String($0).replacingOccurrences(of: "error: ", with: "") } ?? "worker exited \(status)"
+                        shared.withLock { if $0.setupError == nil { $0.setupError = message } }
+                        Self.stopAll(shared)
+                        return
+                    } else {
+                        break  // finished its seeds of this range
+                    }
                 }
             }
         }
-        if let message = setupError.withLock({ $0 }) { throw InputError.fail(message) }
+        if let message = shared.withLock({ $0.setupError }) { throw InputError.fail(message) }
+    }
+
+    /// Stops the pool: no new worker starts and every running one is terminated.
+    private static func stopAll(_ shared: borrowing Mutex<Shared>) {
+        shared.withLock { state in
+            state.stopped = true
+            // SIGKILL by pid, not Process.terminate (whose isRunning check was seen to skip a
+            // live worker that then blocked forever writing to a pipe nobody read).
+            for process in state.running.values { kill(process.processIdentifier, SIGKILL) }
+        }
     }
 }

@@ -9,24 +9,25 @@ extension Rehearse {
     struct ZooCommand: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "zoo", abstract: "Measure how fast each planted bug is found and how small it shrinks.")
 
-        @Option(name: .long, help: "Seeds run per bug and strategy (hits are scaled to 1,000 seeds).")
+        @Option(name: .long, parsing: .unconditional, help: "Seeds run per bug and strategy (hits are scaled to 1,000 seeds).")
         var seeds: Int = 200
-        @Option(name: .long, help: "Runs the shrinker may spend per bug.")
+        @Option(name: .long, parsing: .unconditional, help: "Runs the shrinker may spend per bug.")
         var shrinkRuns: Int = 120
-        @Option(name: .long, help: "Threads running seeds.")
+        @Option(name: .long, parsing: .unconditional, help: "Threads running seeds.")
         var jobs: Int = SimulationPool.processorCount
         @Option(name: .long, parsing: .singleValue, help: "Only this bug (repeatable).")
         var bug: [String] = []
-        @Option(name: .long, help: "Also write the table as JSON here.")
+        @Option(name: .long, parsing: .unconditional, help: "Also write the table as JSON here.")
         var output: String?
 
-        /// Seeds per bug and strategy at most.
-        static let maxSeeds = 100_000
-
         func run() throws {
-            guard seeds >= 1, seeds <= Self.maxSeeds else { throw InputError.fail("--seeds \(seeds) must be in 1...\(Self.maxSeeds)") }
-            guard shrinkRuns >= 1, shrinkRuns <= 100_000 else { throw InputError.fail("--shrink-runs \(shrinkRuns) must be in 1...100000") }
-            guard jobs >= 1, jobs <= 64 else { throw InputError.fail("--jobs \(jobs) must be in 1...64") }
+            try Limits.check(seeds, in: Limits.zooSeeds, option: "--seeds", limit: "zooSeeds")
+            try Limits.check(shrinkRuns, in: Limits.shrinkRuns, option: "--shrink-runs", limit: "shrinkRuns")
+            try Limits.check(jobs, in: Limits.jobs, option: "--jobs", limit: "jobs")
+            if let output {
+                guard !output.isEmpty else { throw InputError.fail("--output is empty") }
+                do { try AtomicFile.refuseUnusualTarget(output) } catch { throw InputError.fail("--output: \(error.description)") }
+            }
             let names = BugZoo.bugs.map(\.variant)
             for name in bug where !names.contains(name) { throw InputError.fail("unknown bug '\(name)'; valid: \(names.joined(separator: ", "))") }
             let selected = BugZoo.bugs.filter { bug.isEmpty || bug.contains($0.variant) }

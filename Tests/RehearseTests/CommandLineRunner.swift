@@ -1,5 +1,22 @@
 import Foundation
 
+/// Reads a pipe to its end, retrying on EINTR.
+func readAll(_ descriptor: Int32) -> Data {
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let count = read(descriptor, &buffer, buffer.count)
+        if count > 0 { data.append(contentsOf: buffer[0..<count]); continue }
+        if count < 0 && errno == EINTR { continue }
+        return data
+    }
+}
+
+/// Bytes handed from a reader thread (written once before a semaphore signal, read after it).
+final class DataBox: @unchecked Sendable {
+    var data = Data()
+}
+
 /// Runs the built `rehearse` binary (next to the test bundle) and captures its exit code and output.
 struct CommandLineRunner {
     struct Output {
@@ -27,8 +44,17 @@ struct CommandLineRunner {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        // Both pipes at once (a child filling one never blocks), with a read loop that retries
+        // EINTR: Foundation's readDataToEndOfFile traps on it when other children exit meanwhile.
+        let errBox = DataBox()
+        let errDone = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            errBox.data = readAll(err.fileHandleForReading.fileDescriptor)
+            errDone.signal()
+        }
+        let outData = readAll(out.fileHandleForReading.fileDescriptor)
+        errDone.wait()
+        let errData = errBox.data
         process.waitUntilExit()
         return Output(status: process.terminationStatus,
                       standardOutput: String(decoding: outData, as: UTF8.self),

@@ -8,6 +8,11 @@ import Testing
         return path
     }
 
+    /// The sweep's own failure folder, from its `failures: <path>` line.
+    static func failureFolder(_ output: String) -> String? {
+        output.split(separator: "\n").first { $0.hasPrefix("failures: ") }.map { String($0.dropFirst("failures: ".count)) }
+    }
+
     @Test func aCrashingSeedDoesNotKillTheSweepAndReplays() throws {
         let dir = temporaryDirectory()
         let fuzz = try CommandLineRunner.run(["fuzz", "crash-test", "--seeds", "1..<8", "--keep-going", "--jobs", "2", "--strategy", "random", "--report-dir", dir])
@@ -15,7 +20,7 @@ import Testing
         #expect(fuzz.standardOutput.contains("FAIL seed 3: crash: worker died with signal"))
         #expect(fuzz.standardOutput.contains("FAIL seed 5: invariant: crash-test-ok"))
         #expect(fuzz.standardOutput.contains("7 seeds run, 5 passed, 2 failed"))
-        let failures = "\(dir)/crash-test/failures"
+        let failures = try #require(Self.failureFolder(fuzz.standardOutput), "\(fuzz.standardOutput)")
         let crash = try CommandLineRunner.run(["replay", "\(failures)/crash-test-s3-random-careful.crash.json", "--report-dir", dir])
         #expect(crash.status == 1 && crash.standardOutput.contains("reproduced: crash"))
         let shrunk = try CommandLineRunner.run(["replay", "\(failures)/crash-test-s5-random-careful.shrunk.json", "--report-dir", dir])
@@ -26,8 +31,8 @@ import Testing
 
     @Test func replayOfAnAlteredArtifactSaysWhatDiffered() throws {
         let dir = temporaryDirectory()
-        _ = try CommandLineRunner.run(["fuzz", "crash-test", "--seeds", "5..<6", "--no-shrink", "--strategy", "random", "--report-dir", dir])
-        let path = "\(dir)/crash-test/failures/crash-test-s5-random-careful.json"
+        let fuzz = try CommandLineRunner.run(["fuzz", "crash-test", "--seeds", "5..<6", "--no-shrink", "--strategy", "random", "--report-dir", dir])
+        let path = try #require(Self.failureFolder(fuzz.standardOutput)) + "/crash-test-s5-random-careful.json"
         let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "\"seed\" : 5", with: "\"seed\" : 6")
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let replay = try CommandLineRunner.run(["replay", path, "--report-dir", dir])

@@ -3,8 +3,8 @@ import Testing
 
 /// Runs the built `rehearse` binary with `arguments` in a fresh folder; returns exit status and output.
 func rehearse(_ arguments: [String]) throws -> (status: Int32, output: String) {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let binary = root.appendingPathComponent(".build/debug/rehearse")
+    // The binary next to the test bundle, whatever the scratch path (not only .build/debug).
+    let binary = CommandLineRunner.binary
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rehearse-cli-\(getpid())")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let process = Process()
@@ -15,7 +15,7 @@ func rehearse(_ arguments: [String]) throws -> (status: Int32, output: String) {
     process.standardOutput = pipe
     process.standardError = pipe
     try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    let data = readAll(pipe.fileHandleForReading.fileDescriptor)
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }

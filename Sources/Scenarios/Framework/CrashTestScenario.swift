@@ -10,6 +10,7 @@ public struct CrashTestScenario: Scenario {
         .init("crashSeed", "the seed that traps (precondition failure)", default: 3, in: 0...1_000_000),
         .init("failSeed", "the seed that violates crash-test-ok", default: 5, in: 0...1_000_000),
     ]
+    public let operations: [String] = []
     public let variants: [String] = []
     public let checks: [CheckDeclaration] = [
         .init(.always, "crash-test-ok", "holds except on failSeed"),

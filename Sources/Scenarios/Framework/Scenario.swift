@@ -7,6 +7,8 @@ public protocol Scenario: Sendable {
     var summary: String { get }
     /// The documented parameters with defaults and ranges.
     var parameters: [ScenarioParameter] { get }
+    /// The operations whose latency the scenario records (what a threshold may name).
+    var operations: [String] { get }
     /// Domain variant names this scenario can run (and should catch).
     var variants: [String] { get }
     /// The checks the scenario may report, so a passing report still lists them.

@@ -9,6 +9,7 @@ public enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
     case malformedSeedRange(String)
     case malformedStrategy(String)
     case unreadableArtifact(path: String, reason: String)
+    case malformedSwarm(String)
 
     public var description: String {
         switch self {
@@ -30,6 +31,8 @@ public enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
             return "strategy '\(text)' is malformed; expected fifo, random, pct:D or pct:D:K"
         case .unreadableArtifact(let path, let reason):
             return "cannot read \(path): \(reason)"
+        case .malformedSwarm(let reason):
+            return "swarm is malformed: \(reason)"
         }
     }
 }

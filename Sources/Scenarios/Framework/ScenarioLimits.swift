@@ -8,4 +8,9 @@ public enum ScenarioLimits {
     public static let maxSeriesPoints = 400
     /// Seeds in one fuzz sweep.
     public static let maxSweepSeeds = 1_000_000
+    /// Bytes of one input file (report, artifact, shard result, event log) read into memory.
+    public static let maxInputBytes = 256 << 20
+    /// The largest latency a threshold may name: one year (thresholds are in nanoseconds, and a
+    /// simulated run is bounded far below this anyway).
+    public static let maxThresholdNanoseconds: UInt64 = 365 * 24 * 3_600 * 1_000_000_000
 }

@@ -11,6 +11,11 @@ public enum ScenarioRunner {
         if let variant = request.variant, !scenario.variants.contains(variant) {
             throw .unknownVariant(scenario: scenario.name, name: variant, valid: scenario.variants)
         }
+        if let problem = request.swarm?.problem { throw .malformedSwarm(problem) }
+        // A misspelled operation would otherwise fail the run as "no samples" (exit 1).
+        for threshold in request.thresholds where !scenario.operations.contains(threshold.operation) {
+            throw .malformedThreshold(threshold.expression, reason: "scenario \(scenario.name) has no operation '\(threshold.operation)'; operations: \(scenario.operations.joined(separator: ", "))")
+        }
         return (scenario, parameters)
     }
 

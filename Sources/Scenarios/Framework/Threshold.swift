@@ -46,10 +46,17 @@ public struct Threshold: Sendable, Hashable, Codable, CustomStringConvertible {
         guard let value = Double(number), value >= 0, value.isFinite else {
             throw .malformedThreshold(text, reason: "right side must be a number with unit ns, us, ms, s, m or h")
         }
-        self.operation = String(left[..<dot])
+        // Checked in floating point before converting: UInt64(1e300) would trap.
+        let nanoseconds = value * scale
+        guard nanoseconds <= Double(ScenarioLimits.maxThresholdNanoseconds) else {
+            throw .malformedThreshold(text, reason: "the limit exceeds one year (ScenarioLimits.maxThresholdNanoseconds)")
+        }
+        let operation = String(left[..<dot])
+        guard !operation.isEmpty else { throw .malformedThreshold(text, reason: "the operation name is empty") }
+        self.operation = operation
         self.statistic = statistic
         self.comparison = comparison
-        self.limitNanoseconds = UInt64(value * scale)
+        self.limitNanoseconds = UInt64(nanoseconds)
         self.expression = trimmed
     }
 

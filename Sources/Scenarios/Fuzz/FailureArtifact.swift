@@ -108,15 +108,12 @@ public struct FailureArtifact: Sendable, Hashable, Codable {
     /// Writes the artifact atomically.
     public func write(to path: String) throws(AtomicFile.WriteError) { try AtomicFile.write(json(), to: path) }
 
-    /// Reads an artifact; nil when `data` is JSON of another shape (e.g. a report.json).
-    public static func decode(_ data: Data) throws(ScenarioError) -> FailureArtifact? {
+    /// Reads an artifact read from `path`; nil when `data` is JSON of another shape (e.g. a
+    /// report.json). Errors name `path` and the field.
+    public static func decode(_ data: Data, path: String = "artifact") throws(ScenarioError) -> FailureArtifact? {
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object["decisions"] != nil,
               object["kind"] != nil else { return nil }
-        guard let version = object["schemaVersion"] as? Int, version == currentSchemaVersion else {
-            throw .unreadableArtifact(path: "artifact", reason: "schemaVersion \(object["schemaVersion"] ?? "missing") is not \(currentSchemaVersion)")
-        }
-        do { return try JSONDecoder().decode(FailureArtifact.self, from: data) } catch {
-            throw .unreadableArtifact(path: "artifact", reason: "\(error)")
-        }
+        try InputFile.requireSchemaVersion(data, path: path, expected: currentSchemaVersion, what: "a failure artifact")
+        return try InputFile.decode(FailureArtifact.self, from: data, path: path, what: "a failure artifact")
     }
 }

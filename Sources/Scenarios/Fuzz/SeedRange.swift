@@ -19,6 +19,29 @@ public struct SeedRange: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     public var count: Int { Int(high - low) }
+
+    /// Adds `seed` to sorted, disjoint `ranges`, joining neighbours (a sweep's seeds as they finish).
+    public static func insert(_ seed: UInt64, into ranges: inout [SeedRange]) {
+        var lower = 0, upper = ranges.count
+        while lower < upper {
+            let middle = (lower + upper) / 2
+            if ranges[middle].high <= seed { lower = middle + 1 } else { upper = middle }
+        }
+        if lower < ranges.count, ranges[lower].low <= seed { return }  // already covered
+        let joinsBefore = lower > 0 && ranges[lower - 1].high == seed
+        let joinsAfter = lower < ranges.count && seed < UInt64.max && ranges[lower].low == seed + 1
+        switch (joinsBefore, joinsAfter) {
+        case (true, true): ranges[lower - 1].high = ranges[lower].high; ranges.remove(at: lower)
+        case (true, false): ranges[lower - 1].high = seed + 1
+        case (false, true): ranges[lower].low = seed
+        case (false, false): ranges.insert(SeedRange(low: seed, high: seed + 1), at: lower)
+        }
+    }
+
+    /// Whether `seed` lies in one of sorted, disjoint `ranges`.
+    public static func contains(_ seed: UInt64, in ranges: [SeedRange]) -> Bool {
+        ranges.contains { $0.low <= seed && seed < $0.high }
+    }
     public var seeds: [UInt64] { Array(low..<high) }
     public var description: String { "\(low)..<\(high)" }
 

@@ -63,6 +63,18 @@ public struct SwarmConfiguration: Sendable, Hashable, Codable, CustomStringConve
         return SwarmConfiguration(rates: rates)
     }
 
+    /// What is wrong with a swarm read from a file (an unknown kind, a rate that is not a
+    /// probability); nil when it is one `draw` could have made.
+    public var problem: String? {
+        for name in rates.keys.sorted() {
+            guard FaultKind(rawValue: name) != nil else {
+                return "unknown fault kind '\(name)'; kinds: \(FaultKind.allCases.map(\.rawValue).joined(separator: ", "))"
+            }
+            guard let rate = rates[name], rate.isFinite, rate >= 0, rate <= 1 else { return "rate of \(name) is not a probability in 0...1" }
+        }
+        return nil
+    }
+
     /// Enabled kinds in `FaultKind` order.
     public var enabledKinds: [FaultKind] { FaultKind.allCases.filter { rates[$0.rawValue] != nil } }
 

@@ -57,11 +57,18 @@ public struct SweepResult: Sendable, Codable {
     public var unreachable: [UnreachableCheck]
     public var latency: [OperationLatency]
     public var build: BuildFingerprint
+    /// The range the sweep was asked to run (`ranges` lists the seeds that did run; they differ
+    /// when the sweep stopped at a failure or was killed). Absent in older files.
+    public var requested: SeedRange?
+    /// The `--threshold` expressions of the sweep (a resume must use the same). Absent in older files.
+    public var thresholds: [String]?
+    /// Where this sweep's failure artifacts are (one folder per sweep). Absent in older files.
+    public var failureDirectory: String?
 
     public init(scenario: String, strategy: String, variant: String?, parameters: [String: Int], swarm: Bool, range: SeedRange,
                 shard: String?, goals: [String], checks: [String] = [], unreachable: [UnreachableCheck] = [], build: BuildFingerprint) {
         self.scenario = scenario; self.strategy = strategy; self.variant = variant; self.parameters = parameters
-        self.swarm = swarm; self.ranges = [range]; self.shard = shard; self.seedsRun = 0; self.seedsPassed = 0
+        self.swarm = swarm; self.ranges = []; self.requested = range; self.shard = shard; self.seedsRun = 0; self.seedsPassed = 0
         self.failures = []; self.determinismChecked = []; self.goals = goals; self.reached = []; self.latency = []; self.build = build
         self.checks = checks; self.checked = []; self.unreachable = unreachable
     }
@@ -90,6 +97,7 @@ public struct SweepResult: Sendable, Codable {
 
     /// Adds one seed's result.
     public mutating func add(_ result: SweepSeedResult) {
+        SeedRange.insert(result.seed, into: &ranges)
         seedsRun += 1
         if result.passed { seedsPassed += 1 }
         if let failure = result.failure { failures.append(failure); failures.sort { $0.seed < $1.seed } }
@@ -118,10 +126,18 @@ public struct SweepResult: Sendable, Codable {
     public static func merge(_ results: [SweepResult]) throws(MergeError) -> SweepResult {
         guard var merged = results.first else { throw MergeError(description: "nothing to merge") }
         merged.shard = nil
+        merged.failureDirectory = nil
+        // The shards' requested ranges joined, when they form one range (as one machine's run).
+        let requested = results.compactMap(\.requested).sorted { $0.low < $1.low }
+        merged.requested = nil
+        if requested.count == results.count, var span = requested.first {
+            for range in requested.dropFirst() where span.high == range.low { span.high = range.high }
+            if span.high == requested.last?.high { merged.requested = span }
+        }
         for other in results.dropFirst() {
             guard other.schemaVersion == currentSchemaVersion else { throw MergeError(description: "schemaVersion \(other.schemaVersion) is not \(currentSchemaVersion)") }
             guard other.scenario == merged.scenario, other.strategy == merged.strategy, other.variant == merged.variant,
-                  other.parameters == merged.parameters, other.swarm == merged.swarm else {
+                  other.parameters == merged.parameters, other.swarm == merged.swarm, (other.thresholds ?? []) == (merged.thresholds ?? []) else {
                 throw MergeError(description: "shard \(other.shard ?? "?") ran a different sweep (\(other.scenario) \(other.strategy) \(other.variant ?? "careful"))")
             }
             for range in other.ranges where merged.ranges.contains(where: { $0.low < range.high && range.low < $0.high }) {
@@ -134,7 +150,7 @@ public struct SweepResult: Sendable, Codable {
             merged.determinismChecked = (merged.determinismChecked + other.determinismChecked).sorted()
             merged.reached = Array(Set(merged.reached).union(other.reached)).sorted()
             merged.checked = Array(Set(merged.checked).union(other.checked)).sorted()
-            merged.addLatency(Dictionary(uniqueKeysWithValues: other.latency.map { ($0.operation, $0.histogram) }))
+            merged.addLatency(Dictionary(other.latency.map { ($0.operation, $0.histogram) }, uniquingKeysWith: { first, _ in first }))
         }
         // Adjacent ranges read as one.
         var joined: [SeedRange] = []
@@ -152,11 +168,4 @@ public struct SweepResult: Sendable, Codable {
         return String(decoding: try! encoder.encode(self), as: UTF8.self) + "\n"
     }
 
-    /// Reads a shard result file.
-    public static func read(_ path: String) throws(ScenarioError) -> SweepResult {
-        guard let data = FileManager.default.contents(atPath: path) else { throw .unreadableArtifact(path: path, reason: "no such file") }
-        do { return try JSONDecoder().decode(SweepResult.self, from: data) } catch {
-            throw .unreadableArtifact(path: path, reason: "not a shard result (\(error))")
-        }
-    }
 }

@@ -79,7 +79,7 @@ public struct SweepRunner: Sendable {
     /// An empty result for `range` of this sweep (add seeds to it).
     public func emptyResult(range: SeedRange, shard: String?, build: BuildFingerprint) throws(ScenarioError) -> SweepResult {
         let (scenario, parameters) = try ScenarioRunner.prepare(template)
-        return SweepResult(
+        var result = SweepResult(
             scenario: scenario.name, strategy: template.strategy.description, variant: template.variant, parameters: parameters.values,
             swarm: swarm, range: range, shard: shard, goals: scenario.checks.filter { $0.kind == .sometimes }.map(\.name),
             checks: scenario.checks.filter { $0.kind != .sometimes }.map(\.name),
@@ -87,5 +87,7 @@ public struct SweepRunner: Sendable {
                 check.unreachableReason(parameters).map { SweepResult.UnreachableCheck(name: check.name, reason: $0) }
             },
             build: build)
+        result.thresholds = template.thresholds.map(\.expression)
+        return result
     }
 }

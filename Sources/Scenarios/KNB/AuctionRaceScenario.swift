@@ -23,6 +23,7 @@ public struct AuctionRaceScenario: Scenario {
         .init("snipesPerSniper", "bids each sniper fires in the sniping window", default: 3, in: 1...20),
         .init("sniperWindowMilliseconds", "the sniping window before the close", default: 2_000, in: 100...60_000),
     ]
+    public let operations: [String] = ["placeBid", "buyNow", "snipe"]
     public let variants = KNBScenarioSupport.variants([
         .bidBurstLosesBids, .buyNowOutsideTransaction, .outbidRereadsLiveDoc, .outbidNoDedup, .outbidSelfNotify, .totalPledgedIncrement,
     ])

@@ -13,6 +13,7 @@ public struct KiddushBookingScenario: Scenario {
         .init("windowSeconds", "bookings arrive within this window (virtual seconds)", default: 5, in: 1...3_600),
         .init("duplicatePercent", "trigger events delivered twice", default: 20, in: 0...100),
     ]
+    public let operations: [String] = ["bookKiddush"]
     public let variants = KNBScenarioSupport.variants([.kiddushRandomId, .kiddushSetDataOverwrite, .kiddushCheckSendSet])
     public let checks: [CheckDeclaration] = [
         .init(.always, "one-booking-per-date", "each date has at most one sponsorship"),

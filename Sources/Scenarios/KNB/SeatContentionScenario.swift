@@ -12,6 +12,7 @@ public struct SeatContentionScenario: Scenario {
         .init("attemptsPerUser", "seats a user tries before giving up", default: 3, in: 1...20),
         .init("windowSeconds", "users arrive within this window (virtual seconds)", default: 3, in: 1...3_600),
     ]
+    public let operations: [String] = ["reserveSeat"]
     public let variants = KNBScenarioSupport.variants([.seatRandomId])
     public let checks: [CheckDeclaration] = [
         .init(.always, "no-seat-double-booked", "each seat has at most one reservation"),

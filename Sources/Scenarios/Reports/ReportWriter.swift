@@ -2,17 +2,15 @@ import Foundation
 import Sim
 
 /// Writes `reports/<scenario>/<run-id>/` (report.json, report.md, report.html, optional
-/// trace.jsonl), each file atomically: written to a temporary name, then renamed.
+/// trace.jsonl), each file through `AtomicFile` (unique temporary name, fsync, rename, fsync of
+/// the folder; existing targets that are not regular files are refused).
 public enum ReportWriter {
     /// Writes every file of `report` under `root` and returns the run's folder.
     @discardableResult
     public static func write(_ report: RunReport, trace: [TraceEvent], to root: String) throws(ReportWriteError) -> String {
+        guard !root.isEmpty else { throw .cannotWrite(path: "''", reason: "the report folder is empty (give a folder such as reports)") }
         let directory = "\(root)/\(report.scenario)/\(report.runId)"
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw .cannotWrite(path: directory, reason: "\(error.localizedDescription)")
-        }
+        do { try AtomicFile.createDirectories(directory) } catch { throw .cannotWrite(path: error.path, reason: error.reason) }
         try writeJSON(report, to: "\(directory)/report.json")
         try writeAtomically(markdown(report), to: "\(directory)/report.md")
         try writeAtomically(html(report), to: "\(directory)/report.html")
@@ -33,30 +31,13 @@ public enum ReportWriter {
 
     /// Reads a report (or failure artifact) written by `writeJSON`.
     public static func read(_ path: String) throws(ScenarioError) -> RunReport {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .unreadableArtifact(path: path, reason: "no such file")
-        }
-        do {
-            let report = try JSONDecoder().decode(RunReport.self, from: data)
-            guard report.schemaVersion == RunReport.currentSchemaVersion else {
-                throw ScenarioError.unreadableArtifact(path: path, reason: "schema version \(report.schemaVersion), expected \(RunReport.currentSchemaVersion)")
-            }
-            return report
-        } catch let error as ScenarioError {
-            throw error
-        } catch {
-            throw .unreadableArtifact(path: path, reason: "not a Rehearsal report (\(error))")
-        }
+        let data = try InputFile.read(path)
+        try InputFile.requireSchemaVersion(data, path: path, expected: RunReport.currentSchemaVersion, what: "a Rehearsal report")
+        return try InputFile.decode(RunReport.self, from: data, path: path, what: "a Rehearsal report")
     }
 
-    /// Writes `text` to `path` via a temporary file in the same folder and a rename.
+    /// Writes `text` to `path` through `AtomicFile`, the one atomic writer.
     public static func writeAtomically(_ text: String, to path: String) throws(ReportWriteError) {
-        let temporary = path + ".tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else {
-            throw .cannotWrite(path: temporary, reason: "cannot create file")
-        }
-        if rename(temporary, path) != 0 {
-            throw .cannotWrite(path: path, reason: "rename failed (errno \(errno))")
-        }
+        do { try AtomicFile.write(text, to: path) } catch { throw .cannotWrite(path: error.path, reason: error.reason) }
     }
 }

@@ -23,6 +23,7 @@ public struct HeartbeatTimelineScenario: Scenario {
         .init("emailFailurePercent", "SendGrid 429 probability per email", default: 10, in: 0...90),
         .init("duplicateTickPercent", "Cloud Scheduler ticks that run twice (overlapping 2-minute runs)", default: 30, in: 0...100),
     ]
+    public let operations: [String] = ["checkIn", "thresholdToEmail", "preDueToPush"]
     public let variants = SafeNSoundVariant.allCases.filter { $0 != .careful }.map(\.rawValue)
     public let checks: [CheckDeclaration] = [
         .init(.always, "one-alert-per-kind-per-window", "at most one scheduled alert per user, kind and missed window"),

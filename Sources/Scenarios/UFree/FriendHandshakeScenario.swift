@@ -15,6 +15,7 @@ public struct FriendHandshakeScenario: Scenario {
         .init("crossPercent", "chance an action is a crossing request (both users tap Add at once)", default: 40, in: 0...100),
         .init("removePercent", "chance a user removes a friend they picked", default: 25, in: 0...100),
     ]
+    public let operations: [String] = ["sendRequest", "acceptRequest", "crossingRequest", "removeFriend"]
     public let variants = [UFreeVariant.twoWayRequests.rawValue]
     public let checks: [CheckDeclaration] = [
         .init(.always, "one-friendship-per-pair", "at most one friendship document links a pair"),
