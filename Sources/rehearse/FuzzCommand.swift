@@ -122,6 +122,9 @@ extension Rehearse {
             let checked = final.determinismChecked.count
             print("nondeterminism check: \(checked) seed(s) run twice\(final.failures.contains { $0.kind == "nondeterminism" } ? ", MISMATCH" : ", all deterministic")")
             try recorder.checkpoint(force: true)
+            if let faults = final.faults, !faults.isEmpty {
+                print("faults observed/expected: " + faults.map(\.summary).joined(separator: "; "))
+            }
             let coverage = final.coverageSummary
             print("\(final.seedsRun) seeds run, \(final.seedsPassed) passed, \(final.failures.count) failed\(coverage.isEmpty ? "" : "; \(coverage)")")
             if final.seedsRun < range.count {

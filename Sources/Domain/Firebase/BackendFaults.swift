@@ -105,6 +105,10 @@ public struct BackendFaults: Sendable, Hashable {
     /// *Estimate*: client time-out of the SendGrid call.
     public var emailTimeout: Duration = .seconds(10)
 
+    /// Planted defects of the backend (empty in every real run): for proving that a kinder
+    /// backend fails a sweep (`BackendDefect`).
+    public var defects: Set<BackendDefect> = []
+
     public init() {}
 
     /// The documented and estimated defaults.

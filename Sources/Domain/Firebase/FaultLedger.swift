@@ -56,6 +56,8 @@ public final class FaultLedger: Sendable {
         var lastCommit: [String: Timestamp] = [:]
         /// Per trigger and document: the newest commit delivered so far (for observed reorders).
         var newestDelivered: [String: Timestamp] = [:]
+        /// Per trigger and document: events dispatched and not yet delivered.
+        var inFlight: [String: Int] = [:]
     }
     private let state = Mutex(State())
 
@@ -95,19 +97,24 @@ public final class FaultLedger: Sendable {
     public var events: [Event] { state.withLock { $0.events } }
 
     /// A trigger event was dispatched: a reorder chance when the previous commit of the same
-    /// trigger and document is less than `window` older (computed here, apart from the dispatcher).
+    /// trigger and document is less than `window` older and still in flight (a delivered event
+    /// cannot be overtaken) — computed here, apart from the dispatcher's own bookkeeping.
     func triggerDispatched(key: String, commit: Timestamp, window: Duration, probability: Double) {
-        let previous = state.withLock { state -> Timestamp? in
-            defer { state.lastCommit[key] = commit }
-            return state.lastCommit[key]
+        let (previous, pending) = state.withLock { state -> (Timestamp?, Int) in
+            defer {
+                state.lastCommit[key] = commit
+                state.inFlight[key, default: 0] += 1
+            }
+            return (state.lastCommit[key], state.inFlight[key] ?? 0)
         }
-        if let previous, commit - previous < window { opportunity(.triggerReorder, probability: probability) }
+        if let previous, pending > 0, commit - previous < window { opportunity(.triggerReorder, probability: probability) }
     }
 
     /// A trigger event (not a duplicate) was delivered: a reorder is observed when a newer commit
     /// of the same trigger and document was delivered before it.
     func triggerDelivered(key: String, commit: Timestamp) {
         let inverted = state.withLock { state -> Bool in
+            state.inFlight[key, default: 1] -= 1
             guard let newest = state.newestDelivered[key], newest > commit else {
                 state.newestDelivered[key] = commit
                 return false

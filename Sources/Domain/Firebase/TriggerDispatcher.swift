@@ -77,7 +77,6 @@ final class TriggerDispatcher: Sendable {
                 window: faults.triggerReorderWindow, probability: faults.triggerReorderProbability)
             let delivery = deliveryTime(for: registration.name, event: event)
             schedule(registration, event, at: delivery)
-            ledger.opportunity(.triggerDuplicate, probability: faults.triggerDuplicateProbability)
             if duplicateRandom.chance(faults.triggerDuplicateProbability) {
                 let duplicate = TriggerEvent(
                     eventId: faults.duplicatesShareEventId ? eventId : eventId + "~dup", kind: kind, path: after.path,
@@ -100,7 +99,10 @@ final class TriggerDispatcher: Sendable {
         let previous = state.withLock { $0.lastDelivery[key] }
         // Farther apart than the concurrency window, so the strategy cannot swap the two timers.
         let gap = faults.concurrencyWindow.nanoseconds + 1
-        if let previous, commit - previous.commit < faults.triggerReorderWindow.nanoseconds {
+        let window = faults.defects.contains(.reorderWindowUnitSlip)
+            ? faults.triggerReorderWindow.components.seconds  // the planted slip: seconds against nanoseconds
+            : faults.triggerReorderWindow.nanoseconds
+        if let previous, commit - previous.commit < window {
             if reorderRandom.chance(faults.triggerReorderProbability) {
                 // Overtakes the previous event (at once, if that is before this commit).
                 delivery = max(commit, min(delivery, previous.delivery - gap))
@@ -126,9 +128,13 @@ final class TriggerDispatcher: Sendable {
     static func orderKey(_ trigger: String, _ path: DocumentPath) -> String { "\(trigger)|\(path)" }
 
     private func deliver(_ registration: Registration, _ first: TriggerEvent) async {
+        if first.isDuplicate && faults.defects.contains(.duplicatesNeverDelivered) { return }  // the planted defect
         if first.isDuplicate {
             ledger.observe(.triggerDuplicate, subject: "\(registration.name) \(first.path)")
         } else {
+            // The duplicate's chance is counted when the original arrives: both are delayed by the
+            // same model, so a run that ends with deliveries in flight cuts both alike.
+            ledger.opportunity(.triggerDuplicate, probability: faults.triggerDuplicateProbability)
             ledger.triggerDelivered(key: Self.orderKey(registration.name, first.path), commit: first.commitTime)
         }
         var event = first

@@ -20,6 +20,8 @@ public struct RunRequest: Sendable, Hashable {
     /// strategy orders them (`SimulationConfiguration.timingWindowNanoseconds`); nil takes the
     /// backend's `BackendFaults.concurrencyWindow`, 0 orders strictly by deadline.
     public var timingWindowNanoseconds: UInt64?
+    /// Planted defects of the backend (tests of the harness only; empty in real runs).
+    package var backendDefects: Set<BackendDefect> = []
 
     /// The window a run uses when the request names none (the backend's concurrency window).
     public static let defaultTimingWindowNanoseconds = UInt64(BackendFaults.default.concurrencyWindow.nanoseconds)

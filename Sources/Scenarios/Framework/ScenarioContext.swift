@@ -27,7 +27,16 @@ public final class ScenarioContext: Sendable {
     }
     private let state = Mutex(State())
 
-    public init(scenario: String, seed: UInt64, parameters: ScenarioParameters, variant: String?, swarm: SwarmConfiguration? = nil) {
+    public convenience init(scenario: String, seed: UInt64, parameters: ScenarioParameters, variant: String?, swarm: SwarmConfiguration? = nil) {
+        self.init(scenario: scenario, seed: seed, parameters: parameters, variant: variant, swarm: swarm, backendDefects: [])
+    }
+
+    /// A context whose backend carries planted `backendDefects` (tests of the harness).
+    package init(
+        scenario: String, seed: UInt64, parameters: ScenarioParameters, variant: String?, swarm: SwarmConfiguration?,
+        backendDefects: Set<BackendDefect>
+    ) {
+        self.backendDefects = backendDefects
         self.swarm = swarm
         self.scenario = scenario
         self.seed = seed
@@ -37,7 +46,14 @@ public final class ScenarioContext: Sendable {
 
     /// The backend faults of this run: `base` (the scenario's own choice), overridden by the
     /// swarm's kinds and rates when the run is swarmed.
-    public func faults(_ base: Domain.BackendFaults) -> Domain.BackendFaults { swarm?.apply(to: base) ?? base }
+    public func faults(_ base: Domain.BackendFaults) -> Domain.BackendFaults {
+        var faults = swarm?.apply(to: base) ?? base
+        faults.defects.formUnion(backendDefects)
+        return faults
+    }
+
+    /// Planted backend defects of this run (tests of the harness only).
+    package let backendDefects: Set<BackendDefect>
 
     /// Registers the run's backend, so the report says which faults had the chance to happen
     /// and which took effect (every scenario's backend goes through here).

@@ -51,7 +51,8 @@ public enum ScenarioRunner {
         let name = scenario.name
         return {
             let context = ScenarioContext(
-                scenario: name, seed: request.seed, parameters: parameters, variant: request.variant, swarm: request.swarm)
+                scenario: name, seed: request.seed, parameters: parameters, variant: request.variant, swarm: request.swarm,
+                backendDefects: request.backendDefects)
             sink(context)
             // No strategy here: a replay (decisions log) must hash the same as the run it replays.
             Simulation.record("scenario \(name) seed \(request.seed) variant \(request.variant ?? "careful")")

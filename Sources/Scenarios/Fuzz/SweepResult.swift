@@ -56,6 +56,10 @@ public struct SweepResult: Sendable, Codable {
     /// Checks (of any kind) the sweep's parameters make unreachable: they do not fail it.
     public var unreachable: [UnreachableCheck]
     public var latency: [OperationLatency]
+    /// Per fault kind over the seeds run: chances, expected and observed injections (absent in
+    /// older files). A kind observed far below its expectation fails the sweep: the backend was
+    /// kinder than it claims (`FaultObservation.isSuppressed`).
+    public var faults: [FaultObservation]?
     public var build: BuildFingerprint
     /// The range the sweep was asked to run (`ranges` lists the seeds that did run; they differ
     /// when the sweep stopped at a failure or was killed). Absent in older files.
@@ -78,8 +82,11 @@ public struct SweepResult: Sendable, Codable {
     /// Always/Eventually checks no seed evaluated though the parameters allow them: the sweep
     /// passed without exercising them, so it fails.
     public var neverChecked: [String] { checks.filter { !checked.contains($0) && !isUnreachable($0) } }
-    /// True when no seed failed, every reachable goal was reached and every reachable check evaluated.
-    public var passed: Bool { failures.isEmpty && unreachedGoals.isEmpty && neverChecked.isEmpty }
+    /// Fault kinds that took effect far less often than the backend drew them.
+    public var suppressedFaults: [FaultObservation] { (faults ?? []).filter(\.isSuppressed) }
+    /// True when no seed failed, every reachable goal was reached, every reachable check evaluated
+    /// and every fault kind the backend injects was observed about as often as expected.
+    public var passed: Bool { failures.isEmpty && unreachedGoals.isEmpty && neverChecked.isEmpty && suppressedFaults.isEmpty }
 
     private func isUnreachable(_ name: String) -> Bool { unreachable.contains { $0.name == name } }
 
@@ -89,6 +96,9 @@ public struct SweepResult: Sendable, Codable {
         var parts: [String] = []
         if !unreachedGoals.isEmpty { parts.append("Sometimes goals never reached: \(unreachedGoals.joined(separator: ", "))") }
         if !neverChecked.isEmpty { parts.append("checks never evaluated (not-checked): \(neverChecked.joined(separator: ", "))") }
+        if !suppressedFaults.isEmpty {
+            parts.append("faults drawn but not delivered (the backend is kinder than it claims): " + suppressedFaults.map(\.summary).joined(separator: ", "))
+        }
         if !unreachable.isEmpty {
             parts.append("unreachable under these parameters (not failing): " + unreachable.map { "\($0.name) [\($0.reason)]" }.joined(separator: ", "))
         }
@@ -104,6 +114,7 @@ public struct SweepResult: Sendable, Codable {
         if result.deterministic != nil { determinismChecked.append(result.seed); determinismChecked.sort() }
         reached = Array(Set(reached).union(result.reached)).sorted()
         checked = Array(Set(checked).union(result.checked)).sorted()
+        if let seedFaults = result.faults { faults = FaultObservation.combining(faults ?? [], seedFaults) }
         addLatency(result.histograms)
     }
 
@@ -150,6 +161,7 @@ public struct SweepResult: Sendable, Codable {
             merged.determinismChecked = (merged.determinismChecked + other.determinismChecked).sorted()
             merged.reached = Array(Set(merged.reached).union(other.reached)).sorted()
             merged.checked = Array(Set(merged.checked).union(other.checked)).sorted()
+            if let otherFaults = other.faults { merged.faults = FaultObservation.combining(merged.faults ?? [], otherFaults) }
             merged.addLatency(Dictionary(other.latency.map { ($0.operation, $0.histogram) }, uniquingKeysWith: { first, _ in first }))
         }
         // Adjacent ranges read as one.

@@ -70,9 +70,10 @@ public struct SweepRunner: Sendable {
         }
         let reached = report.checks.filter { $0.kind == .sometimes && $0.status == "reached" }.map(\.name)
         let checked = report.checks.filter { $0.kind != .sometimes && $0.observations > 0 }.map(\.name)
-        let result = SweepSeedResult(
+        var result = SweepSeedResult(
             seed: seed, passed: failure == nil, failure: failure, reached: reached, checked: checked, deterministic: deterministic,
             histograms: SweepSeedResult.histograms(execution.samples))
+        result.faults = report.faults
         return (result, artifact)
     }
 

@@ -15,6 +15,8 @@ public struct SweepSeedResult: Sendable, Codable {
     public var deterministic: Bool?
     /// Latency per operation, microseconds (as in `LatencySummary`).
     public var histograms: [String: Histogram<UInt64>]
+    /// Per fault kind: chances, expected and observed injections in this seed (absent in old lines).
+    public var faults: [FaultObservation]?
 
     public init(seed: UInt64, passed: Bool, failure: SweepFailure?, reached: [String], checked: [String] = [], deterministic: Bool?,
                 histograms: [String: Histogram<UInt64>]) {
