@@ -43,12 +43,13 @@ public final class ClientNetwork: Sendable {
             ledger.observe(.networkFailure, subject: label)
             throw .unavailable("network error during \(label)")
         }
-        ledger.opportunity(.networkTimeout, probability: faults.networkTimeoutProbability)
         return PendingResponse(label: label, responseLatency: responseLatency, timesOut: timesOut)
     }
 
     /// The response leg, after the server acted: pays latency or times out.
     func receive(_ pending: PendingResponse) async throws(BackendError) {
+        // Counted here, not when sent: a request whose server side threw never reaches its answer.
+        ledger.opportunity(.networkTimeout, probability: faults.networkTimeoutProbability)
         if pending.timesOut {
             ledger.observe(.networkTimeout, subject: pending.label)
             try? await env.clock.sleep(for: faults.networkTimeout)
