@@ -16,7 +16,7 @@ public struct LikeStormScenario: Scenario {
         .init("replyPercent", "share of actions that are replies", default: 25, in: 0...100),
         .init("duplicatePercent", "trigger events delivered twice", default: 10, in: 0...100),
     ]
-    public let variants = KNBScenarioSupport.variants([.likeArrayUnionIncrement, .unlikeNonLikerDecrements, .replyCountTriggerIncrement])
+    public let variants = KNBScenarioSupport.variants([.likeArrayUnionIncrement, .unlikeNonLikerDecrements, .replyCountTriggerIncrement, .likeGuardReentrant])
     public let checks: [CheckDeclaration] = [
         .init(.always, "like-count-matches-likes", "likeCount == likes.count on every post"),
         .init(.always, "like-count-not-negative", "likeCount is never negative"),

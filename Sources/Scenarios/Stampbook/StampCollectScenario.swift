@@ -16,7 +16,8 @@ public struct StampCollectScenario: Scenario {
         .init("doubleTapPercent", "chance a collect or like is tapped twice at once", default: 30, in: 0...100),
         .init("staleUnlikePercent", "chance an unlike comes from a stale UI (the user never liked the post)", default: 20, in: 0...100),
     ]
-    public let variants = [StampbookVariant.incrementCollectors.rawValue, StampbookVariant.blindLikeIncrement.rawValue]
+    public let variants = [StampbookVariant.incrementCollectors.rawValue, StampbookVariant.blindLikeIncrement.rawValue,
+                                 StampbookVariant.likeDedupReentrant.rawValue, StampbookVariant.collectGuardReentrant.rawValue]
     public let checks: [CheckDeclaration] = [
         .init(.always, "collectors-consistent", "totalCollectors == collectorUserIds.count, no collector twice"),
         .init(.always, "like-count-not-negative", "likeCount is never negative"),

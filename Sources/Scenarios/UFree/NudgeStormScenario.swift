@@ -17,7 +17,7 @@ public struct NudgeStormScenario: Scenario {
         .init("nudgeAllPercent", "share of actions that are Nudge All", default: 30, in: 0...100),
         .init("freePercent", "chance a user is free on the plan day", default: 50, in: 0...100),
     ]
-    public let variants = [UFreeVariant.clientTapGuardOnly.rawValue, UFreeVariant.utcToday.rawValue]
+    public let variants = [UFreeVariant.clientTapGuardOnly.rawValue, UFreeVariant.utcToday.rawValue, UFreeVariant.nudgeGuardReentrant.rawValue]
     public let checks: [CheckDeclaration] = [
         .init(.always, "local-today-accepted", "setting the status of one's own local today is never refused as a past date"),
         .init(.always, "one-nudge-per-cooldown", "nudges from one sender to one recipient are at least the cooldown apart"),
