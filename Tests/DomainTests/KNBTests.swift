@@ -261,6 +261,7 @@ func duplicatingFaults() -> BackendFaults {
         let names = KNBVariant.registry.map(\.name)
         #expect(Set(names).count == names.count && names.count == KNBVariant.allCases.count)
         #expect(try KNBVariant.parse(["seat-random-id"]) == [.seatRandomId])
+        #expect(try KNBVariant.parse(["like-guard-reentrant", "seat-random-id"]) == [.likeGuardReentrant, .seatRandomId])
         #expect(throws: KNBError.self) { try KNBVariant.parse(["nope"]) }
     }
 

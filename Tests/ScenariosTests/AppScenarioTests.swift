@@ -80,7 +80,8 @@ func caughtSeeds(
         for name in ["friend-handshake", "nudge-storm", "stamp-collect", "privacy-access"] { #expect(names.contains(name)) }
         let zoo = Dictionary(uniqueKeysWithValues: BugZoo.bugs.map { ($0.variant, $0) })
         for variant in ["two-way-requests", "client-tap-guard-only", "utc-today", "increment-collectors", "blind-like-increment",
-                        "unreserved-username", "like-without-transaction", "bid-burst-loses-bids"] {
+                        "unreserved-username", "like-without-transaction", "bid-burst-loses-bids",
+                        "nudge-guard-reentrant", "like-dedup-reentrant", "collect-guard-reentrant", "like-tap-guard-reentrant"] {
             #expect(zoo[variant] != nil, "\(variant) missing from the zoo")
         }
         #expect(zoo["bid-burst-loses-bids"]?.parameters == Self.sniping.mapValues(String.init))

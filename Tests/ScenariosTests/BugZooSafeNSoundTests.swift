@@ -6,12 +6,12 @@ import Testing
 @Suite(.serialized) struct BugZooSafeNSoundTests {
     @Test func everySafeNSoundVariantIsAZooBugOnHeartbeatTimeline() {
         let zoo = BugZoo.bugs.filter { $0.app == "safensound" }
-        #expect(zoo.map(\.variant).sorted() == ["late-pre-notification", "no-heartbeat-recheck", "random-alert-id", "read-then-write-rate-limit",
-                                               "unclaimed-sender", "utc-email", "wall-clock-threshold"])
+        #expect(zoo.map(\.variant).sorted() == ["late-pre-notification", "no-heartbeat-recheck", "random-alert-id", "rate-limit-in-memory",
+                                               "read-then-write-rate-limit", "unclaimed-sender", "utc-email", "wall-clock-threshold"])
         for bug in zoo {
             #expect(bug.scenario == "heartbeat-timeline")
             #expect(bug.parameters == ["users": "40"], "\(bug.variant)")
-            #expect(bug.needs.hasPrefix("depth-") || bug.needs.hasPrefix("fault:"), "\(bug.variant): \(bug.needs)")
+            #expect(bug.needs.hasPrefix("depth-") || bug.needs.hasPrefix("fault:") || bug.needs.hasPrefix("decision:"), "\(bug.variant): \(bug.needs)")
         }
     }
 

@@ -14,6 +14,8 @@ public final class InspiredApp: Sendable {
     public static let bioLengthMaximum = 280
     public static let contentLengthMaximum = 500
     let probe: InspiredProbe
+    /// The devices' like-button guards (`like-tap-guard-reentrant`), keyed by user and post.
+    let deviceMemory: InstanceMemory
 
     /// Builds the app on `backend`, deploys its rules and registers the `assignUsername` trigger.
     public convenience init(backend: Backend, variant: InspiredVariant = .careful, usernameSuffixDigits: Int = 4) {
@@ -27,6 +29,7 @@ public final class InspiredApp: Sendable {
         self.usernameSuffixDigits = usernameSuffixDigits
         self.usernameAttemptsMaximum = 10
         self.probe = probe
+        self.deviceMemory = InstanceMemory(env: backend.env, label: "inspired-devices")
         backend.setRules(Self.securityRules)
         backend.functions.onCreate("users", name: "assignUsername") { [self] event in
             try await assignUsername(userId: event.path.id)
@@ -223,6 +226,26 @@ public final class InspiredApp: Sendable {
     public func likePost(_ postId: String, as client: FirestoreClient) async throws(InspiredError) {
         let userId = try uid(client)
         let now = backend.env.clock.now
+        if variant == .likeTapGuardReentrant {
+            let key = "\(userId)/\(postId)"
+            guard await deviceMemory.claimAcrossAwait(key, at: now) else { return }
+            do {
+                if try await client.get(Self.like(postId, userId)).exists { throw InspiredError.alreadyLiked(userId: userId, postId: postId) }
+                try await client.runTransaction { transaction in
+                    let post = try await transaction.get(Self.post(postId))
+                    guard post.exists else { throw InspiredError.postNotFound(postId: postId) }
+                    let count = post["stats"]?.mapValue?["likeCount"]?.intValue ?? 0
+                    transaction.set(Self.like(postId, userId), ["userId": .string(userId), "createdAt": .timestamp(now)])
+                    transaction.update(Self.post(postId), ["stats.likeCount": .set(.int(count + 1))])
+                }
+            } catch {
+                // The button stays "in flight" after a failure (the optimistic UI keeps the
+                // like), so a retry cannot re-read before a late commit lands and count twice.
+                throw InspiredError.wrap(error)
+            }
+            await deviceMemory.release(key)
+            return
+        }
         do {
             if variant == .likeWithoutTransaction {
                 try await client.setData(Self.like(postId, userId), ["userId": .string(userId), "createdAt": .timestamp(now)])

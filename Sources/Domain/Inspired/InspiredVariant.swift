@@ -6,6 +6,10 @@ public enum InspiredVariant: String, CaseIterable, Sendable, Codable {
     case unreservedUsername = "unreserved-username"
     /// The like document and the `likeCount` increment are two writes, so a double like counts twice.
     case likeWithoutTransaction = "like-without-transaction"
+    /// The like button's in-flight guard checks, awaits, then marks (actor reentrancy); the like
+    /// is read-then-transaction trusting that read: a double tap that slips past the guard writes
+    /// one like and counts it twice.
+    case likeTapGuardReentrant = "like-tap-guard-reentrant"
 
     /// One sentence on what this variant gets wrong.
     public var summary: String {
@@ -13,6 +17,7 @@ public enum InspiredVariant: String, CaseIterable, Sendable, Codable {
         case .careful: return "Careful design: unique usernames, likeCount equals the likes sub-collection."
         case .unreservedUsername: return "Username collision: concurrent sign-ups with one display name can share name#1234."
         case .likeWithoutTransaction: return "likeCount drift: a repeated like overwrites likes/{uid} but increments twice."
+        case .likeTapGuardReentrant: return "likeCount drift: a double tap preempted inside the like button's guard counts one like twice."
         }
     }
 }

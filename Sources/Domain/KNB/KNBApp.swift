@@ -5,6 +5,8 @@
 public final class KNBApp: Sendable {
     public let backend: Backend
     public let variants: Set<KNBVariant>
+    /// The devices' in-memory tap guards (`like-guard-reentrant`), keyed by user and post.
+    let deviceMemory: InstanceMemory
     /// Seed: `KIDDUSH_BOOKING_NOTIFY_TO` has three recipients.
     public static let bookingRecipients = ["office@knb.org", "kiddush@knb.org", "rabbi@knb.org"]
     public static let bookingSender = "noreply@knb.org"
@@ -14,6 +16,7 @@ public final class KNBApp: Sendable {
     public init(backend: Backend, variants: Set<KNBVariant> = []) {
         self.backend = backend
         self.variants = variants
+        self.deviceMemory = InstanceMemory(env: backend.env, label: "knb-devices")
         backend.setRules(KNBRules.rules)
         installFunctions()
     }

@@ -161,6 +161,22 @@ public final class KNBClient: Sendable {
             try await firestore.updateData(path, ["likes": .arrayUnion([.string(email)]), "likeCount": .increment(1)])
             return
         }
+        if app.has(.likeGuardReentrant) {
+            // A tap while this post's like is in flight is ignored; the guard is released after.
+            let key = "\(email)/\(postId)"
+            guard await app.deviceMemory.claimAcrossAwait(key, at: app.backend.env.clock.now) else { return }
+            do {
+                let post = try await firestore.get(path)
+                if post["likes"]?.arrayValue?.contains(.string(email)) != true {
+                    try await firestore.updateData(path, ["likes": .arrayUnion([.string(email)]), "likeCount": .increment(1)])
+                }
+            } catch {
+                await app.deviceMemory.release(key)
+                throw error
+            }
+            await app.deviceMemory.release(key)
+            return
+        }
         try await firestore.runTransaction { tx in
             let post = try await tx.get(path)
             guard let likes = post["likes"]?.arrayValue else { throw KNBError.postNotFound(postId) }

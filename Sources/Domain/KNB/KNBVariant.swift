@@ -35,6 +35,10 @@ public enum KNBVariant: String, Sendable, Hashable, CaseIterable, CustomStringCo
     case kiddushCheckSendSet = "kiddush-check-send-set"
     /// Seat reservations created with `add()` (random id): one seat can be reserved twice.
     case seatRandomId = "seat-random-id"
+    /// The like button's in-flight guard checks, awaits the post cache, then marks (actor
+    /// reentrancy); the like itself is read-then-`arrayUnion` + `increment(1)`: a double tap
+    /// that slips past the guard counts one like twice.
+    case likeGuardReentrant = "like-guard-reentrant"
 
     /// One-line description of what the variant gets wrong.
     public var summary: String {
@@ -52,6 +56,7 @@ public enum KNBVariant: String, Sendable, Hashable, CaseIterable, CustomStringCo
         case .kiddushSetDataOverwrite: return "kiddush booking via setData on the date id: silent overwrite (admin) or PERMISSION_DENIED"
         case .kiddushCheckSendSet: return "booking email via check-send-set: two invocations both send"
         case .seatRandomId: return "seat reservation via add(): one seat reserved twice"
+        case .likeGuardReentrant: return "like tap guard checks, awaits, then marks: a preempted double tap reads 'not liked' twice and counts +2"
         }
     }
 

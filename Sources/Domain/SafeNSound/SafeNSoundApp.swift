@@ -13,6 +13,8 @@ public final class SafeNSoundApp: Sendable {
     /// Where users and alerts live (actors, or backend documents).
     public let store: any SafeNSoundStore
     let probe: SafeNSoundProbe
+    /// The warm function instance's module-scope memory (`rate-limit-in-memory`: last call per user).
+    let functionMemory: InstanceMemory
 
     /// Builds the app on `store` (default: `SafeNSoundActorStore`), sending through `messenger`.
     public convenience init(
@@ -32,6 +34,7 @@ public final class SafeNSoundApp: Sendable {
         self.configuration = configuration
         self.messenger = messenger
         self.probe = probe
+        self.functionMemory = InstanceMemory(env: environment, label: "safensound-functions")
         self.store = store ?? SafeNSoundActorStore(environment: environment, checkSlotWidth: configuration.missedHeartbeatCheckInterval)
     }
 
@@ -108,7 +111,13 @@ public final class SafeNSoundApp: Sendable {
         }
         let now = environment.clock.now
         let updated: SafeNSoundUser
-        if variant == .readThenWriteRateLimit {
+        if variant == .rateLimitInMemory {
+            let spacing = configuration.heartbeatMinimumSpacing
+            guard await functionMemory.claimAcrossAwait(userId, at: now, spacing: spacing) else {
+                throw .rateLimited(userId: userId, retryAfterSeconds: (spacing.nanoseconds + 999_999_999) / 1_000_000_000)
+            }
+            updated = try await store.applyHeartbeat(userId: userId, at: now, timeZoneIdentifier: request.timeZoneIdentifier)
+        } else if variant == .readThenWriteRateLimit {
             // Literal design: read the user, check, write the heartbeat record, then update the user.
             guard let before = await store.user(userId) else { throw .userNotFound(userId: userId) }
             try SafeNSoundCheckInAccount.checkRateLimit(before, now: now, minimumSpacing: configuration.heartbeatMinimumSpacing)

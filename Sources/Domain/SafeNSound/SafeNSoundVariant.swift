@@ -21,6 +21,9 @@ public enum SafeNSoundVariant: String, CaseIterable, Sendable, Codable {
     case utcEmail = "utc-email"
     /// "72 h" is computed as "same wall-clock time 3 days later" in the user's time zone.
     case wallClockThreshold = "wall-clock-threshold"
+    /// "Max 1 heartbeat per minute" kept in the function instance's memory (last accepted call
+    /// per user): checked, then an await, then recorded, so two calls interleaved there both pass.
+    case rateLimitInMemory = "rate-limit-in-memory"
 
     /// One sentence on what this variant gets wrong (or, for `careful`, what it guarantees).
     public var summary: String {
@@ -41,6 +44,8 @@ public enum SafeNSoundVariant: String, CaseIterable, Sendable, Codable {
             return "The email shows the last check-in in UTC instead of the user's time zone."
         case .wallClockThreshold:
             return "Thresholds use wall-clock days, so across a DST change the alert fires an hour early or late."
+        case .rateLimitInMemory:
+            return "Two heartbeat calls interleaved inside the function's in-memory rate limiter are both accepted."
         }
     }
 }

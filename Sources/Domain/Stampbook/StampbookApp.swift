@@ -16,11 +16,14 @@ public final class StampbookApp: Sendable {
     public let variant: StampbookVariant
     public static let captionLengthMaximum = 500
     private let likeRequests = Mutex<[String: StampbookLikeRequests]>([:])
+    /// The devices' in-memory managers of the reentrant variants, keyed by user and post/stamp.
+    private let deviceMemory: InstanceMemory
 
     /// Builds the app on `backend` and deploys Stampbook's security rules.
     public init(backend: Backend, variant: StampbookVariant = .careful) {
         self.backend = backend
         self.variant = variant
+        self.deviceMemory = InstanceMemory(env: backend.env, label: "stampbook-devices")
         backend.setRules(Self.securityRules)
     }
 
@@ -55,6 +58,25 @@ public final class StampbookApp: Sendable {
             "timestamp": .timestamp(now), "likeCount": 0, "commentCount": 0, "isCollection": true,
         ]
         do {
+            if variant == .collectGuardReentrant {
+                // The local collected set is kept after a failure too (the optimistic UI shows
+                // the stamp collected), so a retry is refused locally, never counted twice.
+                guard await deviceMemory.claimAcrossAwait("collect/\(userId)/\(stampId)", at: now) else {
+                    throw StampbookError.alreadyCollected(userId: userId, stampId: stampId)
+                }
+                try await client.runTransaction { transaction in
+                    let stamp = try await transaction.get(DocumentPath("stamps", stampId))
+                    guard stamp.exists else { throw StampbookError.stampNotFound(stampId: stampId) }
+                    _ = try await transaction.get(Self.statistics(stampId))
+                    transaction.set(Self.collected(userId, stampId), ["collectedAt": .timestamp(now)])
+                    transaction.merge(Self.statistics(stampId), [
+                        "totalCollectors": .increment(1), "collectorUserIds": .arrayUnion([.string(userId)]),
+                        "lastUpdated": .serverTimestamp,
+                    ])
+                    transaction.set(Self.post("\(userId)_\(stampId)"), postFields)
+                }
+                return
+            }
             if variant == .incrementCollectors {
                 try await client.setData(Self.collected(userId, stampId), ["collectedAt": .timestamp(now)])
                 try await client.setData(Self.statistics(stampId), merging: [
@@ -139,11 +161,40 @@ public final class StampbookApp: Sendable {
     @discardableResult
     public func setLike(postId: String, liked: Bool, as client: FirestoreClient) async throws(StampbookError) -> Bool {
         let userId = try uid(client)
+        if variant == .likeDedupReentrant {
+            let key = "like/\(userId)/\(postId)"
+            guard await deviceMemory.claimAcrossAwait(key, at: backend.env.clock.now) else { return false }
+            do {
+                try await writeLikeIfChanged(postId: postId, userId: userId, liked: liked, client: client)
+            } catch {
+                await deviceMemory.release(key)
+                throw StampbookError.wrap(error)
+            }
+            await deviceMemory.release(key)
+            return true
+        }
         do {
             return try await requests(for: userId).run(postId: postId) {
                 try await self.writeLike(postId: postId, userId: userId, liked: liked, client: client)
             }
         } catch { throw StampbookError.wrap(error) }
+    }
+
+    /// `like-dedup-reentrant`: reads the like, and only if it differs writes it with the counter
+    /// in one transaction that trusts that read (the de-duplication is meant to make it safe).
+    private func writeLikeIfChanged(postId: String, userId: String, liked: Bool, client: FirestoreClient) async throws {
+        let likePath = Self.like(postId, userId)
+        if try await client.get(likePath).exists == liked { return }
+        try await client.runTransaction { transaction in
+            let post = try await transaction.get(Self.post(postId))
+            guard post.exists else { throw StampbookError.postNotFound(postId: postId) }
+            if liked {
+                transaction.set(likePath, ["userId": .string(userId), "createdAt": .timestamp(self.backend.env.clock.now)])
+            } else {
+                transaction.delete(likePath)
+            }
+            transaction.update(Self.post(postId), ["likeCount": .set(.int((post["likeCount"]?.intValue ?? 0) + (liked ? 1 : -1)))])
+        }
     }
 
     private func writeLike(postId: String, userId: String, liked: Bool, client: FirestoreClient) async throws {

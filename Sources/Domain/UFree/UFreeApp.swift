@@ -17,12 +17,15 @@ public final class UFreeApp: Sendable {
     /// The literal design's per-device `isProcessing` flags ("sender>recipient").
     private let nudgesInFlight = Mutex<Set<String>>([])
     private let sequence = Mutex<Int>(0)
+    /// The devices' view-model cooldown tables (`nudge-guard-reentrant`), keyed "sender>recipient".
+    private let deviceMemory: InstanceMemory
 
     /// Builds the app on `backend` and deploys UFree's security rules.
     public init(backend: Backend, variant: UFreeVariant = .careful, nudgeCooldown: Duration = .seconds(60)) {
         self.backend = backend
         self.variant = variant
         self.nudgeCooldown = nudgeCooldown
+        self.deviceMemory = InstanceMemory(env: backend.env, label: "ufree-devices")
         backend.setRules(Self.securityRules)
     }
 
@@ -215,9 +218,20 @@ public final class UFreeApp: Sendable {
     public func nudge(_ friendId: String, as client: FirestoreClient) async throws(UFreeError) {
         let sender = try uid(client)
         let now = backend.env.clock.now
+        if variant == .nudgeGuardReentrant {
+            // The view model's guard runs on the tap, before any network: the server trusts it.
+            guard await deviceMemory.claimAcrossAwait("\(sender)>\(friendId)", at: now, spacing: nudgeCooldown) else {
+                throw .nudgeTooSoon(fromUserId: sender, toUserId: friendId, retryAfterSeconds: (nudgeCooldown.nanoseconds + 999_999_999) / 1_000_000_000)
+            }
+        }
         do {
             let friendIds = (try await client.get(Self.user(sender))["friendIds"]?.arrayValue) ?? []
             guard friendIds.contains(.string(friendId)) else { throw UFreeError.notFriends(userId: sender, otherUserId: friendId) }
+            if variant == .nudgeGuardReentrant {
+                let id = "nudge_\(sender)_\(now.unixNanoseconds)_\(nextSequence())"
+                try await client.setData(Self.notification(friendId, id), notificationFields(.nudge, from: sender, to: friendId, at: now))
+                return
+            }
             if variant == .clientTapGuardOnly {
                 let key = "\(sender)>\(friendId)"
                 guard nudgesInFlight.withLock({ $0.insert(key).inserted }) else { throw UFreeError.nudgeInFlight(fromUserId: sender, toUserId: friendId) }

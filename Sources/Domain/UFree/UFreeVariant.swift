@@ -10,6 +10,10 @@ public enum UFreeVariant: String, CaseIterable, Sendable, Codable {
     case clientTapGuardOnly = "client-tap-guard-only"
     /// "Today" (for the no-past-dates rule) is computed in UTC, rejecting valid days in the Americas.
     case utcToday = "utc-today"
+    /// The nudge button's view model guards with its own cooldown table (no server check), but
+    /// marks the nudge only after an await (the haptic feedback): a rapid tap preempted there
+    /// also passes the guard.
+    case nudgeGuardReentrant = "nudge-guard-reentrant"
 
     /// One sentence on what this variant gets wrong.
     public var summary: String {
@@ -18,6 +22,7 @@ public enum UFreeVariant: String, CaseIterable, Sendable, Codable {
         case .twoWayRequests: return "Crossing friend requests create two friendships; removing one leaves a ghost friendship."
         case .clientTapGuardOnly: return "Rapid taps (or two devices) deliver several nudges; only an in-flight flag guards them."
         case .utcToday: return "Past-date check uses UTC: an evening user in the Americas cannot set today's status."
+        case .nudgeGuardReentrant: return "Two rapid taps preempted between the view model's cooldown check and its mark both nudge."
         }
     }
 }

@@ -51,6 +51,17 @@ public enum BugZoo {
         Bug(variant: "blind-like-increment", app: "stampbook", scenario: "stamp-collect", needs: "depth-1"),
         Bug(variant: "unreserved-username", app: "inspired", scenario: "privacy-access", needs: "depth-2"),
         Bug(variant: "like-without-transaction", app: "inspired", scenario: "privacy-access", needs: "depth-1"),
+        // Bugs that need a scheduling decision: a check and its mark split by a zero-latency
+        // await (actor reentrancy; in a function, another invocation's turn), so the default
+        // schedule runs each call through and only a preemption (or a timing choice that puts
+        // two calls in one instant, then a preemption) interleaves them (docs/zoo.md).
+        Bug(variant: "like-guard-reentrant", app: "knb", scenario: "like-storm", needs: "decision:preemption"),
+        Bug(variant: "like-dedup-reentrant", app: "stampbook", scenario: "stamp-collect", needs: "decision:preemption"),
+        Bug(variant: "collect-guard-reentrant", app: "stampbook", scenario: "stamp-collect", needs: "decision:preemption"),
+        Bug(variant: "nudge-guard-reentrant", app: "ufree", scenario: "nudge-storm", needs: "decision:preemption",
+            parameters: ["tapGapMaxMilliseconds": "0"]),
+        Bug(variant: "rate-limit-in-memory", app: "safensound", scenario: "heartbeat-timeline", needs: "decision:preemption+function", parameters: heartbeatSmall),
+        Bug(variant: "like-tap-guard-reentrant", app: "inspired", scenario: "privacy-access", needs: "decision:preemption"),
     ].filter { bug in (try? ScenarioRegistry.scenario(named: bug.scenario))?.variants.contains(bug.variant) ?? false }
 
     /// The strategies the zoo compares, in table order.

@@ -19,7 +19,7 @@ public struct PrivacyAccessScenario: Scenario {
         .init("triggerQueryMilliseconds", "most admin-SDK latency of the username trigger's check and of its write", default: 200, in: 0...10_000),
     ]
     public let operations: [String] = ["readProfile", "like", "unlike"]
-    public let variants = [InspiredVariant.unreservedUsername.rawValue, InspiredVariant.likeWithoutTransaction.rawValue]
+    public let variants = [InspiredVariant.unreservedUsername.rawValue, InspiredVariant.likeWithoutTransaction.rawValue, InspiredVariant.likeTapGuardReentrant.rawValue]
     public let checks: [CheckDeclaration] = [
         .init(.always, "no-unauthorised-read", "a profile read succeeds only if it is public or the users share a community"),
         .init(.always, "signed-out-read-denied", "a signed-out client reads no profile"),

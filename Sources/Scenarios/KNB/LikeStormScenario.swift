@@ -17,7 +17,7 @@ public struct LikeStormScenario: Scenario {
         .init("duplicatePercent", "trigger events delivered twice", default: 10, in: 0...100),
     ]
     public let operations: [String] = ["like", "unlike", "reply"]
-    public let variants = KNBScenarioSupport.variants([.likeArrayUnionIncrement, .unlikeNonLikerDecrements, .replyCountTriggerIncrement])
+    public let variants = KNBScenarioSupport.variants([.likeArrayUnionIncrement, .unlikeNonLikerDecrements, .replyCountTriggerIncrement, .likeGuardReentrant])
     public let checks: [CheckDeclaration] = [
         .init(.always, "like-count-matches-likes", "likeCount == likes.count on every post", operations: ["like", "unlike", "double-tap"]),
         .init(.always, "like-count-not-negative", "likeCount is never negative", operations: ["like", "unlike", "double-tap"]),

@@ -17,7 +17,8 @@ public struct StampCollectScenario: Scenario {
         .init("staleUnlikePercent", "chance an unlike comes from a stale UI (the user never liked the post)", default: 20, in: 0...100),
     ]
     public let operations: [String] = ["collect", "like", "unlike"]
-    public let variants = [StampbookVariant.incrementCollectors.rawValue, StampbookVariant.blindLikeIncrement.rawValue]
+    public let variants = [StampbookVariant.incrementCollectors.rawValue, StampbookVariant.blindLikeIncrement.rawValue,
+                                 StampbookVariant.likeDedupReentrant.rawValue, StampbookVariant.collectGuardReentrant.rawValue]
     public let checks: [CheckDeclaration] = [
         .init(.always, "collectors-consistent", "totalCollectors == collectorUserIds.count, no collector twice"),
         .init(.always, "like-count-not-negative", "likeCount is never negative"),

@@ -18,7 +18,7 @@ public struct NudgeStormScenario: Scenario {
         .init("freePercent", "chance a user is free on the plan day", default: 50, in: 0...100),
     ]
     public let operations: [String] = ["nudgeAll", "nudgeBurst"]
-    public let variants = [UFreeVariant.clientTapGuardOnly.rawValue, UFreeVariant.utcToday.rawValue]
+    public let variants = [UFreeVariant.clientTapGuardOnly.rawValue, UFreeVariant.utcToday.rawValue, UFreeVariant.nudgeGuardReentrant.rawValue]
     public let checks: [CheckDeclaration] = [
         .init(.always, "local-today-accepted", "setting the status of one's own local today is never refused as a past date"),
         .init(.always, "one-nudge-per-cooldown", "nudges from one sender to one recipient are at least the cooldown apart"),
