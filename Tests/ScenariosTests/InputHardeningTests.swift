@@ -71,9 +71,9 @@ import Testing
         #expect(throws: ScenarioError.unreadableArtifact(path: folder + "/bad.json", reason: "inconsistent sweep result: seedsPassed 9 exceeds seedsRun 3")) {
             _ = try SweepResult.read(folder + "/bad.json")
         }
-        let future = sweep().json().replacingOccurrences(of: "\"schemaVersion\":1", with: "\"schemaVersion\":7")
+        let future = sweep().json().replacingOccurrences(of: "\"schemaVersion\":\(SweepResult.currentSchemaVersion)", with: "\"schemaVersion\":7")
         try AtomicFile.write(future, to: folder + "/future.json")
-        #expect(throws: ScenarioError.unreadableArtifact(path: folder + "/future.json", reason: "schemaVersion 7 is not 1, the version this build reads")) {
+        #expect(throws: ScenarioError.unreadableArtifact(path: folder + "/future.json", reason: "schemaVersion 7 is not \(SweepResult.currentSchemaVersion), the version this build reads")) {
             _ = try SweepResult.read(folder + "/future.json")
         }
         let missing = sweep().json().replacingOccurrences(of: "\"seedsRun\":3,", with: "")

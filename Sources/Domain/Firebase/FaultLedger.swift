@@ -13,25 +13,26 @@ public final class FaultLedger: Sendable {
     public struct Tally: Sendable, Hashable, Codable {
         /// Chances to inject the fault.
         public var opportunities: Int = 0
-        /// Sum of the configured probabilities over those chances.
-        public var expected: Double = 0
-        /// Sum of p·(1 − p) over those chances (the binomial variance of `observed`).
-        public var variance: Double = 0
+        /// Sum of the configured probabilities over those chances, in billionths (integers, so
+        /// sums are exact and a merge of shards equals one machine's sweep).
+        public var expectedBillionths: UInt64 = 0
+        /// Sum of p·(1 − p) over those chances (the binomial variance of `observed`), in billionths.
+        public var varianceBillionths: UInt64 = 0
         /// Times the fault took effect.
         public var observed: Int = 0
 
-        public init(opportunities: Int = 0, expected: Double = 0, variance: Double = 0, observed: Int = 0) {
+        public init(opportunities: Int = 0, expectedBillionths: UInt64 = 0, varianceBillionths: UInt64 = 0, observed: Int = 0) {
             self.opportunities = opportunities
-            self.expected = expected
-            self.variance = variance
+            self.expectedBillionths = expectedBillionths
+            self.varianceBillionths = varianceBillionths
             self.observed = observed
         }
 
         /// Adds another tally (of another seed).
         public mutating func add(_ other: Tally) {
             opportunities += other.opportunities
-            expected += other.expected
-            variance += other.variance
+            expectedBillionths &+= other.expectedBillionths
+            varianceBillionths &+= other.varianceBillionths
             observed += other.observed
         }
     }
@@ -70,10 +71,11 @@ public final class FaultLedger: Sendable {
     public func opportunity(_ kind: FaultKind, probability: Double) {
         guard probability > 0 else { return }
         let p = min(1, probability)
+        let expected = UInt64((p * 1e9).rounded()), variance = UInt64((p * (1 - p) * 1e9).rounded())
         state.withLock { state in
             state.tallies[kind, default: Tally()].opportunities += 1
-            state.tallies[kind, default: Tally()].expected += p
-            state.tallies[kind, default: Tally()].variance += p * (1 - p)
+            state.tallies[kind, default: Tally()].expectedBillionths &+= expected
+            state.tallies[kind, default: Tally()].varianceBillionths &+= variance
         }
     }
 

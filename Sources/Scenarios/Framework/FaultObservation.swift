@@ -5,16 +5,22 @@ import Domain
 public struct FaultObservation: Sendable, Hashable, Codable {
     public var kind: FaultKind
     public var opportunities: Int
-    public var expected: Double
-    /// Binomial variance of `observed` (sum of p·(1 − p)).
-    public var variance: Double
+    /// Sum of the configured probabilities, in billionths (exact, so merges are associative).
+    public var expectedBillionths: UInt64
+    /// Binomial variance of `observed` (sum of p·(1 − p)), in billionths.
+    public var varianceBillionths: UInt64
     public var observed: Int
+
+    /// Faults expected.
+    public var expected: Double { Double(expectedBillionths) / 1e9 }
+    /// Binomial variance of `observed`.
+    public var variance: Double { Double(varianceBillionths) / 1e9 }
 
     public init(kind: FaultKind, tally: FaultLedger.Tally) {
         self.kind = kind
         self.opportunities = tally.opportunities
-        self.expected = tally.expected
-        self.variance = tally.variance
+        self.expectedBillionths = tally.expectedBillionths
+        self.varianceBillionths = tally.varianceBillionths
         self.observed = tally.observed
     }
 
@@ -42,8 +48,8 @@ public struct FaultObservation: Sendable, Hashable, Codable {
     public mutating func add(_ other: FaultObservation) {
         precondition(other.kind == kind, "adding observations of different fault kinds")
         opportunities += other.opportunities
-        expected += other.expected
-        variance += other.variance
+        expectedBillionths &+= other.expectedBillionths
+        varianceBillionths &+= other.varianceBillionths
         observed += other.observed
     }
 
