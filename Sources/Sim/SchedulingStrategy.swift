@@ -46,12 +46,6 @@ public enum SchedulingStrategy: Sendable, Hashable, CustomStringConvertible {
         return Self.portfolioMembers[Int(seed % UInt64(Self.portfolioMembers.count))]
     }
 
-    /// True when running needs a first measuring run (PCT with an unmeasured horizon and depth > 1).
-    public var needsMeasuredHorizon: Bool {
-        if case .pct(let depth, nil) = self { return depth > 1 }
-        return false
-    }
-
     public var description: String {
         switch self {
         case .fifo: "fifo"
