@@ -119,6 +119,11 @@ extension Rehearse {
                 try shrunk.artifact.write(to: path)
                 Self.printShrunk(shrunk.artifact, path: path)
             }
+            let verified = final.failures.compactMap(\.replayed)
+            if !verified.isEmpty {
+                let reproduced = verified.filter { $0 }.count
+                print("replay check: \(reproduced) of \(verified.count) failure artifact(s) replayed to the same check, step and trace\(reproduced == verified.count ? "" : "; NOT replayed: seeds " + final.failures.filter { $0.replayed == false }.map { "\($0.seed)" }.joined(separator: ", "))")
+            }
             let checked = final.determinismChecked.count
             print("nondeterminism check: \(checked) seed(s) run twice\(final.failures.contains { $0.kind == "nondeterminism" } ? ", MISMATCH" : ", all deterministic")")
             try recorder.checkpoint(force: true)
