@@ -191,7 +191,7 @@ struct MalformedFixtures {
             for cut in [1, 2, data.count / 4, data.count / 2, data.count * 3 / 4, data.count - 3] where cut > 0 && cut < data.count {
                 try add("\(name)-cut\(cut)", data.prefix(cut))
             }
-            for version in [0, 3, 99, -1, Int.max] as [Any] + ["1", 1.5, NSNull()] as [Any] {
+            for version in [0, 7, 99, -1, Int.max] as [Any] + ["1", 1.5, NSNull()] as [Any] {
                 var changed = object; changed["schemaVersion"] = version
                 try add("\(name)-version", Self.json(changed))
             }

@@ -102,6 +102,12 @@ import Testing
         #expect(crashDetails.contains("--swarm") && crashDetails.contains("--variant unlike-nonliker-decrements"))
         // Control characters cannot appear in XML 1.0: replaced, never written raw.
         #expect(!report.xml.contains("\u{1}") && report.xml.contains("signal 11\u{FFFD}"))
+        // Newlines survive in element text and become references in attributes (a parser folds raw ones).
+        let escaped = JUnitReport(name: "a\nb", suites: [.init(name: "s", properties: [("p", "x\ty")], cases: [
+            .init(classname: "c", name: "n", outcome: .failed(message: "m1\nm2", type: "t", details: "d1\nd2 <&>"), output: nil),
+        ])]).xml
+        #expect(escaped.contains("<testsuites name=\"a&#10;b\"") && escaped.contains("value=\"x&#9;y\""))
+        #expect(escaped.contains("message=\"m1&#10;m2\" type=\"t\">d1\nd2 &lt;&amp;&gt;</failure>"))
         #expect(report.failures == cases.filter { if case .failed = $0.outcome { true } else { false } }.count && report.tests == cases.count)
     }
 }

@@ -18,6 +18,10 @@ public struct JUnitReport: Sendable {
         public var outcome: Outcome
         /// What the case asserts (the check's summary), as `<system-out>`.
         public var output: String?
+
+        public init(classname: String, name: String, outcome: Outcome, output: String?) {
+            self.classname = classname; self.name = name; self.outcome = outcome; self.output = output
+        }
     }
 
     /// One `<testsuite>`.
@@ -25,10 +29,18 @@ public struct JUnitReport: Sendable {
         public var name: String
         public var properties: [(name: String, value: String)]
         public var cases: [TestCase]
+
+        public init(name: String, properties: [(name: String, value: String)], cases: [TestCase]) {
+            self.name = name; self.properties = properties; self.cases = cases
+        }
     }
 
     public var name: String
     public var suites: [Suite]
+
+    public init(name: String, suites: [Suite]) {
+        self.name = name; self.suites = suites
+    }
 
     /// Failed cases over all suites.
     public var failures: Int { suites.reduce(0) { $0 + $1.cases.filter { if case .failed = $0.outcome { true } else { false } }.count } }
@@ -243,11 +255,10 @@ public struct JUnitReport: Sendable {
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&apos;"
-            // Kept in attributes too: a parser would fold them into spaces.
-            case "\t", "\n", "\r" where !attribute: out.unicodeScalars.append(scalar)
-            case "\t": out += "&#9;"
-            case "\n": out += "&#10;"
-            case "\r": out += "&#13;"
+            // In an attribute a parser would fold them into spaces: written as references there.
+            case "\t": out += attribute ? "&#9;" : "\t"
+            case "\n": out += attribute ? "&#10;" : "\n"
+            case "\r": out += attribute ? "&#13;" : "\r"
             case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: out += "\u{FFFD}"
             default: out.unicodeScalars.append(scalar)
             }
