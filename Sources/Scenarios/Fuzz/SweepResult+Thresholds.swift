@@ -2,16 +2,17 @@ import Histogram
 
 extension SweepResult {
     /// The value of `statistic` for `operation` over every seed of the result (its merged
-    /// HdrHistogram, µs, scaled to nanoseconds; `max` is the top of the maximum's bucket), or nil
+    /// HdrHistogram, µs, scaled to nanoseconds; percentiles and `max` are the tops of their
+    /// buckets, as the canonical histogram a file holds gives them), or nil
     /// when no seed recorded the operation.
     public func latencyNanoseconds(_ operation: String, _ statistic: Threshold.Statistic) -> UInt64? {
         guard let histogram = latency.first(where: { $0.operation == operation })?.histogram, histogram.totalCount > 0 else { return nil }
         let microseconds: UInt64
         switch statistic {
-        case .p50: microseconds = histogram.valueAtPercentile(50)
-        case .p90: microseconds = histogram.valueAtPercentile(90)
-        case .p99: microseconds = histogram.valueAtPercentile(99)
-        case .p999: microseconds = histogram.valueAtPercentile(99.9)
+        case .p50: microseconds = OperationLatency.percentile(50, of: histogram)
+        case .p90: microseconds = OperationLatency.percentile(90, of: histogram)
+        case .p99: microseconds = OperationLatency.percentile(99, of: histogram)
+        case .p999: microseconds = OperationLatency.percentile(99.9, of: histogram)
         case .max: microseconds = histogram.max
         case .mean: microseconds = UInt64(histogram.mean.rounded())
         }

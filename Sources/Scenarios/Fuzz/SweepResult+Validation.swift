@@ -52,8 +52,8 @@ extension SweepResult {
         for entry in latency {
             let histogram = entry.histogram
             guard entry.count == histogram.totalCount else { return "latency of \(entry.operation): count \(entry.count) differs from its histogram's \(histogram.totalCount)" }
-            guard entry.maxMicroseconds == histogram.max, entry.p50Microseconds == histogram.valueAtPercentile(50),
-                  entry.p99Microseconds == histogram.valueAtPercentile(99) else {
+            guard entry.maxMicroseconds == histogram.max, entry.p50Microseconds == OperationLatency.percentile(50, of: histogram),
+                  entry.p99Microseconds == OperationLatency.percentile(99, of: histogram) else {
                 return "latency of \(entry.operation): p50/p99/maxMicroseconds differ from its histogram's"
             }
         }

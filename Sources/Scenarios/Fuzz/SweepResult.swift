@@ -24,15 +24,22 @@ public struct SweepResult: Sendable, Codable {
         public var maxMicroseconds: UInt64
         public var histogram: Histogram<UInt64>
 
-        /// `histogram` is kept canonical (`HdrHistogramCodec.canonical`): what the file holds.
+        /// The summary is the canonical histogram's (`HdrHistogramCodec.canonical`, what the file
+        /// holds): each percentile the top of its bucket, so it is the same computed from the
+        /// recorded histogram or from one read back, whatever exact extremes were recorded.
         init(operation: String, histogram: Histogram<UInt64>) {
-            let histogram = HdrHistogramCodec.canonical(histogram)
             self.operation = operation
             self.histogram = histogram
             self.count = histogram.totalCount
-            self.p50Microseconds = histogram.valueAtPercentile(50)
-            self.p99Microseconds = histogram.valueAtPercentile(99)
+            self.p50Microseconds = Self.percentile(50, of: histogram)
+            self.p99Microseconds = Self.percentile(99, of: histogram)
             self.maxMicroseconds = histogram.max
+        }
+
+        /// `percentile` of `histogram` as its canonical form gives it: the top of the bucket
+        /// (this library clamps to the exact extremes recorded, which the encoding does not keep).
+        static func percentile(_ percentile: Double, of histogram: Histogram<UInt64>) -> UInt64 {
+            histogram.totalCount == 0 ? 0 : histogram.highestEquivalentForValue(histogram.valueAtPercentile(percentile))
         }
 
         private enum CodingKeys: String, CodingKey { case operation, count, p50Microseconds, p99Microseconds, maxMicroseconds, histogram }
