@@ -2,12 +2,12 @@ import Foundation
 import Testing
 
 /// The formats other tools read (issue 15): JUnit XML from run/fuzz/merge (validated against the
-/// Jenkins xUnit junit-10.xsd with xmllint), `.hgrm` files next to report.json, `merge
+/// our JUnit schema, Tests/Fixtures/junit.xsd, with xmllint), `.hgrm` files next to report.json, `merge
 /// --threshold` over a merged distributed run, the Slurm job array environment, and report.json /
 /// sweep results against their published JSON Schemas (docs/schema).
 @Suite(.serialized) struct ReportFormatsTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let xsd = root.appendingPathComponent("Tests/Fixtures/junit-10.xsd").path
+    static let xsd = root.appendingPathComponent("Tests/Fixtures/junit.xsd").path
     static let xmllint: String? = ["/usr/bin/xmllint", "/usr/local/bin/xmllint", "/opt/homebrew/bin/xmllint"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
     func temporaryDirectory() -> String {
@@ -22,7 +22,7 @@ import Testing
 
     func text(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
 
-    /// `xmllint --schema junit-10.xsd` accepts `path` (nil when it does, else its complaint).
+    /// `xmllint --schema junit.xsd` accepts `path` (nil when it does, else its complaint).
     static func schemaProblem(_ path: String) throws -> String? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(xmllint))

@@ -1,4 +1,4 @@
-/// A run or sweep as JUnit XML (the Jenkins xUnit `junit-10.xsd` dialect that Jenkins, GitLab,
+/// A run or sweep as JUnit XML (the Jenkins xUnit dialect that Jenkins, GitLab,
 /// GitHub test reporters and Azure read): one `<testsuite>` per scenario, one `<testcase>` per
 /// check. A violated check is a `<failure>` carrying the failing seeds and the lines that replay
 /// them; a check the run never evaluated, or its parameters rule out, is `<skipped>`. No wall
