@@ -99,6 +99,9 @@ final class Scheduler: @unchecked Sendable {
     private(set) var timersFired: UInt64 = 0
     private(set) var realTimeSleepsSkipped: UInt64 = 0
 
+    /// `Simulation.atEnd` actions, in registration order (run once, then dropped).
+    private var endActions: [@Sendable () -> Void] = []
+
     private let foreignInbox = Mutex<[ReadyJob]>([])
     private let foreignPending = Atomic<Bool>(false)
 
@@ -242,6 +245,19 @@ final class Scheduler: @unchecked Sendable {
     }
 
     func nextRandom() -> UInt64 { schedulerRandom.next() }
+
+    /// Adds an action for the end of the run (see `Simulation.atEnd`).
+    func atEnd(_ action: @escaping @Sendable () -> Void) {
+        precondition(pthread_equal(pthread_self(), thread) != 0, "Simulation.atEnd called from a foreign thread")
+        endActions.append(action)
+    }
+
+    /// Runs the end actions once, in registration order, and drops them (and what they captured).
+    func runEndActions() {
+        let actions = endActions
+        endActions = []
+        for action in actions { action() }
+    }
 
     // MARK: The loop
 
@@ -479,6 +495,7 @@ final class Scheduler: @unchecked Sendable {
         replayDecisions = []
         nearTimers = []
         liveNamedTasks = [:]
+        endActions = []
     }
 
     /// Jobs and timers still pending when the run ended (they never ran).
