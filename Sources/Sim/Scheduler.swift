@@ -104,6 +104,9 @@ final class Scheduler: @unchecked Sendable {
     private(set) var timersFired: UInt64 = 0
     private(set) var realTimeSleepsSkipped: UInt64 = 0
 
+    /// `Simulation.atEnd` actions, in registration order (run once, then dropped).
+    private var endActions: [@Sendable () -> Void] = []
+
     private let foreignInbox = Mutex<[ReadyJob]>([])
     private let foreignPending = Atomic<Bool>(false)
 
@@ -295,6 +298,19 @@ final class Scheduler: @unchecked Sendable {
     /// Invariant checks so far (the structural scans run on every 64th).
     private var internalChecks: UInt64 = 0
     #endif
+
+    /// Adds an action for the end of the run (see `Simulation.atEnd`).
+    func atEnd(_ action: @escaping @Sendable () -> Void) {
+        precondition(pthread_equal(pthread_self(), thread) != 0, "Simulation.atEnd called from a foreign thread")
+        endActions.append(action)
+    }
+
+    /// Runs the end actions once, in registration order, and drops them (and what they captured).
+    func runEndActions() {
+        let actions = endActions
+        endActions = []
+        for action in actions { action() }
+    }
 
     // MARK: The loop
 
@@ -543,6 +559,7 @@ final class Scheduler: @unchecked Sendable {
         replayDecisions = []
         nearTimers = []
         liveNamedTasks = [:]
+        endActions = []
     }
 
     /// Jobs and timers still pending when the run ended (they never ran).

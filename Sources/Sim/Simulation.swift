@@ -68,6 +68,9 @@ public enum Simulation {
         ForeignJobRouter.release(scheduler)
         let pending = scheduler.pendingWork
         defer { scheduler.releaseBuffers() }
+        // After the outcome, hash and decisions are final and outside the simulation: what the
+        // actions release can no longer change the run (its leftover tasks never run again).
+        scheduler.runEndActions()
         var result = SimulationResult(
             configuration: configuration,
             outcome: outcome,
@@ -141,6 +144,14 @@ public enum Simulation {
     public static func point() async {
         await Task.yield()
     }
+
+    /// Registers `action` to run once when the running simulation ends: after its outcome, trace
+    /// hash and decisions are final, on the same thread but outside the simulation (no Simulation
+    /// API), before `Simulation.run` returns; actions run in registration order, each run (PCT's
+    /// measuring run too) its own. For releasing what the run built: a task still suspended when
+    /// the run ends never runs again, so a reference cycle it would have broken (an app that
+    /// captured itself in a handler it registered) stays unless an end action breaks it.
+    public static func atEnd(_ action: @escaping @Sendable () -> Void) { current().atEnd(action) }
 
     /// Runs `body` as a named child task body: the deadlock report names it while it is unfinished.
     public static func named<T>(_ name: String, _ body: () async throws -> T) async rethrows -> T {

@@ -69,6 +69,12 @@ public final class Functions: Sendable {
         try await job.handler(ScheduledRun(name: name, scheduledTime: time, attempt: attempt, isDuplicate: isDuplicate))
     }
 
+    /// Drops every registered trigger, scheduled function and callable (`Backend.terminate`).
+    func removeAll() {
+        state.withLock { $0 = State() }
+        dispatcher.removeAll()
+    }
+
     // MARK: Callables
 
     public func callable(_ name: String, _ handler: @escaping CallableHandler) {
