@@ -83,7 +83,7 @@ enum CheckInTimestamp {
         } else if i == b.count {
             return bad("no UTC offset: add Z or ±HH:MM (a local time alone is ambiguous)")
         } else {
-            return bad("zone abbreviations such as '\(String(decoding: b[i...].prefix(8), as: UTF8.self))' are ambiguous: give the offset (±HH:MM or Z)")
+            return bad("zone abbreviations such as '\(String(decoding: b[i...].prefix(8), as: UTF8.self).trimmingPrefix(" "))' are ambiguous: give the offset (±HH:MM or Z)")
         }
         guard i == b.count else { return bad("unexpected text after the offset") }
         guard (1...12).contains(month) else { return bad("month \(month) does not exist") }
