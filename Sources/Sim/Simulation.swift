@@ -71,7 +71,8 @@ public enum Simulation {
             actorLabels: scheduler.executorLabels,
             leftoverReadyJobs: pending.readyJobs,
             leftoverTimers: pending.timers,
-            globalJobsCaptured: scheduler.globalJobsCaptured)
+            globalJobsCaptured: scheduler.globalJobsCaptured,
+            replayDivergence: scheduler.replayDivergence)
     }
 
     /// True when called from code running inside a simulation.

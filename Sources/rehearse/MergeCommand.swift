@@ -27,6 +27,7 @@ extension Rehearse {
             for (path, shard) in zip(results, shards).dropFirst() {
                 do { merged = try SweepResult.merge([merged, shard]) } catch { throw InputError.fail("\(path): \(error.description)") }
             }
+            StaleTemporaryFiles.clean(beside: output)
             try AtomicFile.write(merged.json(), to: output)
             for failure in merged.failures {
                 print("FAIL seed \(failure.seed): \(failure.kind): \(failure.message)\(failure.artifact.map { " (\($0))" } ?? "")")

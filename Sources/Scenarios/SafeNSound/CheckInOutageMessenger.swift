@@ -4,7 +4,8 @@ import Synchronization
 /// A messenger in front of the real one that fails every send of a user's push or email while
 /// an outage declared in a check-in log (`email-fails:<minutes>`, `push-fails:<minutes>`) is
 /// on: SendGrid answers 429, FCM a transient failure. The alert goes back to `scheduled` and the
-/// next 2-minute run retries it, as in production.
+/// next 2-minute run retries it, as in production. Every attempt, delivered or not, is reported
+/// to `onAttempt` (the replay's table).
 final class CheckInOutageMessenger: SafeNSoundMessenger {
     /// One declared outage: `[from, until)` on `channel` for one user.
     struct Outage: Sendable {
@@ -16,10 +17,12 @@ final class CheckInOutageMessenger: SafeNSoundMessenger {
     private let inner: any SafeNSoundMessenger
     private let clock: DomainClock
     private let outages = Mutex<[String: [Outage]]>([:])
+    private let onAttempt: @Sendable (SafeNSoundMessage, _ delivered: Bool) -> Void
 
-    init(inner: any SafeNSoundMessenger, clock: DomainClock) {
+    init(inner: any SafeNSoundMessenger, clock: DomainClock, onAttempt: @escaping @Sendable (SafeNSoundMessage, Bool) -> Void) {
         self.inner = inner
         self.clock = clock
+        self.onAttempt = onAttempt
     }
 
     /// Declares an outage for `user` (outages may overlap; each counts on its own).
@@ -27,7 +30,7 @@ final class CheckInOutageMessenger: SafeNSoundMessenger {
         outages.withLock { $0[user, default: []].append(outage) }
     }
 
-    /// The reason a send now fails, or nil when no outage covers it.
+    /// What the provider answers during an outage on `channel`.
     static func reason(_ channel: SafeNSoundMessage.Channel) -> String {
         channel == .email ? "SendGrid 429 Too Many Requests" : "FCM unavailable"
     }
@@ -37,7 +40,16 @@ final class CheckInOutageMessenger: SafeNSoundMessenger {
         let down = outages.withLock { table in
             (table[message.userId] ?? []).contains { $0.channel == message.channel && $0.from <= now && now < $0.until }
         }
-        if down { throw .deliveryFailed(recipient: message.recipient, reason: Self.reason(message.channel)) }
-        try await inner.deliver(message)
+        if down {
+            onAttempt(message, false)
+            throw .deliveryFailed(recipient: message.recipient, reason: Self.reason(message.channel))
+        }
+        do {
+            try await inner.deliver(message)
+        } catch {
+            onAttempt(message, false)
+            throw error
+        }
+        onAttempt(message, true)
     }
 }

@@ -72,10 +72,8 @@ public enum CheckInReplay {
                 let zone = zones.withLock { $0[user] } ?? "UTC"
                 rows.withLock { $0.append(Row(time: now, user: user, sinceLastCheckIn: since, timeZone: zone, what: what)) }
             }
-            let outages = CheckInOutageMessenger(inner: SafeNSoundBackendMessenger(backend: backend), clock: clock)
-            let log = SafeNSoundDeliveryLog(inner: outages, clock: clock) { delivery in
-                let message = delivery.message
-                guard delivery.delivered else {
+            let outages = CheckInOutageMessenger(inner: SafeNSoundBackendMessenger(backend: backend), clock: clock) { message, delivered in
+                guard delivered else {
                     let what = message.channel == .push ? "push pre-notification" : "email to \(message.recipient)"
                     add(message.userId, "\(what) failed (\(CheckInOutageMessenger.reason(message.channel))); the next 2-minute run retries")
                     return
@@ -90,7 +88,7 @@ public enum CheckInReplay {
                 }
             }
             let app = SafeNSoundApp(
-                environment: env, configuration: SafeNSoundConfiguration(variant: variant), messenger: log,
+                environment: env, configuration: SafeNSoundConfiguration(variant: variant), messenger: outages,
                 store: SafeNSoundActorStore(environment: env))
             app.register(on: backend.functions)
             await backend.scheduler.start(firstTick: Timestamp(unixNanoseconds: epoch) + .seconds(1_800), until: last + tail)
@@ -207,16 +205,20 @@ public enum CheckInReplay {
         for row in rows {
             body.append([face.utc(row.time), row.user, row.sinceLastCheckIn.map(hoursMinutes) ?? "-", face.local(row.time, zone: row.timeZone), row.what])
         }
+        // Characters, as the eye counts them; ASCII (nearly every cell) without grapheme breaking.
+        func width(_ text: String) -> Int {
+            text.utf8.allSatisfy { $0 < 0x80 } ? text.utf8.count : text.count
+        }
         var widths = [0, 0, 0, 0]
         for cells in [header] + body {
-            for column in 0..<4 { widths[column] = max(widths[column], cells[column].count) }
+            for column in 0..<4 { widths[column] = max(widths[column], width(cells[column])) }
         }
         var output = ""
         output.reserveCapacity((rows.count + 1) * 160)
         for cells in [header] + body {
             for column in 0..<4 {
                 output += cells[column]
-                output += String(repeating: " ", count: widths[column] - cells[column].count + 2)
+                output += String(repeating: " ", count: widths[column] - width(cells[column]) + 2)
             }
             output += cells[4]
             output += "\n"
