@@ -203,6 +203,9 @@ import Testing
         #expect(what.filter { $0.hasPrefix("email to amy@example.org: ") }.count == 1 && what.filter { $0.hasPrefix("email to ben@example.org: ") }.count == 1)
         let utc = try Self.timeline(log, ["--variant", "utc-email"])
         #expect(utc.status == 0 && utc.out.contains("Last check-in: Jan 13, 2026 at 6:00 AM UTC."), "\(utc.err)")
+        let dst = "timestamp,user,event,timezone\n2026-03-07T22:00:13-08:00,dee,set-threshold:24,America/Los_Angeles\n2026-03-07T22:00:13-08:00,dee,checkin,\n"
+        let wall = try Self.timeline(dst, ["--variant", "wall-clock-threshold"])
+        #expect(Self.rows(wall.out).last?.since == "23h 01m", "calendar-day arithmetic emails an hour early across the spring-forward")
         let bad = try Self.timeline(log, ["--variant", "sloppy"])
         #expect(bad.status == 2 && bad.err.contains("--variant 'sloppy' is not a SafeNSound design"))
     }
