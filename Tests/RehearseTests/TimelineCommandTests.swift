@@ -101,7 +101,19 @@ import Testing
             }
         }
         let failures = results.values.compactMap { $0 }
-        print("timeline reference model: \(seeds.count - failures.count) of \(seeds.count) logs agree")
+        // What the logs exercised (from the model): each kind of row must occur, or agreement means little.
+        let kinds = ["check-in rejected: at most 1", "; cancelled ", "email to contacts cancelled", "push pre-notification:",
+                     "push pre-notification failed", "failed (SendGrid 429", "monitoring paused", "monitoring resumed",
+                     "emergency contact added", "emergency contact removed", "emergency contact changed", "contact change rejected",
+                     "threshold set to", "time zone set to", "PDT", "EDT", "GMT+1", "GMT+11", "GMT+9", "PST"]
+        var tally = [String: Int]()
+        for seed in seeds {
+            for row in TimelineReferenceModel.expected(TimelineLogGenerator.valid(seed: seed).events) {
+                for kind in kinds where row.what.contains(kind) || row.local.hasSuffix(" " + kind) { tally[kind, default: 0] += 1 }
+            }
+        }
+        print("timeline reference model: \(seeds.count - failures.count) of \(seeds.count) logs agree; rows by kind: \(kinds.map { "\($0)=\(tally[$0] ?? 0)" }.joined(separator: ", "))")
+        #expect(kinds.allSatisfy { (tally[$0] ?? 0) > 0 }, "\(tally)")
         #expect(failures.isEmpty, "\(failures.count) of \(seeds.count) disagree:\n\(failures.prefix(5).joined(separator: "\n"))")
     }
 

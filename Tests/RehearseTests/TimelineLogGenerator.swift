@@ -36,9 +36,19 @@ struct TimelineLogGenerator {
             var zone = random.pick(TimelineReferenceZones.names)
             var t = start + Int64(random.range(0...6 * 3600))
             func time() -> Int64 { t % 60 == 0 ? t + 7 : t }
+            var lastCheckIn: Int64 = 0, hours = 72
             func add(_ kind: TimelineReferenceModel.Event.Kind, zoneColumn: String? = nil) {
                 t = time()
                 events.append(.init(time: t, user: user, kind: kind, zoneColumn: zoneColumn))
+                if kind == .checkIn { lastCheckIn = t }
+                if case .threshold(let h) = kind { hours = h }
+            }
+            /// An outage just before the push (or email) the current window expects, out of time order.
+            func outage(email: Bool) {
+                var at = lastCheckIn + Int64(hours - (email ? 0 : 3)) * 3600 - Int64(random.range(60...1200))
+                if at % 60 == 0 { at += 11 }
+                let minutes = random.range(5...40)
+                events.append(.init(time: at, user: user, kind: email ? .emailFails(minutes) : .pushFails(minutes)))
             }
             if random.chance(30) { add(.threshold(random.pick([24, 48, 72]))) ; t += Int64(random.range(1...600)) }
             if random.chance(20) { add(.addContact(random.pick(contactPool))); t += Int64(random.range(1...600)) }
@@ -64,8 +74,9 @@ struct TimelineLogGenerator {
                 case 78..<83: add(.addContact(random.pick(contactPool)))
                 case 83..<87: add(.removeContact(random.pick(contactPool + ["contact-of-\(user)@example.com"])))
                 case 87..<90: add(.editContact(random.pick(contactPool + ["contact-of-\(user)@example.com"]), random.pick(contactPool)))
-                case 90..<96: add(.emailFails(random.range(1...240)))
-                default: add(.pushFails(random.range(1...240)))
+                case 90..<93: add(.emailFails(random.range(1...240)))
+                case 93..<95: add(.pushFails(random.range(1...240)))
+                default: outage(email: random.chance(50))
                 }
             }
         }
