@@ -22,6 +22,16 @@ public enum Simulation {
         precondition(SimulationContext.current == nil, "Simulation.run called from inside a running simulation")
         var resolved = configuration
         resolved.strategy = configuration.strategy.resolved(forSeed: configuration.seed)
+        if case .urw = resolved.strategy {
+            // URW weighs each task by its remaining steps, estimated from a run without preemption.
+            let box = BodyBox(body)
+            var measuring = resolved
+            measuring.strategy = .nonpreemptive
+            measuring.recordsTrace = false
+            measuring.measuresTaskSteps = true
+            resolved.taskStepEstimates = runResolved(measuring) { try await box.body() }.taskSteps
+            return runResolved(resolved) { try await box.body() }
+        }
         guard case .pct(let depth, nil) = resolved.strategy, depth > 1 else {
             return runResolved(resolved, body)
         }
@@ -58,7 +68,7 @@ public enum Simulation {
         ForeignJobRouter.release(scheduler)
         let pending = scheduler.pendingWork
         defer { scheduler.releaseBuffers() }
-        return SimulationResult(
+        var result = SimulationResult(
             configuration: configuration,
             outcome: outcome,
             output: box.value,
@@ -73,6 +83,8 @@ public enum Simulation {
             leftoverTimers: pending.timers,
             globalJobsCaptured: scheduler.globalJobsCaptured,
             replayDivergence: scheduler.replayDivergence)
+        result.taskSteps = scheduler.urw?.executed ?? []
+        return result
     }
 
     /// True when called from code running inside a simulation.

@@ -28,4 +28,6 @@ public struct SimulationResult<Output: Sendable>: Sendable {
     public var globalJobsCaptured: UInt64
     /// For `.replay`: the first choice point whose logged decision was out of range (nil: none).
     public var replayDivergence: ReplayDivergence? = nil
+    /// Jobs run per task, by order of first sight (only when the configuration measured them).
+    var taskSteps: [Int] = []
 }

@@ -11,9 +11,11 @@ import Sim
             swarm: true, determinismEvery: 0, failureDirectory: nil)
         var failures = 0, reproduced = 0
         for seed in seeds {
-            let (_, artifact) = try runner.run(seed: seed)
+            let (result, artifact) = try runner.run(seed: seed)
             guard let artifact else { continue }
             failures += 1
+            // The sweep itself checked the artifact replays (what `fuzz` prints as "replay check").
+            #expect(result.failure?.replayed == true, "\(scenario) \(variant) seed \(seed): the sweep's own replay check failed")
             let replay = try ScenarioRunner.execute(try artifact.replayRequest(gitCommit: nil)).report
             if replay.violation?.check == artifact.violation?.check, replay.violation?.step == artifact.violation?.step,
                replay.traceHash == artifact.traceHash {

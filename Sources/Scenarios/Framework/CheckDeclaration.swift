@@ -11,7 +11,8 @@ public struct CheckDeclaration: Sendable, Hashable, Codable {
     /// Every requirement must hold for the check to be reachable; empty: always reachable.
     /// A sweep does not fail on a goal its parameters make unreachable; it reports it, with why.
     public let requirements: [CheckRequirement]
-    /// The timeline operations (first word of a user's timeline entry, e.g. `reply`) that can
+    /// The timeline operations (the leading words of a user's timeline entry, e.g. `reply` or
+    /// `double-tap collect`; an entry matches when it is the operation or starts with it and a space) that can
     /// change what this check judges: a failure story keeps those on the violated entity, with
     /// the faults that hit it. Empty: every operation on the entity.
     public let operations: [String]

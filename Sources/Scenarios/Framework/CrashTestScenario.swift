@@ -12,6 +12,7 @@ public struct CrashTestScenario: Scenario {
     ]
     public let operations: [String] = []
     public let variants: [String] = []
+    public let usesBackend = false
     public let checks: [CheckDeclaration] = [
         .init(.always, "crash-test-ok", "holds except on failSeed"),
         .init(.sometimes, "ran", "a seed ran"),

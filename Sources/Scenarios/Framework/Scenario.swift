@@ -13,6 +13,9 @@ public protocol Scenario: Sendable {
     var variants: [String] { get }
     /// The checks the scenario may report, so a passing report still lists them.
     var checks: [CheckDeclaration] { get }
+    /// Whether a run builds a simulated backend (`ScenarioContext.backend`); the runner fails a
+    /// run that should have and did not, since the run's faults would never have applied.
+    var usesBackend: Bool { get }
     /// Cross-parameter validation beyond each parameter's range.
     func validate(_ parameters: ScenarioParameters) throws(ScenarioError)
     /// Runs one seed inside `Simulation.run`; reports through `context`.
@@ -20,5 +23,7 @@ public protocol Scenario: Sendable {
 }
 
 extension Scenario {
+    public var usesBackend: Bool { true }
+
     public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {}
 }

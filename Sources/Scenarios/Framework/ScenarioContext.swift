@@ -11,8 +11,8 @@ public final class ScenarioContext: Sendable {
     public let parameters: ScenarioParameters
     /// The selected domain variant name, or nil for the careful design.
     public let variant: String?
-    /// The seed's swarm of fault kinds, when the run is swarmed; scenarios pass their backend
-    /// faults through `faults(_:)` so it takes effect.
+    /// The seed's swarm of fault kinds, when the run is swarmed; it reaches every backend built by
+    /// `backend(_:environment:)`, the only way a scenario gets one.
     public let swarm: SwarmConfiguration?
 
     struct State {
@@ -44,9 +44,21 @@ public final class ScenarioContext: Sendable {
         self.variant = variant
     }
 
-    /// The backend faults of this run: `base` (the scenario's own choice), overridden by the
-    /// swarm's kinds and rates when the run is swarmed.
-    public func faults(_ base: Domain.BackendFaults) -> Domain.BackendFaults {
+    /// The run's backend, built here rather than by the scenario so that no scenario can forget
+    /// the run's faults: `base` (the scenario's own choice of rates) overridden by the swarm's
+    /// kinds and rates when the run is swarmed, plus planted defects; registered so the report
+    /// says which faults had the chance to happen and which took effect. `environment` defaults to
+    /// the running simulation's (a scenario with its own calendar epoch passes one).
+    public func backend(_ base: Domain.BackendFaults = .default, environment: DomainEnvironment? = nil) -> Backend {
+        let backend = Backend(env: environment ?? SimulatedEnvironment.current(), faults: faults(base))
+        // The ledger times events from its clock's zero; this is that zero in virtual time.
+        let origin = Int64(Simulation.nowNanoseconds) - backend.env.clock.elapsedNanoseconds
+        state.withLock { $0.faultLedgers.append((backend.faultLedger, origin)) }
+        return backend
+    }
+
+    /// The backend faults of this run: `base` overridden by the swarm, plus planted defects.
+    package func faults(_ base: Domain.BackendFaults) -> Domain.BackendFaults {
         var faults = swarm?.apply(to: base) ?? base
         faults.defects.formUnion(backendDefects)
         return faults
@@ -55,13 +67,8 @@ public final class ScenarioContext: Sendable {
     /// Planted backend defects of this run (tests of the harness only).
     package let backendDefects: Set<BackendDefect>
 
-    /// Registers the run's backend, so the report says which faults had the chance to happen
-    /// and which took effect (every scenario's backend goes through here).
-    public func attach(_ backend: Backend) {
-        // The ledger times events from its clock's zero; this is that zero in virtual time.
-        let origin = Int64(Simulation.nowNanoseconds) - backend.env.clock.elapsedNanoseconds
-        state.withLock { $0.faultLedgers.append((backend.faultLedger, origin)) }
-    }
+    /// How many backends the run built (the runner checks a swarmed run built at least one).
+    var backendsBuilt: Int { state.withLock { $0.faultLedgers.count } }
 
     /// True once a violation was recorded: user actors stop issuing operations.
     public var isStopped: Bool { state.withLock { $0.violation != nil } }

@@ -74,6 +74,8 @@ public enum ScenarioRunner {
             failure = .init(kind: "invariant", message: "\(violation.check): \(violation.message) (step \(violation.step))")
         } else if !result.outcome.isSuccess {
             failure = .init(kind: "kernel", message: result.outcome.description)
+        } else if scenario.usesBackend && context.backendsBuilt == 0 {
+            failure = .init(kind: "harness", message: "\(scenario.name) built no backend through ScenarioContext.backend: the run's faults never applied")
         }
         let operations = Set(observed.samples.map(\.operation)).sorted()
         let latency = operations.map { operation in

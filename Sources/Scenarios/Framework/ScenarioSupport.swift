@@ -1,16 +1,9 @@
 import Domain
 import Sim
 
-/// Set-up and client behaviour shared by the UFree, Stampbook and Inspired scenarios: a backend
-/// on the running simulation with the run's (swarmed) faults, arrivals, waits and two-tap helpers.
+/// Set-up and client behaviour shared by the UFree, Stampbook and Inspired scenarios:
+/// variant selection, arrivals, waits and two-tap helpers.
 enum ScenarioSupport {
-    /// A backend on the running simulation with `base` faults passed through `context.faults`.
-    static func backend(_ context: ScenarioContext, faults base: BackendFaults = .default) -> Backend {
-        let backend = Backend(env: SimulatedEnvironment.current(), faults: context.faults(base))
-        context.attach(backend)
-        return backend
-    }
-
     /// The variant of type `V` the run selected (nil: careful); the runner validated the name.
     static func variant<V: RawRepresentable>(_ context: ScenarioContext, _ type: V.Type) -> V? where V.RawValue == String {
         guard let name = context.variant else { return nil }

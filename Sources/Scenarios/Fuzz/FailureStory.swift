@@ -18,7 +18,7 @@ public enum FailureStory {
         var before = timeline.filter { $0.timeNanoseconds <= until }
         if !operations.isEmpty {
             let causal = before.filter { entry in
-                entry.user == Self.backendUser || operations.contains(String(entry.event.prefix { $0 != " " }))
+                entry.user == Self.backendUser || operations.contains { entry.event == $0 || entry.event.hasPrefix($0 + " ") }
             }
             if causal.contains(where: { $0.user != Self.backendUser }) { before = causal }
         }

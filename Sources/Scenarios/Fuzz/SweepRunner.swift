@@ -1,3 +1,4 @@
+import Foundation
 import Sim
 
 /// Runs the seeds of a sweep one at a time (the CLI runs it inside isolated worker processes):
@@ -67,6 +68,7 @@ public struct SweepRunner: Sendable {
                 do { try found.write(to: target); path = target } catch { path = nil }
             }
             failure = SweepFailure(seed: seed, kind: found.kind, check: found.violation?.check, step: found.violation?.step, message: found.message, artifact: path)
+            if found.kind != "nondeterminism" { failure?.replayed = Self.replays(found) }
         }
         let reached = report.checks.filter { $0.kind == .sometimes && $0.status == "reached" }.map(\.name)
         let checked = report.checks.filter { $0.kind != .sometimes && $0.observations > 0 }.map(\.name)
@@ -75,6 +77,21 @@ public struct SweepRunner: Sendable {
             histograms: SweepSeedResult.histograms(execution.samples))
         result.faults = report.faults
         return (result, artifact)
+    }
+
+    /// Whether `artifact`, read back from its JSON as `rehearse replay` reads it, reproduces: the
+    /// same check at the same step with the same trace hash (for a violation), else the same
+    /// failure kind. Every failure a sweep reports is checked, so "every failure replayable" is
+    /// measured on every sweep, not assumed.
+    static func replays(_ artifact: FailureArtifact) -> Bool {
+        guard let decoded = try? FailureArtifact.decode(Data(artifact.json().utf8)),
+              let request = try? decoded.replayRequest(gitCommit: nil),
+              let replay = try? ScenarioRunner.execute(request).report
+        else { return false }
+        if let violation = artifact.violation {
+            return replay.violation?.check == violation.check && replay.violation?.step == violation.step && replay.traceHash == artifact.traceHash
+        }
+        return !replay.passed && replay.failure?.kind == artifact.kind
     }
 
     /// An empty result for `range` of this sweep (add seeds to it).

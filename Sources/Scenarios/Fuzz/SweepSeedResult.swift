@@ -45,6 +45,10 @@ public struct SweepFailure: Sendable, Hashable, Codable {
     public var message: String
     /// Path of the failure artifact (`rehearse replay` it).
     public var artifact: String?
+    /// Whether the artifact, read back from its JSON, replayed to the same check at the same step
+    /// with the same trace hash (checked by the sweep before it reports the failure); nil where
+    /// replay does not apply (crashes re-run in a child, nondeterminism) or in older files.
+    public var replayed: Bool?
 
     public init(seed: UInt64, kind: String, check: String?, step: UInt64?, message: String, artifact: String?) {
         self.seed = seed; self.kind = kind; self.check = check; self.step = step; self.message = message; self.artifact = artifact

@@ -21,11 +21,11 @@ public struct PrivacyAccessScenario: Scenario {
     public let operations: [String] = ["readProfile", "like", "unlike"]
     public let variants = [InspiredVariant.unreservedUsername.rawValue, InspiredVariant.likeWithoutTransaction.rawValue, InspiredVariant.likeTapGuardReentrant.rawValue]
     public let checks: [CheckDeclaration] = [
-        .init(.always, "no-unauthorised-read", "a profile read succeeds only if it is public or the users share a community"),
-        .init(.always, "signed-out-read-denied", "a signed-out client reads no profile"),
+        .init(.always, "no-unauthorised-read", "a profile read succeeds only if it is public or the users share a community", operations: ["read"]),
+        .init(.always, "signed-out-read-denied", "a signed-out client reads no profile", operations: ["read"]),
         .init(.always, "usernames-unique", "no two users share a username"),
-        .init(.always, "like-count-not-negative", "stats.likeCount is never negative"),
-        .init(.eventually, "like-count-matches-likes", "stats.likeCount equals likes/{userId} documents, once idle"),
+        .init(.always, "like-count-not-negative", "stats.likeCount is never negative", operations: ["like", "unlike"]),
+        .init(.eventually, "like-count-matches-likes", "stats.likeCount equals likes/{userId} documents, once idle", operations: ["like", "unlike"]),
         .init(.eventually, "every-user-named", "every profile got a username"),
         .init(.sometimes, "read-denied", "an unauthorised read was refused"),
         .init(.sometimes, "read-allowed", "an authorised read of another profile succeeded"),
@@ -65,7 +65,7 @@ public struct PrivacyAccessScenario: Scenario {
         let probe = InspiredProbe(
             beforeUsernameClaim: { await adminLatency("check", $0) }, betweenUsernameCheckAndWrite: { await adminLatency("write", $0) })
         let app = InspiredApp(
-            backend: ScenarioSupport.backend(context), variant: ScenarioSupport.variant(context, InspiredVariant.self) ?? .careful,
+            backend: context.backend(), variant: ScenarioSupport.variant(context, InspiredVariant.self) ?? .careful,
             usernameSuffixDigits: 4, probe: probe)
         var random = Simulation.random("privacy/setup")
         var members: [Member] = []

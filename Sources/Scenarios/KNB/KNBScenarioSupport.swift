@@ -10,9 +10,7 @@ enum KNBScenarioSupport {
         faults.triggerDuplicateProbability = Double(duplicatePercent) / 100
         let variants: Set<KNBVariant> = context.variant.flatMap(KNBVariant.init(rawValue:)).map { [$0] } ?? []
         precondition(context.variant == nil || !variants.isEmpty, "variant validated by the runner")
-        let app = KNBApp(env: SimulatedEnvironment.current(), faults: context.faults(faults), variants: variants)
-        context.attach(app.backend)
-        return app
+        return KNBApp(backend: context.backend(faults), variants: variants)
     }
 
     /// Registers `email` (with a push token) and makes them an admin when asked.

@@ -20,17 +20,17 @@ public struct StampCollectScenario: Scenario {
     public let variants = [StampbookVariant.incrementCollectors.rawValue, StampbookVariant.blindLikeIncrement.rawValue,
                                  StampbookVariant.likeDedupReentrant.rawValue, StampbookVariant.collectGuardReentrant.rawValue]
     public let checks: [CheckDeclaration] = [
-        .init(.always, "collectors-consistent", "totalCollectors == collectorUserIds.count, no collector twice"),
-        .init(.always, "like-count-not-negative", "likeCount is never negative"),
-        .init(.eventually, "like-count-matches-likes", "each post's likeCount equals its likes sub-collection, once idle"),
-        .init(.eventually, "collectors-match-records", "collectorUserIds equals the users with a collected record"),
+        .init(.always, "collectors-consistent", "totalCollectors == collectorUserIds.count, no collector twice", operations: ["collect", "double-tap collect"]),
+        .init(.always, "like-count-not-negative", "likeCount is never negative", operations: ["like", "unlike"]),
+        .init(.eventually, "like-count-matches-likes", "each post's likeCount equals its likes sub-collection, once idle", operations: ["like", "unlike"]),
+        .init(.eventually, "collectors-match-records", "collectorUserIds equals the users with a collected record", operations: ["collect", "double-tap collect"]),
         .init(.sometimes, "double-collect-refused", "a second collect was refused as already collected", requires: [.atLeast("collectPercent", 1)]),
         .init(.sometimes, "like-joined", "a double-tapped like joined the request in flight", requires: [.atLeast("doubleTapPercent", 1), .atMost("collectPercent", 99)]),
     ]
 
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters
-        let app = StampbookApp(backend: ScenarioSupport.backend(context), variant: ScenarioSupport.variant(context, StampbookVariant.self) ?? .careful)
+        let app = StampbookApp(backend: context.backend(), variant: ScenarioSupport.variant(context, StampbookVariant.self) ?? .careful)
         let stampIds = (0..<p["stamps"]).map { "stamp\($0)" }
         for id in stampIds { try? await app.addStamp(stampId: id, name: "Stamp \(id)") }
         let users = (0..<p["users"]).map { index in (uid: "u\(index)", client: app.backend.client(auth: AuthContext(uid: "u\(index)"), label: "u\(index)")) }

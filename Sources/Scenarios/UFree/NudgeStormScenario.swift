@@ -20,10 +20,10 @@ public struct NudgeStormScenario: Scenario {
     public let operations: [String] = ["nudgeAll", "nudgeBurst"]
     public let variants = [UFreeVariant.clientTapGuardOnly.rawValue, UFreeVariant.utcToday.rawValue, UFreeVariant.nudgeGuardReentrant.rawValue]
     public let checks: [CheckDeclaration] = [
-        .init(.always, "local-today-accepted", "setting the status of one's own local today is never refused as a past date"),
-        .init(.always, "one-nudge-per-cooldown", "nudges from one sender to one recipient are at least the cooldown apart"),
-        .init(.always, "nudge-all-only-free", "Nudge All nudges (or tries) only friends free on the day"),
-        .init(.eventually, "one-notification-per-nudge", "every delivered nudge has its notification, and none appears without a call reaching the backend"),
+        .init(.always, "local-today-accepted", "setting the status of one's own local today is never refused as a past date", operations: ["set"]),
+        .init(.always, "one-nudge-per-cooldown", "nudges from one sender to one recipient are at least the cooldown apart", operations: ["nudge"]),
+        .init(.always, "nudge-all-only-free", "Nudge All nudges (or tries) only friends free on the day", operations: ["set", "nudge all"]),
+        .init(.eventually, "one-notification-per-nudge", "every delivered nudge has its notification, and none appears without a call reaching the backend", operations: ["nudge"]),
         .init(.sometimes, "rapid-tap-refused", "a rapid tap was refused (cooldown or in flight)", requires: [.atLeast("tapsMax", 2), .atMost("nudgeAllPercent", 99)]),
         .init(.sometimes, "nudge-all-sent", "Nudge All reached a free friend", requires: [.atLeast("nudgeAllPercent", 1), .atLeast("freePercent", 1)]),
     ]

@@ -17,7 +17,7 @@ enum UFreeScenarioSupport {
     /// The app on the running simulation (variant from the context).
     static func makeApp(_ context: ScenarioContext, nudgeCooldownSeconds: Int = 60) -> UFreeApp {
         UFreeApp(
-            backend: ScenarioSupport.backend(context), variant: ScenarioSupport.variant(context, UFreeVariant.self) ?? .careful,
+            backend: context.backend(), variant: ScenarioSupport.variant(context, UFreeVariant.self) ?? .careful,
             nudgeCooldown: .seconds(nudgeCooldownSeconds))
     }
 
