@@ -113,7 +113,8 @@ import Testing
             }
         }
         print("timeline reference model: \(seeds.count - failures.count) of \(seeds.count) logs agree; rows by kind: \(kinds.map { "\($0)=\(tally[$0] ?? 0)" }.joined(separator: ", "))")
-        #expect(kinds.allSatisfy { (tally[$0] ?? 0) > 0 }, "\(tally)")
+        // The generator is seeded, so this tally is fixed for the default 200 logs (fewer via the environment: not checked).
+        #expect(seeds.count < 200 || kinds.allSatisfy { (tally[$0] ?? 0) > 0 }, "\(tally)")
         #expect(failures.isEmpty, "\(failures.count) of \(seeds.count) disagree:\n\(failures.prefix(5).joined(separator: "\n"))")
     }
 
