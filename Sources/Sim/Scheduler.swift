@@ -84,6 +84,8 @@ final class Scheduler: @unchecked Sendable {
     private(set) var urw: URWState?
     private var replayDecisions: [UInt32] = []
     private var replayCursor = 0
+    /// The first choice point where the replayed log asked for a choice that did not exist.
+    private(set) var replayDivergence: ReplayDivergence?
     private(set) var decisions: [UInt32] = []
     /// The runtime id of the task whose job ran last (0 before the first).
     private var lastTask: UInt64 = 0
@@ -418,7 +420,11 @@ final class Scheduler: @unchecked Sendable {
     private func nextReplayDecision(count: Int) -> Int {
         guard replayCursor < replayDecisions.count else { return 0 }
         defer { replayCursor += 1 }
-        return min(Int(replayDecisions[replayCursor]), count - 1)
+        let decision = replayDecisions[replayCursor]
+        if Int(decision) >= count && replayDivergence == nil {
+            replayDivergence = ReplayDivergence(choicePoint: replayCursor, decision: decision, choices: count)
+        }
+        return min(Int(decision), count - 1)
     }
 
     /// The ready-set index of `decision` in default-first order (see `runOneJob`).

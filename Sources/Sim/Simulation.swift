@@ -84,7 +84,8 @@ public enum Simulation {
             actorLabels: scheduler.executorLabels,
             leftoverReadyJobs: pending.readyJobs,
             leftoverTimers: pending.timers,
-            globalJobsCaptured: scheduler.globalJobsCaptured)
+            globalJobsCaptured: scheduler.globalJobsCaptured,
+            replayDivergence: scheduler.replayDivergence)
         result.taskSteps = scheduler.urw?.executed ?? []
         return result
     }

@@ -45,6 +45,7 @@ extension Rehearse {
                 }
                 merged.mergeThresholds = merged.evaluate(thresholds)
             }
+            StaleTemporaryFiles.clean(beside: output)
             try AtomicFile.write(merged.json(), to: output)
             for failure in merged.failures {
                 print("FAIL seed \(failure.seed): \(failure.kind): \(failure.message)\(failure.artifact.map { " (\($0))" } ?? "")")

@@ -32,6 +32,8 @@ public enum ScenarioRunner {
         public var trace: [TraceEvent]
         public var decisions: [UInt32]
         public var samples: [LatencySample]
+        /// A replayed decisions log that asked for a choice that did not exist (nil: followed exactly).
+        public var replayDivergence: ReplayDivergence? = nil
     }
 
     /// The kernel configuration of `request` (its replay log, when it has one).
@@ -130,7 +132,7 @@ public enum ScenarioRunner {
             timingWindowNanoseconds: request.effectiveTimingWindowNanoseconds,
             choicePoints: result.decisions.count, timingChoicePoints: Int(result.timingDecisions),
             faults: observed.faults)
-        return Execution(report: report, trace: result.trace, decisions: result.decisions, samples: observed.samples)
+        return Execution(report: report, trace: result.trace, decisions: result.decisions, samples: observed.samples, replayDivergence: result.replayDivergence)
     }
 
     /// The users' timeline with the faults that took effect (user `backend`) merged in by time,
