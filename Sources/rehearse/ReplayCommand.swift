@@ -38,7 +38,8 @@ extension Rehearse {
             if failure.kind == "crash" { return try replayCrash(failure, request) }
             request.recordsTrace = trace
             let execution = try ScenarioRunner.execute(request)
-            let report = execution.report
+            var report = execution.report
+            report.replayOf = ReplaySource(artifact: artifact, shrink: failure.shrink)
             let folder = try ReportWriter.write(report, trace: execution.trace, to: reportDir)
             let sameCheck = report.violation?.check == failure.violation?.check && report.violation?.step == failure.violation?.step
             let same = failure.violation != nil ? sameCheck : (!report.passed && report.failure?.kind == failure.kind)

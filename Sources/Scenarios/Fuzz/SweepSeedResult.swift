@@ -1,3 +1,4 @@
+import Domain
 import Histogram
 import Sim
 
@@ -17,6 +18,10 @@ public struct SweepSeedResult: Sendable, Codable {
     public var histograms: [String: Histogram<UInt64>]
     /// Per fault kind: chances, expected and observed injections in this seed (absent in old lines).
     public var faults: [FaultObservation]?
+    /// Per declared callable, trigger, scheduled job and rule: this seed's invocations (absent in old lines).
+    public var coverage: [CoverageCount]?
+    /// The strategy the seed ran (a portfolio's member; absent in old lines and for crashes).
+    public var strategy: String?
 
     public init(seed: UInt64, passed: Bool, failure: SweepFailure?, reached: [String], checked: [String] = [], deterministic: Bool?,
                 histograms: [String: Histogram<UInt64>]) {
