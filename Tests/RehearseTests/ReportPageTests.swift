@@ -59,7 +59,7 @@ import Testing
             #expect(text.contains(event), "story line \(event) not on the page")
             if let lineStep = line["step"] as? Int { #expect(dom.contains("href=\"#step-\(lineStep)\"")) }
         }
-        #expect(text.contains("✖ VIOLATED \(check)"))
+        #expect(text.contains("VIOLATED \(check): "))
         #expect(dom.contains("id=\"step-\(step)\""), "the violation's step has an anchor in the timeline")
         #expect(dom.contains("<svg class=\"story\""))
         // Axes with titles; lanes in natural order with a legend.

@@ -14,10 +14,10 @@ extension ReportWriter {
         if let story = report.story, !story.isEmpty {
             body += storySection(story, report: report)
         }
-        body += "<h2>Run</h2>\n<p>run <code>\(e(report.runId))</code> · seed \(report.seed) · strategy <code>\(e(report.strategy))</code> · variant <code>\(e(report.variant ?? "careful"))</code> · \(report.steps) steps · \(e(ReportFormat.duration(report.virtualNanoseconds))) \(report.clockKind)\(report.calendar.map { " (from \(PlotAxis.utc($0.unixNanoseconds(0))))" } ?? "") · trace <code>\(e(report.traceHash))</code> · \(e(report.build.compiler)) \(e(report.build.configuration)) @ \(e(report.build.commit))</p>\n"
+        body += "<h2 id=\"run\">Run</h2>\n<p>run <code>\(e(report.runId))</code> · seed \(report.seed) · strategy <code>\(e(report.strategy))</code> · variant <code>\(e(report.variant ?? "careful"))</code> · \(report.steps) steps · \(e(ReportFormat.duration(report.virtualNanoseconds))) \(report.clockKind)\(report.calendar.map { " (from \(PlotAxis.utc($0.unixNanoseconds(0))))" } ?? "") · trace <code>\(e(report.traceHash))</code> · \(e(report.build.compiler)) \(e(report.build.configuration)) @ \(e(report.build.commit))</p>\n"
         let parameters = report.parameters.keys.sorted().map { "\($0)=\(report.parameters[$0]!)" }.joined(separator: " ")
         body += "<p>parameters: <code>\(e(parameters))</code>\(report.swarm.map { " · swarm: <code>\(e($0.description))</code>" } ?? "")</p>\n"
-        body += "<h2>Checks</h2>\n<table><tr><th>check</th><th>kind</th><th>status</th><th>observations</th><th>asserts</th></tr>\n"
+        body += "<h2 id=\"checks\">Checks</h2>\n<table><tr><th>check</th><th>kind</th><th>status</th><th>observations</th><th>asserts</th></tr>\n"
         for check in report.checks {
             body += "<tr class=\"\(check.status)\"><td>\(e(check.name))</td><td>\(check.kind.rawValue)</td><td>\(e(check.status))\(check.unreachableReason.map { " (\(e($0)))" } ?? "")</td><td>\(check.observations)</td><td>\(e(check.summary))</td></tr>\n"
         }
@@ -31,10 +31,10 @@ extension ReportWriter {
             body += "</table>\n"
         }
         if let coverage = report.coverage, !coverage.isEmpty {
-            body += "<h2>Backend coverage</h2>\n" + coverageTable(coverage, seeds: nil)
+            body += "<h2 id=\"coverage\">Backend coverage</h2>\n" + coverageTable(coverage, seeds: nil)
         }
         if !report.timeline.isEmpty {
-            body += "<h2>Per-user timeline</h2>\n\(timelinePlot(report))\n"
+            body += "<h2 id=\"lanes\">Per-user timeline</h2>\n\(timelinePlot(report))\n"
             body += timelineTable(report)
         }
         return page(title: "\(report.scenario) \(report.runId)", body: body)
@@ -54,7 +54,7 @@ extension ReportWriter {
         tr.violated td{background:#ffebe9}tr.not-reached td,tr.never td{background:#fff8c5}tr.suppressed td{background:#ffebe9}
         .plots{display:flex;gap:16px;flex-wrap:wrap}svg{background:#fafafa;border:1px solid #ddd}
         svg text{font-size:10px;fill:#444}svg .title{font-size:11px;fill:#222;font-weight:600}pre{font-size:11px}
-        .sequence td{min-width:90px;max-width:260px}.sequence td.fault{background:#fff1e0}.sequence tr.violation td{background:#ffebe9;font-weight:600}
+        .sequence td.fault{background:#fff1e0}.sequence tr.violation td{background:#ffebe9;font-weight:600;color:#a40e26}
         .sequence td.lane{background:#eef4ff}.note{color:#555;font-size:13px}.scroll{max-height:420px;overflow:auto;border:1px solid #ddd}
         .legend span{display:inline-block;margin-right:14px;font-size:12px}.legend i{display:inline-block;width:12px;height:10px;margin-right:4px}
         tr:target td{outline:2px solid #bf8700;background:#fff8c5}
@@ -96,31 +96,27 @@ extension ReportWriter {
     static func storySection(_ story: [StoryLine], report: RunReport) -> String {
         let e = ReportFormat.html
         let lanes = storyLanes(story)
-        var html = "<h2>How it failed: the story</h2>\n"
+        var html = "<h2 id=\"story\">How it failed: the story</h2>\n"
         html += "<p class=\"note\">The \(story.count - 1) event(s) before the violation that share a user or an object with it (the operations the check watches, and the faults that hit that object), then the violation. Numbers link to the step in the full timeline below.\(report.replayOf?.shrink != nil ? " This is the shrunk run." : "")</p>\n"
-        html += "<table class=\"sequence\"><tr><th>#</th><th>time (virtual)</th>\(report.calendar != nil ? "<th>UTC</th>" : "")<th>step</th>"
-        for lane in lanes { html += "<th>\(e(lane == FailureStory.backendUser ? "backend (faults)" : lane))</th>" }
-        html += "<th>violation</th></tr>\n"
+        html += "<table class=\"sequence\"><tr><th>#</th><th>time (virtual)</th>\(report.calendar != nil ? "<th>UTC</th>" : "")<th>step</th><th>who</th><th>what</th><th>operation (intended start → end)</th></tr>\n"
         for (index, line) in story.enumerated() {
             let anchor = storyAnchor(line, report: report)
-            html += "<tr class=\"\(line.kind == .violation ? "violation" : line.kind.rawValue)\"><td><a href=\"#\(anchor)\">\(index + 1)</a></td>"
+            html += "<tr class=\"\(line.kind.rawValue)\"><td><a href=\"#\(anchor)\">\(index + 1)</a></td>"
             html += "<td>\(e(FailureStory.time(line.timeNanoseconds)))</td>"
             if let calendar = report.calendar {
                 html += "<td>\(e(String(PlotAxis.utc(calendar.unixNanoseconds(line.timeNanoseconds), fractional: true).dropFirst(11))))</td>"
             }
             html += "<td>\(line.step.map { "<a href=\"#step-\($0)\">\($0)</a>" } ?? "—")</td>"
-            for lane in lanes {
-                if line.kind != .violation && line.user == lane {
-                    var cell = e(line.event)
-                    if let operation = line.operation, let start = line.startNanoseconds, let end = line.endNanoseconds {
-                        cell += "<br><span class=\"note\">\(e(operation)) \(e(FailureStory.time(start)))→\(e(FailureStory.time(end))) (\(e(ReportFormat.duration(end - start))))</span>"
-                    }
-                    html += "<td class=\"\(line.kind == .fault ? "fault" : "lane")\">\(cell)</td>"
-                } else {
-                    html += "<td></td>"
-                }
+            switch line.kind {
+            case .event: html += "<td class=\"lane\">\(e(line.user))</td><td>\(e(line.event))</td>"
+            case .fault: html += "<td class=\"fault\">backend (fault)</td><td>\(e(line.event))</td>"
+            case .violation: html += "<td>✖ \(e(line.user))</td><td>VIOLATED \(e(line.user)): \(e(line.event))</td>"
             }
-            html += line.kind == .violation ? "<td>✖ VIOLATED \(e(line.user)): \(e(line.event))</td>" : "<td></td>"
+            if let operation = line.operation, let start = line.startNanoseconds, let end = line.endNanoseconds {
+                html += "<td>\(e(operation)) \(e(FailureStory.time(start)))→\(e(FailureStory.time(end))) (\(e(ReportFormat.duration(end - start))))</td>"
+            } else {
+                html += "<td></td>"
+            }
             html += "</tr>\n"
         }
         html += "</table>\n"
@@ -218,7 +214,7 @@ extension ReportWriter {
     static func latencySection(_ report: RunReport) -> String {
         let e = ReportFormat.html
         guard !report.latency.isEmpty else { return "" }
-        var html = "<h2>Latency (\(report.clockKind) time, from intended start)</h2>\n"
+        var html = "<h2 id=\"latency\">Latency (\(report.clockKind) time, from intended start)</h2>\n"
         html += "<table><tr><th>operation</th><th>count</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th><th>mean</th><th>exemplars (percentile: seed/step/user)</th></tr>\n"
         for summary in report.latency {
             let exemplars = summary.exemplars.map { "\(e($0.percentile)): \($0.seed)/\($0.step)/\(e($0.user))" }.joined(separator: "<br>")
@@ -234,7 +230,7 @@ extension ReportWriter {
             html += "<p>threshold <code>\(e(threshold.expression))</code>: \(threshold.passed ? "met" : "<b class=\"fail\">missed</b>") (observed \(e(observed)))</p>\n"
         }
         for summary in report.latency {
-            html += "<h3>\(e(summary.operation))</h3>\n<div class=\"plots\">\(percentilePlot(points: summary.spectrumPoints, maxNanoseconds: summary.maxNanoseconds, count: summary.count))\(seriesPlot(summary, clock: report.clockKind, calendar: report.calendar))</div>\n"
+            html += "<h3 id=\"latency-\(e(summary.operation))\">\(e(summary.operation))</h3>\n<div class=\"plots\">\(percentilePlot(points: summary.spectrumPoints, maxNanoseconds: summary.maxNanoseconds, count: summary.count))\(seriesPlot(summary, clock: report.clockKind, calendar: report.calendar))</div>\n"
             html += "<details><summary>percentile spectrum (HdrHistogram format, ms)</summary><pre>\(e(summary.spectrum))</pre></details>\n"
         }
         return html
