@@ -61,9 +61,11 @@ import Testing
         let users = ["u10", "u2", "u1", "backend", "u11", "u0"].sorted(by: PlotAxis.naturalLess)
         #expect(users == ["backend", "u0", "u1", "u2", "u10", "u11"])
         for maximum in [1.0, 7.3, 3_265_412_000, 2_515_000_000_000, 999] {
-            let ticks = PlotAxis.ticks(upTo: maximum)
+            let ticks = PlotAxis.durationTicks(upTo: maximum)
             #expect(ticks.first == 0 && ticks.last! >= maximum && ticks.count >= 3, "\(maximum): \(ticks)")
         }
+        // 41m55s: ticks every 10 minutes, not every 16m40s.
+        #expect(PlotAxis.durationTicks(upTo: 2_515_000_000_000) == [0, 600, 1_200, 1_800, 2_400, 3_000].map { $0 * 1e9 })
         #expect(PlotAxis.utc(1_741_514_400_000_000_000) == "2025-03-09 10:00:00Z")
         #expect(PlotAxis.local(1_741_514_400_000_000_000, zoneIdentifier: "America/New_York") == "2025-03-09 06:00:00 −04:00")
     }

@@ -1,33 +1,56 @@
 import Foundation
 
-/// Axis arithmetic and labels shared by the report's SVG plots: "nice" ticks (1, 2, 5 × 10^k)
-/// from 0 to at least the maximum (so the maximum is always inside the plot), natural ordering of
+/// Axis arithmetic and labels shared by the report's SVG plots: clock-friendly ticks from 0 to
+/// at least the maximum (so the maximum is always inside the plot), round UTC times on time axes, natural ordering of
 /// lane names (u2 before u10), and calendar labels for virtual times.
 package enum PlotAxis {
-    /// Ticks from 0 in steps of 1, 2 or 5 × 10^k, the last at or above `maximum` (about `count` of them).
-    package static func ticks(upTo maximum: Double, count: Int = 5) -> [Double] {
-        guard maximum > 0, maximum.isFinite else { return [0, 1] }
-        let raw = maximum / Double(count)
-        let magnitude = pow(10, (log10(raw)).rounded(.down))
-        let step = [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= raw } ?? 10 * magnitude
+    /// Steps a duration axis may use, in nanoseconds: 1-2-5 below a second, then the clock's own
+    /// units (15 s, 30 s, 1 min, 5 min, 15 min, 1 h, 6 h, 1 day …), so ticks read 10m00s, not 16m40s.
+    static let durationSteps: [Double] = {
+        var steps: [Double] = []
+        var magnitude = 1.0
+        while magnitude < 1e9 {
+            steps += [1, 2, 5].map { $0 * magnitude }
+            magnitude *= 10
+        }
+        let second = 1e9
+        steps += [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400].map { $0 * second }
+        steps += [2, 7, 14, 28, 56, 112, 364].map { $0 * 86_400 * second }
+        return steps
+    }()
+
+    /// The step of `durationSteps` for `span` split into about `count` parts.
+    static func durationStep(_ span: Double, count: Int) -> Double {
+        let raw = span / Double(max(1, count))
+        return durationSteps.first { $0 >= raw } ?? durationSteps.last! * (raw / durationSteps.last!).rounded(.up)
+    }
+
+    /// Duration ticks from 0 in clock-friendly steps, the last at or above `maximum`.
+    package static func durationTicks(upTo maximum: Double, count: Int = 5) -> [Double] {
+        guard maximum > 0, maximum.isFinite else { return [0, 1_000] }
+        let step = durationStep(maximum, count: count)
         let top = (maximum / step).rounded(.up) * step
         return Swift.stride(from: 0.0, through: top + step / 2, by: step).map { $0 }
     }
 
-    /// Ticks over [low, high] (time axes that do not start at 0), each a multiple of a nice step.
-    static func ticks(from low: Double, to high: Double, count: Int = 6) -> [Double] {
+    /// Ticks over the virtual interval [low, high] at round times: multiples of a clock-friendly
+    /// step in UTC when the calendar is known (10:00Z, 10:05Z …), else in virtual time.
+    static func timeTicks(low: UInt64, high: UInt64, calendar: ReportCalendar?, count: Int = 6) -> [UInt64] {
         guard high > low else { return [low] }
-        let raw = (high - low) / Double(count)
-        let magnitude = pow(10, (log10(raw)).rounded(.down))
-        let step = [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= raw } ?? 10 * magnitude
-        var tick = (low / step).rounded(.up) * step
-        var result: [Double] = []
-        while tick <= high + step * 1e-9 {
-            result.append(tick)
+        let step = Int64(durationStep(Double(high - low), count: count))
+        let zero = calendar?.zeroUnixNanoseconds ?? 0
+        let first = Int64(low) + zero
+        var tick = first >= 0 ? (first + step - 1) / step * step : first / step * step
+        var ticks: [UInt64] = []
+        while tick - zero <= Int64(high) {
+            if tick - zero >= Int64(low) { ticks.append(UInt64(tick - zero)) }
             tick += step
         }
-        return result
+        return ticks
     }
+
+    /// A duration tick's label (`0` for zero).
+    static func durationLabel(_ nanoseconds: Double) -> String { nanoseconds == 0 ? "0" : ReportFormat.duration(UInt64(nanoseconds)) }
 
     /// `a` before `b` in natural order: runs of digits compare as numbers (u2 < u10 < u11).
     package static func naturalLess(_ a: String, _ b: String) -> Bool {

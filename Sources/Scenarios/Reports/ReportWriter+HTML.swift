@@ -195,9 +195,7 @@ extension ReportWriter {
         let e = ReportFormat.html
         let span = high - low
         var svg = String(format: "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#888\"/>", x(low), x(high), y, y)
-        let ticks = PlotAxis.ticks(from: Double(low), to: Double(high), count: 6)
-        for tick in ticks {
-            let t = UInt64(tick)
+        for t in PlotAxis.timeTicks(low: low, high: high, calendar: calendar) {
             let px = x(t)
             svg += String(format: "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#888\"/>", px, px, y - 3, y + 3)
             svg += String(format: "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%@</text>", px, above ? y - 6 : y + 13, e(PlotAxis.timeTick(t, calendar: calendar, spanNanoseconds: span)))
@@ -246,7 +244,7 @@ extension ReportWriter {
         let lastDecade = finite.map { log10(1 / (1 - $0 / 100)) }.max() ?? 0
         let decades = max(2.0, lastDecade.rounded(.up))
         let edge = decades + 0.35  // where the maximum (100 %) is drawn
-        let yTicks = PlotAxis.ticks(upTo: Double(maxNanoseconds))
+        let yTicks = PlotAxis.durationTicks(upTo: Double(maxNanoseconds))
         let yTop = yTicks.last!
         func x(_ percentile: Double) -> Double {
             let decade = percentile >= 100 ? edge : min(edge, log10(1 / (1 - percentile / 100)))
@@ -256,7 +254,7 @@ extension ReportWriter {
         var svg = "<svg class=\"percentile\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\">"
         for tick in yTicks {
             svg += String(format: "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%@</text>",
-                          left, width - right, y(tick), y(tick), left - 4, y(tick) + 3, ReportFormat.duration(UInt64(tick)))
+                          left, width - right, y(tick), y(tick), left - 4, y(tick) + 3, PlotAxis.durationLabel(tick))
         }
         var labels: [(String, Double)] = [("0%", 0)]
         for decade in 1...Int(decades) {
@@ -292,21 +290,21 @@ extension ReportWriter {
         guard let maxTime = summary.series.map({ $0[0] }).max(), let maxValue = summary.series.map({ $0[1] }).max() else { return "" }
         let minTime = summary.series.map { $0[0] }.min() ?? 0
         let high = max(maxTime, minTime + 1)
-        let yTicks = PlotAxis.ticks(upTo: Double(maxValue))
+        let yTicks = PlotAxis.durationTicks(upTo: Double(maxValue))
         let yTop = max(yTicks.last!, 1)
         func x(_ t: UInt64) -> Double { left + (width - left - right) * Double(t - minTime) / Double(high - minTime) }
         func y(_ value: Double) -> Double { height - bottom - (height - bottom - top) * value / yTop }
         var svg = "<svg class=\"series\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\">"
         for tick in yTicks {
             svg += String(format: "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%@</text>",
-                          left, width - right, y(tick), y(tick), left - 4, y(tick) + 3, ReportFormat.duration(UInt64(tick)))
+                          left, width - right, y(tick), y(tick), left - 4, y(tick) + 3, PlotAxis.durationLabel(tick))
         }
         let effectiveCalendar = clock == "wall" ? nil : calendar
-        for tick in PlotAxis.ticks(from: Double(minTime), to: Double(high), count: 4) {
-            let px = x(UInt64(tick))
+        for tick in PlotAxis.timeTicks(low: minTime, high: high, calendar: effectiveCalendar, count: 4) {
+            let px = x(tick)
             svg += String(format: "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%@</text>",
                           px, px, top, height - bottom, px, height - bottom + 13,
-                          ReportFormat.html(PlotAxis.timeTick(UInt64(tick), calendar: effectiveCalendar, spanNanoseconds: high - minTime)))
+                          ReportFormat.html(PlotAxis.timeTick(tick, calendar: effectiveCalendar, spanNanoseconds: high - minTime)))
         }
         var worst: [UInt64]?
         for point in summary.series {
@@ -401,12 +399,13 @@ extension ReportWriter {
     /// Every timeline entry with its step (the anchors story lines and lane ticks link to).
     static func timelineTable(_ report: RunReport) -> String {
         let e = ReportFormat.html
-        var html = "<h3 id=\"timeline\">Timeline (\(report.timeline.count) events\(report.droppedTimelineEntries > 0 ? ", \(report.droppedTimelineEntries) more dropped" : ""))</h3>\n<div class=\"scroll\"><table><tr><th>#</th><th>step</th><th>time (virtual)</th>\(report.calendar != nil ? "<th>UTC</th>" : "")<th>user</th><th>event</th></tr>\n"
+        let zones = report.calendar?.timeZones ?? [:]
+        var html = "<h3 id=\"timeline\">Timeline (\(report.timeline.count) events\(report.droppedTimelineEntries > 0 ? ", \(report.droppedTimelineEntries) more dropped" : ""))</h3>\n<div class=\"scroll\"><table><tr><th>#</th><th>step</th><th>time (virtual)</th>\(report.calendar != nil ? "<th>UTC</th>" : "")\(zones.isEmpty ? "" : "<th>user's local time</th>")<th>user</th><th>event</th></tr>\n"
         var anchored = Set<UInt64>()
         var violationShown = false
         func violationRow(_ violation: InvariantViolation) -> String {
             anchored.insert(violation.step)
-            return "<tr id=\"step-\(violation.step)\" class=\"violated\"><td></td><td>\(violation.step)</td><td>\(e(FailureStory.time(violation.virtualNanoseconds)))</td>\(report.calendar.map { "<td>\(e(PlotAxis.utc($0.unixNanoseconds(violation.virtualNanoseconds), fractional: true)))</td>" } ?? "")<td>✖ \(e(violation.check))</td><td>VIOLATED: \(e(violation.message))</td></tr>\n"
+            return "<tr id=\"step-\(violation.step)\" class=\"violated\"><td></td><td>\(violation.step)</td><td>\(e(FailureStory.time(violation.virtualNanoseconds)))</td>\(report.calendar.map { "<td>\(e(PlotAxis.utc($0.unixNanoseconds(violation.virtualNanoseconds), fractional: true)))</td>" } ?? "")\(zones.isEmpty ? "" : "<td></td>")<td>✖ \(e(violation.check))</td><td>VIOLATED: \(e(violation.message))</td></tr>\n"
         }
         for (index, entry) in report.timeline.enumerated() {
             if let violation = report.violation, !violationShown, entry.timeNanoseconds > violation.virtualNanoseconds || (entry.step ?? 0) > violation.step {
@@ -420,6 +419,9 @@ extension ReportWriter {
             }
             html += "<tr id=\"e\(index)\" class=\"\(entry.user == FailureStory.backendUser ? "fault" : "")\"><td>\(index)</td><td>\(anchor)\(entry.step.map(String.init) ?? "—")</td><td>\(e(FailureStory.time(entry.timeNanoseconds)))</td>"
             if let calendar = report.calendar { html += "<td>\(e(PlotAxis.utc(calendar.unixNanoseconds(entry.timeNanoseconds), fractional: true)))</td>" }
+            if !zones.isEmpty, let calendar = report.calendar {
+                html += "<td>\(e(zones[entry.user].flatMap { PlotAxis.local(calendar.unixNanoseconds(entry.timeNanoseconds), zoneIdentifier: $0) } ?? ""))</td>"
+            }
             html += "<td>\(e(entry.user))</td><td>\(e(entry.event))</td></tr>\n"
         }
         if let violation = report.violation, !violationShown { html += violationRow(violation) }

@@ -25,8 +25,13 @@ extension ReportWriter {
         var body = "<h1>Sweep \(e(result.scenario)) — <span class=\"\(result.passed ? "pass" : "fail")\">\(result.passed ? "PASS" : "FAIL")</span></h1>\n"
         let requested = result.requested.map { " of \($0.count) requested (\($0.description))" } ?? ""
         body += "<div class=\"verdict \(result.passed ? "passed" : "failed")\"><b>\(result.seedsRun) seeds run\(e(requested)): \(result.seedsPassed) passed, \(result.failures.count) failed.</b>"
+        if !result.failures.isEmpty {
+            var byCheck: [String: Int] = [:]
+            for failure in result.failures { byCheck[failure.check ?? failure.kind, default: 0] += 1 }
+            body += "<br>Failed: " + byCheck.keys.sorted().map { "<b>\(e($0))</b> (\(byCheck[$0]!) seed\(byCheck[$0]! == 1 ? "" : "s"))" }.joined(separator: ", ")
+        }
         if let first = result.failures.first {
-            body += "<br>First failure: seed \(first.seed) — \(first.check.map { "<b>\(e($0))</b>: " } ?? "\(e(first.kind)): ")\(e(oneLine(first.message)))"
+            body += "<br>First failure: seed \(first.seed) — \(first.check.map { "<b>\(e($0))</b>: " } ?? "\(e(first.kind)): ")\(e(message(first)))"
             body += "<br>replay: <code>\(e(replayCommand(first, sweep: result, stories: stories)))</code>"
         }
         let coverageSummary = result.coverageSummary
@@ -41,16 +46,19 @@ extension ReportWriter {
             body += "<p>No seed failed.</p>\n"
         } else {
             body += "<table class=\"failures\"><tr><th>seed</th><th>kind</th><th>check</th><th>message</th><th>step</th><th>replay</th></tr>\n"
-            for failure in result.failures.prefix(200) {
+            for (index, failure) in result.failures.prefix(200).enumerated() {
+                if index == shownFailures {
+                    body += "</table>\n<details><summary>\(min(200, result.failures.count) - shownFailures) more failures</summary><table class=\"failures\"><tr><th>seed</th><th>kind</th><th>check</th><th>message</th><th>step</th><th>replay</th></tr>\n"
+                }
                 let story = stories.first { $0.seed == failure.seed }
-                var message = e(oneLine(failure.message))
+                var message = e(message(failure))
                 if let story, !story.lines.isEmpty {
                     message += "<details><summary>story\(story.shrunkArtifact != nil ? " (shrunk)" : "")</summary><pre>\(e(story.lines.joined(separator: "\n")))</pre></details>"
                 }
                 let replayed = failure.replayed.map { $0 ? " <span class=\"pass\">(artifact replays ✓)</span>" : " <b class=\"fail\">(artifact did NOT replay)</b>" } ?? ""
                 body += "<tr class=\"violated\"><td>\(failure.seed)</td><td>\(e(failure.kind))</td><td>\(e(failure.check ?? "—"))</td><td>\(message)</td><td>\(failure.step.map(String.init) ?? "—")</td><td><code>\(e(replayCommand(failure, sweep: result, stories: stories)))</code>\(replayed)</td></tr>\n"
             }
-            body += "</table>\n"
+            body += result.failures.count > shownFailures ? "</table></details>\n" : "</table>\n"
             if result.failures.count > 200 { body += "<p class=\"note\">\(result.failures.count - 200) more failures in the JSON result.</p>\n" }
         }
 
@@ -119,6 +127,16 @@ extension ReportWriter {
         if let shrunk = stories.first(where: { $0.seed == failure.seed })?.shrunkArtifact { return "rehearse replay \(shrunk)" }
         if let artifact = failure.artifact { return "rehearse replay \(artifact)" }
         return "rehearse run \(sweep.scenario) --seed \(failure.seed) --strategy \(sweep.strategy)\(sweep.variant.map { " --variant \($0)" } ?? "")\(sweep.swarm ? " --swarm" : "")"
+    }
+
+    /// Failure rows shown before the rest fold into a `<details>`.
+    static let shownFailures = 20
+
+    /// A failure's one-line message without the check's name it repeats.
+    static func message(_ failure: SweepFailure) -> String {
+        var text = oneLine(failure.message)
+        if let check = failure.check, text.hasPrefix(check + ": ") { text.removeFirst(check.count + 2) }
+        return text
     }
 
     /// The first line of `text`, at most 300 characters.
