@@ -35,6 +35,7 @@ import Testing
     func visibleText(_ dom: String) -> String {
         dom.replacingOccurrences(of: "<[^>]+>", with: " ", options: .regularExpression)
             .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&amp;", with: "&")
+            .replacingOccurrences(of: "\\s+", with: " ", options: .regularExpression)
     }
 
     @Test(.enabled(if: chromium != nil, "chromium is not installed (apt-get install -y chromium); the rendered pages were not checked"))

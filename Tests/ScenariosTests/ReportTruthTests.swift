@@ -48,7 +48,7 @@ import Testing
 
     @Test func thinningKeepsTheWorstPoint() {
         // 20,000 samples, the worst in the middle of a stretch an even stride would skip.
-        var samples = (0..<20_000).map { sample(1_000_000 + UInt64($0 % 97) * 1_000, end: 1_000_000_000 + UInt64($0) * 1_000_000, step: UInt64($0)) }
+        var samples = (0..<20_000).map { sample(1_000_000 + UInt64($0 % 97) * 1_000, end: 3_000_000_000_000 + UInt64($0) * 1_000_000, step: UInt64($0)) }
         samples[10_001] = sample(2_515_000_000_000, end: samples[10_001].endNanoseconds, step: 10_001)
         let summary = LatencySummary(operation: "op", samples: samples, seed: 1)
         #expect(summary.series.count <= ScenarioLimits.maxSeriesPoints)
@@ -62,7 +62,7 @@ import Testing
         #expect(users == ["backend", "u0", "u1", "u2", "u10", "u11"])
         for maximum in [1.0, 7.3, 3_265_412_000, 2_515_000_000_000, 999] {
             let ticks = PlotAxis.durationTicks(upTo: maximum)
-            #expect(ticks.first == 0 && ticks.last! >= maximum && ticks.count >= 3, "\(maximum): \(ticks)")
+            #expect(ticks.first == 0 && ticks.last! >= maximum && ticks.count >= 2, "\(maximum): \(ticks)")
         }
         // 41m55s: ticks every 10 minutes, not every 16m40s.
         #expect(PlotAxis.durationTicks(upTo: 2_515_000_000_000) == [0, 600, 1_200, 1_800, 2_400, 3_000].map { $0 * 1e9 })

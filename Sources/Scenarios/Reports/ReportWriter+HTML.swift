@@ -198,7 +198,9 @@ extension ReportWriter {
         for t in PlotAxis.timeTicks(low: low, high: high, calendar: calendar) {
             let px = x(t)
             svg += String(format: "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#888\"/>", px, px, y - 3, y + 3)
-            svg += String(format: "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%@</text>", px, above ? y - 6 : y + 13, e(PlotAxis.timeTick(t, calendar: calendar, spanNanoseconds: span)))
+            // Labels near an end are anchored inward, so none is clipped by the plot's edge.
+            let anchor = px > x(high) - 40 ? "end" : px < x(low) + 40 ? "start" : "middle"
+            svg += String(format: "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%@\">%@</text>", px, above ? y - 6 : y + 13, anchor, e(PlotAxis.timeTick(t, calendar: calendar, spanNanoseconds: span)))
         }
         let title = calendar == nil ? "virtual time (elapsed)" : "time (UTC; virtual \(FailureStory.time(low))–\(FailureStory.time(high)))"
         svg += String(format: "<text x=\"%.1f\" y=\"%.1f\" class=\"title\" text-anchor=\"middle\">%@</text>", (x(low) + x(high)) / 2, above ? y - 20 : y + 28, e(title))
@@ -302,8 +304,8 @@ extension ReportWriter {
         let effectiveCalendar = clock == "wall" ? nil : calendar
         for tick in PlotAxis.timeTicks(low: minTime, high: high, calendar: effectiveCalendar, count: 4) {
             let px = x(tick)
-            svg += String(format: "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%@</text>",
-                          px, px, top, height - bottom, px, height - bottom + 13,
+            svg += String(format: "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%@\">%@</text>",
+                          px, px, top, height - bottom, px, height - bottom + 13, px > width - right - 45 ? "end" : "middle",
                           ReportFormat.html(PlotAxis.timeTick(tick, calendar: effectiveCalendar, spanNanoseconds: high - minTime)))
         }
         var worst: [UInt64]?
