@@ -245,7 +245,7 @@ extension ReportWriter {
         // Decades to show: up to the last finite percentile's, at least 2 (99 %).
         let lastDecade = finite.map { log10(1 / (1 - $0 / 100)) }.max() ?? 0
         let decades = max(2.0, lastDecade.rounded(.up))
-        let edge = decades + 0.35  // where the maximum (100 %) is drawn
+        let edge = decades * 1.1 + 0.2  // where the maximum (100 %) is drawn, clear of the last decade's label
         let yTicks = PlotAxis.durationTicks(upTo: Double(maxNanoseconds))
         let yTop = yTicks.last!
         func x(_ percentile: Double) -> Double {
