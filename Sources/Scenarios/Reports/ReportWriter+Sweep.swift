@@ -34,6 +34,10 @@ extension ReportWriter {
             body += "<br>First failure: seed \(first.seed) — \(first.check.map { "<b>\(e($0))</b>: " } ?? "\(e(first.kind)): ")\(e(message(first)))"
             body += "<br>replay: <code>\(e(replayCommand(first, sweep: result, stories: stories)))</code>"
         }
+        if let backend = result.coverage?.backend, !backend.isEmpty {
+            let never = backend.filter { $0.invocations == 0 }.count
+            body += "<br>Backend coverage: \(backend.count - never) of \(backend.count) declared functions, triggers, scheduled jobs and rules ran\(never > 0 ? " (<a href=\"#coverage\">\(never) never exercised</a>)" : "")."
+        }
         let coverageSummary = result.coverageSummary
         if !coverageSummary.isEmpty { body += "<br>\(e(coverageSummary))" }
         body += "</div>\n"
@@ -113,7 +117,7 @@ extension ReportWriter {
             body += "</div>\n"
         }
 
-        body += "<h2>Backend coverage</h2>\n"
+        body += "<h2 id=\"coverage\">Backend coverage</h2>\n"
         if let coverage = result.coverage, !coverage.backend.isEmpty {
             body += coverageTable(coverage.backend, seeds: result.seedsRun)
         } else {
