@@ -31,10 +31,12 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
         ),
         .target(name: "Domain"),
+        // The system zlib: HdrHistogram's standard compressed encoding (sweep files) is zlib-deflated.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(
             name: "Scenarios",
             dependencies: [
-                "Sim", "Domain", .product(name: "Collections", package: "swift-collections"),
+                "Sim", "Domain", "CZlib", .product(name: "Collections", package: "swift-collections"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),

@@ -10,7 +10,10 @@ import Synchronization
 ///
 /// Invariants: it is touched only on the thread that runs it (checked where a foreign thread
 /// could reach it); virtual time never goes backwards; a timer never fires before its deadline;
-/// same-time timers fire in insertion order.
+/// same-time timers fire in insertion order. The cheap ones are preconditions on the hot path,
+/// always on; `checkInvariants()` checks the whole structure after every mutation when built
+/// with `-Xswiftc -DSIM_INTERNAL_CHECKS` (as swift-collections' `_checkInvariants`; `.ci/run`
+/// runs the kernel's tests that way).
 final class Scheduler: @unchecked Sendable {
     /// Where a ready job came from (for the trace and for escape accounting).
     enum Origin: UInt8 {
@@ -31,7 +34,7 @@ final class Scheduler: @unchecked Sendable {
     }
 
     /// The strategy without its payload, for the hot path.
-    enum StrategyKind: UInt8 { case fifo, nonpreemptive, random, pct, replay }
+    enum StrategyKind: UInt8 { case fifo, nonpreemptive, random, pct, urw, replay }
 
     enum TimerAction {
         case job(UnownedJob)
@@ -77,8 +80,12 @@ final class Scheduler: @unchecked Sendable {
     private(set) var steps: UInt64 = 0
     private var schedulerRandom: SimRandom
     private var pct: PCTState?
+    /// URW's state (`.urw`), or the step counter of its measuring run.
+    private(set) var urw: URWState?
     private var replayDecisions: [UInt32] = []
     private var replayCursor = 0
+    /// The first choice point where the replayed log asked for a choice that did not exist.
+    private(set) var replayDivergence: ReplayDivergence?
     private(set) var decisions: [UInt32] = []
     /// The runtime id of the task whose job ran last (0 before the first).
     private var lastTask: UInt64 = 0
@@ -98,6 +105,9 @@ final class Scheduler: @unchecked Sendable {
     private(set) var globalJobsCaptured: UInt64 = 0
     private(set) var timersFired: UInt64 = 0
     private(set) var realTimeSleepsSkipped: UInt64 = 0
+
+    /// `Simulation.atEnd` actions, in registration order (run once, then dropped).
+    private var endActions: [@Sendable () -> Void] = []
 
     private let foreignInbox = Mutex<[ReadyJob]>([])
     private let foreignPending = Atomic<Bool>(false)
@@ -122,12 +132,16 @@ final class Scheduler: @unchecked Sendable {
             precondition(depth == 1 || horizon != nil, "PCT's horizon is measured by Simulation.run before the scheduler starts")
             strategyKind = .pct
             pct = PCTState(depth: depth, horizon: horizon ?? 1, random: streams.stream(named: "sim.pct"))
+        case .urw:
+            strategyKind = .urw
+            urw = URWState(estimates: configuration.taskStepEstimates, random: streams.stream(named: "sim.urw"))
         case .replay(let decisions):
             strategyKind = .replay
             replayDecisions = decisions
         case .portfolio:
             preconditionFailure("portfolio resolves to a member strategy")
         }
+        if configuration.measuresTaskSteps { urw = URWState(estimates: [], random: streams.stream(named: "sim.urw")) }
         taskExecutor = SimTaskExecutor(scheduler: self)
         unownedTaskExecutor = taskExecutor.asUnownedTaskExecutor()
     }
@@ -154,11 +168,14 @@ final class Scheduler: @unchecked Sendable {
             foreignPending.store(true, ordering: .releasing)
             return
         }
+        // URW's events: a running task that stays runnable (a yield, a hop to another actor).
+        if urw != nil, entry.task == lastTask { urw!.ran(entry.task) }
         if origin == .global {
             globalJobsCaptured += 1
             ForeignJobRouter.claim(job, for: self)
         }
         ready.append(entry)
+        checkInvariants()
     }
 
     /// A job of one of this simulation's tasks that arrived from another thread: an escape
@@ -189,12 +206,17 @@ final class Scheduler: @unchecked Sendable {
     }
 
     /// Cancels a continuation timer: it will be skipped when due. The caller resumes the continuation.
-    func cancelTimer(_ id: UInt64) { cancelledTimers.insert(id) }
+    func cancelTimer(_ id: UInt64) {
+        precondition(id <= timerSequence, "cancelling timer \(id) that was never scheduled")
+        cancelledTimers.insert(id)
+        checkInvariants()
+    }
 
     @discardableResult
     private func addTimer(deadline: UInt64, action: TimerAction, task: UInt64) -> UInt64 {
         timerSequence += 1
         timers.insert(Timer(deadline: deadline, sequence: timerSequence, action: action, task: task))
+        checkInvariants()
         return timerSequence
     }
 
@@ -243,6 +265,55 @@ final class Scheduler: @unchecked Sendable {
 
     func nextRandom() -> UInt64 { schedulerRandom.next() }
 
+    // MARK: Invariants
+
+    /// Checks the whole scheduler state (O(ready + timers)); a no-op unless built with
+    /// `SIM_INTERNAL_CHECKS`. Called after every mutation of the ready set, the timers or time.
+    @inline(__always)
+    func checkInvariants() {
+        #if SIM_INTERNAL_CHECKS
+        precondition(pthread_equal(pthread_self(), thread) != 0, "scheduler touched off its thread")
+        precondition(now >= lastCheckedNow, "virtual time went back from \(lastCheckedNow) to \(now)")
+        lastCheckedNow = now
+        precondition(Int(timingDecisions) <= decisions.count, "more timing decisions than decisions")
+        precondition(replayCursor <= replayDecisions.count, "replay cursor past the log")
+        // The structural scans cost O(ready + timers): every 64th check, so a run with a large
+        // timer heap stays linear-ish; the cadence is a counter, so it is the same every run.
+        internalChecks &+= 1
+        guard internalChecks & 63 == 0 else { return }
+        for entry in ready {
+            precondition(Int(entry.ordinal) < executorLabels.count, "ready job on unknown executor \(entry.ordinal)")
+            precondition((entry.executor == nil) == (entry.ordinal == 0), "ready job's executor and ordinal disagree")
+        }
+        var sequences = Set<UInt64>()
+        for timer in timers.unordered {
+            precondition(timer.sequence >= 1 && timer.sequence <= timerSequence, "timer \(timer.sequence) beyond the sequence")
+            precondition(sequences.insert(timer.sequence).inserted, "timer \(timer.sequence) twice in the heap")
+        }
+        for id in cancelledTimers { precondition(id <= timerSequence, "cancelled timer \(id) never scheduled") }
+        #endif
+    }
+
+    #if SIM_INTERNAL_CHECKS
+    /// The time at the previous invariant check.
+    private var lastCheckedNow: UInt64 = 0
+    /// Invariant checks so far (the structural scans run on every 64th).
+    private var internalChecks: UInt64 = 0
+    #endif
+
+    /// Adds an action for the end of the run (see `Simulation.atEnd`).
+    func atEnd(_ action: @escaping @Sendable () -> Void) {
+        precondition(pthread_equal(pthread_self(), thread) != 0, "Simulation.atEnd called from a foreign thread")
+        endActions.append(action)
+    }
+
+    /// Runs the end actions once, in registration order, and drops them (and what they captured).
+    func runEndActions() {
+        let actions = endActions
+        endActions = []
+        for action in actions { action() }
+    }
+
     // MARK: The loop
 
     /// Runs until the root finishes (then lets ready work settle), a limit is hit, the run
@@ -289,6 +360,8 @@ final class Scheduler: @unchecked Sendable {
         if count > 1 {
             let continuesLastTask = lastTask != 0 && ready[count - 1].task == lastTask
             var decision = 0
+            // URW's measuring run names tasks by the same first-sight rule as the run that uses it.
+            if strategyKind != .urw, urw != nil { urw!.see(count: count) { ready[$0].task } }
             switch strategyKind {
             case .fifo:
                 index = 0
@@ -301,10 +374,14 @@ final class Scheduler: @unchecked Sendable {
             case .pct:
                 index = pct!.choose(count: count) { ready[$0].task }
                 decision = continuesLastTask ? (index == count - 1 ? 0 : index + 1) : index
+            case .urw:
+                index = urw!.choose(count: count) { ready[$0].task }
+                decision = continuesLastTask ? (index == count - 1 ? 0 : index + 1) : index
             case .replay:
                 decision = nextReplayDecision(count: count)
                 index = Self.readyIndex(decision: decision, count: count, continuesLastTask: continuesLastTask)
             }
+            precondition(index >= 0 && index < count && decision >= 0 && decision < count, "choice \(index) (decision \(decision)) outside \(count) ready jobs")
             decisions.append(UInt32(decision))
         }
         let entry: ReadyJob
@@ -335,6 +412,7 @@ final class Scheduler: @unchecked Sendable {
             entry.job.runSynchronously(on: unownedTaskExecutor)
         }
         currentExecutorOrdinal = 0
+        checkInvariants()
     }
 
     /// The next logged decision of a replay, clamped to `count` choices (0 past the log's end).
@@ -342,7 +420,11 @@ final class Scheduler: @unchecked Sendable {
     private func nextReplayDecision(count: Int) -> Int {
         guard replayCursor < replayDecisions.count else { return 0 }
         defer { replayCursor += 1 }
-        return min(Int(replayDecisions[replayCursor]), count - 1)
+        let decision = replayDecisions[replayCursor]
+        if Int(decision) >= count && replayDivergence == nil {
+            replayDivergence = ReplayDivergence(choicePoint: replayCursor, decision: decision, choices: count)
+        }
+        return min(Int(decision), count - 1)
     }
 
     /// The ready-set index of `decision` in default-first order (see `runOneJob`).
@@ -369,7 +451,8 @@ final class Scheduler: @unchecked Sendable {
             chosen = chooseAmongNearTimers(earliest: first.deadline)
             if let chosen { target = chosen.deadline }
         }
-        // A timer can be overdue only after a blocking real-time sleep moved time on; it fires now.
+        // A timer is overdue after a blocking real-time sleep moved time on, or when the timing
+        // window fired a later one first; it fires now. Time never goes back.
         if target > now {
             now = target
             hash.mix(0xA0A0)
@@ -386,11 +469,13 @@ final class Scheduler: @unchecked Sendable {
             if !cancelledTimers.isEmpty, cancelledTimers.remove(timer.sequence) != nil { continue }
             fire(timer)
         }
+        checkInvariants()
         return true
     }
 
     @inline(__always)
     private func fire(_ timer: Timer) {
+        precondition(timer.deadline <= now, "timer \(timer.sequence) fired at \(now) before its deadline \(timer.deadline)")
         timersFired += 1
         switch timer.action {
         case .job(let job):
@@ -421,6 +506,7 @@ final class Scheduler: @unchecked Sendable {
         case .fifo, .nonpreemptive: index = 0
         case .random: index = schedulerRandom.below(count)
         case .pct: index = pct!.choose(count: count) { nearTimers[$0].task }
+        case .urw: index = urw!.choose(count: count) { nearTimers[$0].task }
         case .replay: index = nextReplayDecision(count: count)
         }
         decisions.append(UInt32(index))
@@ -479,6 +565,7 @@ final class Scheduler: @unchecked Sendable {
         replayDecisions = []
         nearTimers = []
         liveNamedTasks = [:]
+        endActions = []
     }
 
     /// Jobs and timers still pending when the run ended (they never ran).

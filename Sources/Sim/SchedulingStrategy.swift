@@ -24,6 +24,10 @@ public enum SchedulingStrategy: Sendable, Hashable, CustomStringConvertible {
     /// `horizon: nil` measures k from a first run of the same seed under `.nonpreemptive` (as
     /// shuttle does); the run's result names the measured horizon.
     case pct(depth: Int, horizon: Int?)
+    /// The uniform random walk of SURW (ASPLOS 2025): a task is chosen with probability
+    /// proportional to its remaining steps, estimated per seed from a first run under
+    /// `.nonpreemptive` (see `URWState`).
+    case urw
     /// A per-seed mix (shuttle's and Coyote's portfolio): seed mod 5 picks `random`, `pct:1`,
     /// `pct:2`, `pct:3` or `nonpreemptive`; the run's result names the strategy it used.
     case portfolio
@@ -53,6 +57,7 @@ public enum SchedulingStrategy: Sendable, Hashable, CustomStringConvertible {
         case .random: "random"
         case .pct(let depth, let horizon): horizon.map { "pct:\(depth):\($0)" } ?? "pct:\(depth)"
         case .portfolio: "portfolio"
+        case .urw: "urw"
         case .replay(let decisions): "replay(\(decisions.count) decisions)"
         }
     }
@@ -62,7 +67,7 @@ public enum SchedulingStrategy: Sendable, Hashable, CustomStringConvertible {
     /// The largest explicit PCT horizon accepted (choice points).
     public static let pctMaxHorizon = 1_000_000_000
 
-    /// Parses `fifo`, `nonpreemptive`, `random`, `portfolio`, `pct:D` (measured horizon) or
+    /// Parses `fifo`, `nonpreemptive`, `random`, `urw`, `portfolio`, `pct:D` (measured horizon) or
     /// `pct:D:K`; nil for anything else.
     public init?(parsing text: String) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
@@ -71,6 +76,7 @@ public enum SchedulingStrategy: Sendable, Hashable, CustomStringConvertible {
         case "nonpreemptive" where parts.count == 1: self = .nonpreemptive
         case "random" where parts.count == 1: self = .random
         case "portfolio" where parts.count == 1: self = .portfolio
+        case "urw" where parts.count == 1: self = .urw
         case "pct" where parts.count == 2 || parts.count == 3:
             guard let depth = Int(parts[1]), depth >= 1, depth <= Self.pctMaxDepth else { return nil }
             var horizon: Int?

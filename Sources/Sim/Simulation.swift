@@ -22,6 +22,16 @@ public enum Simulation {
         precondition(SimulationContext.current == nil, "Simulation.run called from inside a running simulation")
         var resolved = configuration
         resolved.strategy = configuration.strategy.resolved(forSeed: configuration.seed)
+        if case .urw = resolved.strategy {
+            // URW weighs each task by its remaining steps, estimated from a run without preemption.
+            let box = BodyBox(body)
+            var measuring = resolved
+            measuring.strategy = .nonpreemptive
+            measuring.recordsTrace = false
+            measuring.measuresTaskSteps = true
+            resolved.taskStepEstimates = runResolved(measuring) { try await box.body() }.taskSteps
+            return runResolved(resolved) { try await box.body() }
+        }
         guard case .pct(let depth, nil) = resolved.strategy, depth > 1 else {
             return runResolved(resolved, body)
         }
@@ -58,7 +68,10 @@ public enum Simulation {
         ForeignJobRouter.release(scheduler)
         let pending = scheduler.pendingWork
         defer { scheduler.releaseBuffers() }
-        return SimulationResult(
+        // After the outcome, hash and decisions are final and outside the simulation: what the
+        // actions release can no longer change the run (its leftover tasks never run again).
+        scheduler.runEndActions()
+        var result = SimulationResult(
             configuration: configuration,
             outcome: outcome,
             output: box.value,
@@ -71,7 +84,10 @@ public enum Simulation {
             actorLabels: scheduler.executorLabels,
             leftoverReadyJobs: pending.readyJobs,
             leftoverTimers: pending.timers,
-            globalJobsCaptured: scheduler.globalJobsCaptured)
+            globalJobsCaptured: scheduler.globalJobsCaptured,
+            replayDivergence: scheduler.replayDivergence)
+        result.taskSteps = scheduler.urw?.executed ?? []
+        return result
     }
 
     /// True when called from code running inside a simulation.
@@ -129,6 +145,14 @@ public enum Simulation {
     public static func point() async {
         await Task.yield()
     }
+
+    /// Registers `action` to run once when the running simulation ends: after its outcome, trace
+    /// hash and decisions are final, on the same thread but outside the simulation (no Simulation
+    /// API), before `Simulation.run` returns; actions run in registration order, each run (PCT's
+    /// measuring run too) its own. For releasing what the run built: a task still suspended when
+    /// the run ends never runs again, so a reference cycle it would have broken (an app that
+    /// captured itself in a handler it registered) stays unless an end action breaks it.
+    public static func atEnd(_ action: @escaping @Sendable () -> Void) { current().atEnd(action) }
 
     /// Runs `body` as a named child task body: the deadlock report names it while it is unfinished.
     public static func named<T>(_ name: String, _ body: () async throws -> T) async rethrows -> T {

@@ -22,6 +22,10 @@ public struct SimulationConfiguration: Sendable, Hashable {
     /// models rarely coincide to the nanosecond, so without a window their order is decided by
     /// the latency draws and not by the strategy.
     public var timingWindowNanoseconds: UInt64
+    /// URW's per-task step estimates (set by `Simulation.run` from its measuring run).
+    var taskStepEstimates: [Int] = []
+    /// Whether the run counts jobs per task (the measuring run of `.urw`).
+    var measuresTaskSteps = false
 
     public init(
         seed: UInt64,

@@ -26,4 +26,8 @@ public struct SimulationResult<Output: Sendable>: Sendable {
     public var leftoverTimers: Int
     /// Jobs that tried to leave for the global executor and were kept inside (`Task {}`, detached).
     public var globalJobsCaptured: UInt64
+    /// For `.replay`: the first choice point whose logged decision was out of range (nil: none).
+    public var replayDivergence: ReplayDivergence? = nil
+    /// Jobs run per task, by order of first sight (only when the configuration measured them).
+    var taskSteps: [Int] = []
 }

@@ -31,14 +31,16 @@ extension Rehearse {
         var determinismEvery: Int = SweepRunner.defaultDeterminismEvery
         @Option(name: .long, parsing: .unconditional, help: "Run shard i of n of the seed range, e.g. 0/4.")
         var shard: String?
-        @Flag(name: .long, help: "Take the shard index from JOB_COMPLETION_INDEX (Kubernetes Indexed Job).")
+        @Flag(name: .long, help: "Take the shard from the job array: JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID (Slurm job array).")
         var shardFromEnv = false
-        @Option(name: .long, parsing: .unconditional, help: "Shard count with --shard-from-env (default: JOB_COMPLETIONS).")
+        @Option(name: .long, parsing: .unconditional, help: "Shard count with --shard-from-env (default: JOB_COMPLETIONS or SLURM_ARRAY_TASK_COUNT).")
         var shards: Int?
         @Option(name: .long, parsing: .unconditional, help: "Where to write the shard result JSON (default: <report-dir>/<scenario>/sweep[-shard-i-of-n].json).")
         var result: String?
         @Flag(name: .long, help: "Run seeds in this process (no crash isolation).")
         var inProcess = false
+        @Option(name: .long, parsing: .unconditional, help: "Also write a JUnit XML report here (a test case per check over the sweep, failures with their seeds and replay lines).")
+        var junit: String?
         @Flag(name: .long, help: "Continue the sweep recorded in the result file (after a kill or a stop): skip its seeds; the scenario, strategy, variant, parameters, swarm, thresholds and range must match.")
         var resume = false
         @OptionGroup var options: RunOptions
@@ -61,6 +63,7 @@ extension Rehearse {
             let resultPath = result ?? "\(options.reportDir)/\(scenario)/sweep\(selection.map { "-shard-\($0.index)-of-\($0.count)" } ?? "").json"
             do { try AtomicFile.refuseUnusualTarget(resultPath) } catch { throw InputError.fail("--result: \(error.description)") }
             guard !resultPath.isEmpty else { throw InputError.fail("--result is empty") }
+            try JUnitOutput.check(junit)
             let build = Fingerprint.current
             let fresh = try SweepRunner(template: template, swarm: swarm, determinismEvery: determinismEvery, failureDirectory: nil)
                 .emptyResult(range: range, shard: selection?.label, build: build)
@@ -140,6 +143,7 @@ extension Rehearse {
             print("failures: \(failureDirectory)")
             print("result: \(resultPath)")
             print("page: \(try SweepPage.write(final, resultPath: resultPath, shrunk: shrunkArtifact))")
+            try JUnitOutput.write(JUnitReport.sweep(final, command: "rehearse fuzz"), to: junit)
             if !final.passed { throw ExitCode(1) }
         }
 

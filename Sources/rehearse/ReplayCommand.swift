@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Scenarios
+import Sim
 
 extension Rehearse {
     /// `rehearse replay <failure.json | report.json>`: a failure artifact replays its decisions log
@@ -41,6 +42,10 @@ extension Rehearse {
             var report = execution.report
             report.replayOf = ReplaySource(artifact: artifact, shrink: failure.shrink)
             let folder = try ReportWriter.write(report, trace: execution.trace, to: reportDir)
+            if let divergence = execution.replayDivergence {
+                // Clamping the decision would replay some other schedule and call it this one.
+                throw RehearseError.failed("NOT reproduced: \(artifact): \(divergence) (recorded on another binary, or the log was edited); report: \(folder)/report.md")
+            }
             let sameCheck = report.violation?.check == failure.violation?.check && report.violation?.step == failure.violation?.step
             let same = failure.violation != nil ? sameCheck : (!report.passed && report.failure?.kind == failure.kind)
             if same {

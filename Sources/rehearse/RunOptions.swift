@@ -5,7 +5,7 @@ import Sim
 
 /// Options shared by `run` and `fuzz`.
 struct RunOptions: ParsableArguments {
-    @Option(name: .long, parsing: .unconditional, help: "Scheduling strategy: random, pct:D (horizon measured per seed), pct:D:K, portfolio, nonpreemptive or fifo (default: random for run, portfolio for fuzz).")
+    @Option(name: .long, parsing: .unconditional, help: "Scheduling strategy: random, pct:D (horizon measured per seed), pct:D:K, urw (uniform random walk), portfolio, nonpreemptive or fifo (default: random for run, portfolio for fuzz).")
     var strategy: String?
     @Option(name: .long, parsing: .unconditional, help: "Timers due this close together are ordered by the strategy, e.g. 10ms (default: the backend's concurrency window; 0 orders by deadline).")
     var timingWindow: String?

@@ -45,6 +45,7 @@ final class SweepRecorder: Sendable {
 
     private static func write(_ state: inout State, to path: String) {
         do {
+            StaleTemporaryFiles.clean(beside: path)
             try AtomicFile.write(state.result.json(), to: path)
             state.writeError = nil
         } catch {

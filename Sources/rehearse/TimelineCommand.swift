@@ -1,4 +1,5 @@
 import ArgumentParser
+import Domain
 import Foundation
 import Scenarios
 
@@ -10,25 +11,40 @@ extension Rehearse {
             commandName: "timeline",
             abstract: "Replay SafeNSound check-ins (CSV/JSON) and print when alerts fire; or print a report.json's timelines.",
             discussion: """
-            Rows: timestamp (ISO-8601 with offset, or epoch seconds), user, event (checkin | set-threshold:<24|48|72> | \
-            set-timezone:<IANA id>), optional timezone. Example: docs/examples/checkins.csv.
+            Columns: timestamp (ISO-8601 with an offset, or epoch seconds), user, event, optional timezone \
+            (IANA name). Events: checkin, set-threshold:<24|48|72>, set-timezone:<IANA id>, pause, resume, \
+            add-contact:<email>, remove-contact:<email>, edit-contact:<old>-><new>, email-fails:<minutes>, \
+            push-fails:<minutes>. Format: docs/timeline.md; example: docs/examples/checkins.csv.
             """)
 
         @Argument(help: "events.csv or events.json (check-ins), or a report.json.") var events: String
 
+        @Option(help: "SafeNSound design to replay: \(SafeNSoundVariant.allCases.map(\.rawValue).joined(separator: ", ")).")
+        var variant: String = SafeNSoundVariant.careful.rawValue
+
         func run() throws {
+            guard let design = SafeNSoundVariant(rawValue: variant) else {
+                throw InputError.fail("--variant '\(variant.prefix(60))' is not a SafeNSound design; choose one of \(SafeNSoundVariant.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
             let data: Data
             do { data = try InputFile.read(events) } catch { throw InputError.fail(error.description) }
-            let text = String(decoding: data, as: UTF8.self)
             if events.hasSuffix(".json"), let report = try? JSONDecoder().decode(RunReport.self, from: data) {
                 printTimelines(report.timeline)
                 return
             }
             let parsed: [CheckInEvent]
-            do { parsed = try CheckInEvent.parse(text, file: events) } catch { throw InputError.fail(error.description) }
-            guard !parsed.isEmpty else { throw InputError.fail("\(events): no events") }
-            print("SafeNSound timeline for \(events) (careful design; pre-notification 3 h before the threshold)\n")
-            print(CheckInReplay.table(CheckInReplay.run(parsed)), terminator: "")
+            do {
+                parsed = try CheckInEvent.parse(data, file: events)
+                try CheckInReplay.validate(parsed, file: events)
+            } catch { throw InputError.fail(error.description) }
+            let rows: [CheckInReplay.Row]
+            do { rows = try CheckInReplay.run(parsed, variant: design) } catch {
+                throw RehearseError.failed(error.description)
+            }
+            let what = design == .careful ? "careful design" : "variant \(design.rawValue): \(design.summary)"
+            var output = "SafeNSound timeline for \(events) (\(what); pre-notification 3 h before the threshold)\n\n"
+            output += CheckInReplay.table(rows)
+            FileHandle.standardOutput.write(Data(output.utf8))
         }
 
         private func printTimelines(_ entries: [TimelineEntry]) {

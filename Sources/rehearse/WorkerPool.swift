@@ -58,19 +58,25 @@ struct WorkerPool {
                     }
                     guard started else { return }
                     var current: UInt64?
-                    var buffer = Data()
+                    // Lines are split where they end, scanning only bytes not scanned yet, and the
+                    // consumed prefix is dropped once it is most of the buffer: a 100 KB result
+                    // line arriving in 64 KB chunks must not be rescanned or shifted per chunk.
+                    var buffer: [UInt8] = []
+                    var consumed = 0, scanned = 0
+                    let decoder = JSONDecoder()
                     let handle = output.fileHandleForReading
                     reading: while true {
                         let chunk = handle.availableData
                         if chunk.isEmpty { break }
-                        buffer.append(chunk)
-                        while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                            let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                            buffer.removeSubrange(buffer.startIndex...newline)
-                            if line.hasPrefix("start "), let seed = UInt64(line.dropFirst(6)) {
+                        buffer.append(contentsOf: chunk)
+                        while let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+                            let line = buffer[consumed..<newline]
+                            consumed = newline + 1
+                            scanned = consumed
+                            if line.starts(with: Self.startPrefix), let seed = UInt64(String(decoding: line.dropFirst(Self.startPrefix.count), as: UTF8.self)) {
                                 current = seed
-                            } else if line.hasPrefix("result "),
-                                      let result = try? JSONDecoder().decode(SweepSeedResult.self, from: Data(line.dropFirst(7).utf8)) {
+                            } else if line.starts(with: Self.resultPrefix),
+                                      let result = try? decoder.decode(SweepSeedResult.self, from: Data(line.dropFirst(Self.resultPrefix.count))) {
                                 current = nil
                                 let (following, overflow) = result.seed.addingReportingOverflow(UInt64(stride))
                                 next = overflow ? range.high : following
@@ -80,6 +86,12 @@ struct WorkerPool {
                                 }
                                 if !keepGoing || (stopAtFirstFailure && !result.passed) { Self.stopAll(shared); break reading }
                             }
+                        }
+                        scanned = buffer.count
+                        if consumed > 0 && consumed * 2 >= buffer.count {
+                            buffer.removeFirst(consumed)
+                            scanned -= consumed
+                            consumed = 0
                         }
                     }
                     if shared.withLock({ $0.stopped }) { kill(process.processIdentifier, SIGKILL) }
@@ -109,6 +121,9 @@ struct WorkerPool {
         }
         if let message = shared.withLock({ $0.setupError }) { throw InputError.fail(message) }
     }
+
+    private static let startPrefix = Array("start ".utf8)
+    private static let resultPrefix = Array("result ".utf8)
 
     /// Stops the pool: no new worker starts and every running one is terminated.
     private static func stopAll(_ shared: borrowing Mutex<Shared>) {

@@ -54,6 +54,7 @@ extension Rehearse {
             if let output {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                StaleTemporaryFiles.clean(beside: output)
                 try AtomicFile.write(String(decoding: try encoder.encode(measurements), as: UTF8.self) + "\n", to: output)
             }
             if found < measurements.count { throw ExitCode(1) }

@@ -40,6 +40,48 @@ import Testing
         #expect(replay.standardError.contains("NOT reproduced: expected crash-test-ok at step 2, got a pass"))
     }
 
+    /// A decisions log asking for choices that do not exist is reported as a divergence (exit 1,
+    /// naming the choice point), not clamped into some other schedule; a malformed log is bad input.
+    @Test func replayOfOutOfRangeDecisionsSaysWhereItDiverged() throws {
+        let dir = temporaryDirectory()
+        let fuzz = try CommandLineRunner.run(["fuzz", "like-storm", "--variant", "unlike-nonliker-decrements", "--seeds", "1..<2", "--no-shrink",
+                                              "--strategy", "random", "--report-dir", dir])
+        let path = try #require(Self.failureFolder(fuzz.standardOutput)) + "/like-storm-s1-random-unlike-nonliker-decrements.json"
+        var artifact = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        let original = try #require(artifact["decisions"] as? [Int])
+        let faithful = try CommandLineRunner.run(["replay", path, "--report-dir", dir])
+        #expect(faithful.status == 1 && faithful.standardOutput.contains("reproduced:"), "\(faithful.standardError)")
+        #expect(!original.isEmpty)
+        artifact["decisions"] = [1_000_000] + original.dropFirst()
+        try JSONSerialization.data(withJSONObject: artifact).write(to: URL(fileURLWithPath: path))
+        let diverged = try CommandLineRunner.run(["replay", path, "--report-dir", dir])
+        #expect(diverged.status == 1)
+        #expect(diverged.standardError.contains("diverged at choice point 0: it chose 1000000, but only"), "\(diverged.standardError)")
+        artifact["decisions"] = [-1]
+        try JSONSerialization.data(withJSONObject: artifact).write(to: URL(fileURLWithPath: path))
+        let malformed = try CommandLineRunner.run(["replay", path, "--report-dir", dir])
+        #expect(malformed.status == 2 && malformed.standardError.split(separator: "\n").count == 1, "\(malformed.standardError)")
+    }
+
+    /// A writer killed with SIGKILL leaves `.<name>.tmp-<pid>-<n>`; the next write into that folder
+    /// removes it when its process is gone, and leaves a live writer's file alone.
+    @Test func staleTemporaryFilesOfDeadWritersAreRemoved() throws {
+        let dir = temporaryDirectory()
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        let stale = "\(dir)/.sweep.json.tmp-\(gone.processIdentifier)-3", live = "\(dir)/.sweep.json.tmp-\(getpid())-4"
+        let unrelated = "\(dir)/.notes.tmp-draft"
+        for path in [stale, live, unrelated] { try "partial".write(toFile: path, atomically: false, encoding: .utf8) }
+        let run = try CommandLineRunner.run(["fuzz", "crash-test", "--seeds", "1..<3", "--no-shrink", "--param", "crashSeed=0",
+                                             "--result", "\(dir)/sweep.json", "--report-dir", dir])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: stale))
+        #expect(FileManager.default.fileExists(atPath: live) && FileManager.default.fileExists(atPath: unrelated))
+        #expect(FileManager.default.fileExists(atPath: "\(dir)/sweep.json"))
+    }
+
     @Test func shardsMergeIntoTheWholeSweep() throws {
         let dir = temporaryDirectory()
         var outputs: [String] = []

@@ -191,7 +191,7 @@ struct MalformedFixtures {
             for cut in [1, 2, data.count / 4, data.count / 2, data.count * 3 / 4, data.count - 3] where cut > 0 && cut < data.count {
                 try add("\(name)-cut\(cut)", data.prefix(cut))
             }
-            for version in [0, 3, 99, -1, Int.max] as [Any] + ["1", 1.5, NSNull()] as [Any] {
+            for version in [0, 7, 99, -1, Int.max] as [Any] + ["1", 1.5, NSNull()] as [Any] {
                 var changed = object; changed["schemaVersion"] = version
                 try add("\(name)-version", Self.json(changed))
             }
@@ -235,16 +235,19 @@ struct MalformedFixtures {
                     var changed = object; changed[field] = value
                     try add("sweep-bad-\(field)", Self.json(changed))
                 }
-                if var entry = latency.first, var histogram = entry["histogram"] as? [String: Any] {
-                    for (key, value) in [("counts", [1, 2, 3]), ("highestTrackableValue", 0), ("highestTrackableValue", UInt64.max),
-                                         ("subBucketMask", 1), ("_totalCount", 999_999), ("maxValue", UInt64.max / 2),
-                                         ("bucketCount", 1_000_000), ("unitMagnitude", 200)] as [(String, Any)] {
-                        let original = histogram[key]
-                        histogram[key] = value
-                        entry["histogram"] = histogram
+                // Histograms are HdrHistogram's compressed encoding: corrupt the string.
+                if var entry = latency.first, let histogram = entry["histogram"] as? String {
+                    let bytes = [UInt8](Data(base64Encoded: histogram) ?? Data())
+                    func corrupted(_ change: (inout [UInt8]) -> Void) -> String { var copy = bytes; change(&copy); return Data(copy).base64EncodedString() }
+                    let variants: [(String, String)] = [
+                        ("not-base64", "HIST*not base64*"), ("empty", ""), ("cookie", corrupted { $0[3] = 0x13 }),
+                        ("length", corrupted { $0[7] &+= 1 }), ("truncated", corrupted { $0.removeLast(5) }),
+                        ("zlib", corrupted { $0[$0.count / 2 + 4] ^= 0xFF }), ("trailing", corrupted { $0 += [0, 0] }),
+                    ]
+                    for (name, value) in variants {
+                        entry["histogram"] = value
                         var changed = object; changed["latency"] = [entry]
-                        try add("sweep-histogram-\(key)", Self.json(changed))
-                        histogram[key] = original
+                        try add("sweep-histogram-\(name)", Self.json(changed))
                     }
                 }
             }

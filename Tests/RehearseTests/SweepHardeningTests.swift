@@ -101,7 +101,7 @@ import Testing
         let latency = try #require(good["latency"] as? [Any])
         let cases: [(String, Any, String)] = [
             ("seedsRun", -5, "must not be negative"), ("ranges", [["low": 9, "high": 1]], "inverted"),
-            ("schemaVersion", 99, "schemaVersion 99 is not 2"), ("latency", latency + latency, "more than one latency entry"),
+            ("schemaVersion", 99, "schemaVersion 99 is not 3"), ("latency", latency + latency, "more than one latency entry"),
         ]
         for (field, value, message) in cases {
             var broken = good

@@ -75,7 +75,7 @@ import Testing
         timestamp,user,event,timezone
         2026-01-12T22:00:00-08:00,alice,checkin,America/Los_Angeles
         """
-        let rows = CheckInReplay.run(try CheckInEvent.parse(csv, file: "x.csv"))
+        let rows = try CheckInReplay.run(try CheckInEvent.parse(csv, file: "x.csv"))
         #expect(rows.map(\.what).first == "check-in (onboarding: threshold 72 h, America/Los_Angeles)")
         let push = try #require(rows.first { $0.what.hasPrefix("push") })
         #expect(push.sinceLastCheckIn == .seconds(69 * 3600))
@@ -85,12 +85,12 @@ import Testing
     }
 
     @Test(arguments: [
-        ("timestamp,user,event\n2026-01-12T22:00:00,a,checkin\n", "x.csv:2: bad timestamp"),
+        ("timestamp,user,event\n2026-01-12T22:00:00,a,checkin\n", "x.csv:2:1: bad timestamp"),
         ("timestamp,user\n1,a\n", "x.csv:1: missing column 'event'"),
-        ("timestamp,user,event\n1,a,dance\n", "x.csv:2: unknown event 'dance'"),
-        ("timestamp,user,event,timezone\n1,a,checkin,Mars/Olympus\n", "x.csv:2: unknown time zone"),
-        ("timestamp,user,event\n1,a,set-threshold:12\n", "x.csv:2: bad threshold"),
-        ("[{\"timestamp\": 1, \"user\": \"a\"}]", "x.csv:1: missing 'event'"),
+        ("timestamp,user,event\n1,a,dance\n", "x.csv:2:5: unknown event 'dance'"),
+        ("timestamp,user,event,timezone\n1,a,checkin,Mars/Olympus\n", "x.csv:2:13: unknown time zone"),
+        ("timestamp,user,event\n1,a,set-threshold:12\n", "x.csv:2:5: bad threshold"),
+        ("[{\"timestamp\": 1, \"user\": \"a\"}]", "x.csv:1: entry 1: missing 'event'"),
     ])
     func malformedFilesNameLineAndProblem(text: String, expected: String) {
         do {

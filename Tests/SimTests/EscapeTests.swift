@@ -45,8 +45,10 @@ actor Counter: SimActor {
         #expect(result.output == [1_768_176_000, 1_768_176_090, 90])
     }
 
+    /// Virtual sleeps never block in real time: strict mode (the default) ends the run as an escape
+    /// if one did, and 72 real hours would never finish. (No wall-clock bound: timed unit tests
+    /// flake on a loaded machine; `rehearse bench` measures speed.)
     @Test func seventyTwoVirtualHoursCostNoWallTime() {
-        let wallStart = ContinuousClock.now
         let result = Simulation.run(SimulationConfiguration(seed: 3)) {
             await withTaskGroup(of: Void.self) { group in
                 for user in 0..<100 {
@@ -59,10 +61,9 @@ actor Counter: SimActor {
                 }
             }
         }
-        let wall = wallStart.duration(to: ContinuousClock.now)
+        #expect(result.configuration.strict)
         #expect(result.outcome == .finished)
         #expect(result.virtualNanoseconds >= 72 * 3_600 * 1_000_000_000)
-        #expect(wall < .seconds(1), "72 virtual hours took \(wall) of wall time")
     }
 
     @Test func mainActorUseIsRefused() {

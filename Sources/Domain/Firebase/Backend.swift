@@ -92,6 +92,18 @@ public final class Backend: Sendable {
         return listener
     }
 
+    /// Shuts the project down, as `FirebaseApp.delete()` and `Firestore.terminate()` do: drops the
+    /// deployed functions (triggers, callables, scheduled), the security rules, every collection
+    /// with its documents and listeners. Apps capture themselves in the handlers they deploy and
+    /// listeners capture their owners (app → backend → handler → app), so a backend that is never
+    /// terminated is never freed; the scenario harness terminates each one when its run ends
+    /// (`ScenarioContext.backend`). The backend must not be used afterwards.
+    public func terminate() {
+        functions.removeAll()
+        firestore.terminate()
+        deployedRules.withLock { $0 = SecurityRules() }
+    }
+
     /// Returns when no trigger delivery, listener pump or scheduled run is in flight.
     public func waitUntilIdle() async { await tracker.waitUntilIdle() }
 }

@@ -59,6 +59,15 @@ final class CollectionStore: Sendable {
         return snapshots.sorted { $0.path.id < $1.path.id }
     }
 
+    /// Drops the documents, their actors and the listeners (`Firestore.terminate`).
+    func removeAll() {
+        let dropped = state.withLock { state in
+            defer { state = State() }
+            return state
+        }
+        _ = dropped  // released here, outside the lock
+    }
+
     func removeListener(_ listener: SnapshotListener) {
         state.withLock { $0.listeners.removeAll { $0 === listener } }
     }

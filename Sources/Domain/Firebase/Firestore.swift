@@ -36,6 +36,15 @@ public final class Firestore: Sendable {
 
     func actor(_ path: DocumentPath) -> DocumentActor { store(path.collection).actor(for: path.id) }
 
+    /// Drops every collection: documents, their actors and listeners (`Backend.terminate`).
+    func terminate() {
+        let stores = collections.withLock { stores in
+            defer { stores = [:] }
+            return stores
+        }
+        for store in stores.values { store.removeAll() }
+    }
+
     // MARK: Admin SDK
     //
     // Every admin call pays `faults.adminOperationLatency` before it reaches the document, so a

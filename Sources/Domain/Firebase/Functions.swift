@@ -78,6 +78,12 @@ public final class Functions: Sendable {
         }
     }
 
+    /// Drops every registered trigger, scheduled function and callable (`Backend.terminate`).
+    func removeAll() {
+        state.withLock { $0 = State() }
+        dispatcher.removeAll()
+    }
+
     // MARK: Callables
 
     public func callable(_ name: String, _ handler: @escaping CallableHandler) {

@@ -62,6 +62,14 @@ final class TriggerDispatcher: Sendable {
         coverage.declare(.trigger, name)
     }
 
+    /// Drops every registration and the ordering model's memory (`Backend.terminate`).
+    func removeAll() {
+        state.withLock { state in
+            state.registrations = []
+            state.lastDelivery = [:]
+        }
+    }
+
     /// Handler errors that lost their event (retries off) or exhausted the retry window.
     var lostEvents: [String] { state.withLock { $0.failures } }
 

@@ -1,3 +1,4 @@
+import Synchronization
 /// Inspired's data rules on the simulated backend: profiles with privacy settings and the
 /// community-overlap read rule, generated unique `name#1234` usernames, posts, likes as
 /// `posts/{postId}/likes/{userId}` with a transactional `stats.likeCount`, and comments.
@@ -16,6 +17,9 @@ public final class InspiredApp: Sendable {
     let probe: InspiredProbe
     /// The devices' like-button guards (`like-tap-guard-reentrant`), keyed by user and post.
     let deviceMemory: InstanceMemory
+    /// Numbers the like button's taps (`like-tap-guard-reentrant`): the SDK retries a transaction
+    /// whose commit response was lost, and a tap must recognise its own earlier commit.
+    private let tapSequence = Mutex<UInt64>(0)
 
     /// Builds the app on `backend`, deploys its rules and registers the `assignUsername` trigger.
     public convenience init(backend: Backend, variant: InspiredVariant = .careful, usernameSuffixDigits: Int = 4) {
@@ -231,11 +235,15 @@ public final class InspiredApp: Sendable {
             guard await deviceMemory.claimAcrossAwait(key, at: now) else { return }
             do {
                 if try await client.get(Self.like(postId, userId)).exists { throw InspiredError.alreadyLiked(userId: userId, postId: postId) }
+                let tap = tapSequence.withLock { value -> UInt64 in value += 1; return value }
                 try await client.runTransaction { transaction in
                     let post = try await transaction.get(Self.post(postId))
                     guard post.exists else { throw InspiredError.postNotFound(postId: postId) }
+                    // Idempotent against its own retry only (an ambiguous commit re-runs the
+                    // transaction): another tap's like is not checked, which is the planted bug.
+                    if try await transaction.get(Self.like(postId, userId))["tap"] == .int(Int64(tap)) { return }
                     let count = post["stats"]?.mapValue?["likeCount"]?.intValue ?? 0
-                    transaction.set(Self.like(postId, userId), ["userId": .string(userId), "createdAt": .timestamp(now)])
+                    transaction.set(Self.like(postId, userId), ["userId": .string(userId), "createdAt": .timestamp(now), "tap": .int(Int64(tap))])
                     transaction.update(Self.post(postId), ["stats.likeCount": .set(.int(count + 1))])
                 }
             } catch {

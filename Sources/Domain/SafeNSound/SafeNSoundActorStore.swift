@@ -54,6 +54,10 @@ public final class SafeNSoundActorStore: SafeNSoundStore {
         await (try account(userId)).setActive(isActive)
     }
 
+    public func setEmergencyContacts(userId: String, _ emails: [String]) async throws(SafeNSoundError) {
+        await (try account(userId)).setEmergencyContacts(emails)
+    }
+
     public func scheduleCheck(_ userId: String, at due: Timestamp) async { await dueIndex.schedule(userId, at: due) }
     public func takeDueChecks(through horizon: Timestamp) async -> [(userId: String, due: Timestamp)] {
         await dueIndex.takeDue(through: horizon)

@@ -85,6 +85,13 @@ public final class SafeNSoundApp: Sendable {
         if isActive { await store.scheduleCheck(userId, at: environment.clock.now) }
     }
 
+    /// Replaces the user's emergency contacts (Settings: add, remove or edit one). At least one
+    /// must remain; an alert already being sent keeps the list it read, the next one sees the new list.
+    public func setEmergencyContacts(userId: String, _ emails: [String]) async throws(SafeNSoundError) {
+        guard !emails.isEmpty else { throw .noEmergencyContacts(userId: userId) }
+        try await store.setEmergencyContacts(userId: userId, emails)
+    }
+
     public func user(_ userId: String) async -> SafeNSoundUser? {
         await store.user(userId)
     }

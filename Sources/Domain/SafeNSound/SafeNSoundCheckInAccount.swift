@@ -35,6 +35,8 @@ actor SafeNSoundCheckInAccount: DomainActor {
 
     func setThreshold(hours: Int) { user.checkInThresholdHours = hours }
 
+    func setEmergencyContacts(_ emails: [String]) { user.emergencyContactEmails = emails }
+
     /// Throws `rateLimited` if the last accepted call was less than `minimumSpacing` before `now`.
     static func checkRateLimit(_ user: SafeNSoundUser, now: Timestamp, minimumSpacing: Duration) throws(SafeNSoundError) {
         guard let last = user.lastHeartbeatCallAt else { return }

@@ -135,6 +135,14 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
         } catch { throw Self.wrap(error, userId: userId) }
     }
 
+    public func setEmergencyContacts(userId: String, _ emails: [String]) async throws(SafeNSoundError) {
+        do {
+            try await firestore.update(Self.userPath(userId), ["emergencyContacts": .set(.array(emails.map(Value.string)))])
+        } catch BackendError.notFound {
+            throw .userNotFound(userId: userId)
+        } catch { throw Self.wrap(error, userId: userId) }
+    }
+
     // MARK: Due checks
 
     /// A server transaction on `users/{uid}`: lowers `nextCheckDue` to `due` (earliest wins). If it

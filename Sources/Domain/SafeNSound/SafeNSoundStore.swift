@@ -12,6 +12,8 @@ public protocol SafeNSoundStore: Sendable {
     func applyHeartbeat(userId: String, at now: Timestamp, timeZoneIdentifier: String) async throws(SafeNSoundError) -> SafeNSoundUser
     func setThreshold(userId: String, hours: Int) async throws(SafeNSoundError) -> SafeNSoundUser
     func setActive(userId: String, _ isActive: Bool) async throws(SafeNSoundError)
+    /// Replaces `emergencyContacts` (Settings: add, remove, edit a contact).
+    func setEmergencyContacts(userId: String, _ emails: [String]) async throws(SafeNSoundError)
 
     /// Asks for a check of `userId` at `due` or earlier: the user's `nextCheckDue`, the earliest
     /// request wins. Kept with the users, not in a function instance, so any instance sees it.

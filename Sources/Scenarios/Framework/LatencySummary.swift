@@ -153,6 +153,11 @@ extension LatencySummary.Details {
         let variance = sorted.reduce(0.0) { $0 + pow(Double($1.latencyNanoseconds) - mean, 2) } / Double(sorted.count)
         text += String(format: "#[Mean    = %12.3f, StdDeviation   = %12.3f]\n", mean / 1e6, variance.squareRoot() / 1e6)
         text += String(format: "#[Max     = %12.3f, Total count    = %12d]\n", Double(maxNanoseconds) / 1e6, sorted.count)
+        // The layout of the 3-digit µs HdrHistogram that would hold these samples (2048 sub-buckets,
+        // buckets doubling until the maximum fits), so the footer reads as every .hgrm's does.
+        var buckets = 1, reach: UInt64 = 2_048
+        while reach <= maxNanoseconds / 1_000 { reach <<= 1; buckets += 1 }
+        text += String(format: "#[Buckets = %12d, SubBuckets     = %12d]\n", buckets, 2_048)
         self.spectrum = text
         self.spectrumPoints = points
         self.series = Self.thinned(samples)

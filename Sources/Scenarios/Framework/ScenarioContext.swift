@@ -28,6 +28,11 @@ public final class ScenarioContext: Sendable {
         /// The calendar instant of virtual time 0 (from the first backend's clock).
         var calendarZeroUnixNanoseconds: Int64?
         var timeZones: [String: String] = [:]
+        /// The run's backends, held weakly: the leak tests check they are freed once the run ends.
+        var backends: [WeakBackend] = []
+    }
+    struct WeakBackend {
+        weak var backend: Backend?
     }
     private let state = Mutex(State())
 
@@ -52,7 +57,9 @@ public final class ScenarioContext: Sendable {
     /// the run's faults: `base` (the scenario's own choice of rates) overridden by the swarm's
     /// kinds and rates when the run is swarmed, plus planted defects; registered so the report
     /// says which faults had the chance to happen and which took effect. `environment` defaults to
-    /// the running simulation's (a scenario with its own calendar epoch passes one).
+    /// the running simulation's (a scenario with its own calendar epoch passes one). Terminated
+    /// when the run ends (`Backend.terminate`), so the cycles apps make through the handlers they
+    /// deploy do not keep every run's backend alive in a worker that runs thousands of seeds.
     public func backend(_ base: Domain.BackendFaults = .default, environment: DomainEnvironment? = nil) -> Backend {
         let backend = Backend(env: environment ?? SimulatedEnvironment.current(), faults: faults(base))
         // The ledger times events from its clock's zero; this is that zero in virtual time.
@@ -61,9 +68,15 @@ public final class ScenarioContext: Sendable {
             state.faultLedgers.append((backend.faultLedger, origin))
             state.coverageLedgers.append(backend.coverage)
             if state.calendarZeroUnixNanoseconds == nil { state.calendarZeroUnixNanoseconds = backend.env.clock.epochUnixNanoseconds - origin }
+            state.backends.append(WeakBackend(backend: backend))
         }
+        Simulation.atEnd { backend.terminate() }
         return backend
     }
+
+    /// How many of the run's backends are still allocated (tests: 0 once the run has ended and
+    /// nothing outside it holds one).
+    package var liveBackends: Int { state.withLock { $0.backends.count { $0.backend != nil } } }
 
     /// The backend faults of this run: `base` overridden by the swarm, plus planted defects.
     package func faults(_ base: Domain.BackendFaults) -> Domain.BackendFaults {

@@ -32,6 +32,8 @@ public enum ScenarioRunner {
         public var trace: [TraceEvent]
         public var decisions: [UInt32]
         public var samples: [LatencySample]
+        /// A replayed decisions log that asked for a choice that did not exist (nil: followed exactly).
+        public var replayDivergence: ReplayDivergence? = nil
     }
 
     /// The kernel configuration of `request` (its replay log, when it has one).
@@ -138,7 +140,7 @@ public enum ScenarioRunner {
                 timeline: report.timeline, violation: observed.violation, failure: failure.message, operations: operations,
                 samples: observed.samples, endNanoseconds: result.virtualNanoseconds, endStep: result.steps)
         }
-        return Execution(report: report, trace: result.trace, decisions: result.decisions, samples: observed.samples)
+        return Execution(report: report, trace: result.trace, decisions: result.decisions, samples: observed.samples, replayDivergence: result.replayDivergence)
     }
 
     /// The users' timeline with the faults that took effect (user `backend`) merged in by time,

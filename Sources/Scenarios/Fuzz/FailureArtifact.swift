@@ -106,7 +106,10 @@ public struct FailureArtifact: Sendable, Hashable, Codable {
     }
 
     /// Writes the artifact atomically.
-    public func write(to path: String) throws(AtomicFile.WriteError) { try AtomicFile.write(json(), to: path) }
+    public func write(to path: String) throws(AtomicFile.WriteError) {
+        StaleTemporaryFiles.clean(beside: path)
+        try AtomicFile.write(json(), to: path)
+    }
 
     /// Reads an artifact read from `path`; nil when `data` is JSON of another shape (e.g. a
     /// report.json). Errors name `path` and the field.

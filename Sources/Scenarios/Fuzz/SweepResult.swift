@@ -5,7 +5,7 @@ import Sim
 /// The result of a sweep or of one shard of it (`rehearse fuzz --shard`), written as a shard
 /// result JSON; `merge` combines shards into the result a single machine would have produced.
 public struct SweepResult: Sendable, Codable {
-    public static let currentSchemaVersion = 2
+    public static let currentSchemaVersion = 3
 
     /// A check the sweep's parameters rule out, and why (e.g. "sniperPercent=0 (needs >= 1)").
     public struct UnreachableCheck: Sendable, Hashable, Codable {
@@ -14,6 +14,8 @@ public struct SweepResult: Sendable, Codable {
     }
 
     /// One operation's latency over the sweep: a mergeable HdrHistogram (µs) and its summary.
+    /// In the file, `histogram` is HdrHistogram's standard compressed encoding, base64
+    /// (`HdrHistogramCodec`), which decoding validates.
     public struct OperationLatency: Sendable, Codable {
         public var operation: String
         public var count: UInt64
@@ -22,13 +24,48 @@ public struct SweepResult: Sendable, Codable {
         public var maxMicroseconds: UInt64
         public var histogram: Histogram<UInt64>
 
+        /// The summary is the canonical histogram's (`HdrHistogramCodec.canonical`, what the file
+        /// holds): each percentile the top of its bucket, so it is the same computed from the
+        /// recorded histogram or from one read back, whatever exact extremes were recorded.
         init(operation: String, histogram: Histogram<UInt64>) {
             self.operation = operation
             self.histogram = histogram
             self.count = histogram.totalCount
-            self.p50Microseconds = histogram.valueAtPercentile(50)
-            self.p99Microseconds = histogram.valueAtPercentile(99)
+            self.p50Microseconds = Self.percentile(50, of: histogram)
+            self.p99Microseconds = Self.percentile(99, of: histogram)
             self.maxMicroseconds = histogram.max
+        }
+
+        /// `percentile` of `histogram` as its canonical form gives it: the top of the bucket
+        /// (this library clamps to the exact extremes recorded, which the encoding does not keep).
+        static func percentile(_ percentile: Double, of histogram: Histogram<UInt64>) -> UInt64 {
+            histogram.totalCount == 0 ? 0 : histogram.highestEquivalentForValue(histogram.valueAtPercentile(percentile))
+        }
+
+        private enum CodingKeys: String, CodingKey { case operation, count, p50Microseconds, p99Microseconds, maxMicroseconds, histogram }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            operation = try container.decode(String.self, forKey: .operation)
+            count = try container.decode(UInt64.self, forKey: .count)
+            p50Microseconds = try container.decode(UInt64.self, forKey: .p50Microseconds)
+            p99Microseconds = try container.decode(UInt64.self, forKey: .p99Microseconds)
+            maxMicroseconds = try container.decode(UInt64.self, forKey: .maxMicroseconds)
+            let text = try container.decode(String.self, forKey: .histogram)
+            do { histogram = try HdrHistogramCodec.decode(text) } catch {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .histogram, in: container, debugDescription: "not an HdrHistogram V2 compressed encoding: \(error.description)")
+            }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(operation, forKey: .operation)
+            try container.encode(count, forKey: .count)
+            try container.encode(p50Microseconds, forKey: .p50Microseconds)
+            try container.encode(p99Microseconds, forKey: .p99Microseconds)
+            try container.encode(maxMicroseconds, forKey: .maxMicroseconds)
+            try container.encode(HdrHistogramCodec.encode(histogram), forKey: .histogram)
         }
     }
 
@@ -68,6 +105,8 @@ public struct SweepResult: Sendable, Codable {
     public var thresholds: [String]?
     /// Where this sweep's failure artifacts are (one folder per sweep). Absent in older files.
     public var failureDirectory: String?
+    /// Thresholds `merge --threshold` evaluated over the merged histograms (absent when none).
+    public var mergeThresholds: [RunReport.ThresholdResult]?
     /// What the sweep exercised: backend functions, triggers, jobs and rules; goals per seed;
     /// strategies (absent in older files).
     public var coverage: SweepCoverage?
@@ -89,7 +128,9 @@ public struct SweepResult: Sendable, Codable {
     public var suppressedFaults: [FaultObservation] { (faults ?? []).filter(\.isSuppressed) }
     /// True when no seed failed, every reachable goal was reached, every reachable check evaluated
     /// and every fault kind the backend injects was observed about as often as expected.
-    public var passed: Bool { failures.isEmpty && unreachedGoals.isEmpty && neverChecked.isEmpty && suppressedFaults.isEmpty }
+    public var passed: Bool {
+        failures.isEmpty && unreachedGoals.isEmpty && neverChecked.isEmpty && suppressedFaults.isEmpty && (mergeThresholds ?? []).allSatisfy(\.passed)
+    }
 
     private func isUnreachable(_ name: String) -> Bool { unreachable.contains { $0.name == name } }
 
@@ -143,6 +184,7 @@ public struct SweepResult: Sendable, Codable {
         guard var merged = results.first else { throw MergeError(description: "nothing to merge") }
         merged.shard = nil
         merged.failureDirectory = nil
+        merged.mergeThresholds = nil
         // The shards' requested ranges joined, when they form one range (as one machine's run).
         let requested = results.compactMap(\.requested).sorted { $0.low < $1.low }
         merged.requested = nil

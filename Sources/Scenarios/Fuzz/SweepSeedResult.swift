@@ -29,6 +29,40 @@ public struct SweepSeedResult: Sendable, Codable {
         self.deterministic = deterministic; self.histograms = histograms
     }
 
+    private enum CodingKeys: String, CodingKey { case seed, passed, failure, reached, checked, deterministic, histograms, faults }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        seed = try container.decode(UInt64.self, forKey: .seed)
+        passed = try container.decode(Bool.self, forKey: .passed)
+        failure = try container.decodeIfPresent(SweepFailure.self, forKey: .failure)
+        reached = try container.decode([String].self, forKey: .reached)
+        checked = try container.decodeIfPresent([String].self, forKey: .checked) ?? []
+        deterministic = try container.decodeIfPresent(Bool.self, forKey: .deterministic)
+        faults = try container.decodeIfPresent([FaultObservation].self, forKey: .faults)
+        // Histograms travel in HdrHistogram's compressed encoding: a worker's line is a few KB,
+        // not the ~100 KB of JSON count arrays that once cost the parent half a core to decode.
+        var histograms: [String: Histogram<UInt64>] = [:]
+        for (operation, text) in try container.decode([String: String].self, forKey: .histograms) {
+            do { histograms[operation] = try HdrHistogramCodec.decode(text) } catch {
+                throw DecodingError.dataCorruptedError(forKey: .histograms, in: container, debugDescription: "histogram of \(operation): \(error.description)")
+            }
+        }
+        self.histograms = histograms
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(seed, forKey: .seed)
+        try container.encode(passed, forKey: .passed)
+        try container.encodeIfPresent(failure, forKey: .failure)
+        try container.encode(reached, forKey: .reached)
+        try container.encode(checked, forKey: .checked)
+        try container.encodeIfPresent(deterministic, forKey: .deterministic)
+        try container.encodeIfPresent(faults, forKey: .faults)
+        try container.encode(histograms.mapValues(HdrHistogramCodec.encode), forKey: .histograms)
+    }
+
     /// Latency histograms of `samples`, one per operation.
     public static func histograms(_ samples: [LatencySample]) -> [String: Histogram<UInt64>] {
         var result: [String: Histogram<UInt64>] = [:]

@@ -106,13 +106,13 @@ extension ReportWriter {
             for operation in result.latency {
                 let histogram = operation.histogram
                 body += "<tr><td>\(e(operation.operation))</td><td>\(histogram.totalCount)</td>"
-                for percentile in [50.0, 90, 99, 99.9] { body += "<td>\(ReportFormat.duration(histogram.valueAtPercentile(percentile) * 1_000))</td>" }
-                body += "<td>\(ReportFormat.duration(histogram.max * 1_000))</td><td>\(ReportFormat.duration(UInt64(histogram.mean * 1_000)))</td></tr>\n"
+                for percentile in [50.0, 90, 99, 99.9] { body += "<td>\(ReportFormat.duration(SweepResult.OperationLatency.percentile(percentile, of: histogram) * 1_000))</td>" }
+                body += "<td>\(ReportFormat.duration(operation.maxMicroseconds * 1_000))</td><td>\(ReportFormat.duration(UInt64(histogram.mean * 1_000)))</td></tr>\n"
             }
             body += "</table>\n<div class=\"plots\">"
             for operation in result.latency where operation.histogram.totalCount > 0 {
                 let points = operation.histogram.percentiles(ticksPerHalfDistance: 5).map { [$0.percentileLevelIteratedTo, Double($0.value) * 1_000] }
-                body += "<div><h3>\(e(operation.operation))</h3>\(percentilePlot(points: points, maxNanoseconds: operation.histogram.max * 1_000, count: Int(operation.histogram.totalCount)))</div>"
+                body += "<div><h3>\(e(operation.operation))</h3>\(percentilePlot(points: points, maxNanoseconds: operation.maxMicroseconds * 1_000, count: Int(operation.histogram.totalCount)))</div>"
             }
             body += "</div>\n"
         }

@@ -1,8 +1,8 @@
 import Foundation
 import Sim
 
-/// Writes `reports/<scenario>/<run-id>/` (report.json, report.md, report.html, optional
-/// trace.jsonl), each file through `AtomicFile` (unique temporary name, fsync, rename, fsync of
+/// Writes `reports/<scenario>/<run-id>/` (report.json, report.md, report.html, one
+/// `<operation>.hgrm` per operation, optional trace.jsonl), each file through `AtomicFile` (unique temporary name, fsync, rename, fsync of
 /// the folder; existing targets that are not regular files are refused).
 public enum ReportWriter {
     /// Writes every file of `report` under `root` and returns the run's folder.
@@ -14,6 +14,7 @@ public enum ReportWriter {
         try writeJSON(report, to: "\(directory)/report.json")
         try writeAtomically(markdown(report), to: "\(directory)/report.md")
         try writeAtomically(html(report), to: "\(directory)/report.html")
+        try HgrmFile.write(report.latency, to: directory)
         if !trace.isEmpty {
             try writeAtomically(trace.map(\.jsonLine).joined(separator: "\n") + "\n", to: "\(directory)/trace.jsonl")
         }
@@ -38,6 +39,7 @@ public enum ReportWriter {
 
     /// Writes `text` to `path` through `AtomicFile`, the one atomic writer.
     public static func writeAtomically(_ text: String, to path: String) throws(ReportWriteError) {
+        StaleTemporaryFiles.clean(beside: path)
         do { try AtomicFile.write(text, to: path) } catch { throw .cannotWrite(path: error.path, reason: error.reason) }
     }
 }

@@ -19,16 +19,48 @@ public enum CheckInReplay {
 
     /// How long after the last event the replay keeps the scheduler running (longest threshold + 1 h).
     static let tail: Duration = .seconds(73 * 3600)
+    /// Longest span of a log the replay accepts (first to last event): over a year, bounded so a
+    /// typo in one year (2062 for 2026) is bad input, not hours of 2-minute ticks.
+    public static let maxSpan: Duration = .seconds(400 * 86_400)
 
-    /// Replays `events` (any order; sorted by time, then line) and returns the table rows in time order.
-    public static func run(_ events: [CheckInEvent]) -> [Row] {
+    /// Why a replay could not be done: the log is unusable (bad input), or the simulation stopped.
+    public enum Failure: Error, CustomStringConvertible {
+        case badInput(CheckInReplayError)
+        case unfinished(String)
+
+        public var description: String {
+            switch self {
+            case .badInput(let error): error.description
+            case .unfinished(let why): "the replay did not finish (\(why)); please report this with the log"
+            }
+        }
+    }
+
+    /// Checks what parsing cannot: the span of the log.
+    public static func validate(_ events: [CheckInEvent], file: String) throws(CheckInReplayError) {
+        guard let first = events.min(by: { $0.time < $1.time }), let last = events.max(by: { $0.time < $1.time }) else {
+            throw CheckInReplayError(file: file, line: 0, problem: "no events")
+        }
+        if last.time - first.time > maxSpan {
+            let days = (last.time - first.time).nanoseconds / 86_400_000_000_000
+            throw CheckInReplayError(file: file, line: last.line, problem: "the log spans \(days) days (line \(first.line) to line \(last.line)); rehearse timeline replays at most \(maxSpan.nanoseconds / 86_400_000_000_000) days (CheckInReplay.maxSpan): split the log")
+        }
+    }
+
+    /// Replays `events` (any order; sorted by time, then line) under `variant` and returns the
+    /// table rows in time order. Throws `.unfinished` if the simulation hit a limit.
+    public static func run(_ events: [CheckInEvent], variant: SafeNSoundVariant = .careful) throws(Failure) -> [Row] {
         guard let first = events.map(\.time).min(), let last = events.map(\.time).max() else { return [] }
         let ordered = events.sorted { ($0.time, $0.line) < ($1.time, $1.line) }
         // The clock starts on the half hour before the first event, so Cloud Scheduler's
         // ticks fall on :00 and :30 as cron runs them.
         let halfHour: Int64 = 1_800 * 1_000_000_000
         let epoch = (first.unixNanoseconds - 1) / halfHour * halfHour
-        let result = Simulation.run(SimulationConfiguration(seed: 1, strategy: .fifo)) { () async throws -> [Row] in
+        let horizon = (last + tail).unixNanoseconds - epoch
+        var configuration = SimulationConfiguration(seed: 1, strategy: .fifo)
+        configuration.limits = SimulationLimits(
+            maxSteps: 4_000_000_000, maxVirtualNanoseconds: UInt64(horizon) + 86_400 * 1_000_000_000, maxStepsAfterRoot: 100_000_000)
+        let result = Simulation.run(configuration) { () async throws -> [Row] in
             let clock = DomainClock(SimClock(), epochUnixNanoseconds: epoch)
             let env = DomainEnvironment(clock: clock, executors: SimExecutorSource(), random: SimRandomSource(streams: Simulation.streams))
             let backend = Backend(env: env, faults: .none)
@@ -40,9 +72,12 @@ public enum CheckInReplay {
                 let zone = zones.withLock { $0[user] } ?? "UTC"
                 rows.withLock { $0.append(Row(time: now, user: user, sinceLastCheckIn: since, timeZone: zone, what: what)) }
             }
-            let log = SafeNSoundDeliveryLog(inner: SafeNSoundBackendMessenger(backend: backend), clock: clock) { delivery in
-                let message = delivery.message
-                guard delivery.delivered else { return }
+            let outages = CheckInOutageMessenger(inner: SafeNSoundBackendMessenger(backend: backend), clock: clock) { message, delivered in
+                guard delivered else {
+                    let what = message.channel == .push ? "push pre-notification" : "email to \(message.recipient)"
+                    add(message.userId, "\(what) failed (\(CheckInOutageMessenger.reason(message.channel))); the next 2-minute run retries")
+                    return
+                }
                 switch message.channel {
                 case .push:
                     preSent.withLock { _ = $0.insert(message.userId) }
@@ -52,54 +87,97 @@ public enum CheckInReplay {
                     add(message.userId, "email to \(message.recipient): \"\(message.body)\"")
                 }
             }
-            let app = SafeNSoundApp(environment: env, configuration: SafeNSoundConfiguration(), messenger: log, store: SafeNSoundActorStore(environment: env))
+            let app = SafeNSoundApp(
+                environment: env, configuration: SafeNSoundConfiguration(variant: variant), messenger: outages,
+                store: SafeNSoundActorStore(environment: env))
             app.register(on: backend.functions)
             await backend.scheduler.start(firstTick: Timestamp(unixNanoseconds: epoch) + .seconds(1_800), until: last + tail)
             var registered: Set<String> = []
-            var pendingThreshold: [String: Int] = [:]
+            var pending: [String: Onboarding] = [:]
             for event in ordered {
                 try? await clock.sleep(until: event.time)
-                if let zone = event.timeZone { zones.withLock { $0[event.user] = zone } }
-                let zone = zones.withLock { $0[event.user] } ?? "UTC"
+                let user = event.user
+                if let zone = event.timeZone { zones.withLock { $0[user] = zone } }
+                let zone = zones.withLock { $0[user] } ?? "UTC"
                 switch event.action {
                 case .setTimeZone(let identifier):
-                    zones.withLock { $0[event.user] = identifier }
-                    add(event.user, "time zone set to \(identifier) (sent with the next check-in)")
+                    zones.withLock { $0[user] = identifier }
+                    add(user, "time zone set to \(identifier) (sent with the next check-in)")
                 case .setThreshold(let hours):
-                    if registered.contains(event.user) {
-                        try? await app.setCheckInThreshold(userId: event.user, hours: hours)
+                    if registered.contains(user) {
+                        try? await app.setCheckInThreshold(userId: user, hours: hours)
                     } else {
-                        pendingThreshold[event.user] = hours
+                        pending[user, default: Onboarding()].thresholdHours = hours
                     }
-                    add(event.user, "threshold set to \(hours) h")
+                    add(user, "threshold set to \(hours) h")
+                case .pause, .resume:
+                    let active = event.action == .resume
+                    if registered.contains(user) {
+                        try? await app.setActive(userId: user, active)
+                    } else {
+                        pending[user, default: Onboarding()].isActive = active
+                    }
+                    add(user, active ? "monitoring resumed" : "monitoring paused")
+                case .addContact, .removeContact, .editContact:
+                    let onboarded = registered.contains(user)
+                    let current = onboarded ? (await app.user(user)?.emergencyContactEmails ?? []) : pending[user, default: Onboarding()].contacts
+                    switch ContactChange.apply(event.action, to: current, onboarded: onboarded) {
+                    case .failure(let why):
+                        add(user, "contact change rejected: \(why)")
+                    case .success(let (contacts, what)):
+                        if onboarded {
+                            try? await app.setEmergencyContacts(userId: user, contacts)
+                        } else {
+                            pending[user, default: Onboarding()].contacts = contacts
+                        }
+                        add(user, what)
+                    }
+                case .sendFailure(let channel, let minutes):
+                    outages.add(.init(channel: channel, from: clock.now, until: clock.now + .seconds(Int64(minutes) * 60)), for: user)
+                    add(user, "\(channel == .email ? "emails" : "pushes") fail for \(minutes) min (\(CheckInOutageMessenger.reason(channel)))")
                 case .checkIn:
                     var what = "check-in"
-                    if !registered.contains(event.user) {
-                        registered.insert(event.user)
-                        let hours = pendingThreshold[event.user] ?? 72
-                        try? await app.registerUser(SafeNSoundUser(
-                            userId: event.user, name: event.user, fcmToken: "tok-\(event.user)",
-                            emergencyContactEmails: ["contact-of-\(event.user)@example.com"], checkInThresholdHours: hours,
-                            lastHeartbeat: clock.now, timeZoneIdentifier: zone))
-                        what += " (onboarding: threshold \(hours) h, \(zone))"
+                    if !registered.contains(user) {
+                        registered.insert(user)
+                        let plan = pending.removeValue(forKey: user) ?? Onboarding()
+                        var profile = SafeNSoundUser(
+                            userId: user, name: user, fcmToken: "tok-\(user)",
+                            emergencyContactEmails: plan.contacts.isEmpty ? ["contact-of-\(user)@example.com"] : plan.contacts,
+                            checkInThresholdHours: plan.thresholdHours, lastHeartbeat: clock.now, timeZoneIdentifier: zone,
+                            isActive: plan.isActive)
+                        // Onboarding is the first tap: a heartbeat, so the 1-per-minute limit counts it.
+                        profile.lastHeartbeatCallAt = clock.now
+                        try? await app.registerUser(profile)
+                        what += " (onboarding: threshold \(plan.thresholdHours) h, \(zone))"
                     } else {
                         do throws(SafeNSoundError) {
-                            let response = try await app.recordHeartbeat(authenticatedUserId: event.user, request: SafeNSoundHeartbeatRequest(timeZoneIdentifier: zone))
+                            let response = try await app.recordHeartbeat(authenticatedUserId: user, request: SafeNSoundHeartbeatRequest(timeZoneIdentifier: zone))
                             if response.cancelledAlertCount > 0 { what += "; cancelled \(response.cancelledAlertCount) scheduled alert(s)" }
-                            if preSent.withLock({ $0.remove(event.user) }) != nil { what += "; email to contacts cancelled" }
+                            if preSent.withLock({ $0.remove(user) }) != nil { what += "; email to contacts cancelled" }
+                        } catch .rateLimited(_, let retryAfter) {
+                            add(user, "check-in rejected: at most 1 heartbeat per minute (retry in \(retryAfter) s)")
+                            continue
                         } catch {
-                            add(event.user, "check-in rejected: \(error)")
+                            add(user, "check-in rejected: \(error)")
                             continue
                         }
                     }
-                    lastCheckIn.withLock { $0[event.user] = clock.now }
-                    add(event.user, what)
+                    lastCheckIn.withLock { $0[user] = clock.now }
+                    add(user, what)
                 }
             }
             await backend.waitUntilIdle()
             return rows.withLock { $0 }
         }
-        return (result.output ?? []).sorted { ($0.time, $0.user) < ($1.time, $1.user) }
+        guard let rows = result.output else { throw .unfinished("\(result.outcome)") }
+        return rows.sorted { ($0.time, $0.user) < ($1.time, $1.user) }
+    }
+
+    /// What a user set before their first check-in (onboarding).
+    struct Onboarding {
+        var thresholdHours = 72
+        var isActive = true
+        var contacts: [String] = []
     }
 
     /// What the replay learnt so far, shared by the event loop and the delivery log.
@@ -120,27 +198,37 @@ public enum CheckInReplay {
     /// The rows as an aligned text table: UTC time, user, time since last check-in, local time, what happened.
     public static func table(_ rows: [Row]) -> String {
         let header = ["time (UTC)", "user", "since check-in", "local time (user's zone)", "what happened"]
-        let body = rows.map { row in
-            [format(row.time, zone: "UTC", pattern: "yyyy-MM-dd HH:mm"), row.user, row.sinceLastCheckIn.map(hoursMinutes) ?? "-",
-             format(row.time, zone: row.timeZone, pattern: "EEE MMM d, h:mm a zzz"), row.what]
+        guard let first = rows.first?.time, let last = rows.last?.time else { return header.joined(separator: "  ") + "\n" }
+        var face = CheckInClockFace(from: first, through: last)
+        var body: [[String]] = []
+        body.reserveCapacity(rows.count)
+        for row in rows {
+            body.append([face.utc(row.time), row.user, row.sinceLastCheckIn.map(hoursMinutes) ?? "-", face.local(row.time, zone: row.timeZone), row.what])
         }
-        let widths = (0..<4).map { column in ([header] + body).map { $0[column].count }.max() ?? 0 }
-        return ([header] + body).map { cells in
-            (0..<4).map { cells[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ") + "  " + cells[4]
-        }.joined(separator: "\n") + "\n"
+        // Characters, as the eye counts them; ASCII (nearly every cell) without grapheme breaking.
+        func width(_ text: String) -> Int {
+            text.utf8.allSatisfy { $0 < 0x80 } ? text.utf8.count : text.count
+        }
+        var widths = [0, 0, 0, 0]
+        for cells in [header] + body {
+            for column in 0..<4 { widths[column] = max(widths[column], width(cells[column])) }
+        }
+        var output = ""
+        output.reserveCapacity((rows.count + 1) * 160)
+        for cells in [header] + body {
+            for column in 0..<4 {
+                output += cells[column]
+                output += String(repeating: " ", count: widths[column] - width(cells[column]) + 2)
+            }
+            output += cells[4]
+            output += "\n"
+        }
+        return output
     }
 
     static func hoursMinutes(_ duration: Duration) -> String {
         let minutes = duration.nanoseconds / 60_000_000_000
         let text = "\(minutes / 60)h " + (minutes % 60 < 10 ? "0" : "") + "\(minutes % 60)m"
         return text
-    }
-
-    static func format(_ instant: Timestamp, zone: String, pattern: String) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: zone) ?? TimeZone(identifier: "UTC")!
-        formatter.dateFormat = pattern
-        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(instant.unixSeconds)))
     }
 }

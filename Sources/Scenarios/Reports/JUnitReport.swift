@@ -1,0 +1,268 @@
+/// A run or sweep as JUnit XML (the Jenkins xUnit dialect that Jenkins, GitLab,
+/// GitHub test reporters and Azure read): one `<testsuite>` per scenario, one `<testcase>` per
+/// check. A violated check is a `<failure>` carrying the failing seeds and the lines that replay
+/// them; a check the run never evaluated, or its parameters rule out, is `<skipped>`. No wall
+/// times or timestamps: the same run writes the same bytes.
+public struct JUnitReport: Sendable {
+    /// One test case's verdict.
+    public enum Outcome: Sendable, Hashable {
+        case passed
+        case failed(message: String, type: String, details: String)
+        case skipped(message: String)
+    }
+
+    /// One `<testcase>`.
+    public struct TestCase: Sendable, Hashable {
+        public var classname: String
+        public var name: String
+        public var outcome: Outcome
+        /// What the case asserts (the check's summary), as `<system-out>`.
+        public var output: String?
+
+        public init(classname: String, name: String, outcome: Outcome, output: String?) {
+            self.classname = classname; self.name = name; self.outcome = outcome; self.output = output
+        }
+    }
+
+    /// One `<testsuite>`.
+    public struct Suite: Sendable {
+        public var name: String
+        public var properties: [(name: String, value: String)]
+        public var cases: [TestCase]
+
+        public init(name: String, properties: [(name: String, value: String)], cases: [TestCase]) {
+            self.name = name; self.properties = properties; self.cases = cases
+        }
+    }
+
+    public var name: String
+    public var suites: [Suite]
+
+    public init(name: String, suites: [Suite]) {
+        self.name = name; self.suites = suites
+    }
+
+    /// Failed cases over all suites.
+    public var failures: Int { suites.reduce(0) { $0 + $1.cases.filter { if case .failed = $0.outcome { true } else { false } }.count } }
+    /// Skipped cases over all suites.
+    public var skipped: Int { suites.reduce(0) { $0 + $1.cases.filter { if case .skipped = $0.outcome { true } else { false } }.count } }
+    /// Cases over all suites.
+    public var tests: Int { suites.reduce(0) { $0 + $1.cases.count } }
+
+    // MARK: Run
+
+    /// The report of one run written to `folder`: a case per check, per threshold, and the
+    /// kernel outcome.
+    public static func run(_ report: RunReport, folder: String) -> JUnitReport {
+        let scenario = report.scenario
+        let replay = ["replay: rehearse replay \(folder)/report.json", "   or: \(report.replayCommand)"]
+        var cases: [TestCase] = []
+        for check in report.checks {
+            let outcome: Outcome
+            switch check.status {
+            case "passed", "reached": outcome = .passed
+            case "violated":
+                let violation = report.violation
+                let message = violation.map { "\($0.message) (step \($0.step))" } ?? (report.failure?.message ?? "violated")
+                let details = ["seed \(report.seed): \(check.name) violated: \(message)"]
+                    + (violation.map { ["at step \($0.step), virtual time \(ReportFormat.duration($0.virtualNanoseconds))"] } ?? []) + replay
+                outcome = .failed(message: message, type: check.kind.rawValue, details: details.joined(separator: "\n"))
+            case "unreachable": outcome = .skipped(message: "unreachable under these parameters: \(check.unreachableReason ?? "")")
+            case "not-reached": outcome = .skipped(message: "not reached in this run (a Sometimes goal is judged over a sweep)")
+            default: outcome = .skipped(message: "not checked: this run never evaluated it")
+            }
+            cases.append(TestCase(classname: "\(scenario).\(check.kind.rawValue)", name: check.name, outcome: outcome, output: check.summary))
+        }
+        for threshold in report.thresholds {
+            let observed = threshold.observedNanoseconds.map { ReportFormat.duration($0) } ?? "no samples"
+            let outcome: Outcome = threshold.passed ? .passed : .failed(
+                message: "threshold \(threshold.expression) missed (observed \(observed))", type: "threshold",
+                details: (["seed \(report.seed): threshold \(threshold.expression) missed (observed \(observed))"] + replay).joined(separator: "\n"))
+            cases.append(TestCase(classname: "\(scenario).threshold", name: threshold.expression, outcome: outcome, output: nil))
+        }
+        let outcome: Outcome
+        if let failure = report.failure, failure.kind != "invariant", failure.kind != "threshold" {
+            outcome = .failed(message: failure.message, type: failure.kind,
+                              details: (["seed \(report.seed): \(failure.kind): \(failure.message)"] + replay).joined(separator: "\n"))
+        } else {
+            outcome = .passed
+        }
+        cases.append(TestCase(classname: "\(scenario).run", name: "outcome", outcome: outcome, output: "kernel outcome: \(report.outcomeDetail)"))
+        var properties: [(name: String, value: String)] = [
+            ("seed", "\(report.seed)"), ("strategy", report.strategy), ("variant", report.variant ?? "careful"),
+            ("steps", "\(report.steps)"), ("virtualNanoseconds", "\(report.virtualNanoseconds)"), ("traceHash", report.traceHash),
+            ("build", report.build.description), ("replayCommand", report.replayCommand), ("report", "\(folder)/report.json"),
+        ]
+        properties += report.parameters.keys.sorted().map { ("param.\($0)", "\(report.parameters[$0]!)") }
+        return JUnitReport(name: "rehearse run \(scenario) seed \(report.seed)", suites: [Suite(name: scenario, properties: properties, cases: cases)])
+    }
+
+    // MARK: Sweep
+
+    /// The report of a sweep (`fuzz`) or a merged distributed sweep (`merge`): a case per check
+    /// over all seeds, per threshold, per failure kind that is not a check's, plus coverage and
+    /// the fault verdict. `command` names the tool (`rehearse fuzz`, `rehearse merge`).
+    public static func sweep(_ result: SweepResult, command: String) -> JUnitReport {
+        let scenario = result.scenario
+        let summaries = Dictionary((try? ScenarioRegistry.scenario(named: scenario))?.checks.map { ($0.name, $0.summary) } ?? [], uniquingKeysWith: { a, _ in a })
+        let unreachable = Dictionary(result.unreachable.map { ($0.name, $0.reason) }, uniquingKeysWith: { a, _ in a })
+        var claimed = Set<UInt64>()
+        var cases: [TestCase] = []
+        func failedCase(_ failures: [SweepFailure], what: String, type: String) -> Outcome {
+            for failure in failures { claimed.insert(failure.seed) }
+            let seeds = failures.prefix(20).map { "\($0.seed)" }.joined(separator: ", ") + (failures.count > 20 ? ", …" : "")
+            let details = failures.flatMap { failure in
+                ["seed \(failure.seed): \(failure.kind): \(failure.message)", "  replay: \(replayLine(failure, result: result))"]
+            }
+            return .failed(message: "\(what) on \(failures.count) of \(result.seedsRun) seeds: \(seeds)", type: type, details: details.joined(separator: "\n"))
+        }
+        for check in result.checks {
+            let failing = result.failures.filter { $0.check == check && $0.kind == "invariant" }
+            let outcome: Outcome
+            if !failing.isEmpty {
+                outcome = failedCase(failing, what: "violated", type: "invariant")
+            } else if let reason = unreachable[check] {
+                outcome = .skipped(message: "unreachable under these parameters: \(reason)")
+            } else if !result.checked.contains(check) {
+                outcome = .skipped(message: "not checked: no seed evaluated it (this fails the sweep: see coverage)")
+            } else {
+                outcome = .passed
+            }
+            cases.append(TestCase(classname: "\(scenario).check", name: check, outcome: outcome, output: summaries[check]))
+        }
+        for goal in result.goals {
+            let outcome: Outcome
+            if result.reached.contains(goal) {
+                outcome = .passed
+            } else if let reason = unreachable[goal] {
+                outcome = .skipped(message: "unreachable under these parameters: \(reason)")
+            } else {
+                outcome = .failed(message: "Sometimes goal never reached over \(result.seedsRun) seeds", type: "sometimes",
+                                  details: "no seed of \(result.ranges.map(\.description).joined(separator: ", ")) reached it")
+            }
+            cases.append(TestCase(classname: "\(scenario).sometimes", name: goal, outcome: outcome, output: summaries[goal]))
+        }
+        for expression in result.thresholds ?? [] {
+            let failing = result.failures.filter { $0.kind == "threshold" && $0.message.contains("threshold \(expression) missed") }
+            cases.append(TestCase(classname: "\(scenario).threshold", name: expression,
+                                  outcome: failing.isEmpty ? .passed : failedCase(failing, what: "missed", type: "threshold"), output: "per seed"))
+        }
+        for threshold in result.mergeThresholds ?? [] {
+            let observed = threshold.observedNanoseconds.map { ReportFormat.duration($0) } ?? "no samples"
+            let outcome: Outcome = threshold.passed ? .passed : .failed(
+                message: "threshold \(threshold.expression) missed over the merged sweep (observed \(observed))", type: "threshold",
+                details: "evaluated over the merged histograms of \(result.seedsRun) seeds")
+            cases.append(TestCase(classname: "\(scenario).merged-threshold", name: threshold.expression, outcome: outcome, output: "over all seeds"))
+        }
+        for kind in ["kernel", "harness", "crash", "nondeterminism"] {
+            let failing = result.failures.filter { $0.kind == kind }
+            var outcome: Outcome = failing.isEmpty ? .passed : failedCase(failing, what: kind, type: kind)
+            if kind == "nondeterminism", failing.isEmpty, result.determinismChecked.isEmpty {
+                outcome = .skipped(message: "no seed was run twice (--determinism-every 0, or too few seeds)")
+            }
+            cases.append(TestCase(classname: "\(scenario).sweep", name: kind, outcome: outcome, output: nil))
+        }
+        let others = result.failures.filter { !claimed.contains($0.seed) }
+        if !others.isEmpty {
+            cases.append(TestCase(classname: "\(scenario).sweep", name: "other failures", outcome: failedCase(others, what: "failed", type: "failure"), output: nil))
+        }
+        let gaps = result.unreachedGoals.map { "Sometimes goal never reached: \($0)" } + result.neverChecked.map { "never evaluated: \($0)" }
+        cases.append(TestCase(classname: "\(scenario).sweep", name: "coverage",
+                              outcome: gaps.isEmpty ? .passed : .failed(message: gaps.joined(separator: "; "), type: "coverage", details: result.coverageSummary),
+                              output: nil))
+        let suppressed = result.suppressedFaults
+        let faults: Outcome
+        if (result.faults ?? []).isEmpty {
+            faults = .skipped(message: "no fault kind was drawn")
+        } else if suppressed.isEmpty {
+            faults = .passed
+        } else {
+            faults = .failed(message: "faults drawn but not delivered (the backend is kinder than it claims): " + suppressed.map(\.summary).joined(separator: ", "),
+                             type: "faults", details: (result.faults ?? []).map(\.summary).joined(separator: "\n"))
+        }
+        cases.append(TestCase(classname: "\(scenario).sweep", name: "faults delivered", outcome: faults, output: nil))
+        var properties: [(name: String, value: String)] = [
+            ("seeds", result.ranges.map(\.description).joined(separator: ", ")), ("seedsRun", "\(result.seedsRun)"),
+            ("seedsPassed", "\(result.seedsPassed)"), ("strategy", result.strategy), ("variant", result.variant ?? "careful"),
+            ("swarm", result.swarm ? "on" : "off"), ("build", result.build.description),
+        ]
+        if let shard = result.shard { properties.append(("shard", shard)) }
+        properties += result.parameters.keys.sorted().map { ("param.\($0)", "\(result.parameters[$0]!)") }
+        return JUnitReport(name: "\(command) \(scenario)", suites: [Suite(name: scenario, properties: properties, cases: cases)])
+    }
+
+    /// The line that replays one failing seed: its artifact, else the `run` line of its seed.
+    static func replayLine(_ failure: SweepFailure, result: SweepResult) -> String {
+        if let artifact = failure.artifact { return "rehearse replay \(artifact)" }
+        var line = "rehearse run \(result.scenario) --seed \(failure.seed) --strategy \(result.strategy)"
+        for name in result.parameters.keys.sorted() { line += " --param \(name)=\(result.parameters[name]!)" }
+        if let variant = result.variant { line += " --variant \(variant)" }
+        if result.swarm { line += " --swarm" }
+        return line
+    }
+
+    // MARK: XML
+
+    /// The document, UTF-8 XML 1.0.
+    public var xml: String {
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        out += "<testsuites name=\"\(Self.escape(name))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\">\n"
+        for suite in suites {
+            let failed = suite.cases.filter { if case .failed = $0.outcome { true } else { false } }.count
+            let skipped = suite.cases.filter { if case .skipped = $0.outcome { true } else { false } }.count
+            out += "  <testsuite name=\"\(Self.escape(suite.name))\" tests=\"\(suite.cases.count)\" failures=\"\(failed)\" errors=\"0\" skipped=\"\(skipped)\" package=\"rehearse\">\n"
+            if !suite.properties.isEmpty {
+                out += "    <properties>\n"
+                for property in suite.properties {
+                    out += "      <property name=\"\(Self.escape(property.name))\" value=\"\(Self.escape(property.value))\"/>\n"
+                }
+                out += "    </properties>\n"
+            }
+            for testCase in suite.cases {
+                out += "    <testcase classname=\"\(Self.escape(testCase.classname))\" name=\"\(Self.escape(testCase.name))\""
+                var body = ""
+                switch testCase.outcome {
+                case .passed: break
+                case .failed(let message, let type, let details):
+                    body += "      <failure message=\"\(Self.escape(message))\" type=\"\(Self.escape(type))\">\(Self.escape(details, attribute: false))</failure>\n"
+                case .skipped(let message):
+                    body += "      <skipped message=\"\(Self.escape(message))\"/>\n"
+                }
+                if let output = testCase.output { body += "      <system-out>\(Self.escape(output, attribute: false))</system-out>\n" }
+                out += body.isEmpty ? "/>\n" : ">\n\(body)    </testcase>\n"
+            }
+            out += "  </testsuite>\n"
+        }
+        out += "</testsuites>\n"
+        return out
+    }
+
+    /// Writes the document to `path` through the atomic writer.
+    public func write(to path: String) throws(ReportWriteError) {
+        try ReportWriter.writeAtomically(xml, to: path)
+    }
+
+    /// `text` escaped for an XML attribute (tab, newline and carriage return as character
+    /// references, which a parser keeps) or element content; characters XML 1.0 cannot hold (control
+    /// characters other than tab, newline, carriage return) become U+FFFD.
+    static func escape(_ text: String, attribute: Bool = true) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            // In an attribute a parser would fold them into spaces: written as references there.
+            case "\t": out += attribute ? "&#9;" : "\t"
+            case "\n": out += attribute ? "&#10;" : "\n"
+            case "\r": out += attribute ? "&#13;" : "\r"
+            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: out += "\u{FFFD}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,81 @@
+import Domain
+import Foundation
+
+/// Prints instants for `rehearse timeline`'s table without a DateFormatter per row: each zone's
+/// UTC offsets and printed names (`zzz` in the POSIX locale, e.g. PST, GMT+9) are read from
+/// Foundation once per offset period over the table's span (`nextDaylightSavingTimeTransition`),
+/// and every row is then integer arithmetic. Same text as the patterns
+/// `yyyy-MM-dd HH:mm` (UTC) and `EEE MMM d, h:mm a zzz` (local), at a fraction of the cost.
+struct CheckInClockFace {
+    /// One period of constant offset in one zone, from `start` (Unix seconds) on.
+    struct Period {
+        let start: Int64
+        let offsetSeconds: Int64
+        let name: String
+    }
+
+    private let from: Int64
+    private let through: Int64
+    private var zones: [String: [Period]] = [:]
+
+    static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// A face for instants between `from` and `through` (others still print, from the nearest period).
+    init(from: Timestamp, through: Timestamp) {
+        self.from = from.unixSeconds - 2 * 86_400
+        self.through = through.unixSeconds + 2 * 86_400
+    }
+
+    /// `2026-01-13 06:00` (UTC).
+    func utc(_ instant: Timestamp) -> String {
+        let seconds = instant.unixSeconds
+        let days = LocalTimeOracle.floorDiv(seconds, 86_400)
+        let (year, month, day) = LocalTimeOracle.civil(fromDays: days)
+        let second = Int(seconds - days * 86_400)
+        return "\(year)-\(Self.two(month))-\(Self.two(day)) \(Self.two(second / 3600)):\(Self.two(second % 3600 / 60))"
+    }
+
+    /// `Mon Jan 12, 10:00 PM PST` in `zone` (UTC for an unknown identifier).
+    mutating func local(_ instant: Timestamp, zone: String) -> String {
+        let periods = self.periods(zone)
+        let seconds = instant.unixSeconds
+        var low = 0, high = periods.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if periods[middle].start <= seconds { low = middle } else { high = middle - 1 }
+        }
+        let period = periods[low]
+        let local = seconds + period.offsetSeconds
+        let days = LocalTimeOracle.floorDiv(local, 86_400)
+        let (_, month, day) = LocalTimeOracle.civil(fromDays: days)
+        let second = Int(local - days * 86_400)
+        let hour = second / 3600, minute = second % 3600 / 60
+        let weekday = Self.weekdays[LocalTimeOracle.weekday(days)]
+        return "\(weekday) \(Self.months[month - 1]) \(day), \(hour % 12 == 0 ? 12 : hour % 12):\(Self.two(minute)) \(hour < 12 ? "AM" : "PM") \(period.name)"
+    }
+
+    private mutating func periods(_ identifier: String) -> [Period] {
+        if let known = zones[identifier] { return known }
+        let zone = TimeZone(identifier: identifier) ?? TimeZone(identifier: "UTC")!
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        formatter.dateFormat = "zzz"
+        func period(at seconds: Int64) -> Period {
+            let date = Date(timeIntervalSince1970: TimeInterval(seconds))
+            return Period(start: seconds, offsetSeconds: Int64(zone.secondsFromGMT(for: date)), name: formatter.string(from: date))
+        }
+        var result = [period(at: from)]
+        var cursor = Date(timeIntervalSince1970: TimeInterval(from))
+        while let next = zone.nextDaylightSavingTimeTransition(after: cursor), next.timeIntervalSince1970 <= TimeInterval(through), next > cursor {
+            let seconds = Int64(next.timeIntervalSince1970.rounded(.down))
+            result.append(period(at: seconds))
+            cursor = next
+        }
+        zones[identifier] = result
+        return result
+    }
+
+    private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+}
