@@ -116,11 +116,13 @@ extension Rehearse {
                 print("FAIL seed \(failure.seed): \(failure.kind): \(failure.message)")
                 if let artifact = failure.artifact { print("  replay: rehearse replay \(artifact)") }
             }
+            var shrunkArtifact: (artifact: FailureArtifact, path: String)?
             if shrink, let first = final.failures.first(where: { $0.kind != "crash" && $0.kind != "nondeterminism" }) {
                 let shrunk = try FailureShrinker.shrink(runner.request(seed: first.seed), maxRuns: shrinkRuns)
                 let path = "\(failureDirectory)/\(shrunk.artifact.fileName)"
                 try shrunk.artifact.write(to: path)
                 Self.printShrunk(shrunk.artifact, path: path)
+                shrunkArtifact = (shrunk.artifact, path)
             }
             let verified = final.failures.compactMap(\.replayed)
             if !verified.isEmpty {
@@ -140,6 +142,7 @@ extension Rehearse {
             }
             print("failures: \(failureDirectory)")
             print("result: \(resultPath)")
+            print("page: \(try SweepPage.write(final, resultPath: resultPath, shrunk: shrunkArtifact))")
             try JUnitOutput.write(JUnitReport.sweep(final, command: "rehearse fuzz"), to: junit)
             if !final.passed { throw ExitCode(1) }
         }

@@ -60,6 +60,7 @@ extension Rehearse {
             let coverage = merged.coverageSummary
             print("merged \(shards.count) shard(s) over \(merged.ranges.map(\.description).joined(separator: ", ")): \(merged.seedsRun) seeds, \(merged.seedsPassed) passed, \(merged.failures.count) failed\(coverage.isEmpty ? "" : "; \(coverage)")")
             print("result: \(output)")
+            print("page: \(try SweepPage.write(merged, resultPath: output))")
             try JUnitOutput.write(JUnitReport.sweep(merged, command: "rehearse merge"), to: junit)
             if !merged.passed { throw ExitCode(1) }
         }

@@ -39,7 +39,8 @@ extension Rehearse {
             if failure.kind == "crash" { return try replayCrash(failure, request) }
             request.recordsTrace = trace
             let execution = try ScenarioRunner.execute(request)
-            let report = execution.report
+            var report = execution.report
+            report.replayOf = ReplaySource(artifact: artifact, shrink: failure.shrink)
             let folder = try ReportWriter.write(report, trace: execution.trace, to: reportDir)
             if let divergence = execution.replayDivergence {
                 // Clamping the decision would replay some other schedule and call it this one.

@@ -205,6 +205,8 @@ import Testing
         let dir = temporaryDirectory()
         _ = try CommandLineRunner.run(["run", "auction-race", "--variant", "outbid-self-notify", "--seed", "3", "--report-dir", dir, "--quiet"])
         _ = try CommandLineRunner.run(["run", "seat-contention", "--seed", "2", "--swarm", "--report-dir", dir, "--quiet", "--threshold", "reserveSeat.p99<1h"])
+        // A calendar-based scenario: its report carries users' time zones.
+        _ = try CommandLineRunner.run(["run", "heartbeat-timeline", "--seed", "1", "--param", "users=6", "--param", "hours=24", "--report-dir", dir, "--quiet"])
         for model in [["--vus", "2"], ["--rate", "20/s", "--ramp-to", "40/s"]] {
             let load = try CommandLineRunner.run(["load", "like-storm", "--duration", "200ms", "--report-dir", dir, "--quiet"] + model)
             #expect(load.status == 0, "\(load.standardError)")

@@ -33,6 +33,8 @@ public final class Backend: Sendable {
     public let outbox: Outbox
     /// What faults had the chance to happen, were expected and happened (see `FaultLedger`).
     public let faultLedger: FaultLedger
+    /// Which declared functions, triggers, scheduled jobs and rules ran, how often (see `CoverageLedger`).
+    public let coverage: CoverageLedger
     private let deployedRules = Mutex(SecurityRules())
 
     public init(env: DomainEnvironment, faults: BackendFaults = .default) {
@@ -42,11 +44,13 @@ public final class Backend: Sendable {
         self.tracker = tracker
         let ledger = FaultLedger(clock: env.clock)
         self.faultLedger = ledger
-        let firestore = Firestore(env: env, faults: faults, tracker: tracker, ledger: ledger)
+        let coverage = CoverageLedger()
+        self.coverage = coverage
+        let firestore = Firestore(env: env, faults: faults, tracker: tracker, ledger: ledger, coverage: coverage)
         self.firestore = firestore
-        let functions = Functions(env: env, dispatcher: firestore.triggers)
+        let functions = Functions(env: env, dispatcher: firestore.triggers, coverage: coverage)
         self.functions = functions
-        self.scheduler = Scheduler(env: env, faults: faults, functions: functions, tracker: tracker, ledger: ledger)
+        self.scheduler = Scheduler(env: env, faults: faults, functions: functions, tracker: tracker, ledger: ledger, coverage: coverage)
         let outbox = Outbox()
         self.outbox = outbox
         self.messaging = Messaging(env: env, faults: faults, outbox: outbox, ledger: ledger)
@@ -54,9 +58,19 @@ public final class Backend: Sendable {
     }
 
     /// Deploys security rules for client requests (replacing earlier ones).
-    public func setRules(_ rules: SecurityRules) { deployedRules.withLock { $0 = rules } }
+    public func setRules(_ rules: SecurityRules) {
+        deployedRules.withLock { $0 = rules }
+        for pattern in rules.patterns { coverage.declare(.rule, pattern) }
+    }
 
     var rules: SecurityRules { deployedRules.withLock { $0 } }
+
+    /// Evaluates the deployed rules for a client request and counts the evaluation (coverage).
+    func evaluateRules(_ request: RuleRequest, _ rules: SecurityRules? = nil) -> Bool {
+        let decision = (rules ?? self.rules).decide(request)
+        coverage.count(.rule, decision.rule, failed: !decision.allowed)
+        return decision.allowed
+    }
 
     /// A device signed in as `auth` (nil: signed out); `label` names its random streams and
     /// must be stable and unique per device (e.g. the user id).

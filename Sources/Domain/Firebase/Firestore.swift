@@ -14,7 +14,7 @@ public final class Firestore: Sendable {
     private let adminLatencyRandom: SharedRandom
     private let transactionCounter = Atomic<UInt64>(0)
 
-    init(env: DomainEnvironment, faults: BackendFaults, tracker: TaskTracker, ledger: FaultLedger) {
+    init(env: DomainEnvironment, faults: BackendFaults, tracker: TaskTracker, ledger: FaultLedger, coverage: CoverageLedger = CoverageLedger()) {
         self.ledger = ledger
         self.env = env
         self.faults = faults
@@ -22,7 +22,7 @@ public final class Firestore: Sendable {
         self.autoIds = SharedRandom(env, stream: "firestore.autoid")
         self.backoffRandom = SharedRandom(env, stream: "firestore.transaction.backoff.server")
         self.adminLatencyRandom = SharedRandom(env, stream: "firestore.admin.latency")
-        self.triggers = TriggerDispatcher(env: env, faults: faults, tracker: tracker, ledger: ledger)
+        self.triggers = TriggerDispatcher(env: env, faults: faults, tracker: tracker, ledger: ledger, coverage: coverage)
     }
 
     func store(_ collection: String) -> CollectionStore {

@@ -17,13 +17,14 @@ public final class FirestoreClient: Sendable {
 
     /// The write check this client's rules impose.
     var authorizer: Authorizer {
+        let backend = backend
         let rules = backend.rules
         let auth = auth
         let firestore = firestore
         return { path, before, after in
-            rules.allows(RuleRequest(
+            backend.evaluateRules(RuleRequest(
                 auth: auth, operation: ruleOperation(before: before, after: after), path: path,
-                resource: before, data: after, lookup: { firestore.liveFields($0) }))
+                resource: before, data: after, lookup: { firestore.liveFields($0) }), rules)
         }
     }
 
@@ -32,7 +33,7 @@ public final class FirestoreClient: Sendable {
         let request = RuleRequest(
             auth: auth, operation: operation, path: snapshot.path, resource: snapshot.fields, data: nil,
             lookup: { firestore.liveFields($0) })
-        if !backend.rules.allows(request) {
+        if !backend.evaluateRules(request) {
             throw .permissionDenied(operation: operation.rawValue, path: snapshot.path.description)
         }
     }
@@ -98,14 +99,15 @@ public final class FirestoreClient: Sendable {
 
     /// A real-time listener on `collection` (delivered only documents the rules let it `list`).
     public func listen(_ collection: String, _ handler: @escaping SnapshotListener.Handler) -> SnapshotListener {
+        let backend = backend
         let rules = backend.rules
         let auth = auth
         let firestore = firestore
         let filtered: SnapshotListener.Handler = { changes in
             let visible = changes.filter { change in
-                rules.allows(RuleRequest(
+                backend.evaluateRules(RuleRequest(
                     auth: auth, operation: .list, path: change.path, resource: change.after.fields ?? change.before.fields,
-                    data: nil, lookup: { firestore.liveFields($0) }))
+                    data: nil, lookup: { firestore.liveFields($0) }), rules)
             }
             if !visible.isEmpty { await handler(visible) }
         }

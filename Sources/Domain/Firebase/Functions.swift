@@ -19,10 +19,12 @@ public final class Functions: Sendable {
     private let state = Mutex(State())
     private let env: DomainEnvironment
     private let dispatcher: TriggerDispatcher
+    private let coverage: CoverageLedger
 
-    init(env: DomainEnvironment, dispatcher: TriggerDispatcher) {
+    init(env: DomainEnvironment, dispatcher: TriggerDispatcher, coverage: CoverageLedger) {
         self.env = env
         self.dispatcher = dispatcher
+        self.coverage = coverage
     }
 
     // MARK: Triggers
@@ -56,6 +58,7 @@ public final class Functions: Sendable {
             precondition(!state.scheduled.contains { $0.name == name }, "scheduled function \(name) registered twice")
             state.scheduled.append(ScheduledJob(name: name, period: period, handler: handler))
         }
+        coverage.declare(.scheduledJob, name)
     }
 
     var scheduledJobs: [ScheduledJob] { state.withLock { $0.scheduled } }
@@ -66,7 +69,13 @@ public final class Functions: Sendable {
         guard let job = state.withLock({ $0.scheduled.first { $0.name == name } }) else {
             throw BackendError.unknownFunction(name)
         }
-        try await job.handler(ScheduledRun(name: name, scheduledTime: time, attempt: attempt, isDuplicate: isDuplicate))
+        coverage.count(.scheduledJob, name)
+        do {
+            try await job.handler(ScheduledRun(name: name, scheduledTime: time, attempt: attempt, isDuplicate: isDuplicate))
+        } catch {
+            coverage.countFailure(.scheduledJob, name)
+            throw error
+        }
     }
 
     /// Drops every registered trigger, scheduled function and callable (`Backend.terminate`).
@@ -82,13 +91,21 @@ public final class Functions: Sendable {
             precondition(state.callables[name] == nil, "callable \(name) registered twice")
             state.callables[name] = handler
         }
+        coverage.declare(.callable, name)
     }
 
     /// Invokes a callable as `auth`; with a `network`, the call pays its latency and faults.
     public func invoke(_ name: String, data: Fields, auth: AuthContext?, network: ClientNetwork? = nil) async throws -> Value {
         guard let handler = state.withLock({ $0.callables[name] }) else { throw BackendError.unknownFunction(name) }
         let pending = try await network?.send("call \(name)")
-        let result = try await handler(CallableRequest(auth: auth, data: data, time: env.clock.now))
+        coverage.count(.callable, name)
+        let result: Value
+        do {
+            result = try await handler(CallableRequest(auth: auth, data: data, time: env.clock.now))
+        } catch {
+            coverage.countFailure(.callable, name)
+            throw error
+        }
         if let pending { try await network!.receive(pending) }
         return result
     }

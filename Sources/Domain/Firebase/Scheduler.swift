@@ -12,11 +12,13 @@ public actor Scheduler: DomainActor {
     private let tracker: TaskTracker
     private let random: SharedRandom
     private let ledger: FaultLedger
+    private let coverage: CoverageLedger
     private var started = false
     private var stopped = false
 
-    init(env: DomainEnvironment, faults: BackendFaults, functions: Functions, tracker: TaskTracker, ledger: FaultLedger) {
+    init(env: DomainEnvironment, faults: BackendFaults, functions: Functions, tracker: TaskTracker, ledger: FaultLedger, coverage: CoverageLedger) {
         self.ledger = ledger
+        self.coverage = coverage
         self.executor = env.makeExecutor(label: "scheduler")
         self.env = env
         self.faults = faults
@@ -59,11 +61,13 @@ public actor Scheduler: DomainActor {
         let finished = RunFlag()
         let env = env
         let ledger = ledger
+        let coverage = coverage
         tracker.spawn {
             try? await env.clock.sleep(for: delay)
             if isDuplicate && attempt == 1 { ledger.observe(.scheduleDuplicate, subject: "\(job.name) tick \(tick)") }
             if attempt > 1 { ledger.observe(.scheduleOverlap, subject: "\(job.name) tick \(tick)") }
-            try? await job.handler(run)
+            coverage.count(.scheduledJob, job.name)
+            do { try await job.handler(run) } catch { coverage.countFailure(.scheduledJob, job.name) }
             finished.value.store(true, ordering: .relaxed)
         }
         // Deadline watcher: only when overlap is possible, so a disabled knob costs no timer.

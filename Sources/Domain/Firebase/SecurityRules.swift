@@ -22,7 +22,7 @@ public struct RuleRequest: Sendable {
 /// function deciding every operation. Collections without a match are denied (as in Firestore).
 public struct SecurityRules: Sendable {
     public typealias Rule = @Sendable (RuleRequest) -> Bool
-    private var entries: [(segments: [Substring], rule: Rule)] = []
+    private var entries: [(pattern: String, segments: [Substring], rule: Rule)] = []
 
     public init() {}
 
@@ -36,15 +36,26 @@ public struct SecurityRules: Sendable {
 
     /// Adds the rule for collections matching `pattern`; the first matching pattern decides.
     public mutating func match(_ pattern: String, _ rule: @escaping Rule) {
-        entries.append((pattern.split(separator: "/"), rule))
+        entries.append((pattern, pattern.split(separator: "/"), rule))
     }
 
-    public func allows(_ request: RuleRequest) -> Bool {
-        if catchAll { return true }
+    /// The collection patterns of the rules, in the order they were added.
+    public var patterns: [String] { entries.map(\.pattern) }
+
+    /// The name coverage counts an evaluation under when no pattern matched (denied).
+    public static let noMatchingRule = "(no matching rule)"
+    /// The name coverage counts `allowAll`'s evaluations under.
+    public static let allowAllRule = "(allow all: test mode)"
+
+    public func allows(_ request: RuleRequest) -> Bool { decide(request).allowed }
+
+    /// Whether `request` is allowed, and which rule decided (its pattern, or `noMatchingRule`).
+    public func decide(_ request: RuleRequest) -> (rule: String, allowed: Bool) {
+        if catchAll { return (Self.allowAllRule, true) }
         let segments = request.path.collection.split(separator: "/")
         for entry in entries where TriggerDispatcher.matches(entry.segments, segments) {
-            return entry.rule(request)
+            return (entry.pattern, entry.rule(request))
         }
-        return false
+        return (Self.noMatchingRule, false)
     }
 }

@@ -34,13 +34,15 @@ final class TriggerDispatcher: Sendable {
     private let faults: BackendFaults
     private let tracker: TaskTracker
     private let ledger: FaultLedger
+    private let coverage: CoverageLedger
     private let delayRandom: SharedRandom
     private let duplicateRandom: SharedRandom
     private let reorderRandom: SharedRandom
     private let retryRandom: SharedRandom
 
-    init(env: DomainEnvironment, faults: BackendFaults, tracker: TaskTracker, ledger: FaultLedger) {
+    init(env: DomainEnvironment, faults: BackendFaults, tracker: TaskTracker, ledger: FaultLedger, coverage: CoverageLedger) {
         self.ledger = ledger
+        self.coverage = coverage
         self.env = env
         self.faults = faults
         self.tracker = tracker
@@ -57,6 +59,7 @@ final class TriggerDispatcher: Sendable {
             precondition(!state.registrations.contains { $0.name == name }, "trigger \(name) registered twice")
             state.registrations.append(registration)
         }
+        coverage.declare(.trigger, name)
     }
 
     /// Drops every registration and the ordering model's memory (`Backend.terminate`).
@@ -148,9 +151,11 @@ final class TriggerDispatcher: Sendable {
         var event = first
         while true {
             do {
+                coverage.count(.trigger, registration.name)
                 try await registration.handler(event)
                 return
             } catch {
+                coverage.countFailure(.trigger, registration.name)
                 let elapsed = env.clock.now - first.commitTime
                 guard faults.triggerRetriesEnabled || registration.retry, elapsed < faults.triggerRetryWindow else {
                     let note = "\(registration.name) lost \(event.eventId) (attempt \(event.attempt)): \(error)"

@@ -8,4 +8,13 @@ public struct LatencySample: Sendable, Hashable, Codable {
     /// Kernel step at completion.
     public let step: UInt64
     public var latencyNanoseconds: UInt64 { endNanoseconds - intendedStartNanoseconds }
+
+    /// A sample made outside a run (tests of the summaries).
+    package init(operation: String, user: String, intendedStartNanoseconds: UInt64, endNanoseconds: UInt64, step: UInt64) {
+        self.operation = operation
+        self.user = user
+        self.intendedStartNanoseconds = intendedStartNanoseconds
+        self.endNanoseconds = endNanoseconds
+        self.step = step
+    }
 }

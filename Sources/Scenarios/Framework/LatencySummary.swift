@@ -1,9 +1,8 @@
 import Foundation
-import Histogram
 import Synchronization
 
-/// One operation's latency in virtual time: HdrHistogram percentiles, the full percentile
-/// spectrum in HdrHistogram's text format, an exemplar per percentile and a series over time.
+/// One operation's latency in virtual time: exact percentiles (nearest rank), the full percentile
+/// spectrum in HdrHistogram's text format (exact values at HdrHistogram's ticks), an exemplar per percentile and a series over time.
 public struct LatencySummary: Sendable, Hashable, Codable {
     /// The operation at a percentile that a replay of `seed` reproduces (ends at `step`).
     public struct Exemplar: Sendable, Hashable, Codable {
@@ -27,7 +26,8 @@ public struct LatencySummary: Sendable, Hashable, Codable {
     public var exemplars: [Exemplar] { details.exemplars }
     /// HdrHistogram `outputPercentileDistribution` text, values in milliseconds.
     public var spectrum: String { details.spectrum }
-    /// (end time, latency) pairs in nanoseconds, evenly thinned to at most `maxSeriesPoints`.
+    /// (end time, latency) pairs in nanoseconds, at most `maxSeriesPoints`, thinned keeping each
+    /// stretch's fastest and slowest (the maximum is always there).
     public var series: [[UInt64]] { details.series }
     /// (percentile, latency ns) points of the spectrum, for plots.
     public var spectrumPoints: [[Double]] { details.spectrumPoints }
@@ -106,39 +106,81 @@ public struct LatencySummary: Sendable, Hashable, Codable {
 }
 
 extension LatencySummary.Details {
-    /// Summarises `samples` (all of one operation, not empty) of a run of `seed`.
+    /// Summarises `samples` (all of one operation, not empty) of a run of `seed`. Every number —
+    /// the table's percentiles, max and mean, the spectrum, its plot points and the exemplars —
+    /// comes from the same sorted samples (nearest rank: the value at percentile p is the
+    /// ⌈p·n/100⌉-th smallest), so the table and the spectrum agree to the microsecond. (They were
+    /// HdrHistogram bucket values, whose max is the top of the max's bucket and whose mean uses
+    /// bucket midpoints: placeBid's table max 3,265.412 ms against its spectrum's 3,266.559 ms, a
+    /// buyNow mean above its max.) A sweep, which merges seeds, keeps HdrHistogram's buckets.
     init(operation: String, samples: [LatencySample], seed: UInt64) {
         precondition(samples.allSatisfy { $0.operation == operation }, "mixed operations")
-        // Microsecond resolution, 3 significant digits, auto-resized for hours-long timelines.
-        var histogram = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
-        for sample in samples { _ = histogram.record(max(1, sample.latencyNanoseconds / 1_000)) }
-        func nanoseconds(_ percentile: Double) -> UInt64 { histogram.valueAtPercentile(percentile) * 1_000 }
+        let sorted = samples.sorted { ($0.latencyNanoseconds, $0.step) < ($1.latencyNanoseconds, $1.step) }
+        func rank(_ percentile: Double) -> Int {
+            min(sorted.count, max(1, Int((percentile / 100 * Double(sorted.count)).rounded(.up))))
+        }
+        func nanoseconds(_ percentile: Double) -> UInt64 { sorted[rank(percentile) - 1].latencyNanoseconds }
         self.operation = operation
         self.count = samples.count
         self.p50Nanoseconds = nanoseconds(50)
         self.p90Nanoseconds = nanoseconds(90)
         self.p99Nanoseconds = nanoseconds(99)
         self.p999Nanoseconds = nanoseconds(99.9)
-        self.maxNanoseconds = samples.map(\.latencyNanoseconds).max()!
-        self.meanNanoseconds = UInt64(histogram.mean * 1_000)
-        let sorted = samples.sorted { ($0.latencyNanoseconds, $0.step) < ($1.latencyNanoseconds, $1.step) }
+        self.maxNanoseconds = sorted.last!.latencyNanoseconds
+        let total = sorted.reduce(0.0) { $0 + Double($1.latencyNanoseconds) }
+        let mean = total / Double(sorted.count)
+        self.meanNanoseconds = UInt64(mean.rounded())
         self.exemplars = [("p50", 50.0), ("p90", 90.0), ("p99", 99.0), ("p99.9", 99.9), ("max", 100.0)].map { name, percentile in
-            let rank = Int((percentile / 100 * Double(sorted.count)).rounded(.up))
-            let sample = sorted[min(sorted.count - 1, max(0, rank - 1))]
+            let sample = sorted[rank(percentile) - 1]
             return LatencySummary.Exemplar(
                 percentile: name, latencyNanoseconds: sample.latencyNanoseconds, seed: seed, step: sample.step, user: sample.user,
                 intendedStartNanoseconds: sample.intendedStartNanoseconds, endNanoseconds: sample.endNanoseconds)
         }
-        var text = ""
-        histogram.outputPercentileDistribution(to: &text, outputValueUnitScalingRatio: 1_000)
-        self.spectrum = text
+        // HdrHistogram's percentile ticks (5 per halving of the distance to 100 %), exact values.
         var points: [[Double]] = []
-        for value in histogram.percentiles(ticksPerHalfDistance: 5) {
-            points.append([value.percentileLevelIteratedTo, Double(value.value) * 1_000])
-        }
+        var text = "       Value     Percentile TotalCount 1/(1-Percentile)\n\n"
+        var percentile = 0.0
+        repeat {
+            let r = rank(percentile)
+            let value = Double(sorted[r - 1].latencyNanoseconds)
+            points.append([percentile, value])
+            text += String(format: "%12.3f %2.12f %10d %14.2f\n", value / 1e6, percentile / 100, r, 1 / (1 - percentile / 100))
+            let ticks = 5 * pow(2, (log2(100 / (100 - percentile))).rounded(.down) + 1)
+            percentile += 100 / ticks
+        } while rank(percentile) < sorted.count
+        points.append([100, Double(maxNanoseconds)])
+        text += String(format: "%12.3f %2.12f %10d\n", Double(maxNanoseconds) / 1e6, 1.0, sorted.count)
+        let variance = sorted.reduce(0.0) { $0 + pow(Double($1.latencyNanoseconds) - mean, 2) } / Double(sorted.count)
+        text += String(format: "#[Mean    = %12.3f, StdDeviation   = %12.3f]\n", mean / 1e6, variance.squareRoot() / 1e6)
+        text += String(format: "#[Max     = %12.3f, Total count    = %12d]\n", Double(maxNanoseconds) / 1e6, sorted.count)
+        // The layout of the 3-digit µs HdrHistogram that would hold these samples (2048 sub-buckets,
+        // buckets doubling until the maximum fits), so the footer reads as every .hgrm's does.
+        var buckets = 1, reach: UInt64 = 2_048
+        while reach <= maxNanoseconds / 1_000 { reach <<= 1; buckets += 1 }
+        text += String(format: "#[Buckets = %12d, SubBuckets     = %12d]\n", buckets, 2_048)
+        self.spectrum = text
         self.spectrumPoints = points
+        self.series = Self.thinned(samples)
+    }
+
+    /// (end, latency) pairs in completion order, at most `ScenarioLimits.maxSeriesPoints`: in
+    /// each of (limit / 2) equal runs of consecutive samples the fastest and the slowest, so the
+    /// extremes — the worst point above all — are always drawn (an even stride once dropped the
+    /// worst: a plot topping at 32m24s of a 41m55s maximum).
+    static func thinned(_ samples: [LatencySample]) -> [[UInt64]] {
         let byTime = samples.sorted { ($0.endNanoseconds, $0.step) < ($1.endNanoseconds, $1.step) }
-        let stride = max(1, (byTime.count + ScenarioLimits.maxSeriesPoints - 1) / ScenarioLimits.maxSeriesPoints)
-        self.series = Swift.stride(from: 0, to: byTime.count, by: stride).map { [byTime[$0].endNanoseconds, byTime[$0].latencyNanoseconds] }
+        let limit = ScenarioLimits.maxSeriesPoints
+        guard byTime.count > limit else { return byTime.map { [$0.endNanoseconds, $0.latencyNanoseconds] } }
+        let runs = limit / 2
+        var points: [[UInt64]] = []
+        for run in 0..<runs {
+            let low = byTime.count * run / runs, high = byTime.count * (run + 1) / runs
+            guard low < high else { continue }
+            let part = byTime[low..<high]
+            let fastest = part.indices.min { (part[$0].latencyNanoseconds, $0) < (part[$1].latencyNanoseconds, $1) }!
+            let slowest = part.indices.max { (part[$0].latencyNanoseconds, -$0) < (part[$1].latencyNanoseconds, -$1) }!
+            for index in Set([fastest, slowest]).sorted() { points.append([byTime[index].endNanoseconds, byTime[index].latencyNanoseconds]) }
+        }
+        return points
     }
 }

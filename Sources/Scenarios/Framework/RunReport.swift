@@ -1,3 +1,4 @@
+import Domain
 import Sim
 /// The result of one scenario run, as written to `report.json` (schema-versioned).
 public struct RunReport: Sendable, Hashable, Codable {
@@ -72,6 +73,17 @@ public struct RunReport: Sendable, Hashable, Codable {
     public var timingChoicePoints: Int? = nil
     /// Per fault kind: chances, expected and observed injections (absent in older reports).
     public var faults: [FaultObservation]? = nil
+    /// Per declared callable, trigger, scheduled job and security rule of the run's backends: how
+    /// often it ran (0: never exercised). Absent in older reports and for runs without a backend.
+    public var coverage: [CoverageCount]? = nil
+    /// A failing run's story (`FailureStory`), with each user operation's start and end where its
+    /// latency sample is known; absent for passing runs and in older reports.
+    public var story: [StoryLine]? = nil
+    /// How virtual time maps to the calendar (UTC, and users' time zones in calendar-based
+    /// scenarios); absent for runs without a backend and in older reports.
+    public var calendar: ReportCalendar? = nil
+    /// The failure artifact this run replayed (`rehearse replay`), with what shrinking removed.
+    public var replayOf: ReplaySource? = nil
 
     /// Always/Eventually checks this run never evaluated: it passed without exercising them.
     public var notChecked: [String] { checks.filter { $0.status == "not-checked" }.map(\.name) }

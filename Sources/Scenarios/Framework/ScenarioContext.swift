@@ -24,6 +24,10 @@ public final class ScenarioContext: Sendable {
         var timeline: [TimelineEntry] = []
         var droppedTimeline = 0
         var faultLedgers: [(ledger: FaultLedger, originNanoseconds: Int64)] = []
+        var coverageLedgers: [CoverageLedger] = []
+        /// The calendar instant of virtual time 0 (from the first backend's clock).
+        var calendarZeroUnixNanoseconds: Int64?
+        var timeZones: [String: String] = [:]
         /// The run's backends, held weakly: the leak tests check they are freed once the run ends.
         var backends: [WeakBackend] = []
     }
@@ -60,9 +64,11 @@ public final class ScenarioContext: Sendable {
         let backend = Backend(env: environment ?? SimulatedEnvironment.current(), faults: faults(base))
         // The ledger times events from its clock's zero; this is that zero in virtual time.
         let origin = Int64(Simulation.nowNanoseconds) - backend.env.clock.elapsedNanoseconds
-        state.withLock {
-            $0.faultLedgers.append((backend.faultLedger, origin))
-            $0.backends.append(WeakBackend(backend: backend))
+        state.withLock { state in
+            state.faultLedgers.append((backend.faultLedger, origin))
+            state.coverageLedgers.append(backend.coverage)
+            if state.calendarZeroUnixNanoseconds == nil { state.calendarZeroUnixNanoseconds = backend.env.clock.epochUnixNanoseconds - origin }
+            state.backends.append(WeakBackend(backend: backend))
         }
         Simulation.atEnd { backend.terminate() }
         return backend
@@ -162,10 +168,16 @@ public final class ScenarioContext: Sendable {
 
     /// Adds `event` to `user`'s timeline at the current virtual time.
     public func note(_ user: String, _ event: String) {
-        let entry = TimelineEntry(user: user, timeNanoseconds: Simulation.nowNanoseconds, event: event)
+        let entry = TimelineEntry(user: user, timeNanoseconds: Simulation.nowNanoseconds, event: event, step: Simulation.currentStep)
         state.withLock { state in
             if state.timeline.count < ScenarioLimits.maxTimelineEntries { state.timeline.append(entry) } else { state.droppedTimeline += 1 }
         }
+    }
+
+    /// Records that `user` lives in IANA time zone `identifier`, so reports of a calendar-based
+    /// scenario show the user's local times next to UTC.
+    public func timeZone(_ user: String, _ identifier: String) {
+        state.withLock { $0.timeZones[user] = identifier }
     }
 
     /// Runs `body` while a monitor task calls `check` every `interval` of virtual time, then
@@ -202,6 +214,8 @@ public final class ScenarioContext: Sendable {
                 samples: state.samples, droppedSamples: state.droppedSamples,
                 timeline: state.timeline, droppedTimeline: state.droppedTimeline,
                 faults: FaultObservation.summing(state.faultLedgers.map(\.ledger)),
+                coverage: state.coverageLedgers.reduce([]) { CoverageCount.combining($0, $1.counts) },
+                calendar: state.calendarZeroUnixNanoseconds.map { ReportCalendar(zeroUnixNanoseconds: $0, timeZones: state.timeZones.isEmpty ? nil : state.timeZones) },
                 faultEvents: state.faultLedgers.flatMap { entry in
                     entry.ledger.events.map { event in
                         TimelineEntry(
@@ -223,6 +237,10 @@ struct ScenarioObservations: Sendable {
     var timeline: [TimelineEntry]
     var droppedTimeline: Int
     var faults: [FaultObservation]
+    /// Which declared functions, triggers, jobs and rules ran (summed over the run's backends).
+    var coverage: [CoverageCount]
+    /// Calendar time of the run's virtual time (nil: no backend built).
+    var calendar: ReportCalendar?
     /// The faults that took effect, as timeline entries of user `backend` (for stories).
     var faultEvents: [TimelineEntry]
 }

@@ -120,7 +120,7 @@ public enum ScenarioRunner {
         }
         if let variant = request.variant { replay += " --variant \(variant)" }
         if request.swarm != nil { replay += " --swarm" }
-        let report = RunReport(
+        var report = RunReport(
             runId: request.runId, scenario: scenario.name, seed: request.seed, strategy: ranStrategy.description,
             variant: request.variant, parameters: parameters.values, passed: failure == nil, failure: failure,
             violation: observed.violation, outcome: outcomeKind, outcomeDetail: result.outcome.description,
@@ -132,6 +132,14 @@ public enum ScenarioRunner {
             timingWindowNanoseconds: request.effectiveTimingWindowNanoseconds,
             choicePoints: result.decisions.count, timingChoicePoints: Int(result.timingDecisions),
             faults: observed.faults)
+        report.coverage = observed.coverage.isEmpty && !scenario.usesBackend ? nil : observed.coverage
+        report.calendar = observed.calendar
+        if let failure {
+            let operations = observed.violation.flatMap { violation in scenario.checks.first { $0.name == violation.check }?.operations } ?? []
+            report.story = StoryLine.story(
+                timeline: report.timeline, violation: observed.violation, failure: failure.message, operations: operations,
+                samples: observed.samples, endNanoseconds: result.virtualNanoseconds, endStep: result.steps)
+        }
         return Execution(report: report, trace: result.trace, decisions: result.decisions, samples: observed.samples, replayDivergence: result.replayDivergence)
     }
 

@@ -3,10 +3,14 @@ public struct TimelineEntry: Sendable, Hashable, Codable {
     public let user: String
     public let timeNanoseconds: UInt64
     public let event: String
+    /// The kernel step the event was noted at (its position in the trace); nil for the backend's
+    /// fault events (the domain does not know steps) and in reports written before steps were kept.
+    public var step: UInt64? = nil
 
-    public init(user: String, timeNanoseconds: UInt64, event: String) {
+    public init(user: String, timeNanoseconds: UInt64, event: String, step: UInt64? = nil) {
         self.user = user
         self.timeNanoseconds = timeNanoseconds
         self.event = event
+        self.step = step
     }
 }

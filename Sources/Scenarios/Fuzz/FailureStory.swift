@@ -13,6 +13,21 @@ public enum FailureStory {
     public static func lines(
         timeline: [TimelineEntry], violation: InvariantViolation?, failure: String?, operations: [String] = [], limit: Int = maxLines
     ) -> [String] {
+        var lines = entries(timeline: timeline, violation: violation, operations: operations, limit: limit)
+            .map { "\(time($0.timeNanoseconds)) \($0.user): \($0.event)" }
+        if let violation {
+            lines.append("\(time(violation.virtualNanoseconds)) VIOLATED \(violation.check) at step \(violation.step): \(violation.message)")
+        } else {
+            lines.append("FAILED: \(failure ?? "unknown")")
+        }
+        return lines
+    }
+
+    /// The story's timeline entries (at most `limit − 1`, in virtual-time order), without the
+    /// closing verdict line: what `lines` prints, for reports that draw the story.
+    public static func entries(
+        timeline: [TimelineEntry], violation: InvariantViolation?, operations: [String] = [], limit: Int = maxLines
+    ) -> [TimelineEntry] {
         precondition(limit >= 2, "a story needs room for one event and the verdict")
         let until = violation?.virtualNanoseconds ?? UInt64.max
         var before = timeline.filter { $0.timeNanoseconds <= until }
@@ -37,13 +52,7 @@ public enum FailureStory {
             deduplicated.removeAll { $0.user == entry.user && $0.event == entry.event }
             deduplicated.append(entry)
         }
-        var lines = deduplicated.suffix(limit - 1).map { "\(time($0.timeNanoseconds)) \($0.user): \($0.event)" }
-        if let violation {
-            lines.append("\(time(violation.virtualNanoseconds)) VIOLATED \(violation.check) at step \(violation.step): \(violation.message)")
-        } else {
-            lines.append("FAILED: \(failure ?? "unknown")")
-        }
-        return lines
+        return Array(deduplicated.suffix(limit - 1))
     }
 
     /// The timeline user of the backend's faults.

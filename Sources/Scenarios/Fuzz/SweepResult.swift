@@ -107,6 +107,9 @@ public struct SweepResult: Sendable, Codable {
     public var failureDirectory: String?
     /// Thresholds `merge --threshold` evaluated over the merged histograms (absent when none).
     public var mergeThresholds: [RunReport.ThresholdResult]?
+    /// What the sweep exercised: backend functions, triggers, jobs and rules; goals per seed;
+    /// strategies (absent in older files).
+    public var coverage: SweepCoverage?
 
     public init(scenario: String, strategy: String, variant: String?, parameters: [String: Int], swarm: Bool, range: SeedRange,
                 shard: String?, goals: [String], checks: [String] = [], unreachable: [UnreachableCheck] = [], build: BuildFingerprint) {
@@ -157,6 +160,8 @@ public struct SweepResult: Sendable, Codable {
         checked = Array(Set(checked).union(result.checked)).sorted()
         if let seedFaults = result.faults { faults = FaultObservation.combining(faults ?? [], seedFaults) }
         addLatency(result.histograms)
+        coverage = coverage ?? SweepCoverage()
+        coverage!.add(result)
     }
 
     private mutating func addLatency(_ histograms: [String: Histogram<UInt64>]) {
@@ -204,6 +209,10 @@ public struct SweepResult: Sendable, Codable {
             merged.reached = Array(Set(merged.reached).union(other.reached)).sorted()
             merged.checked = Array(Set(merged.checked).union(other.checked)).sorted()
             if let otherFaults = other.faults { merged.faults = FaultObservation.combining(merged.faults ?? [], otherFaults) }
+            if let otherCoverage = other.coverage {
+                merged.coverage = merged.coverage ?? SweepCoverage()
+                merged.coverage!.add(otherCoverage)
+            }
             merged.addLatency(Dictionary(other.latency.map { ($0.operation, $0.histogram) }, uniquingKeysWith: { first, _ in first }))
         }
         // Adjacent ranges read as one.

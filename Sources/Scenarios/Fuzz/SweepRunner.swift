@@ -76,6 +76,8 @@ public struct SweepRunner: Sendable {
             seed: seed, passed: failure == nil, failure: failure, reached: reached, checked: checked, deterministic: deterministic,
             histograms: SweepSeedResult.histograms(execution.samples))
         result.faults = report.faults
+        result.coverage = report.coverage
+        result.strategy = report.strategy
         return (result, artifact)
     }
 

@@ -1,3 +1,4 @@
+import Domain
 import Histogram
 import Sim
 
@@ -17,6 +18,10 @@ public struct SweepSeedResult: Sendable, Codable {
     public var histograms: [String: Histogram<UInt64>]
     /// Per fault kind: chances, expected and observed injections in this seed (absent in old lines).
     public var faults: [FaultObservation]?
+    /// Per declared callable, trigger, scheduled job and rule: this seed's invocations (absent in old lines).
+    public var coverage: [CoverageCount]?
+    /// The strategy the seed ran (a portfolio's member; absent in old lines and for crashes).
+    public var strategy: String?
 
     public init(seed: UInt64, passed: Bool, failure: SweepFailure?, reached: [String], checked: [String] = [], deterministic: Bool?,
                 histograms: [String: Histogram<UInt64>]) {
@@ -24,7 +29,7 @@ public struct SweepSeedResult: Sendable, Codable {
         self.deterministic = deterministic; self.histograms = histograms
     }
 
-    private enum CodingKeys: String, CodingKey { case seed, passed, failure, reached, checked, deterministic, histograms, faults }
+    private enum CodingKeys: String, CodingKey { case seed, passed, failure, reached, checked, deterministic, histograms, faults, coverage, strategy }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -35,6 +40,8 @@ public struct SweepSeedResult: Sendable, Codable {
         checked = try container.decodeIfPresent([String].self, forKey: .checked) ?? []
         deterministic = try container.decodeIfPresent(Bool.self, forKey: .deterministic)
         faults = try container.decodeIfPresent([FaultObservation].self, forKey: .faults)
+        coverage = try container.decodeIfPresent([CoverageCount].self, forKey: .coverage)
+        strategy = try container.decodeIfPresent(String.self, forKey: .strategy)
         // Histograms travel in HdrHistogram's compressed encoding: a worker's line is a few KB,
         // not the ~100 KB of JSON count arrays that once cost the parent half a core to decode.
         var histograms: [String: Histogram<UInt64>] = [:]
@@ -55,6 +62,8 @@ public struct SweepSeedResult: Sendable, Codable {
         try container.encode(checked, forKey: .checked)
         try container.encodeIfPresent(deterministic, forKey: .deterministic)
         try container.encodeIfPresent(faults, forKey: .faults)
+        try container.encodeIfPresent(coverage, forKey: .coverage)
+        try container.encodeIfPresent(strategy, forKey: .strategy)
         try container.encode(histograms.mapValues(HdrHistogramCodec.encode), forKey: .histograms)
     }
 

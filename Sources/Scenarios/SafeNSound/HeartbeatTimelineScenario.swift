@@ -141,6 +141,7 @@ public struct HeartbeatTimelineScenario: Scenario {
                 emergencyContactEmails: member.contacts, checkInThresholdHours: member.thresholdHours,
                 lastHeartbeat: member.initialHeartbeat, timeZoneIdentifier: member.timeZone)
             try await app.registerUser(user)
+            context.timeZone(member.userId, member.timeZone)
             context.note(member.userId, "onboarded: \(member.thresholdHours) h, \(member.timeZone), \(member.habit.rawValue)\(member.pauses ? ", pauses" : "")")
         }
         await backend.scheduler.start(firstTick: start + .seconds(120), until: end)
