@@ -50,10 +50,11 @@ extension SweepResult {
         guard Set(operations).count == operations.count else { return "an operation has more than one latency entry" }
         // The summary fields must be the decoded histogram's (the histogram itself was validated when decoded).
         for entry in latency {
+            guard let stated = entry.stated else { continue }
             let histogram = entry.histogram
-            guard entry.count == histogram.totalCount else { return "latency of \(entry.operation): count \(entry.count) differs from its histogram's \(histogram.totalCount)" }
-            guard entry.maxMicroseconds == histogram.max, entry.p50Microseconds == OperationLatency.percentile(50, of: histogram),
-                  entry.p99Microseconds == OperationLatency.percentile(99, of: histogram) else {
+            guard stated[0] == histogram.totalCount else { return "latency of \(entry.operation): count \(stated[0]) differs from its histogram's \(histogram.totalCount)" }
+            guard stated[3] == histogram.max, stated[1] == OperationLatency.percentile(50, of: histogram),
+                  stated[2] == OperationLatency.percentile(99, of: histogram) else {
                 return "latency of \(entry.operation): p50/p99/maxMicroseconds differ from its histogram's"
             }
         }

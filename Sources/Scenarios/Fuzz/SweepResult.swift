@@ -18,22 +18,23 @@ public struct SweepResult: Sendable, Codable {
     /// (`HdrHistogramCodec`), which decoding validates.
     public struct OperationLatency: Sendable, Codable {
         public var operation: String
-        public var count: UInt64
-        public var p50Microseconds: UInt64
-        public var p99Microseconds: UInt64
-        public var maxMicroseconds: UInt64
         public var histogram: Histogram<UInt64>
-
         /// The summary is the canonical histogram's (`HdrHistogramCodec.canonical`, what the file
         /// holds): each percentile the top of its bucket, so it is the same computed from the
         /// recorded histogram or from one read back, whatever exact extremes were recorded.
+        /// Computed when read, not at every seed a sweep adds (that once cost the fuzz parent a
+        /// third of a worker's CPU).
+        public var count: UInt64 { histogram.totalCount }
+        public var p50Microseconds: UInt64 { Self.percentile(50, of: histogram) }
+        public var p99Microseconds: UInt64 { Self.percentile(99, of: histogram) }
+        public var maxMicroseconds: UInt64 { histogram.max }
+        /// The summary a file stated (count, p50, p99, max), nil when built here: validation
+        /// refuses a file whose summary is not its histogram's.
+        var stated: [UInt64]?
+
         init(operation: String, histogram: Histogram<UInt64>) {
             self.operation = operation
             self.histogram = histogram
-            self.count = histogram.totalCount
-            self.p50Microseconds = Self.percentile(50, of: histogram)
-            self.p99Microseconds = Self.percentile(99, of: histogram)
-            self.maxMicroseconds = histogram.max
         }
 
         /// `percentile` of `histogram` as its canonical form gives it: the top of the bucket
@@ -47,10 +48,7 @@ public struct SweepResult: Sendable, Codable {
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             operation = try container.decode(String.self, forKey: .operation)
-            count = try container.decode(UInt64.self, forKey: .count)
-            p50Microseconds = try container.decode(UInt64.self, forKey: .p50Microseconds)
-            p99Microseconds = try container.decode(UInt64.self, forKey: .p99Microseconds)
-            maxMicroseconds = try container.decode(UInt64.self, forKey: .maxMicroseconds)
+            stated = try [CodingKeys.count, .p50Microseconds, .p99Microseconds, .maxMicroseconds].map { try container.decode(UInt64.self, forKey: $0) }
             let text = try container.decode(String.self, forKey: .histogram)
             do { histogram = try HdrHistogramCodec.decode(text) } catch {
                 throw DecodingError.dataCorruptedError(
@@ -165,12 +163,17 @@ public struct SweepResult: Sendable, Codable {
     }
 
     private mutating func addLatency(_ histograms: [String: Histogram<UInt64>]) {
-        var byOperation: [String: Histogram<UInt64>] = [:]
-        for entry in latency { byOperation[entry.operation] = entry.histogram }
-        for (operation, histogram) in histograms {
-            if var existing = byOperation[operation] { existing.add(histogram); byOperation[operation] = existing } else { byOperation[operation] = histogram }
+        // In place (no copy of a counts array per seed), kept sorted by operation.
+        for operation in histograms.keys.sorted() {
+            let histogram = histograms[operation]!
+            if let index = latency.firstIndex(where: { $0.operation == operation }) {
+                latency[index].histogram.add(histogram)
+                latency[index].stated = nil
+            } else {
+                latency.append(OperationLatency(operation: operation, histogram: histogram))
+                latency.sort { $0.operation < $1.operation }
+            }
         }
-        latency = byOperation.keys.sorted().map { OperationLatency(operation: $0, histogram: byOperation[$0]!) }
     }
 
     /// Why two results cannot be merged.
