@@ -66,26 +66,23 @@ import Testing
     @Test func shardFilesAreValidatedOnRead() throws {
         let folder = NSTemporaryDirectory() + "rehearse-input-\(getpid())-\(UInt64(Date().timeIntervalSince1970 * 1e6))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        /// `text` written as `name` must be refused with `reason`.
+        func expectRefused(_ name: String, _ text: String, _ reason: String) throws {
+            try AtomicFile.write(text, to: folder + "/" + name)
+            #expect(throws: ScenarioError.unreadableArtifact(path: folder + "/" + name, reason: reason)) {
+                _ = try SweepResult.read(folder + "/" + name)
+            }
+        }
         var bad = sweep(); bad.seedsPassed = 9
-        try AtomicFile.write(bad.json(), to: folder + "/bad.json")
-        #expect(throws: ScenarioError.unreadableArtifact(path: folder + "/bad.json", reason: "inconsistent sweep result: seedsPassed 9 exceeds seedsRun 3")) {
-            _ = try SweepResult.read(folder + "/bad.json")
-        }
-        let future = sweep().json().replacingOccurrences(of: "\"schemaVersion\":\(SweepResult.currentSchemaVersion)", with: "\"schemaVersion\":7")
-        try AtomicFile.write(future, to: folder + "/future.json")
-        #expect(throws: ScenarioError.unreadableArtifact(path: folder + "/future.json", reason: "schemaVersion 7 is not \(SweepResult.currentSchemaVersion), the version this build reads")) {
-            _ = try SweepResult.read(folder + "/future.json")
-        }
-        let missing = sweep().json().replacingOccurrences(of: "\"seedsRun\":3,", with: "")
-        try AtomicFile.write(missing, to: folder + "/missing.json")
-        #expect(throws: ScenarioError.unreadableArtifact(path: folder + "/missing.json", reason: "not a sweep result: field 'seedsRun' is missing")) {
-            _ = try SweepResult.read(folder + "/missing.json")
-        }
-        let typed = sweep().json().replacingOccurrences(of: "\"seedsRun\":3", with: "\"seedsRun\":\"3\"")
-        try AtomicFile.write(typed, to: folder + "/typed.json")
-        #expect(throws: ScenarioError.unreadableArtifact(path: folder + "/typed.json", reason: "not a sweep result: field 'seedsRun' is not an integer")) {
-            _ = try SweepResult.read(folder + "/typed.json")
-        }
+        try expectRefused("bad.json", bad.json(), "inconsistent sweep result: seedsPassed 9 exceeds seedsRun 3")
+        try expectRefused(
+            "future.json", sweep().json().replacingOccurrences(of: "\"schemaVersion\":\(SweepResult.currentSchemaVersion)", with: "\"schemaVersion\":7"),
+            "schemaVersion 7 is not \(SweepResult.currentSchemaVersion), the version this build reads")
+        try expectRefused(
+            "missing.json", sweep().json().replacingOccurrences(of: "\"seedsRun\":3,", with: ""), "not a sweep result: field 'seedsRun' is missing")
+        try expectRefused(
+            "typed.json", sweep().json().replacingOccurrences(of: "\"seedsRun\":3", with: "\"seedsRun\":\"3\""),
+            "not a sweep result: field 'seedsRun' is not an integer")
     }
 
     /// Pinned: a value below HdrHistogram's first bucket end (1,500 µs) leaves the nominal

@@ -51,12 +51,9 @@ extension SweepResult {
         // The summary fields must be the decoded histogram's (the histogram itself was validated when decoded).
         for entry in latency {
             guard let stated = entry.stated else { continue }
-            let histogram = entry.histogram
-            guard stated[0] == histogram.totalCount else { return "latency of \(entry.operation): count \(stated[0]) differs from its histogram's \(histogram.totalCount)" }
-            guard stated[3] == histogram.max, stated[1] == OperationLatency.percentile(50, of: histogram),
-                  stated[2] == OperationLatency.percentile(99, of: histogram) else {
-                return "latency of \(entry.operation): p50/p99/maxMicroseconds differ from its histogram's"
-            }
+            let actual = entry.summary
+            guard stated.count == actual.count else { return "latency of \(entry.operation): count \(stated.count) differs from its histogram's \(actual.count)" }
+            guard stated == actual else { return "latency of \(entry.operation): p50/p99/maxMicroseconds differ from its histogram's" }
         }
         return nil
     }

@@ -28,9 +28,15 @@ public struct SweepResult: Sendable, Codable {
         public var p50Microseconds: UInt64 { Self.percentile(50, of: histogram) }
         public var p99Microseconds: UInt64 { Self.percentile(99, of: histogram) }
         public var maxMicroseconds: UInt64 { histogram.max }
-        /// The summary a file stated (count, p50, p99, max), nil when built here: validation
-        /// refuses a file whose summary is not its histogram's.
-        var stated: [UInt64]?
+        /// The summary fields of an entry: as a file stated them, or as the histogram gives them.
+        struct Summary: Equatable {
+            var count, p50Microseconds, p99Microseconds, maxMicroseconds: UInt64
+        }
+        /// The summary a file stated, nil when built here: validation refuses a file whose
+        /// summary is not its histogram's.
+        var stated: Summary?
+        /// The summary the histogram gives.
+        var summary: Summary { Summary(count: count, p50Microseconds: p50Microseconds, p99Microseconds: p99Microseconds, maxMicroseconds: maxMicroseconds) }
 
         init(operation: String, histogram: Histogram<UInt64>) {
             self.operation = operation
@@ -48,7 +54,11 @@ public struct SweepResult: Sendable, Codable {
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             operation = try container.decode(String.self, forKey: .operation)
-            stated = try [CodingKeys.count, .p50Microseconds, .p99Microseconds, .maxMicroseconds].map { try container.decode(UInt64.self, forKey: $0) }
+            stated = Summary(
+                count: try container.decode(UInt64.self, forKey: .count),
+                p50Microseconds: try container.decode(UInt64.self, forKey: .p50Microseconds),
+                p99Microseconds: try container.decode(UInt64.self, forKey: .p99Microseconds),
+                maxMicroseconds: try container.decode(UInt64.self, forKey: .maxMicroseconds))
             let text = try container.decode(String.self, forKey: .histogram)
             do { histogram = try HdrHistogramCodec.decode(text) } catch {
                 throw DecodingError.dataCorruptedError(
