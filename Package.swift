@@ -25,10 +25,10 @@ let package = Package(
             dependencies: [
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "HeapModule", package: "swift-collections"),
-            ],
-            // The scheduler is single-threaded by construction (asserted where a foreign thread
-            // could reach it), so dynamic exclusivity checks on its hot path buy nothing.
-            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
+            ]
+            // No unsafe flags: a product with them cannot be a versioned dependency. The
+            // scheduler's hot stored properties are `@exclusivity(unchecked)` instead (it is
+            // single-threaded by construction, so dynamic exclusivity checks there buy nothing).
         ),
         .target(name: "Domain"),
         // The system zlib: HdrHistogram's standard compressed encoding (sweep files) is zlib-deflated.

@@ -58,8 +58,8 @@ final class Scheduler: @unchecked Sendable {
 
     let configuration: SimulationConfiguration
     let streams: RandomStreams
-    private(set) var taskExecutor: SimTaskExecutor!
-    private var unownedTaskExecutor: UnownedTaskExecutor!
+    @exclusivity(unchecked) private(set) var taskExecutor: SimTaskExecutor!
+    @exclusivity(unchecked) private var unownedTaskExecutor: UnownedTaskExecutor!
     private let strategyKind: StrategyKind
     private let recordsTrace: Bool
     /// Timers due within this many nanoseconds of the earliest one are concurrent: the strategy
@@ -68,46 +68,46 @@ final class Scheduler: @unchecked Sendable {
     private let thread: pthread_t
 
     // Scheduling state.
-    private var ready = Deque<ReadyJob>()
-    private var timers = Heap<Timer>()
+    @exclusivity(unchecked) private var ready = Deque<ReadyJob>()
+    @exclusivity(unchecked) private var timers = Heap<Timer>()
     /// Scratch for `chooseAmongNearTimers` (kept to avoid an allocation per advance).
-    private var nearTimers: [Timer] = []
+    @exclusivity(unchecked) private var nearTimers: [Timer] = []
     /// Choice points that were among timers (part of `decisions`).
-    private(set) var timingDecisions: UInt64 = 0
-    private var cancelledTimers = Set<UInt64>()
-    private var timerSequence: UInt64 = 0
-    private(set) var now: UInt64 = 0
-    private(set) var steps: UInt64 = 0
-    private var schedulerRandom: SimRandom
-    private var pct: PCTState?
+    @exclusivity(unchecked) private(set) var timingDecisions: UInt64 = 0
+    @exclusivity(unchecked) private var cancelledTimers = Set<UInt64>()
+    @exclusivity(unchecked) private var timerSequence: UInt64 = 0
+    @exclusivity(unchecked) private(set) var now: UInt64 = 0
+    @exclusivity(unchecked) private(set) var steps: UInt64 = 0
+    @exclusivity(unchecked) private var schedulerRandom: SimRandom
+    @exclusivity(unchecked) private var pct: PCTState?
     /// URW's state (`.urw`), or the step counter of its measuring run.
-    private(set) var urw: URWState?
-    private var replayDecisions: [UInt32] = []
-    private var replayCursor = 0
+    @exclusivity(unchecked) private(set) var urw: URWState?
+    @exclusivity(unchecked) private var replayDecisions: [UInt32] = []
+    @exclusivity(unchecked) private var replayCursor = 0
     /// The first choice point where the replayed log asked for a choice that did not exist.
-    private(set) var replayDivergence: ReplayDivergence?
-    private(set) var decisions: [UInt32] = []
+    @exclusivity(unchecked) private(set) var replayDivergence: ReplayDivergence?
+    @exclusivity(unchecked) private(set) var decisions: [UInt32] = []
     /// The runtime id of the task whose job ran last (0 before the first).
-    private var lastTask: UInt64 = 0
+    @exclusivity(unchecked) private var lastTask: UInt64 = 0
 
     // Identity and trace.
-    private(set) var executorLabels: [String] = ["nonisolated"]
-    private(set) var hash = TraceHash()
-    private(set) var events: [TraceEvent] = []
-    private(set) var currentExecutorOrdinal: UInt32 = 0
+    @exclusivity(unchecked) private(set) var executorLabels: [String] = ["nonisolated"]
+    @exclusivity(unchecked) private(set) var hash = TraceHash()
+    @exclusivity(unchecked) private(set) var events: [TraceEvent] = []
+    @exclusivity(unchecked) private(set) var currentExecutorOrdinal: UInt32 = 0
 
     // Outcome.
-    private(set) var rootFinished = false
-    private(set) var rootError: (any Error)?
-    private(set) var escapes: [SimulationOutcome.Escape] = []
-    private(set) var liveNamedTasks: [UInt64: String] = [:]
-    private var namedTaskSequence: UInt64 = 0
-    private(set) var globalJobsCaptured: UInt64 = 0
-    private(set) var timersFired: UInt64 = 0
-    private(set) var realTimeSleepsSkipped: UInt64 = 0
+    @exclusivity(unchecked) private(set) var rootFinished = false
+    @exclusivity(unchecked) private(set) var rootError: (any Error)?
+    @exclusivity(unchecked) private(set) var escapes: [SimulationOutcome.Escape] = []
+    @exclusivity(unchecked) private(set) var liveNamedTasks: [UInt64: String] = [:]
+    @exclusivity(unchecked) private var namedTaskSequence: UInt64 = 0
+    @exclusivity(unchecked) private(set) var globalJobsCaptured: UInt64 = 0
+    @exclusivity(unchecked) private(set) var timersFired: UInt64 = 0
+    @exclusivity(unchecked) private(set) var realTimeSleepsSkipped: UInt64 = 0
 
     /// `Simulation.atEnd` actions, in registration order (run once, then dropped).
-    private var endActions: [@Sendable () -> Void] = []
+    @exclusivity(unchecked) private var endActions: [@Sendable () -> Void] = []
 
     private let foreignInbox = Mutex<[ReadyJob]>([])
     private let foreignPending = Atomic<Bool>(false)
@@ -145,6 +145,9 @@ final class Scheduler: @unchecked Sendable {
         taskExecutor = SimTaskExecutor(scheduler: self)
         unownedTaskExecutor = taskExecutor.asUnownedTaskExecutor()
     }
+
+    /// Moves a throwaway scheduler's time (the clock probe of `ClockInterposer.problem`; never a running one).
+    func moveTimeForClockProbe(by nanoseconds: Int64) { now += UInt64(nanoseconds) }
 
     var monotonicNanoseconds: Int64 { Self.monotonicBaseNanoseconds + Int64(now) }
     var realtimeNanoseconds: Int64 { configuration.epochUnixNanoseconds + Int64(now) }
@@ -296,9 +299,9 @@ final class Scheduler: @unchecked Sendable {
 
     #if SIM_INTERNAL_CHECKS
     /// The time at the previous invariant check.
-    private var lastCheckedNow: UInt64 = 0
+    @exclusivity(unchecked) private var lastCheckedNow: UInt64 = 0
     /// Invariant checks so far (the structural scans run on every 64th).
-    private var internalChecks: UInt64 = 0
+    @exclusivity(unchecked) private var internalChecks: UInt64 = 0
     #endif
 
     /// Adds an action for the end of the run (see `Simulation.atEnd`).

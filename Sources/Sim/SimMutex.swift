@@ -22,8 +22,8 @@ public final class SimMutex: @unchecked Sendable {
 
     /// The lock's name in deadlock reports.
     public let name: String
-    private var holder: String?
-    private var waiters = Deque<Waiter>()
+    @exclusivity(unchecked) private var holder: String?
+    @exclusivity(unchecked) private var waiters = Deque<Waiter>()
 
     /// A new, unlocked mutex named `name`.
     public init(_ name: String) { self.name = name }

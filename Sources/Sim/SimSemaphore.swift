@@ -17,8 +17,8 @@ public final class SimSemaphore: @unchecked Sendable {
 
     /// The semaphore's name in deadlock reports.
     public let name: String
-    private var permits: Int
-    private var waiters = Deque<Waiter>()
+    @exclusivity(unchecked) private var permits: Int
+    @exclusivity(unchecked) private var waiters = Deque<Waiter>()
 
     /// A semaphore named `name` with `permits` free permits (≥ 0).
     public init(_ name: String, permits: Int) {

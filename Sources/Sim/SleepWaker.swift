@@ -1,8 +1,8 @@
 /// One pending `SimClock` sleep: resumed exactly once, by its timer or by cancellation.
 final class SleepWaker: @unchecked Sendable {
-    var cancelled = false
-    var timer: UInt64?
-    var continuation: UnsafeContinuation<Void, any Error>?
+    @exclusivity(unchecked) var cancelled = false
+    @exclusivity(unchecked) var timer: UInt64?
+    @exclusivity(unchecked) var continuation: UnsafeContinuation<Void, any Error>?
 
     /// The timer fired: resume the sleeper unless cancellation already did.
     func wake() {
