@@ -1,7 +1,13 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// Arrows point one way: rehearse → Scenarios → Domain, Sim. Sim knows nothing of the domain;
+/// Every executable and test target that runs simulations: exported, the kernel's `clock_gettime`
+/// interposer is the one the Swift runtime's libraries call, so `Date()` and `ContinuousClock`
+/// read virtual time. Without it a simulation refuses to start (docs/depend-on-rehearsal.md).
+/// Unsafe flags are allowed in a root package's own targets, never in a library product.
+let exportDynamic: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "--export-dynamic"])]
+
+// Arrows point one way: rehearse → RehearseCLI → Scenarios → Domain, Sim; RehearsalTesting → Scenarios. Sim knows nothing of the domain;
 // Domain takes its clock, executors and randomness injected and imports neither Sim nor Scenarios.
 let package = Package(
     name: "Rehearsal",
@@ -10,6 +16,10 @@ let package = Package(
         .library(name: "Sim", targets: ["Sim"]),
         .library(name: "Domain", targets: ["Domain"]),
         .library(name: "Scenarios", targets: ["Scenarios"]),
+        // `Rehearse.main(scenarios:)`: a user's executable is a full `rehearse` with her scenarios.
+        .library(name: "RehearseCLI", targets: ["RehearseCLI"]),
+        // Swift Testing helpers: sweep seeds x strategies over a closure or a scenario.
+        .library(name: "RehearsalTesting", targets: ["RehearsalTesting"]),
         .executable(name: "rehearse", targets: ["rehearse"]),
     ],
     dependencies: [
@@ -40,22 +50,26 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
-        .executableTarget(
-            name: "rehearse",
+        .target(
+            name: "RehearseCLI",
             dependencies: [
                 "Scenarios", "Sim", "Domain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Clocks", package: "swift-clocks"),
-            ],
-            // Exported so the kernel's clock_gettime interposer is seen by the runtime's libraries.
-            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]
+            ]
         ),
-        .testTarget(
-            name: "SimTests", dependencies: ["Sim"],
-            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]
+        .target(name: "RehearsalTesting", dependencies: ["Scenarios", "Sim"]),
+        .executableTarget(
+            name: "rehearse",
+            dependencies: ["RehearseCLI"],
+            linkerSettings: exportDynamic
         ),
-        .testTarget(name: "DomainTests", dependencies: ["Domain", "Sim"]),
-        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Sim", "Domain"]),
-        .testTarget(name: "RehearseTests", dependencies: ["rehearse"]),
+        .testTarget(name: "SimTests", dependencies: ["Sim"], linkerSettings: exportDynamic),
+        // Linked WITHOUT the flag on purpose: a simulation must refuse to start there.
+        .testTarget(name: "VirtualTimeRefusalTests", dependencies: ["Sim", "RehearsalTesting"]),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "Sim"], linkerSettings: exportDynamic),
+        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Sim", "Domain"], linkerSettings: exportDynamic),
+        .testTarget(name: "RehearsalTestingTests", dependencies: ["RehearsalTesting", "Scenarios", "Sim"], linkerSettings: exportDynamic),
+        .testTarget(name: "RehearseTests", dependencies: ["rehearse"], linkerSettings: exportDynamic),
     ]
 )

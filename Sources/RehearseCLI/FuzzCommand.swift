@@ -114,7 +114,7 @@ extension Rehearse {
             let final = recorder.result
             for failure in final.failures {
                 print("FAIL seed \(failure.seed): \(failure.kind): \(failure.message)")
-                if let artifact = failure.artifact { print("  replay: rehearse replay \(artifact)") }
+                if let artifact = failure.artifact { print("  replay: \(ScenarioRegistry.commandName) replay \(artifact)") }
             }
             var shrunkArtifact: (artifact: FailureArtifact, path: String)?
             if shrink, let first = final.failures.first(where: { $0.kind != "crash" && $0.kind != "nondeterminism" }) {
@@ -218,7 +218,7 @@ extension Rehearse {
             }
             print("story:")
             for line in artifact.story { print("  \(line)") }
-            print("  replay: rehearse replay \(path)")
+            print("  replay: \(ScenarioRegistry.commandName) replay \(path)")
         }
     }
 }

@@ -1,23 +1,51 @@
 import ArgumentParser
+import Sim
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The `rehearse` command: rehearse production before it happens.
-@main
-struct Rehearse: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "rehearse",
+import Scenarios
+
+/// The `rehearse` command line: `Rehearse.main(scenarios:)` runs it with a user's own scenarios
+/// added, so her executable is a full `rehearse` (list, run, replay, fuzz, shrink, merge, …).
+public struct Rehearse: ParsableCommand {
+    /// The subcommands and help (the command name is the program's, see `main(scenarios:commandName:)`).
+    public static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: ScenarioRegistry.commandName,
         abstract: "Run Swift actors deterministically on a seeded simulator with virtual time.",
         discussion: "Exit codes: 0 pass, 1 violation or missed threshold, 2 bad input.",
         version: "rehearse 0.1.0 (\(Fingerprint.current))",
         subcommands: [ListCommand.self, RunCommand.self, ReplayCommand.self, FuzzCommand.self, ShrinkCommand.self, MergeCommand.self, ZooCommand.self, FuzzWorkerCommand.self, TimelineCommand.self, CompareCommand.self, SelfCheckCommand.self, BenchCommand.self, LoadCommand.self]
-    )
+    ) }
+
+    /// The root command has no options of its own.
+    public init() {}
+
+    /// Runs the command line with `scenarios` added to the built-in ones (their names must be
+    /// new), as `commandName` (what replay hints print; default: this executable's file name).
+    /// Never returns: exits 0 pass, 1 violation or missed threshold, 2 bad input. The executable
+    /// must be linked with `-Xlinker --export-dynamic` (docs/depend-on-rehearsal.md).
+    public static func main(scenarios: [any Scenario], commandName: String? = nil) -> Never {
+        ScenarioRegistry.commandName = commandName ?? CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? "rehearse") } ?? "rehearse"
+        do {
+            try ScenarioRegistry.register(scenarios)
+        } catch {
+            printError(error.description)
+            fflush(nil)
+            Glibc.exit(2)
+        }
+        main()
+    }
 
     /// Parses and runs a subcommand, mapping every usage or input error to exit code 2 with a
     /// one-line message (swift-argument-parser's default is 64).
-    static func main() {
+    static func main() -> Never {
         DeterministicHashing.ensure()
+        if let problem = Sim.Simulation.virtualTimeProblem {
+            printError(problem)
+            fflush(nil)
+            Glibc.exit(2)
+        }
         let code: Int32
         do {
             var command = try parseAsRoot()

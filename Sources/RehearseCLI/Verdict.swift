@@ -12,7 +12,7 @@ enum Verdict {
         if let failure = report.failure {
             Swift.print("FAIL \(report.runId): \(failure.kind): \(failure.message)")
             Swift.print("  report: \(folder)/report.md")
-            Swift.print("  replay: rehearse replay \(folder)/report.json   (or: \(report.replayCommand))")
+            Swift.print("  replay: \(ScenarioRegistry.commandName) replay \(folder)/report.json   (or: \(report.replayCommand))")
             throw ExitCode(1)
         }
         Swift.print("PASS \(report.runId) (\(report.steps) steps, trace \(report.traceHash)) report: \(folder)/report.md")

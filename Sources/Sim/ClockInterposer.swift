@@ -21,6 +21,36 @@ enum ClockInterposer {
         guard let ours = dlsym(dlopen(nil, RTLD_NOW), "clock_gettime") else { return false }
         return ours == unsafeBitCast(rehearsalClockGetTime as ClockGetTime, to: UnsafeMutableRawPointer.self)
     }
+
+    /// Why virtual time would not be in effect in this process, or nil when it is. Measured once,
+    /// the way a user's code would see it: on a throwaway scheduler whose virtual time is moved by
+    /// a known amount, `ContinuousClock.now` (read by the Swift runtime's library, not by this
+    /// module) must move by exactly that amount. Without the interposer it moves by the few
+    /// nanoseconds of real time between the reads.
+    static let problem: String? = {
+        let previous = SimulationContext.current
+        let probe = Scheduler(configuration: SimulationConfiguration(seed: 0))
+        SimulationContext.set(probe)
+        let before = ContinuousClock.now
+        probe.moveTimeForClockProbe(by: probeStepNanoseconds)
+        let after = ContinuousClock.now
+        SimulationContext.set(previous)
+        probe.releaseBuffers()
+        guard before.duration(to: after) != .nanoseconds(probeStepNanoseconds) else { return nil }
+        return missingLinkerSettingMessage
+    }()
+
+    /// How far the probe moves virtual time (an odd value the real clock will not reproduce).
+    static let probeStepNanoseconds: Int64 = 1_234_567_891
+
+    /// The refusal, naming the fix.
+    static let missingLinkerSettingMessage = """
+        Rehearsal: virtual time is not in effect in this process, so Date(), ContinuousClock and \
+        Task.sleep deadlines would read the real clock and runs would not be deterministic. The \
+        kernel's clock_gettime interposer is not visible to the Swift runtime's libraries: add \
+        `linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]` to the executable or \
+        test target that runs simulations (docs/depend-on-rehearsal.md).
+        """
 }
 
 @_cdecl("clock_gettime")

@@ -18,6 +18,8 @@ public enum Simulation {
         _ configuration: SimulationConfiguration,
         _ body: sending @escaping () async throws -> Output
     ) -> SimulationResult<Output> {
+        // Never a silent real clock: without the interposer, a run would read real time.
+        if let problem = virtualTimeProblem { fatalError(problem) }
         RuntimeHooks.install()
         precondition(SimulationContext.current == nil, "Simulation.run called from inside a running simulation")
         var resolved = configuration
@@ -88,6 +90,17 @@ public enum Simulation {
             replayDivergence: scheduler.replayDivergence)
         result.taskSteps = scheduler.urw?.executed ?? []
         return result
+    }
+
+    /// Why a simulation would refuse to start in this process (virtual time is not in effect:
+    /// the executable or test target lacks `-Xlinker --export-dynamic`), or nil when runs can start.
+    /// Measured once per process. `Simulation.run` traps with this message.
+    public static var virtualTimeProblem: String? {
+        #if canImport(Glibc)
+        ClockInterposer.problem
+        #else
+        nil
+        #endif
     }
 
     /// True when called from code running inside a simulation.
@@ -170,7 +183,7 @@ public enum Simulation {
     }
 
     private final class OutputBox<Value>: @unchecked Sendable {
-        var value: Value?
+        @exclusivity(unchecked) var value: Value?
     }
 
     /// Holds a root body that two sequential runs call (PCT's measuring run, then the real one).

@@ -10,6 +10,10 @@ public enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
     case malformedStrategy(String)
     case unreadableArtifact(path: String, reason: String)
     case malformedSwarm(String)
+    /// A registered scenario reuses a built-in scenario's name, or two share one.
+    case duplicateScenario(String)
+    /// A registered scenario's name is not kebab-case (letters, digits, dashes).
+    case malformedScenarioName(String)
 
     public var description: String {
         switch self {
@@ -33,6 +37,10 @@ public enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
             return "cannot read \(path): \(reason)"
         case .malformedSwarm(let reason):
             return "swarm is malformed: \(reason)"
+        case .duplicateScenario(let name):
+            return "scenario name '\(name)' is taken (a built-in scenario or another registered one has it); rename the scenario"
+        case .malformedScenarioName(let name):
+            return "scenario name '\(name)' is not kebab-case (letters, digits and dashes, e.g. bank-transfer)"
         }
     }
 }

@@ -113,7 +113,7 @@ public enum ScenarioRunner {
         }
         // The strategy the seed actually ran: a portfolio's member, PCT with its measured horizon.
         let ranStrategy = request.decisions == nil ? result.configuration.strategy : request.strategy.resolved(forSeed: request.seed)
-        var replay = "rehearse run \(scenario.name) --seed \(request.seed) --strategy \(ranStrategy)"
+        var replay = "\(ScenarioRegistry.commandName) run \(scenario.name) --seed \(request.seed) --strategy \(ranStrategy)"
         if let window = request.timingWindowNanoseconds { replay += " --timing-window \(window)ns" }
         for name in parameters.values.keys.sorted() where request.parameters[name] != nil {
             replay += " --param \(name)=\(parameters[name])"
