@@ -65,8 +65,10 @@ let package = Package(
             linkerSettings: exportDynamic
         ),
         .testTarget(name: "SimTests", dependencies: ["Sim"], linkerSettings: exportDynamic),
-        // Linked WITHOUT the flag on purpose: a simulation must refuse to start there.
-        .testTarget(name: "VirtualTimeRefusalTests", dependencies: ["Sim", "RehearsalTesting"]),
+        // Linked WITHOUT the flag on purpose: its simulation must refuse to start (a test bundle
+        // cannot show that: SwiftPM links every test target into one binary).
+        .executableTarget(name: "virtual-time-probe", dependencies: ["Sim"], path: "Sources/VirtualTimeProbe"),
+        .testTarget(name: "VirtualTimeRefusalTests", dependencies: ["virtual-time-probe"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "Sim"], linkerSettings: exportDynamic),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Sim", "Domain"], linkerSettings: exportDynamic),
         .testTarget(name: "RehearsalTestingTests", dependencies: ["RehearsalTesting", "Scenarios", "Sim"], linkerSettings: exportDynamic),

@@ -212,8 +212,8 @@ public enum Rehearsal {
     }
 
     /// Records the refusal (the missing linker setting) when virtual time is not in effect.
-    static func virtualTimeInEffect(at location: SourceLocation) -> Bool {
-        guard let problem = Simulation.virtualTimeProblem else { return true }
+    static func virtualTimeInEffect(at location: SourceLocation, problem: String? = Simulation.virtualTimeProblem) -> Bool {
+        guard let problem else { return true }
         Issue.record(Comment(rawValue: problem), sourceLocation: location)
         return false
     }

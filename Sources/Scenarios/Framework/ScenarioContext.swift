@@ -166,6 +166,14 @@ public final class ScenarioContext: Sendable {
         }
     }
 
+    /// Runs `body` and records its latency as one `operation` of `user` (started now).
+    public func measure<T>(_ operation: String, user: String, _ body: () async throws -> T) async rethrows -> T {
+        let start = Simulation.nowNanoseconds
+        let value = try await body()
+        recordLatency(operation, user: user, intendedStartNanoseconds: start)
+        return value
+    }
+
     /// Adds `event` to `user`'s timeline at the current virtual time.
     public func note(_ user: String, _ event: String) {
         let entry = TimelineEntry(user: user, timeNanoseconds: Simulation.nowNanoseconds, event: event, step: Simulation.currentStep)

@@ -1,0 +1,57 @@
+import RehearsalTesting
+import Scenarios
+import Sim
+import Testing
+
+@Suite struct ScenarioSweepTests {
+    @Test func aUsersScenarioRunsThroughTheRunnerWithChecksAndLatency() throws {
+        try ScenarioRegistry.register([TicketSaleScenario()])
+        let report = try ScenarioRunner.run(RunRequest(scenario: "ticket-sale", seed: 1, strategy: .nonpreemptive, parameters: ["buyers": 1])).report
+        #expect(report.passed)
+        #expect(report.checks.map(\.name) == ["no-oversell", "sold-out"])
+        #expect(report.latency.first?.operation == "buy")
+        #expect(report.replayCommand.hasPrefix("rehearse run ticket-sale --seed 1"))
+        #expect(ScenarioRegistry.all.last?.name == "ticket-sale")
+    }
+
+    @Test func theSweepFindsTheOversellShrinksBuyersAndPrintsAReplayCall() throws {
+        var found: RehearsalFailure?
+        withKnownIssue {
+            found = Rehearsal.sweep(TicketSaleScenario(), seeds: 0..<30)
+        } matching: { issue in issue.comments.contains { $0.rawValue.contains("no-oversell") } }
+        let failure = try #require(found)
+        #expect(failure.message.contains("sold 2 tickets of 1"))
+        // Shrunk to the two buyers the race needs.
+        #expect(failure.replayCall.hasPrefix("Rehearsal.replay(TicketSaleScenario(), seed: \(failure.seed), strategy: \"\(failure.strategy)\", parameters: [\"buyers\": 2], decisions: ["))
+        #expect(failure.replayCommand?.hasPrefix("rehearse run ticket-sale --seed \(failure.seed) --strategy ") == true)
+
+        var replayed: RunReport?
+        withKnownIssue {
+            replayed = Rehearsal.replay(
+                TicketSaleScenario(), seed: failure.seed, strategy: failure.strategy, parameters: ["buyers": 2], decisions: failure.decisions)
+        }
+        let report = try #require(replayed)
+        #expect(report.violation?.check == "no-oversell")
+    }
+
+    @Test func aBuiltInNameCannotBeRegisteredAgain() {
+        #expect(throws: ScenarioError.duplicateScenario("auction-race")) {
+            try ScenarioRegistry.register([RenamedScenario(name: "auction-race")])
+        }
+        #expect(throws: ScenarioError.malformedScenarioName("Bad Name")) {
+            try ScenarioRegistry.register([RenamedScenario(name: "Bad Name")])
+        }
+    }
+}
+
+/// A scenario that does nothing, under any name.
+struct RenamedScenario: Scenario {
+    let name: String
+    let summary = "nothing"
+    let parameters: [ScenarioParameter] = []
+    let operations: [String] = []
+    let variants: [String] = []
+    let checks: [CheckDeclaration] = []
+    let usesBackend = false
+    func run(_ context: ScenarioContext) async throws {}
+}
