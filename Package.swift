@@ -59,9 +59,12 @@ let package = Package(
             ]
         ),
         .target(name: "RehearsalTesting", dependencies: ["Scenarios", "Sim"]),
+        // Test fixtures (the `crash-test` scenario): in no product; the built-in executable and
+        // the tests register them.
+        .target(name: "ScenarioFixtures", dependencies: ["Scenarios", "Sim"]),
         .executableTarget(
             name: "rehearse",
-            dependencies: ["RehearseCLI"],
+            dependencies: ["RehearseCLI", "ScenarioFixtures", "Scenarios"],
             linkerSettings: exportDynamic
         ),
         .testTarget(name: "SimTests", dependencies: ["Sim"], linkerSettings: exportDynamic),
@@ -70,7 +73,7 @@ let package = Package(
         .executableTarget(name: "virtual-time-probe", dependencies: ["Sim"], path: "Sources/VirtualTimeProbe"),
         .testTarget(name: "VirtualTimeRefusalTests", dependencies: ["virtual-time-probe"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "Sim"], linkerSettings: exportDynamic),
-        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Sim", "Domain"], linkerSettings: exportDynamic),
+        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Sim", "Domain", "ScenarioFixtures"], linkerSettings: exportDynamic),
         .testTarget(name: "RehearsalTestingTests", dependencies: ["RehearsalTesting", "Scenarios", "Sim"], linkerSettings: exportDynamic),
         .testTarget(name: "RehearseTests", dependencies: ["rehearse"], linkerSettings: exportDynamic),
     ]

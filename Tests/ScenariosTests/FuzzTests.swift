@@ -1,4 +1,5 @@
 import Foundation
+import ScenarioFixtures
 import Scenarios
 import Sim
 import Testing
@@ -78,6 +79,7 @@ import Testing
     }
 
     @Test func crashTestScenarioIsHidden() throws {
+        ScenarioRegistry.registerHidden(CrashTestScenario())
         #expect(!ScenarioRegistry.all.contains { $0.name == "crash-test" })
         #expect(try ScenarioRegistry.scenario(named: "crash-test").name == "crash-test")
     }

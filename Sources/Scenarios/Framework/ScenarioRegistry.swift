@@ -15,7 +15,7 @@ public enum ScenarioRegistry {
 
     private struct State {
         var registered: [any Scenario] = []
-        var hidden: [any Scenario] = [CrashTestScenario()]
+        var hidden: [any Scenario] = []
         var commandName = "rehearse"
     }
 
@@ -46,7 +46,7 @@ public enum ScenarioRegistry {
         }
     }
 
-    /// Registers a scenario that runs by name but is not listed (test fixtures).
+    /// Registers a scenario that runs by name but is not listed (test fixtures such as `crash-test`).
     package static func registerHidden(_ scenario: any Scenario) {
         state.withLock { state in
             state.hidden.removeAll { $0.name == scenario.name }

@@ -1,7 +1,9 @@
+import Scenarios
 import Sim
 
-/// Test only (hidden from `rehearse list`): traps on one seed and fails a check on another, so
-/// the sweep's crash isolation and failure artifacts can be tested.
+/// Test only (hidden from `rehearse list`; a fixture target in no product, registered by the
+/// built-in `rehearse` executable): traps on one seed and fails a check on another, so the
+/// sweep's crash isolation and failure artifacts can be tested.
 public struct CrashTestScenario: Scenario {
     public init() {}
     public let name = "crash-test"
