@@ -8,7 +8,14 @@ public struct RunReport: Sendable, Hashable, Codable {
     public struct Failure: Sendable, Hashable, Codable {
         /// `invariant`, `kernel` (deadlock, step/time limit, escape, root threw) or `threshold`.
         public let kind: String
+        /// What failed, in one line.
         public let message: String
+
+        /// A failure of `kind` saying `message`.
+        public init(kind: String, message: String) {
+            self.kind = kind
+            self.message = message
+        }
     }
 
     /// One check's status in this run.
@@ -22,6 +29,18 @@ public struct RunReport: Sendable, Hashable, Codable {
         public let observations: Int
         /// Why the parameters make the check unreachable (status `unreachable` only).
         public var unreachableReason: String? = nil
+
+        /// One check's status as a report states it.
+        public init(
+            name: String, kind: CheckDeclaration.Kind, summary: String, status: String, observations: Int, unreachableReason: String? = nil
+        ) {
+            self.name = name
+            self.kind = kind
+            self.summary = summary
+            self.status = status
+            self.observations = observations
+            self.unreachableReason = unreachableReason
+        }
     }
 
     /// One threshold's verdict.
@@ -29,6 +48,13 @@ public struct RunReport: Sendable, Hashable, Codable {
         public let expression: String
         public let observedNanoseconds: UInt64?
         public let passed: Bool
+
+        /// A threshold's verdict (`observedNanoseconds` nil: no samples).
+        public init(expression: String, observedNanoseconds: UInt64?, passed: Bool) {
+            self.expression = expression
+            self.observedNanoseconds = observedNanoseconds
+            self.passed = passed
+        }
     }
 
     public var schemaVersion = RunReport.currentSchemaVersion
