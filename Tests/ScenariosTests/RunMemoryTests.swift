@@ -33,7 +33,7 @@ import Sim
 
     /// Seeds 1…3 under the fuzz default (portfolio: pct:1, pct:2 and pct:3, the last two with a
     /// measuring run each) with their swarms, as a fuzz worker runs them.
-    @Test(arguments: ScenarioRegistry.all.map(\.name))
+    @Test(arguments: ScenarioRegistry.builtIn.map(\.name))
     func runsFreeTheirContextsAndBackends(scenario: String) throws {
         for seed: UInt64 in 1...3 {
             let request = RunRequest(

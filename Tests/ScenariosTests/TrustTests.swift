@@ -71,7 +71,7 @@ import Testing
         let none = SwarmConfiguration(rates: [:])
         let all = SwarmConfiguration(rates: Dictionary(uniqueKeysWithValues: SwarmConfiguration.FaultKind.allCases.map { ($0, $0.rateRange.upperBound) }))
         let small: [String: [String: Int]] = ["heartbeat-timeline": ["users": 12, "hours": 30]]
-        for scenario in ScenarioRegistry.all.map(\.name) where scenario != "crash-test" {
+        for scenario in ScenarioRegistry.builtIn.map(\.name) where scenario != "crash-test" {
             let parameters = small[scenario] ?? [:]
             let quiet = try ScenarioRunner.run(RunRequest(scenario: scenario, seed: 2, parameters: parameters, swarm: none)).report
             let stormy = try ScenarioRunner.run(RunRequest(scenario: scenario, seed: 2, parameters: parameters, swarm: all)).report
