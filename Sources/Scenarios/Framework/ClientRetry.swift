@@ -1,10 +1,26 @@
 import Domain
+import Sim
 
 /// The scenarios' client retry policy: transient network errors (UNAVAILABLE,
 /// DEADLINE_EXCEEDED) are retried up to `attempts` times, 1 s then 2 s apart, on whatever clock
-/// `sleep` uses (the simulator's in scenarios, the wall clock in load mode); anything else is the
-/// caller's.
-enum ClientRetry {
+/// `sleep` uses (the simulator's in scenarios, the run's `DomainClock` in load mode); anything
+/// else is the caller's. A value, so client code shared by a scenario and its load profile takes
+/// the policy with its clock.
+struct ClientRetry: Sendable {
+    /// Waits between attempts.
+    let sleep: @Sendable (Duration) async -> Void
+
+    /// The policy on the running simulation's clock (scenarios).
+    static let simulated = ClientRetry { try? await SimClock().sleep(for: $0) }
+
+    /// The policy on `clock` (load runs, on the real runtime or the simulator).
+    static func on(_ clock: DomainClock) -> ClientRetry { ClientRetry { try? await clock.sleep(for: $0) } }
+
+    /// Runs `body` under the policy.
+    func callAsFunction<T>(attempts: Int = 3, _ body: () async throws -> T) async throws -> T {
+        try await Self.retrying(attempts: attempts, sleep: sleep, body)
+    }
+
     static func retrying<T>(
         attempts: Int, sleep: (Duration) async -> Void, _ body: () async throws -> T
     ) async throws -> T {

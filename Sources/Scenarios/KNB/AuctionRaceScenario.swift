@@ -183,37 +183,9 @@ public struct AuctionRaceScenario: Scenario {
     static func placeBid(
         _ bidder: KNBClient, honorId: String, increment: Double, raiseOwn: Bool, doubleTap: Bool, arrival: UInt64, context: ScenarioContext
     ) async {
-        for _ in 0..<3 {  // a lost race (bid too low) is retried with a fresh read, up to 3 times
-            guard let honor = try? await KNBScenarioSupport.retrying(attempts: 3, { try await bidder.firestore.get(DocumentPath("honors", honorId)) }),
-                  let fields = honor.fields else { break }
-            if fields["isSold"] == .bool(true) { context.note(bidder.email, "sees \(honorId) sold"); break }
-            if fields["currentWinnerEmail"]?.stringValue == bidder.email && !raiseOwn { break }
-            let amount = (fields["currentBid"]?.doubleValue ?? 0) + increment
-            guard amount < buyNowPrice else { break }
-            context.note(bidder.email, "bid \(honorId) \(Int(amount))")
-            let attempt: @Sendable () async -> Result<String, any Error> = {
-                do { return .success(try await KNBScenarioSupport.retrying { try await bidder.placeBid(honorId: honorId, amount: amount) }) } catch { return .failure(error) }
-            }
-            var results: [Result<String, any Error>] = []
-            if doubleTap {
-                async let first = attempt()
-                async let second = attempt()
-                results = [await first, await second]
-            } else {
-                results = [await attempt()]
-            }
-            var lostRace = false
-            for result in results {
-                guard case .failure(let error) = result else { continue }
-                if case KNBError.bidTooLow = error { lostRace = true; context.sometimes("bid-too-low", true) }
-                if case BackendError.aborted(let reason) = error {
-                    context.always("bid-not-lost", false, "\(bidder.email)'s bid of \(amount) on \(honorId) was lost: ABORTED \(reason)")
-                }
-                context.note(bidder.email, "bid failed: \(error)")
-            }
-            context.always("bid-not-lost", true, "")
-            if !lostRace || results.contains(where: { if case .success = $0 { true } else { false } }) { break }
-        }
+        await KNBBidding.placeBid(
+            bidder, honorId: honorId, increment: increment, raiseOwn: raiseOwn, doubleTap: doubleTap, buyNowPrice: buyNowPrice,
+            retry: .simulated, observer: context)
         context.recordLatency("placeBid", user: bidder.email, intendedStartNanoseconds: arrival)
     }
 
