@@ -21,22 +21,28 @@ struct ClientRetry: Sendable {
         try await Self.retrying(attempts: attempts, sleep: sleep, body)
     }
 
-    static func retrying<T>(
-        attempts: Int, sleep: (Duration) async -> Void, _ body: () async throws -> T
-    ) async throws -> T {
+    /// Runs `body` under the policy, for apps that wrap backend errors in their own (`unwrap`
+    /// finds the `BackendError` inside, nil: not transient).
+    func callAsFunction<T>(attempts: Int = 3, unwrap: (any Error) -> BackendError?, _ body: () async throws -> T) async throws -> T {
         precondition(attempts >= 1, "a retry policy needs at least one attempt")
         var attempt = 1
         while true {
             do {
                 return try await body()
-            } catch let error as BackendError {
-                switch error {
-                case .unavailable where attempt < attempts, .deadlineExceeded where attempt < attempts:
+            } catch {
+                switch unwrap(error) {
+                case .unavailable? where attempt < attempts, .deadlineExceeded? where attempt < attempts:
                     await sleep(.seconds(attempt))
                     attempt += 1
                 default: throw error
                 }
             }
         }
+    }
+
+    static func retrying<T>(
+        attempts: Int, sleep: @escaping @Sendable (Duration) async -> Void, _ body: () async throws -> T
+    ) async throws -> T {
+        try await ClientRetry(sleep: sleep)(attempts: attempts, unwrap: { $0 as? BackendError }, body)
     }
 }

@@ -121,10 +121,13 @@ public struct PrivacyAccessScenario: Scenario {
     }
 
     static func retrying<T>(_ body: () async throws -> T) async throws -> T {
-        try await ScenarioSupport.retrying(unwrap: { error in
-            if case InspiredError.backend(let backend) = error { return backend }
-            return error as? BackendError
-        }, body)
+        try await ScenarioSupport.retrying(unwrap: backendError, body)
+    }
+
+    /// The backend error inside an app error (what the retry policy looks at).
+    static func backendError(_ error: any Error) -> BackendError? {
+        if case InspiredError.backend(let backend) = error { return backend }
+        return error as? BackendError
     }
 
     static func userLoop(_ app: InspiredApp, members: [Member], index: Int, anonymous: FirestoreClient, origin: UInt64, context: ScenarioContext) async {

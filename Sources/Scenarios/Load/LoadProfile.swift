@@ -37,7 +37,9 @@ public struct LoadProfile: Sendable {
     public let setUp: @Sendable (_ setup: Setup) async -> Workload
 
     /// Every profile, by scenario name.
-    public static let all: [LoadProfile] = [auctionRace, likeStorm, seatContention]
+    public static let all: [LoadProfile] = [
+        auctionRace, likeStorm, seatContention, kiddushBooking, friendHandshake, nudgeStorm, stampCollect, privacyAccess, heartbeatTimeline,
+    ]
 
     /// The profile of `scenario`, if it has one.
     public static func named(_ scenario: String) -> LoadProfile? { all.first { $0.scenario == scenario } }
@@ -65,21 +67,21 @@ public struct LoadProfile: Sendable {
 
     // MARK: - Profiles
 
-    /// `placeBid` on 100 KNB honors by a pool of 500 users, with the scenario's own bidder
+    /// `placeBid` on 500 KNB honors by a pool of 2,000 users, with the scenario's own bidder
     /// (`KNBBidding.placeBid`: read, outbid, retry a lost race; 15 % raise their own winning bid,
     /// 10 % double taps) and defaults (5 % duplicate trigger events).
     static let auctionRace = LoadProfile(
-        scenario: "auction-race", summary: "placeBid on 100 honors by a pool of 500 users (read, outbid, retry a lost race up to 3 times; 10 % double taps)",
-        operations: ["placeBid"], users: 500, faults: KNBScenarioSupport.faults(duplicatePercent: 5)
+        scenario: "auction-race", summary: "placeBid on 500 honors by a pool of 2,000 users (read, outbid, retry a lost race up to 3 times; 10 % double taps)",
+        operations: ["placeBid"], users: 2_000, faults: KNBScenarioSupport.faults(duplicatePercent: 5)
     ) { setup in
         let app = KNBScenarioSupport.makeApp(setup)
         let retry = ClientRetry.on(setup.env.clock)
         let admin = await KNBScenarioSupport.signUp(app, email: "admin@knb.org", name: "Admin", admin: true, retry: retry)
-        let honorIds = (0..<100).map { "h\($0)" }
+        let honorIds = (0..<500).map { "h\($0)" }
         for id in honorIds {
             _ = try? await retry { try await admin.createHonor(id: id, name: "Honor \(id)", buyNowPrice: AuctionRaceScenario.buyNowPrice) }
         }
-        let users = await signUpPool(app, count: 500, retry: retry)
+        let users = await signUpPool(app, count: 2_000, retry: retry)
         return Workload { index, user, recorder in
             let draw = LoadDraw(index)
             let placed = await KNBBidding.placeBid(

@@ -47,6 +47,7 @@ public enum LoadRunner {
             seed: request.seed, strategy: .random,
             timingWindowNanoseconds: UInt64(max(0, profile.faults.concurrencyWindow.nanoseconds)))
         configuration.limits.maxSteps = .max
+        configuration.recordsDecisions = false  // 4 bytes a step otherwise: memory would grow with the arrivals
         // Set-up, the executor, the graceful stop, and an hour for set-up's own retries.
         configuration.limits.maxVirtualNanoseconds = span(request) + 3_600_000_000_000
         let metrics = LoadMetrics(span: span(request))
@@ -66,7 +67,7 @@ public enum LoadRunner {
         report.virtualNanoseconds = result.virtualNanoseconds
         report.traceHash = result.traceHash.description
         report.timingWindowNanoseconds = configuration.timingWindowNanoseconds
-        report.choicePoints = result.decisions.count
+        report.choicePoints = result.choicePoints
         report.timingChoicePoints = Int(result.timingDecisions)
         report.faults = observed?.faults
         report.coverage = observed?.coverage

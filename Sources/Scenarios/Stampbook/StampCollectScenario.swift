@@ -69,10 +69,13 @@ public struct StampCollectScenario: Scenario {
     }
 
     static func retrying<T>(_ body: () async throws -> T) async throws -> T {
-        try await ScenarioSupport.retrying(unwrap: { error in
-            if case StampbookError.backend(let backend) = error { return backend }
-            return error as? BackendError
-        }, body)
+        try await ScenarioSupport.retrying(unwrap: backendError, body)
+    }
+
+    /// The backend error inside an app error (what the retry policy looks at).
+    static func backendError(_ error: any Error) -> BackendError? {
+        if case StampbookError.backend(let backend) = error { return backend }
+        return error as? BackendError
     }
 
     static func userLoop(
