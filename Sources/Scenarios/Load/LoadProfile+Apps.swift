@@ -39,13 +39,13 @@ extension LoadProfile {
             let unwrap = UFreeScenarioSupport.backendError
             switch index % 3 {
             case 0:
-                let failed = (try? await retry(unwrap: unwrap) { try await app.sendFriendRequest(to: other.uid, as: me.client) }) == nil
+                let failed = await LoadProfile.failed(retry, unwrap) { try await app.sendFriendRequest(to: other.uid, as: me.client) }
                 recorder.record("sendFriendRequest", failed: failed)
             case 1:
-                let failed = (try? await retry(unwrap: unwrap) { try await app.respondToFriendRequest(from: other.uid, accept: true, as: me.client) }) == nil
+                let failed = await LoadProfile.failed(retry, unwrap) { try await app.respondToFriendRequest(from: other.uid, accept: true, as: me.client) }
                 recorder.record("respondToFriendRequest", failed: failed)
             default:
-                let failed = (try? await retry(unwrap: unwrap) { try await app.removeFriend(other.uid, as: me.client) }) == nil
+                let failed = await LoadProfile.failed(retry, unwrap) { try await app.removeFriend(other.uid, as: me.client) }
                 recorder.record("removeFriend", failed: failed)
             }
         }
@@ -92,11 +92,11 @@ extension LoadProfile {
         return Workload { index, user, recorder in
             let client = clients[user % clients.count]
             if index % 2 == 0 {
-                let failed = (try? await retry(unwrap: unwrap) { try await app.collectStamp(stampIds[index / 2 % stampIds.count], as: client) }) == nil
+                let failed = await LoadProfile.failed(retry, unwrap) { try await app.collectStamp(stampIds[index / 2 % stampIds.count], as: client) }
                 recorder.record("collectStamp", failed: failed)
             } else {
                 let postId = "u\((user + 1) % clients.count)_\(stampIds[index / 2 % stampIds.count])"
-                let failed = (try? await retry(unwrap: unwrap) { try await app.setLike(postId: postId, liked: index % 4 == 1, as: client) }) == nil
+                let failed = await LoadProfile.failed(retry, unwrap) { try await app.setLike(postId: postId, liked: index % 4 == 1, as: client) }
                 recorder.record("setLike", failed: failed)
             }
         }
@@ -132,10 +132,10 @@ extension LoadProfile {
                 }
                 recorder.record("profile", failed: failed)
             case 1:
-                let failed = (try? await retry(unwrap: unwrap) { try await app.likePost("p\(target)", as: me) }) == nil
+                let failed = await LoadProfile.failed(retry, unwrap) { try await app.likePost("p\(target)", as: me) }
                 recorder.record("likePost", failed: failed)
             default:
-                let failed = (try? await retry(unwrap: unwrap) { try await app.unlikePost("p\(target)", as: me) }) == nil
+                let failed = await LoadProfile.failed(retry, unwrap) { try await app.unlikePost("p\(target)", as: me) }
                 recorder.record("unlikePost", failed: failed)
             }
         }
@@ -147,7 +147,8 @@ extension LoadProfile {
         operations: ["recordHeartbeat"], users: 200, faults: .default
     ) { setup in
         let app = SafeNSoundApp(
-            environment: setup.env, messenger: CountingMessenger(), store: SafeNSoundFirestoreStore(firestore: setup.backend.firestore))
+            environment: setup.env, configuration: SafeNSoundConfiguration(variant: setup.variant.flatMap(SafeNSoundVariant.init(rawValue:)) ?? .careful),
+            messenger: CountingMessenger(), store: SafeNSoundFirestoreStore(firestore: setup.backend.firestore))
         let now = setup.env.clock.now
         for index in 0..<200 {
             _ = try? await app.registerUser(SafeNSoundUser(
@@ -156,9 +157,28 @@ extension LoadProfile {
         }
         return Workload { _, user, recorder in
             let userId = "u\(user % 200)"
-            let failed = (try? await app.recordHeartbeat(
-                authenticatedUserId: userId, request: SafeNSoundHeartbeatRequest(userId: userId, timeZoneIdentifier: "UTC", deviceModel: "load"))) == nil
+            var failed = false
+            do {
+                _ = try await app.recordHeartbeat(
+                    authenticatedUserId: userId, request: SafeNSoundHeartbeatRequest(userId: userId, timeZoneIdentifier: "UTC", deviceModel: "load"))
+            } catch SafeNSoundError.rateLimited {
+                failed = false  // too soon after the last check-in: the design's refusal, not a failure
+            } catch {
+                failed = true
+            }
             recorder.record("recordHeartbeat", failed: failed)
+        }
+    }
+
+    /// Runs `body` under `retry`; true when it failed for a backend reason (after the retries),
+    /// false when it succeeded or the app refused it for a business reason (not a friend, already
+    /// collected, not liked): those are the design's answers, not failures of the system.
+    static func failed<T>(_ retry: ClientRetry, _ unwrap: (any Error) -> BackendError?, _ body: () async throws -> T) async -> Bool {
+        do {
+            _ = try await retry(unwrap: unwrap, body)
+            return false
+        } catch {
+            return unwrap(error) != nil
         }
     }
 
