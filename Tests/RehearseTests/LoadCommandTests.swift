@@ -88,7 +88,7 @@ import Testing
         #expect(report["clock"] as? String == "virtual")
         #expect((report["load"] as? [String: Any])?["iterationsStarted"] as? Int == 200)
 
-        let compare = ["compare", "auction-race", "--variant", "outbid-no-dedup", "--rate", "50/s", "--duration", "1s", "--report-dir", folder.path]
+        let compare = ["compare", "auction-race", "--variant", "total-pledged-increment", "--rate", "50/s", "--duration", "1s", "--report-dir", folder.path]
         let diff = try CommandLineRunner.run(compare)
         #expect(diff.status == 0, "\(diff.standardOutput) \(diff.standardError)")
         #expect(diff.standardOutput.contains("placeBid.p99"))

@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func arrivalsBeyondMaxVUsAreDroppedAndCounted() {
-        let report = LoadRunner.runVirtual(Self.request(.constantArrivalRate(rate: 400, duration: .seconds(1)), maxVUs: 5))
+        let report = LoadRunner.runVirtual(Self.request("auction-race", .constantArrivalRate(rate: 400, duration: .seconds(1)), maxVUs: 5))
         let load = try! #require(report.load)
         #expect(load.peakInFlight <= 5)
         #expect(load.droppedIterations > 0)
@@ -70,9 +70,9 @@ import Testing
 
     @Test func aVariantRunsUnderTheSameProfile() {
         let careful = LoadRunner.runVirtual(Self.request())
-        let variant = LoadRunner.runVirtual(Self.request(variant: "outbid-no-dedup"))
-        #expect(variant.variant == "outbid-no-dedup")
-        #expect(variant.runId.hasSuffix("-outbid-no-dedup"))
+        let variant = LoadRunner.runVirtual(Self.request(variant: "total-pledged-increment"))
+        #expect(variant.variant == "total-pledged-increment")
+        #expect(variant.runId.hasSuffix("-total-pledged-increment"))
         #expect(variant.traceHash != careful.traceHash)
     }
 
