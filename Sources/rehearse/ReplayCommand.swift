@@ -7,8 +7,9 @@ extension Rehearse {
     /// `rehearse replay <failure.json | report.json>`: a failure artifact replays its decisions log
     /// (so shrunk cases reproduce) and must show the same check at the same step; a crash artifact
     /// re-runs its seed in a child process, which must die again. A report.json re-runs its
-    /// configuration. Exit 1 when the failure reproduced (like the original run) or when it did not
-    /// (saying what differed); 0 only for a passing report that still passes.
+    /// configuration. Exit 0 when the recorded outcome reproduced (the same check at the same step,
+    /// or the same pass with the same trace hash), 1 when it did not (saying what differed), 2 on
+    /// bad input. So `rehearse replay X && echo ok` asks "does this still reproduce?".
     struct ReplayCommand: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "replay", abstract: "Replay a failure artifact or report.json.")
 
@@ -52,7 +53,7 @@ extension Rehearse {
                 print("reproduced: \(failure.expectation)")
                 for line in failure.story { print("  \(line)") }
                 print("  report: \(folder)/report.md")
-                throw ExitCode(1)
+                return
             }
             let observed = report.violation.map { "\($0.check) at step \($0.step)" } ?? (report.passed ? "a pass" : "\(report.failure?.kind ?? "?"): \(report.failure?.message ?? "")")
             throw RehearseError.failed("NOT reproduced: expected \(failure.expectation), got \(observed) (trace \(report.traceHash); different binary or model?)")
@@ -74,7 +75,7 @@ extension Rehearse {
             let signaled = process.terminationReason == .uncaughtSignal
             if signaled && (failure.signal == nil || failure.signal == 0 || failure.signal == process.terminationStatus) {
                 print("reproduced: crash (signal \(process.terminationStatus)) on seed \(failure.seed)")
-                throw ExitCode(1)
+                return
             }
             throw RehearseError.failed("NOT reproduced: expected \(failure.expectation), the seed \(signaled ? "died with signal \(process.terminationStatus)" : "exited \(process.terminationStatus)")")
         }
@@ -96,11 +97,11 @@ extension Rehearse {
             let same = report.violation?.check == original.violation?.check && report.violation?.step == original.violation?.step
                 && report.traceHash == original.traceHash
             if same {
-                print("reproduced: \(report.violation.map { "\($0.check) at step \($0.step)" } ?? "same outcome") (trace \(report.traceHash))")
-            } else {
-                print("NOT reproduced: original \(original.violation.map { "\($0.check)@\($0.step)" } ?? "pass") trace \(original.traceHash); replay \(report.violation.map { "\($0.check)@\($0.step)" } ?? "pass") trace \(report.traceHash) (different binary?)")
+                print("reproduced: \(report.violation.map { "\($0.check) at step \($0.step)" } ?? (report.passed ? "pass" : "same outcome")) (trace \(report.traceHash))")
+                print("  report: \(folder)/report.md")
+                return
             }
-            try Verdict.print(report, folder: folder, quiet: true)
+            throw RehearseError.failed("NOT reproduced: original \(original.violation.map { "\($0.check)@\($0.step)" } ?? "pass") trace \(original.traceHash); replay \(report.violation.map { "\($0.check)@\($0.step)" } ?? "pass") trace \(report.traceHash) (different binary?); report: \(folder)/report.md")
         }
     }
 }

@@ -313,9 +313,16 @@ public struct HeartbeatTimelineScenario: Scenario {
             context.always("one-alert-per-kind-per-window", ids.count <= 1, "\(ids.count) alerts \(ids.sorted()) for one window (\(key))")
         }
         let alertById = Dictionary(alerts.map { ($0.alertId, $0) }, uniquingKeysWith: { first, _ in first })
-        var committed: [String: [Timestamp]] = [:]
+        // A check-in closes a window when it *commits* (the heartbeat record's update time), not at
+        // the request's server time it carries: a sender whose re-read was served before the commit
+        // cannot have seen it (seed 602: request at …159.7 ms, re-read and email at …176.5 ms,
+        // commit at …184.2 ms). The careful design writes the record in the check-in's transaction,
+        // so its update time is the commit of the new lastHeartbeat.
+        var committed: [String: [(heartbeat: Timestamp, commit: Timestamp)]] = [:]
         for snapshot in heartbeats {
-            if let user = snapshot["userId"]?.stringValue, let time = snapshot["timestamp"]?.timestampValue { committed[user, default: []].append(time) }
+            if let user = snapshot["userId"]?.stringValue, let time = snapshot["timestamp"]?.timestampValue {
+                committed[user, default: []].append((time, snapshot.updateTime))
+            }
         }
         let (accepted, paused) = observed.state.withLock { ($0.accepted, $0.pausedAt) }
         for user in accepted.keys.sorted() {
@@ -350,9 +357,9 @@ public struct HeartbeatTimelineScenario: Scenario {
             context.always("no-double-send", sent[key]! <= 1 || afterTimeOut,
                            "\(message.channel.rawValue) for \(member.userId)'s window of \(alert.windowLastHeartbeat) (\(alert.kind.rawValue)) reached \(message.recipient) \(sent[key]!) times")
             let d = delivery.startedAt
-            let closedBy = (committed[member.userId] ?? []).filter { $0 > alert.windowLastHeartbeat && $0 < d }.min()
+            let closedBy = (committed[member.userId] ?? []).filter { $0.heartbeat > alert.windowLastHeartbeat && $0.commit < d }.min { $0.commit < $1.commit }
             context.always("no-alert-after-checkin", closedBy == nil,
-                           "\(alert.kind.rawValue) for \(member.userId) sent at \(d) though a check-in at \(closedBy.map { "\($0)" } ?? "-") closed its window")
+                           "\(alert.kind.rawValue) for \(member.userId) sent at \(d) though a check-in at \(closedBy.map { "\($0.heartbeat) (committed \($0.commit))" } ?? "-") closed its window")
             if let pause = paused[member.userId] {
                 context.always("no-alert-after-checkin", d <= pause, "\(alert.kind.rawValue) for \(member.userId) sent at \(d) though monitoring was paused at \(pause)")
             }
