@@ -14,16 +14,16 @@ public struct CrashTestScenario: Scenario {
     public let variants: [String] = []
     public let usesBackend = false
     public let checks: [CheckDeclaration] = [
-        .init(.always, "crash-test-ok", "holds except on failSeed"),
-        .init(.sometimes, "ran", "a seed ran"),
+        Check.crashTestOk,
+        Check.ran,
     ]
 
     public func run(_ context: ScenarioContext) async throws {
         try? await SimClock().sleep(for: .milliseconds(10))
         context.note("tester", "woke")
-        context.sometimes("ran", true)
+        context.sometimes(Check.ran, true)
         precondition(context.seed != UInt64(context.parameters["crashSeed"]), "crash-test: deliberate crash on seed \(context.seed)")
-        context.always("crash-test-ok", context.seed != UInt64(context.parameters["failSeed"]), "tester saw seed \(context.seed) fail on purpose")
+        context.always(Check.crashTestOk, context.seed != UInt64(context.parameters["failSeed"]), "tester saw seed \(context.seed) fail on purpose")
         try context.throwIfStopped()
     }
 }

@@ -21,14 +21,14 @@ public struct PrivacyAccessScenario: Scenario {
     public let operations: [String] = ["readProfile", "like", "unlike"]
     public let variants = [InspiredVariant.unreservedUsername.rawValue, InspiredVariant.likeWithoutTransaction.rawValue, InspiredVariant.likeTapGuardReentrant.rawValue]
     public let checks: [CheckDeclaration] = [
-        .init(.always, "no-unauthorised-read", "a profile read succeeds only if it is public or the users share a community", operations: ["read"]),
-        .init(.always, "signed-out-read-denied", "a signed-out client reads no profile", operations: ["read"]),
-        .init(.always, "usernames-unique", "no two users share a username"),
-        .init(.always, "like-count-not-negative", "stats.likeCount is never negative", operations: ["like", "unlike"]),
-        .init(.eventually, "like-count-matches-likes", "stats.likeCount equals likes/{userId} documents, once idle", operations: ["like", "unlike"]),
-        .init(.eventually, "every-user-named", "every profile got a username"),
-        .init(.sometimes, "read-denied", "an unauthorised read was refused"),
-        .init(.sometimes, "read-allowed", "an authorised read of another profile succeeded"),
+        Check.noUnauthorisedRead,
+        Check.signedOutReadDenied,
+        Check.usernamesUnique,
+        Check.likeCountNotNegative,
+        Check.likeCountMatchesLikes,
+        Check.everyUserNamed,
+        Check.readDenied,
+        Check.readAllowed,
     ]
 
     /// Parameters under which no unauthorised read can even be attempted make the scenario
@@ -111,10 +111,10 @@ public struct PrivacyAccessScenario: Scenario {
         for post in firestore.query("posts") {
             let likes = firestore.query("posts/\(post.id)/likes").count
             let count = post["stats"]?.mapValue?["likeCount"]?.intValue ?? 0
-            context.eventually("like-count-matches-likes", count == Int64(likes), "post \(post.id) likeCount \(count) but \(likes) like document(s)")
+            context.eventually(LikeStormScenario.Check.likeCountMatchesLikes, count == Int64(likes), "post \(post.id) likeCount \(count) but \(likes) like document(s)")
         }
         for user in firestore.query("users") {
-            context.eventually("every-user-named", user["username"]?.stringValue != nil, "\(user.id) has no username")
+            context.eventually(Check.everyUserNamed, user["username"]?.stringValue != nil, "\(user.id) has no username")
         }
         Self.checkState(app, context)
         try context.throwIfStopped()
@@ -145,16 +145,16 @@ public struct PrivacyAccessScenario: Scenario {
                 // succeeding says nothing about privacy), so a sweep without one reports it not-checked.
                 do {
                     _ = try await retrying { try await app.profile(of: target.uid, as: me.client) }
-                    context.sometimes("read-allowed", allowed)
-                    if !allowed { context.always("no-unauthorised-read", false, "\(me.uid) (\(me.community)) read private \(target.uid) (\(target.community))") }
+                    context.sometimes(Check.readAllowed, allowed)
+                    if !allowed { context.always(Check.noUnauthorisedRead, false, "\(me.uid) (\(me.community)) read private \(target.uid) (\(target.community))") }
                 } catch {
                     if case InspiredError.profileNotVisible = error, !allowed {
-                        context.sometimes("read-denied", true)
-                        context.always("no-unauthorised-read", true, "")
+                        context.sometimes(Check.readDenied, true)
+                        context.always(Check.noUnauthorisedRead, true, "")
                     }
                 }
                 let signedOut = try? await anonymous.get(DocumentPath("users", target.uid))
-                context.always("signed-out-read-denied", signedOut == nil, "a signed-out client read \(target.uid)")
+                context.always(Check.signedOutReadDenied, signedOut == nil, "a signed-out client read \(target.uid)")
                 context.recordLatency("readProfile", user: me.uid, intendedStartNanoseconds: arrival)
                 continue
             }
@@ -186,12 +186,12 @@ public struct PrivacyAccessScenario: Scenario {
         var owners: [String: String] = [:]
         for user in app.backend.firestore.query("users") {
             guard let username = user["username"]?.stringValue else { continue }
-            context.always("usernames-unique", owners[username] == nil, "\(user.id) and \(owners[username] ?? "-") both have username \(username)")
+            context.always(Check.usernamesUnique, owners[username] == nil, "\(user.id) and \(owners[username] ?? "-") both have username \(username)")
             owners[username] = user.id
         }
         for post in app.backend.firestore.query("posts") {
             let count = post["stats"]?.mapValue?["likeCount"]?.intValue ?? 0
-            context.always("like-count-not-negative", count >= 0, "post \(post.id) likeCount \(count)")
+            context.always(LikeStormScenario.Check.likeCountNotNegative, count >= 0, "post \(post.id) likeCount \(count)")
         }
     }
 }

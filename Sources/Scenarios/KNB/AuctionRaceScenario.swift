@@ -30,19 +30,19 @@ public struct AuctionRaceScenario: Scenario {
         .bidBurstLosesBids, .buyNowOutsideTransaction, .outbidRereadsLiveDoc, .outbidNoDedup, .outbidSelfNotify, .totalPledgedIncrement,
     ])
     public let checks: [CheckDeclaration] = [
-        .init(.always, "bids-strictly-increasing", "each honor's bids rise strictly and have unique ids", operations: Self.bidOperations),
-        .init(.always, "winner-is-highest-bidder", "currentBid/currentWinner equal the last (highest) bid", operations: Self.bidOperations),
-        .init(.always, "no-bid-after-sold", "a sold honor's last bid is its Buy Now; nothing follows it", operations: Self.bidOperations),
-        .init(.always, "one-new-bid-per-update", "every committed update appends at most one bid and keeps the earlier ones", operations: Self.bidOperations),
-        .init(.always, "bid-not-lost", "a bid fails only for a business reason, never contention (ABORTED)", operations: Self.bidOperations),
-        .init(.always, "outbid-to-previous-winner", "an OUTBID goes to the bid's previous winner, never to the bidder", operations: Self.bidOperations),
-        .init(.always, "outbid-once-per-bid", "at most one OUTBID push per bid and token", operations: Self.bidOperations),
-        .init(.eventually, "outbid-for-every-overtaken-winner", "each overtaken winner got an OUTBID notification for that bid", operations: Self.bidOperations),
-        .init(.eventually, "total-pledged-consistent", "users' totalPledged = sum of the honors they currently win", operations: Self.bidOperations),
-        .init(.sometimes, "bid-too-low", "a bid lost a race and was rejected as too low"),
-        .init(.sometimes, "outbid-sent", "an OUTBID push was sent"),
-        .init(.sometimes, "sold-by-buy-now", "an honor was sold by Buy Now", requires: [.atLeast("buyNow", 1)]),
-        .init(.sometimes, "snipe-landed", "a sniper's blind bid was accepted", requires: [.atLeast("sniperPercent", 1)]),
+        Check.bidsStrictlyIncreasing,
+        Check.winnerIsHighestBidder,
+        Check.noBidAfterSold,
+        Check.oneNewBidPerUpdate,
+        Check.bidNotLost,
+        Check.outbidToPreviousWinner,
+        Check.outbidOncePerBid,
+        Check.outbidForEveryOvertakenWinner,
+        Check.totalPledgedConsistent,
+        Check.bidTooLow,
+        Check.outbidSent,
+        Check.soldByBuyNow,
+        Check.snipeLanded,
     ]
 
     static let buyNowPrice = 100_000.0
@@ -166,14 +166,14 @@ public struct AuctionRaceScenario: Scenario {
                     context.note(bidder.email, "snipe \(honorId) \(Int(snipe.amount))")
                     do {
                         _ = try await KNBScenarioSupport.retrying { try await bidder.placeBid(honorId: honorId, amount: snipe.amount) }
-                        context.sometimes("snipe-landed", true)
+                        context.sometimes(Check.snipeLanded, true)
                     } catch BackendError.aborted(let reason) {
-                        context.always("bid-not-lost", false, "\(bidder.email)'s snipe of \(snipe.amount) on \(honorId) was lost: ABORTED \(reason)")
+                        context.always(Check.bidNotLost, false, "\(bidder.email)'s snipe of \(snipe.amount) on \(honorId) was lost: ABORTED \(reason)")
                     } catch {
-                        if case KNBError.bidTooLow = error { context.sometimes("bid-too-low", true) }
+                        if case KNBError.bidTooLow = error { context.sometimes(Check.bidTooLow, true) }
                         context.note(bidder.email, "snipe failed: \(error)")
                     }
-                    context.always("bid-not-lost", true, "")
+                    context.always(Check.bidNotLost, true, "")
                     context.recordLatency("snipe", user: bidder.email, intendedStartNanoseconds: snipe.at)
                 }
             }
@@ -205,13 +205,13 @@ public struct AuctionRaceScenario: Scenario {
             var lostRace = false
             for result in results {
                 guard case .failure(let error) = result else { continue }
-                if case KNBError.bidTooLow = error { lostRace = true; context.sometimes("bid-too-low", true) }
+                if case KNBError.bidTooLow = error { lostRace = true; context.sometimes(Check.bidTooLow, true) }
                 if case BackendError.aborted(let reason) = error {
-                    context.always("bid-not-lost", false, "\(bidder.email)'s bid of \(amount) on \(honorId) was lost: ABORTED \(reason)")
+                    context.always(Check.bidNotLost, false, "\(bidder.email)'s bid of \(amount) on \(honorId) was lost: ABORTED \(reason)")
                 }
                 context.note(bidder.email, "bid failed: \(error)")
             }
-            context.always("bid-not-lost", true, "")
+            context.always(Check.bidNotLost, true, "")
             if !lostRace || results.contains(where: { if case .success = $0 { true } else { false } }) { break }
         }
         context.recordLatency("placeBid", user: bidder.email, intendedStartNanoseconds: arrival)
@@ -223,8 +223,7 @@ public struct AuctionRaceScenario: Scenario {
         let after = change.after["bids"]?.arrayValue ?? []
         guard change.after.exists else { return }
         let appended = after.count - before.count
-        context.always(
-            "one-new-bid-per-update", (appended == 0 || appended == 1) && Array(after.prefix(before.count)) == before,
+        context.always(Check.oneNewBidPerUpdate, (appended == 0 || appended == 1) && Array(after.prefix(before.count)) == before,
             "update of \(change.after.path) went from \(before.count) to \(after.count) bids (or rewrote earlier bids)")
     }
 
@@ -255,18 +254,18 @@ public struct AuctionRaceScenario: Scenario {
                 if buyNowIndex == nil, bid["comment"]?.stringValue == "Buy Now" { buyNowIndex = index }
             }
             let increasing = zip(amounts, amounts.dropFirst()).allSatisfy { $0 < $1 }
-            context.always("bids-strictly-increasing", increasing && unique,
+            context.always(Check.bidsStrictlyIncreasing, increasing && unique,
                            "\(honor.path.id) bids \(amounts.map { Int($0) }) ids \(ids)")
             if let last = bids.last {
                 let consistent = honor["currentBid"]?.doubleValue == last["amount"]?.doubleValue
                     && honor["currentWinnerEmail"]?.stringValue == last["bidderEmail"]?.stringValue
-                context.always("winner-is-highest-bidder", consistent,
+                context.always(Check.winnerIsHighestBidder, consistent,
                                "\(honor.path.id) currentBid \(honor["currentBid"]?.doubleValue ?? -1) winner \(honor["currentWinnerEmail"]?.stringValue ?? "-") but last bid \(last["amount"]?.doubleValue ?? -1) by \(last["bidderEmail"]?.stringValue ?? "-")")
             }
             let sold = honor["isSold"] == .bool(true)
-            context.sometimes("sold-by-buy-now", sold)
+            context.sometimes(Check.soldByBuyNow, sold)
             let soldOK = (buyNowIndex == nil || buyNowIndex == bids.count - 1) && (!sold || buyNowIndex == bids.count - 1)
-            context.always("no-bid-after-sold", soldOK, "\(honor.path.id) has \(bids.count - 1 - (buyNowIndex ?? bids.count - 1)) bid(s) after its Buy Now")
+            context.always(Check.noBidAfterSold, soldOK, "\(honor.path.id) has \(bids.count - 1 - (buyNowIndex ?? bids.count - 1)) bid(s) after its Buy Now")
         }
         // The outbox's OUTBID pushes, checked in one pass and reported in one batch per check (the
         // same observations and first violation as one `always` per push).
@@ -274,7 +273,7 @@ public struct AuctionRaceScenario: Scenario {
         var seen: Set<PushKey> = []
         var outbidSent = false
         var checked = 0
-        var firstFailure: (check: String, message: String)?
+        var firstFailure: (check: CheckDeclaration, message: String)?
         for record in app.backend.outbox.records where record.channel == .push && record.type == "OUTBID" {
             outbidSent = true
             guard let bidId = record.payload["bidId"], let (honorIndex, index) = bidsById[bidId] else { continue }
@@ -284,17 +283,17 @@ public struct AuctionRaceScenario: Scenario {
             let bidder = bids[index]["bidderEmail"]?.stringValue
             let previous = index > 0 ? bids[index - 1]["bidderEmail"]?.stringValue : nil
             if !(record.recipient == previous && record.recipient != bidder) {
-                firstFailure = ("outbid-to-previous-winner",
+                firstFailure = (Check.outbidToPreviousWinner,
                                 "OUTBID for \(bidId) went to \(record.recipient); bidder \(bidder ?? "-"), previous winner \(previous ?? "none")")
                 continue
             }
             if !seen.insert(PushKey(bidId: bidId, recipient: record.recipient, token: record.token ?? "")).inserted {
-                firstFailure = ("outbid-once-per-bid", "second OUTBID push for \(bidId) to \(record.recipient)")
+                firstFailure = (Check.outbidOncePerBid, "second OUTBID push for \(bidId) to \(record.recipient)")
             }
         }
-        context.sometimes("outbid-sent", outbidSent)
+        context.sometimes(Check.outbidSent, outbidSent)
         // The check that failed first goes first, so it is the one recorded as the violation.
-        var checks = ["outbid-to-previous-winner", "outbid-once-per-bid"]
+        var checks = [Check.outbidToPreviousWinner, Check.outbidOncePerBid]
         if firstFailure?.check == checks[1] { checks.reverse() }
         for check in checks {
             context.always(check, observations: checked, firstFailure: check == firstFailure?.check ? firstFailure?.message : nil)
@@ -316,13 +315,13 @@ public struct AuctionRaceScenario: Scenario {
                     $0["type"] == "OUTBID" && $0["data"]?.mapValue?["bidId"] == .string(bidId)
                 }.isEmpty
                 let account = firestore.liveFields(DocumentPath("users", previous)) == nil ? " (no users document)" : ""
-                context.eventually("outbid-for-every-overtaken-winner", notified, "\(previous) was overtaken by \(bidId) on \(honor.path.id) but got no OUTBID\(account)")
+                context.eventually(Check.outbidForEveryOvertakenWinner, notified, "\(previous) was overtaken by \(bidId) on \(honor.path.id) but got no OUTBID\(account)")
             }
         }
         for user in firestore.query("users") {
             let total = user["totalPledged"]?.doubleValue ?? 0
             let expected = pledged[user.id] ?? 0
-            context.eventually("total-pledged-consistent", abs(total - expected) < 1e-6,
+            context.eventually(Check.totalPledgedConsistent, abs(total - expected) < 1e-6,
                                "\(user.id) totalPledged \(total), but wins honors worth \(expected)")
         }
     }

@@ -16,11 +16,11 @@ public struct KiddushBookingScenario: Scenario {
     public let operations: [String] = ["bookKiddush"]
     public let variants = KNBScenarioSupport.variants([.kiddushRandomId, .kiddushSetDataOverwrite, .kiddushCheckSendSet])
     public let checks: [CheckDeclaration] = [
-        .init(.always, "one-booking-per-date", "each date has at most one sponsorship"),
-        .init(.always, "rejection-says-already-booked", "a booking of a taken date is refused as 'already booked', not PERMISSION_DENIED"),
-        .init(.eventually, "booked-user-is-sponsor", "every user told 'booked' is the sponsor on record"),
-        .init(.eventually, "one-email-per-booking", "exactly one booking email per recipient per booking"),
-        .init(.sometimes, "date-already-booked", "a user was told the date is taken", requires: [.atLeast("users", 2)]),
+        Check.oneBookingPerDate,
+        Check.rejectionSaysAlreadyBooked,
+        Check.bookedUserIsSponsor,
+        Check.oneEmailPerBooking,
+        Check.dateAlreadyBooked,
     ]
 
     public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {
@@ -57,11 +57,11 @@ public struct KiddushBookingScenario: Scenario {
                             confirmed.append(user: user.email, path: path)
                             context.note(user.email, "booked \(date)")
                         } catch KNBError.dateAlreadyBooked {
-                            context.sometimes("date-already-booked", true)
-                            context.always("rejection-says-already-booked", true, "")
+                            context.sometimes(Check.dateAlreadyBooked, true)
+                            context.always(Check.rejectionSaysAlreadyBooked, true, "")
                             context.note(user.email, "\(date) already booked")
                         } catch BackendError.permissionDenied(let operation, let path) {
-                            context.always("rejection-says-already-booked", false, "\(user.email) booking \(date) got PERMISSION_DENIED (\(operation) \(path))")
+                            context.always(Check.rejectionSaysAlreadyBooked, false, "\(user.email) booking \(date) got PERMISSION_DENIED (\(operation) \(path))")
                         } catch {
                             context.note(user.email, "booking failed: \(error)")
                         }
@@ -75,13 +75,13 @@ public struct KiddushBookingScenario: Scenario {
         let firestore = app.backend.firestore
         for (user, path) in confirmed.entries {
             let sponsor = firestore.liveFields(path)?["sponsorEmail"]?.stringValue
-            context.eventually("booked-user-is-sponsor", sponsor == user, "\(user) was told \(path) is booked, but the sponsor is \(sponsor ?? "nobody")")
+            context.eventually(Check.bookedUserIsSponsor, sponsor == user, "\(user) was told \(path) is booked, but the sponsor is \(sponsor ?? "nobody")")
         }
         let emails = app.backend.outbox.records.filter { $0.channel == .email && $0.type == "KIDDUSH_BOOKING" }
         for booking in firestore.query("kiddush_sponsorships") {
             for recipient in KNBApp.bookingRecipients {
                 let count = emails.filter { $0.recipient == recipient && ($0.payload["body"] ?? "").hasSuffix("(\(booking.id))") }.count
-                context.eventually("one-email-per-booking", count == 1, "booking \(booking.id) sent \(count) emails to \(recipient)")
+                context.eventually(Check.oneEmailPerBooking, count == 1, "booking \(booking.id) sent \(count) emails to \(recipient)")
             }
         }
         try context.throwIfStopped()
@@ -91,7 +91,7 @@ public struct KiddushBookingScenario: Scenario {
         var byDate: [String: Int] = [:]
         for booking in app.backend.firestore.query("kiddush_sponsorships") { byDate[booking["date"]?.stringValue ?? "?", default: 0] += 1 }
         for date in byDate.keys.sorted() {
-            context.always("one-booking-per-date", byDate[date]! <= 1, "\(byDate[date]!) sponsorships of \(date)")
+            context.always(Check.oneBookingPerDate, byDate[date]! <= 1, "\(byDate[date]!) sponsorships of \(date)")
         }
     }
 }

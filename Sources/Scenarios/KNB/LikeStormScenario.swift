@@ -19,11 +19,11 @@ public struct LikeStormScenario: Scenario {
     public let operations: [String] = ["like", "unlike", "reply"]
     public let variants = KNBScenarioSupport.variants([.likeArrayUnionIncrement, .unlikeNonLikerDecrements, .replyCountTriggerIncrement, .likeGuardReentrant])
     public let checks: [CheckDeclaration] = [
-        .init(.always, "like-count-matches-likes", "likeCount == likes.count on every post", operations: ["like", "unlike", "double-tap"]),
-        .init(.always, "like-count-not-negative", "likeCount is never negative", operations: ["like", "unlike", "double-tap"]),
-        .init(.eventually, "reply-count-matches-replies", "replyCount == number of replies, once idle", operations: ["reply", "delete"]),
-        .init(.sometimes, "double-tap-like", "a like was sent twice", requires: [.atLeast("doubleTapPercent", 1), .atMost("replyPercent", 99)]),
-        .init(.sometimes, "stale-unlike", "an unlike came from a user who did not like the post", requires: [.atLeast("staleUnlikePercent", 1), .atMost("replyPercent", 99)]),
+        Check.likeCountMatchesLikes,
+        Check.likeCountNotNegative,
+        Check.replyCountMatchesReplies,
+        Check.doubleTapLike,
+        Check.staleUnlike,
     ]
 
     public func run(_ context: ScenarioContext) async throws {
@@ -52,7 +52,7 @@ public struct LikeStormScenario: Scenario {
         for post in firestore.query("social_posts") where post["parentPostId"] == .null {
             let replies = firestore.query("social_posts") { $0["parentPostId"] == .string(post.id) }.count
             let count = post["replyCount"]?.intValue ?? -1
-            context.eventually("reply-count-matches-replies", count == Int64(replies), "post \(post.id) replyCount \(count) but \(replies) replies")
+            context.eventually(Check.replyCountMatchesReplies, count == Int64(replies), "post \(post.id) replyCount \(count) but \(replies) replies")
         }
         try context.throwIfStopped()
     }
@@ -72,14 +72,14 @@ public struct LikeStormScenario: Scenario {
                 _ = try? await KNBScenarioSupport.retrying { try await user.reply(to: post, "Reply from \(user.name)") }
                 context.recordLatency("reply", user: user.email, intendedStartNanoseconds: arrival)
             } else if liked.contains(post) || random.below(100) < p["staleUnlikePercent"] {
-                context.sometimes("stale-unlike", !liked.contains(post))
+                context.sometimes(Check.staleUnlike, !liked.contains(post))
                 context.note(user.email, "unlike \(post)")
                 _ = try? await KNBScenarioSupport.retrying { try await user.unlike(post) }
                 liked.remove(post)
                 context.recordLatency("unlike", user: user.email, intendedStartNanoseconds: arrival)
             } else {
                 let doubleTap = random.below(100) < p["doubleTapPercent"]
-                context.sometimes("double-tap-like", doubleTap)
+                context.sometimes(Check.doubleTapLike, doubleTap)
                 context.note(user.email, doubleTap ? "double-tap like \(post)" : "like \(post)")
                 if doubleTap {
                     async let first: Void? = try? KNBScenarioSupport.retrying { try await user.like(post) }
@@ -98,8 +98,8 @@ public struct LikeStormScenario: Scenario {
         for post in app.backend.firestore.query("social_posts") {
             let likes = post["likes"]?.arrayValue?.count ?? 0
             let count = post["likeCount"]?.intValue ?? 0
-            context.always("like-count-matches-likes", count == Int64(likes), "post \(post.id) likeCount \(count) but \(likes) likes")
-            context.always("like-count-not-negative", count >= 0, "post \(post.id) likeCount \(count)")
+            context.always(Check.likeCountMatchesLikes, count == Int64(likes), "post \(post.id) likeCount \(count) but \(likes) likes")
+            context.always(Check.likeCountNotNegative, count >= 0, "post \(post.id) likeCount \(count)")
         }
     }
 }

@@ -15,9 +15,9 @@ public struct SeatContentionScenario: Scenario {
     public let operations: [String] = ["reserveSeat"]
     public let variants = KNBScenarioSupport.variants([.seatRandomId])
     public let checks: [CheckDeclaration] = [
-        .init(.always, "no-seat-double-booked", "each seat has at most one reservation"),
-        .init(.eventually, "confirmed-reservations-held", "every user told 'reserved' holds that seat"),
-        .init(.sometimes, "seat-taken", "a user was told a seat was already taken"),
+        Check.noSeatDoubleBooked,
+        Check.confirmedReservationsHeld,
+        Check.seatTaken,
     ]
 
     public func run(_ context: ScenarioContext) async throws {
@@ -44,7 +44,7 @@ public struct SeatContentionScenario: Scenario {
                                 context.note(user.email, "reserved A-\(seat)")
                                 break
                             } catch KNBError.seatTaken {
-                                context.sometimes("seat-taken", true)
+                                context.sometimes(Check.seatTaken, true)
                             } catch {
                                 context.note(user.email, "reserve failed: \(error)")
                             }
@@ -57,7 +57,7 @@ public struct SeatContentionScenario: Scenario {
         }
         for (user, path) in confirmed.entries {
             let holder = app.backend.firestore.liveFields(path)?["reservedBy"]?.stringValue
-            context.eventually("confirmed-reservations-held", holder == user, "\(user) was told \(path) is reserved, but it is held by \(holder ?? "nobody")")
+            context.eventually(Check.confirmedReservationsHeld, holder == user, "\(user) was told \(path) is reserved, but it is held by \(holder ?? "nobody")")
         }
         try context.throwIfStopped()
     }
@@ -69,7 +69,7 @@ public struct SeatContentionScenario: Scenario {
             holders[seat, default: []].append(reservation["reservedBy"]?.stringValue ?? "?")
         }
         for seat in holders.keys.sorted() {
-            context.always("no-seat-double-booked", holders[seat]!.count <= 1, "seat \(seat) reserved by \(holders[seat]!.joined(separator: " and "))")
+            context.always(Check.noSeatDoubleBooked, holders[seat]!.count <= 1, "seat \(seat) reserved by \(holders[seat]!.joined(separator: " and "))")
         }
     }
 }

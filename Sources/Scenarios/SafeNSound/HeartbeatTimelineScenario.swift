@@ -26,21 +26,21 @@ public struct HeartbeatTimelineScenario: Scenario {
     public let operations: [String] = ["checkIn", "thresholdToEmail", "preDueToPush"]
     public let variants = SafeNSoundVariant.allCases.filter { $0 != .careful }.map(\.rawValue)
     public let checks: [CheckDeclaration] = [
-        .init(.always, "one-alert-per-kind-per-window", "at most one scheduled alert per user, kind and missed window", operations: ["onboarded:", "paused", "check-in", "cancelled", "email", "push"]),
-        .init(.always, "no-double-send", "each alert reaches each recipient at most once, except again right after a SendGrid time-out (may have been sent: retried, at-least-once)", operations: ["check-in", "email", "push"]),
-        .init(.always, "no-alert-after-checkin", "nothing is sent for a window after a check-in closed it or the user paused monitoring", operations: ["onboarded:", "paused", "check-in", "cancelled", "email", "push"]),
-        .init(.always, "alert-on-time", "pre-notification at threshold − 3 h and email at the threshold (elapsed time), never early, at most one sender period + jitter late per attempt", operations: ["onboarded:", "paused", "check-in", "cancelled", "email", "push"]),
-        .init(.always, "email-shows-local-time", "the email shows the last check-in in the user's time zone", operations: ["onboarded:", "check-in", "email"]),
-        .init(.always, "rate-limit-respected", "accepted heartbeats of one user are at least 60 s apart", operations: ["check-in"]),
-        .init(.eventually, "missed-window-alerted", "every active user whose threshold passed without a check-in had their contacts emailed", operations: ["onboarded:", "paused", "check-in", "cancelled", "email", "push"]),
-        .init(.sometimes, "pre-notification-sent", "a pre-notification push went out"),
-        .init(.sometimes, "email-sent", "an email to emergency contacts went out"),
-        .init(.sometimes, "checkin-cancelled-alert", "a check-in cancelled a scheduled alert"),
-        .init(.sometimes, "rate-limited", "a double tap's second request was rate limited", requires: [.atLeast("rapidTapPercent", 1)]),
-        .init(.sometimes, "email-retried", "a SendGrid failure was retried by a later sender run"),
-        .init(.sometimes, "retry-skips-delivered-contacts", "a retry after one contact's 429 emailed only the contacts still missing"),
-        .init(.sometimes, "resent-after-timeout", "at-least-once: a SendGrid time-out was retried and the contact emailed again"),
-        .init(.sometimes, "dst-window-emailed", "an email went out for a window spanning a DST change"),
+        Check.oneAlertPerKindPerWindow,
+        Check.noDoubleSend,
+        Check.noAlertAfterCheckin,
+        Check.alertOnTime,
+        Check.emailShowsLocalTime,
+        Check.rateLimitRespected,
+        Check.missedWindowAlerted,
+        Check.preNotificationSent,
+        Check.emailSent,
+        Check.checkinCancelledAlert,
+        Check.rateLimited,
+        Check.emailRetried,
+        Check.retrySkipsDeliveredContacts,
+        Check.resentAfterTimeout,
+        Check.dstWindowEmailed,
     ]
 
     /// 2026-03-06T18:00:00Z: America/Los_Angeles springs forward 40 h later (2026-03-08 10:00 UTC).
@@ -251,7 +251,7 @@ public struct HeartbeatTimelineScenario: Scenario {
                 observed.state.withLock { $0.accepted[member.userId, default: []].append(time) }
                 accepted = max(accepted ?? time, time)
             case .failure(let error):
-                if case SafeNSoundError.rateLimited = error { context.sometimes("rate-limited", true); continue }
+                if case SafeNSoundError.rateLimited = error { context.sometimes(Check.rateLimited, true); continue }
                 context.note(member.userId, "check-in failed: \(error)")
             }
         }
@@ -260,7 +260,7 @@ public struct HeartbeatTimelineScenario: Scenario {
         let newlyCancelled = await app.alerts().filter { $0.userId == member.userId && $0.status == .cancelled && $0.windowLastHeartbeat < accepted }
         let fresh = observed.state.withLock { state in newlyCancelled.filter { state.cancelledSeen.insert($0.alertId).inserted } }
         if !fresh.isEmpty {
-            context.sometimes("checkin-cancelled-alert", true)
+            context.sometimes(Check.checkinCancelledAlert, true)
             context.note(member.userId, "cancelled \(fresh.map(\.kind.rawValue).joined(separator: ", "))")
         }
         return accepted
@@ -289,10 +289,10 @@ public struct HeartbeatTimelineScenario: Scenario {
             }
         }
         if message.channel == .email {
-            context.sometimes("email-sent", true)
+            context.sometimes(Check.emailSent, true)
             context.note(member.userId, "email to \(message.recipient)")
         } else {
-            context.sometimes("pre-notification-sent", true)
+            context.sometimes(Check.preNotificationSent, true)
             context.note(member.userId, "push pre-notification")
         }
     }
@@ -310,7 +310,7 @@ public struct HeartbeatTimelineScenario: Scenario {
         for alert in alerts { perWindow["\(alert.userId)|\(alert.windowLastHeartbeat.unixNanoseconds)|\(alert.kind.rawValue)", default: []].append(alert.alertId) }
         for key in perWindow.keys.sorted() {
             let ids = perWindow[key]!
-            context.always("one-alert-per-kind-per-window", ids.count <= 1, "\(ids.count) alerts \(ids.sorted()) for one window (\(key))")
+            context.always(Check.oneAlertPerKindPerWindow, ids.count <= 1, "\(ids.count) alerts \(ids.sorted()) for one window (\(key))")
         }
         let alertById = Dictionary(alerts.map { ($0.alertId, $0) }, uniquingKeysWith: { first, _ in first })
         // A check-in closes a window when it *commits* (the heartbeat record's update time), not at
@@ -328,7 +328,7 @@ public struct HeartbeatTimelineScenario: Scenario {
         for user in accepted.keys.sorted() {
             let times = accepted[user]!.sorted()
             for (earlier, later) in zip(times, times.dropFirst()) {
-                context.always("rate-limit-respected", later - earlier >= .seconds(60),
+                context.always(Check.rateLimitRespected, later - earlier >= .seconds(60),
                                "\(user) had heartbeats accepted \(Double((later - earlier).nanoseconds) / 1e9) s apart (\(earlier) and \(later))")
             }
         }
@@ -343,36 +343,36 @@ public struct HeartbeatTimelineScenario: Scenario {
             let attemptKey = message.alertId
             guard delivery.delivered else { failures[attemptKey, default: 0] += 1; continue }
             let retried = failures[attemptKey, default: 0] > 0
-            context.sometimes("email-retried", retried)
+            context.sometimes(Check.emailRetried, retried)
             let key = "\(alert.userId)|\(alert.windowLastHeartbeat.unixNanoseconds)|\(alert.kind.rawValue)|\(message.recipient)"
             let afterTimeOut = unconfirmed.contains(key)
             if delivery.timedOut { unconfirmed.insert(key) } else { unconfirmed.remove(key) }
             let reachedBefore = reachedByAlert[attemptKey, default: []]
             if retried, !reachedBefore.isEmpty, !reachedBefore.contains(message.recipient) {
-                context.sometimes("retry-skips-delivered-contacts", true)
+                context.sometimes(Check.retrySkipsDeliveredContacts, true)
             }
             reachedByAlert[attemptKey, default: []].insert(message.recipient)
             sent[key, default: 0] += 1
-            if afterTimeOut { context.sometimes("resent-after-timeout", true) }
-            context.always("no-double-send", sent[key]! <= 1 || afterTimeOut,
+            if afterTimeOut { context.sometimes(Check.resentAfterTimeout, true) }
+            context.always(Check.noDoubleSend, sent[key]! <= 1 || afterTimeOut,
                            "\(message.channel.rawValue) for \(member.userId)'s window of \(alert.windowLastHeartbeat) (\(alert.kind.rawValue)) reached \(message.recipient) \(sent[key]!) times")
             let d = delivery.startedAt
             let closedBy = (committed[member.userId] ?? []).filter { $0.heartbeat > alert.windowLastHeartbeat && $0.commit < d }.min { $0.commit < $1.commit }
-            context.always("no-alert-after-checkin", closedBy == nil,
+            context.always(Check.noAlertAfterCheckin, closedBy == nil,
                            "\(alert.kind.rawValue) for \(member.userId) sent at \(d) though a check-in at \(closedBy.map { "\($0.heartbeat) (committed \($0.commit))" } ?? "-") closed its window")
             if let pause = paused[member.userId] {
-                context.always("no-alert-after-checkin", d <= pause, "\(alert.kind.rawValue) for \(member.userId) sent at \(d) though monitoring was paused at \(pause)")
+                context.always(Check.noAlertAfterCheckin, d <= pause, "\(alert.kind.rawValue) for \(member.userId) sent at \(d) though monitoring was paused at \(pause)")
             }
             let emailDue = alert.windowLastHeartbeat + .seconds(Int64(member.thresholdHours) * 3600)
             let due = alert.kind == .emailAlert ? emailDue : emailDue - .seconds(Int64(min(leadHours, member.thresholdHours)) * 3600)
             let latest = due + attemptAllowance * (1 + failures[attemptKey, default: 0]) + slack
-            context.always("alert-on-time", d >= due && d <= latest,
+            context.always(Check.alertOnTime, d >= due && d <= latest,
                            "\(alert.kind.rawValue) for \(member.userId) (\(member.thresholdHours) h, \(member.timeZone)) due \(due) went out at \(d): \(d < due ? "early" : "late") by \(Double(((d < due) ? due - d : d - due).nanoseconds) / 60e9) min")
             if alert.kind == .emailAlert {
                 let verdict = emailShowsLocalTime(body: message.body, lastCheckIn: alert.windowLastHeartbeat, timeZone: member.timeZone)
-                context.always("email-shows-local-time", verdict.holds,
+                context.always(Check.emailShowsLocalTime, verdict.holds,
                                "email for \(member.userId) (\(member.timeZone)) says \"\(message.body)\", expected last check-in \"\(verdict.expected)\"")
-                if crossesDST(from: alert.windowLastHeartbeat, to: emailDue, timeZone: member.timeZone) { context.sometimes("dst-window-emailed", true) }
+                if crossesDST(from: alert.windowLastHeartbeat, to: emailDue, timeZone: member.timeZone) { context.sometimes(Check.dstWindowEmailed, true) }
             }
             if delivery.timedOut { failures[attemptKey, default: 0] += 1 }  // the retry gets one more attempt's allowance
         }
@@ -410,7 +410,7 @@ public struct HeartbeatTimelineScenario: Scenario {
             guard let user = await app.user(member.userId), user.isActive else { continue }
             let due = user.lastHeartbeat + .seconds(Int64(member.thresholdHours) * 3600)
             guard due + .seconds(30 * 60) <= end else { continue }
-            context.eventually("missed-window-alerted", emailed.contains("\(member.userId)|\(user.lastHeartbeat.unixNanoseconds)"),
+            context.eventually(Check.missedWindowAlerted, emailed.contains("\(member.userId)|\(user.lastHeartbeat.unixNanoseconds)"),
                                "\(member.userId) last checked in at \(user.lastHeartbeat); threshold passed at \(due) but no email went out")
         }
     }

@@ -20,12 +20,12 @@ public struct StampCollectScenario: Scenario {
     public let variants = [StampbookVariant.incrementCollectors.rawValue, StampbookVariant.blindLikeIncrement.rawValue,
                                  StampbookVariant.likeDedupReentrant.rawValue, StampbookVariant.collectGuardReentrant.rawValue]
     public let checks: [CheckDeclaration] = [
-        .init(.always, "collectors-consistent", "totalCollectors == collectorUserIds.count, no collector twice", operations: ["collect", "double-tap collect"]),
-        .init(.always, "like-count-not-negative", "likeCount is never negative", operations: ["like", "unlike"]),
-        .init(.eventually, "like-count-matches-likes", "each post's likeCount equals its likes sub-collection, once idle", operations: ["like", "unlike"]),
-        .init(.eventually, "collectors-match-records", "collectorUserIds equals the users with a collected record", operations: ["collect", "double-tap collect"]),
-        .init(.sometimes, "double-collect-refused", "a second collect was refused as already collected", requires: [.atLeast("collectPercent", 1)]),
-        .init(.sometimes, "like-joined", "a double-tapped like joined the request in flight", requires: [.atLeast("doubleTapPercent", 1), .atMost("collectPercent", 99)]),
+        Check.collectorsConsistent,
+        Check.likeCountNotNegative,
+        Check.likeCountMatchesLikes,
+        Check.collectorsMatchRecords,
+        Check.doubleCollectRefused,
+        Check.likeJoined,
     ]
 
     public func run(_ context: ScenarioContext) async throws {
@@ -53,7 +53,7 @@ public struct StampCollectScenario: Scenario {
         for post in firestore.query("feed_posts") {
             let likes = firestore.query("feed_posts/\(post.id)/likes").count
             let count = post["likeCount"]?.intValue ?? 0
-            context.eventually("like-count-matches-likes", count == Int64(likes), "post \(post.id) likeCount \(count) but \(likes) like document(s)")
+            context.eventually(LikeStormScenario.Check.likeCountMatchesLikes, count == Int64(likes), "post \(post.id) likeCount \(count) but \(likes) like document(s)")
         }
         for stampId in stampIds {
             let collectors = await app.statistics(of: stampId).collectorUserIds.sorted()
@@ -63,7 +63,7 @@ public struct StampCollectScenario: Scenario {
             }
             // Compared as sets in one order: user ids sort lexicographically (u10 before u2).
             records.sort()
-            context.eventually("collectors-match-records", collectors == records, "\(stampId) collectors \(collectors) but records \(records)")
+            context.eventually(Check.collectorsMatchRecords, collectors == records, "\(stampId) collectors \(collectors) but records \(records)")
         }
         try context.throwIfStopped()
     }
@@ -90,7 +90,7 @@ public struct StampCollectScenario: Scenario {
                 context.note(uid, doubleTap ? "double-tap collect \(stampId)" : "collect \(stampId)")
                 let collect: @Sendable () async -> Void = {
                     do { try await retrying { try await app.collectStamp(stampId, as: client) } } catch {
-                        if case StampbookError.alreadyCollected = error { context.sometimes("double-collect-refused", true) }
+                        if case StampbookError.alreadyCollected = error { context.sometimes(Check.doubleCollectRefused, true) }
                     }
                 }
                 if doubleTap {
@@ -114,7 +114,7 @@ public struct StampCollectScenario: Scenario {
                 async let first = tap()
                 async let second = tap()
                 let sent = [await first, await second]
-                context.sometimes("like-joined", sent.contains(false))
+                context.sometimes(Check.likeJoined, sent.contains(false))
             } else {
                 _ = await tap()
             }
@@ -128,12 +128,12 @@ public struct StampCollectScenario: Scenario {
         for statistics in app.backend.firestore.query("stamp_statistics") {
             let collectors = (statistics["collectorUserIds"]?.arrayValue ?? []).compactMap(\.stringValue)
             let total = statistics["totalCollectors"]?.intValue ?? 0
-            context.always("collectors-consistent", total == Int64(collectors.count) && Set(collectors).count == collectors.count,
+            context.always(Check.collectorsConsistent, total == Int64(collectors.count) && Set(collectors).count == collectors.count,
                            "\(statistics.id) totalCollectors \(total) but collectorUserIds \(collectors)")
         }
         for post in app.backend.firestore.query("feed_posts") {
             let count = post["likeCount"]?.intValue ?? 0
-            context.always("like-count-not-negative", count >= 0, "post \(post.id) likeCount \(count)")
+            context.always(LikeStormScenario.Check.likeCountNotNegative, count >= 0, "post \(post.id) likeCount \(count)")
         }
     }
 }

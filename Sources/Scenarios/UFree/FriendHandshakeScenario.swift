@@ -18,13 +18,13 @@ public struct FriendHandshakeScenario: Scenario {
     public let operations: [String] = ["sendRequest", "acceptRequest", "crossingRequest", "removeFriend"]
     public let variants = [UFreeVariant.twoWayRequests.rawValue]
     public let checks: [CheckDeclaration] = [
-        .init(.always, "one-friendship-per-pair", "at most one friendship document links a pair"),
-        .init(.always, "no-duplicate-requests", "at most one open request per pair, and none between friends"),
-        .init(.always, "crossing-requests-befriend", "two users sending at once never both end with an open request"),
-        .init(.eventually, "friendship-bidirectional", "a is in b's friendIds exactly when b is in a's and a friendship document links them"),
-        .init(.sometimes, "crossing-befriended", "a crossing request completed the handshake"),
-        .init(.sometimes, "accepted", "a request was accepted from the inbox"),
-        .init(.sometimes, "removed", "a friendship was removed"),
+        Check.oneFriendshipPerPair,
+        Check.noDuplicateRequests,
+        Check.crossingRequestsBefriend,
+        Check.friendshipBidirectional,
+        Check.crossingBefriended,
+        Check.accepted,
+        Check.removed,
     ]
 
     /// Operations on each unordered pair: how many started and how many are in flight, so a
@@ -88,7 +88,7 @@ public struct FriendHandshakeScenario: Scenario {
                 await activity.run(PairActivity.key(me.uid, other.uid)) {
                     do {
                         try await UFreeScenarioSupport.retrying { try await app.removeFriend(other.uid, as: me.client) }
-                        context.sometimes("removed", true)
+                        context.sometimes(Check.removed, true)
                     } catch { context.note(me.uid, "remove failed: \(error)") }
                 }
                 context.recordLatency("removeFriend", user: me.uid, intendedStartNanoseconds: arrival)
@@ -98,7 +98,7 @@ public struct FriendHandshakeScenario: Scenario {
                 await activity.run(PairActivity.key(me.uid, request.senderId)) {
                     do {
                         _ = try await UFreeScenarioSupport.retrying { try await app.respondToFriendRequest(from: request.senderId, accept: true, as: me.client) }
-                        context.sometimes("accepted", true)
+                        context.sometimes(Check.accepted, true)
                     } catch { context.note(me.uid, "accept failed: \(error)") }
                 }
                 _ = try? await app.markRead(request.notificationId, as: me.client)
@@ -134,8 +134,8 @@ public struct FriendHandshakeScenario: Scenario {
         let alone = before.inFlight == 0 && after.started == before.started + 2
         let requested = outcomes.filter { if case .success(.requested) = $0 { true } else { false } }.count
         let befriended = outcomes.contains { if case .success(.becameFriends) = $0 { true } else { false } }
-        context.sometimes("crossing-befriended", befriended)
-        context.always("crossing-requests-befriend", !alone || requested < 2,
+        context.sometimes(Check.crossingBefriended, befriended)
+        context.always(Check.crossingRequestsBefriend, !alone || requested < 2,
                        "\(first.uid) and \(second.uid) asked each other at once and both requests stayed open")
         context.note(first.uid, "crossing with \(second.uid): \(outcomes.map { (try? $0.get()).map { "\($0)" } ?? "error" })")
     }
@@ -154,11 +154,11 @@ public struct FriendHandshakeScenario: Scenario {
             pending[pair, default: 0] += 1
         }
         for pair in friendships.keys.sorted() {
-            context.always("one-friendship-per-pair", friendships[pair]! <= 1, "\(pair) linked by \(friendships[pair]!) friendship documents")
+            context.always(Check.oneFriendshipPerPair, friendships[pair]! <= 1, "\(pair) linked by \(friendships[pair]!) friendship documents")
         }
         for pair in pending.keys.sorted() {
             let count = pending[pair]!
-            context.always("no-duplicate-requests", count <= 1 && friendships[pair, default: 0] == 0,
+            context.always(Check.noDuplicateRequests, count <= 1 && friendships[pair, default: 0] == 0,
                            "\(pair) has \(count) open request(s) and \(friendships[pair, default: 0]) friendship(s)")
         }
     }
@@ -172,7 +172,7 @@ public struct FriendHandshakeScenario: Scenario {
             for second in users[(a + 1)...] {
                 let forward = friends[first.uid]!.contains(second.uid), backward = friends[second.uid]!.contains(first.uid)
                 let documents = app.friendshipCount(first.uid, second.uid)
-                context.eventually("friendship-bidirectional", forward == backward && (documents == 1) == forward && documents <= 1,
+                context.eventually(Check.friendshipBidirectional, forward == backward && (documents == 1) == forward && documents <= 1,
                                    "\(first.uid)→\(second.uid) \(forward), \(second.uid)→\(first.uid) \(backward), \(documents) friendship document(s)")
             }
         }

@@ -20,12 +20,12 @@ public struct NudgeStormScenario: Scenario {
     public let operations: [String] = ["nudgeAll", "nudgeBurst"]
     public let variants = [UFreeVariant.clientTapGuardOnly.rawValue, UFreeVariant.utcToday.rawValue, UFreeVariant.nudgeGuardReentrant.rawValue]
     public let checks: [CheckDeclaration] = [
-        .init(.always, "local-today-accepted", "setting the status of one's own local today is never refused as a past date", operations: ["set"]),
-        .init(.always, "one-nudge-per-cooldown", "nudges from one sender to one recipient are at least the cooldown apart", operations: ["nudge"]),
-        .init(.always, "nudge-all-only-free", "Nudge All nudges (or tries) only friends free on the day", operations: ["set", "nudge all"]),
-        .init(.eventually, "one-notification-per-nudge", "every delivered nudge has its notification, and none appears without a call reaching the backend", operations: ["nudge"]),
-        .init(.sometimes, "rapid-tap-refused", "a rapid tap was refused (cooldown or in flight)", requires: [.atLeast("tapsMax", 2), .atMost("nudgeAllPercent", 99)]),
-        .init(.sometimes, "nudge-all-sent", "Nudge All reached a free friend", requires: [.atLeast("nudgeAllPercent", 1), .atLeast("freePercent", 1)]),
+        Check.localTodayAccepted,
+        Check.oneNudgePerCooldown,
+        Check.nudgeAllOnlyFree,
+        Check.oneNotificationPerNudge,
+        Check.rapidTapRefused,
+        Check.nudgeAllSent,
     ]
 
     /// Counts per "sender>recipient" key, shared by the user tasks.
@@ -56,9 +56,9 @@ public struct NudgeStormScenario: Scenario {
             do {
                 try await UFreeScenarioSupport.retrying { try await app.setAvailability(day: today, status: .busy, as: user.client) }
             } catch UFreeError.cannotUpdatePastDate(let day, let appToday) {
-                context.always("local-today-accepted", false, "\(user.uid) in \(user.timeZone) could not set today \(day): app says today is \(appToday)")
+                context.always(Check.localTodayAccepted, false, "\(user.uid) in \(user.timeZone) could not set today \(day): app says today is \(appToday)")
             } catch { context.note(user.uid, "set today failed: \(error)") }
-            context.always("local-today-accepted", true, "")
+            context.always(Check.localTodayAccepted, true, "")
             let isFree = random.below(100) < p["freePercent"]
             let status: UFreeAvailabilityStatus = isFree ? .free : [.busy, .morningOnly, .eveningOnly][random.below(3)]
             do {
@@ -94,7 +94,7 @@ public struct NudgeStormScenario: Scenario {
                 let key = "\(sender.uid)>\(recipient.uid)"
                 let count = nudges.count { $0["senderId"]?.stringValue == sender.uid }
                 let low = sent[key, default: 0], high = tried[key, default: 0]
-                context.eventually("one-notification-per-nudge", count >= low && count <= high,
+                context.eventually(Check.oneNotificationPerNudge, count >= low && count <= high,
                                    "\(recipient.uid) has \(count) nudge(s) from \(sender.uid); \(low) reported delivered, \(high) reached the backend")
             }
         }
@@ -112,8 +112,8 @@ public struct NudgeStormScenario: Scenario {
             let key = "\(me.uid)>\(friend)"
             switch result {
             case .success: delivered.add(key); attempted.add(key)
-            case .failure(.nudgeInFlight): context.sometimes("rapid-tap-refused", true)
-            case .failure(.nudgeTooSoon): context.sometimes("rapid-tap-refused", true); attempted.add(key)
+            case .failure(.nudgeInFlight): context.sometimes(Check.rapidTapRefused, true)
+            case .failure(.nudgeTooSoon): context.sometimes(Check.rapidTapRefused, true); attempted.add(key)
             case .failure: attempted.add(key)  // may have committed before the response was lost
             }
         }
@@ -127,8 +127,8 @@ public struct NudgeStormScenario: Scenario {
                     for friend in result.nudgedFriendIds { record(friend, .success(())) }
                     for failure in result.failures { record(failure.friendId, .failure(failure.error)) }
                     let tried = (result.nudgedFriendIds + result.failures.map(\.friendId)).sorted()
-                    context.sometimes("nudge-all-sent", !result.nudgedFriendIds.isEmpty)
-                    context.always("nudge-all-only-free", tried.allSatisfy { free.contains($0) },
+                    context.sometimes(Check.nudgeAllSent, !result.nudgedFriendIds.isEmpty)
+                    context.always(Check.nudgeAllOnlyFree, tried.allSatisfy { free.contains($0) },
                                    "\(me.uid)'s Nudge All tried \(tried) but only \(free.sorted()) are free on \(planDay)")
                     for skipped in result.unreadable { context.note(me.uid, "nudge all skipped \(skipped.friendId): \(skipped.error)") }
                 } catch {
@@ -177,7 +177,7 @@ public struct NudgeStormScenario: Scenario {
             for sender in bySender.keys.sorted() {
                 let times = bySender[sender]!.sorted()
                 let tooClose = zip(times, times.dropFirst()).first { $1 - $0 < cooldown }
-                context.always("one-nudge-per-cooldown", tooClose == nil,
+                context.always(Check.oneNudgePerCooldown, tooClose == nil,
                                "\(recipient.uid) got nudges from \(sender) \(tooClose.map { Double($0.1 - $0.0) / 1e9 } ?? 0) s apart (cooldown \(cooldownSeconds) s)")
             }
         }
