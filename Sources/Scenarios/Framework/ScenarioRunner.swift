@@ -116,7 +116,7 @@ public enum ScenarioRunner {
         var replay = "rehearse run \(scenario.name) --seed \(request.seed) --strategy \(ranStrategy)"
         if let window = request.timingWindowNanoseconds { replay += " --timing-window \(window)ns" }
         for name in parameters.values.keys.sorted() where request.parameters[name] != nil {
-            replay += " --param \(name)=\(parameters[name])"
+            replay += " --param \(name)=\(parameters[named: name])"
         }
         if let variant = request.variant { replay += " --variant \(variant)" }
         if request.swarm != nil { replay += " --swarm" }

@@ -25,8 +25,8 @@ extension AuctionRaceScenario {
         static let outbidSent = CheckDeclaration(
             .sometimes, "outbid-sent", "an OUTBID push was sent")
         static let soldByBuyNow = CheckDeclaration(
-            .sometimes, "sold-by-buy-now", "an honor was sold by Buy Now", requires: [.atLeast("buyNow", 1)])
+            .sometimes, "sold-by-buy-now", "an honor was sold by Buy Now", requires: [.atLeast(Parameter.buyNow, 1)])
         static let snipeLanded = CheckDeclaration(
-            .sometimes, "snipe-landed", "a sniper's blind bid was accepted", requires: [.atLeast("sniperPercent", 1)])
+            .sometimes, "snipe-landed", "a sniper's blind bid was accepted", requires: [.atLeast(Parameter.sniperPercent, 1)])
     }
 }

@@ -8,20 +8,20 @@ public struct AuctionRaceScenario: Scenario {
     public let name = "auction-race"
     public let summary = "N bidders on M KNB honors, bursts near the close, Buy Now mid-race"
     public let parameters: [ScenarioParameter] = [
-        .init("bidders", "users bidding", default: 12, in: 2...60),
-        .init("honors", "honors on auction", default: 1, in: 1...10),
-        .init("bidsPerBidder", "bids each bidder intends to place", default: 6, in: 1...50),
-        .init("durationSeconds", "auction length (virtual seconds)", default: 60, in: 10...86_400),
-        .init("burstPercent", "share of bids arriving in the last tenth (close burst)", default: 80, in: 0...100),
-        .init("buyNow", "1: one user presses Buy Now mid-race on the first honor", default: 1, in: 0...1),
-        .init("buyNowAtPercent", "when Buy Now is pressed, in % of the auction (95: inside the close burst)", default: 95, in: 0...100),
-        .init("snipePercent", "share of close-burst bids that are snipes (raise by up to 1000)", default: 60, in: 0...100),
-        .init("raiseOwnPercent", "chance a winning bidder raises their own bid", default: 15, in: 0...100),
-        .init("doubleTapPercent", "chance a bid is sent twice (double tap)", default: 10, in: 0...100),
-        .init("duplicatePercent", "trigger events delivered twice (MODEL_RULES §9: 5 % under stress)", default: 5, in: 0...100),
-        .init("sniperPercent", "share of bidders who also run a sniping bot: it reads once, then fires blind bids in the last seconds", default: 0, in: 0...100),
-        .init("snipesPerSniper", "bids each sniper fires in the sniping window", default: 3, in: 1...20),
-        .init("sniperWindowMilliseconds", "the sniping window before the close", default: 2_000, in: 100...60_000),
+        Parameter.bidders,
+        Parameter.honors,
+        Parameter.bidsPerBidder,
+        Parameter.durationSeconds,
+        Parameter.burstPercent,
+        Parameter.buyNow,
+        Parameter.buyNowAtPercent,
+        Parameter.snipePercent,
+        Parameter.raiseOwnPercent,
+        Parameter.doubleTapPercent,
+        Parameter.duplicatePercent,
+        Parameter.sniperPercent,
+        Parameter.snipesPerSniper,
+        Parameter.sniperWindowMilliseconds,
     ]
     public let operations: [String] = ["placeBid", "buyNow", "snipe"]
     /// Timeline operations that change an honor's bids (stories leave out "sees … sold").
@@ -49,20 +49,20 @@ public struct AuctionRaceScenario: Scenario {
 
     public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {
         // Increments of at most 20 per bid must stay below the Buy Now price.
-        let maximumRaise = parameters["bidders"] * parameters["bidsPerBidder"] * 1_000 * 3
+        let maximumRaise = parameters[Parameter.bidders] * parameters[Parameter.bidsPerBidder] * 1_000 * 3
         if maximumRaise >= Int(Self.buyNowPrice) * 10 {
-            throw .invalidParameter(name: "bidsPerBidder", value: parameters["bidsPerBidder"], reason: "bidders × bidsPerBidder must stay below 334 (bids would pass the Buy Now price)")
+            throw .invalidParameter(name: Parameter.bidsPerBidder.name, value: parameters[Parameter.bidsPerBidder], reason: "bidders × bidsPerBidder must stay below 334 (bids would pass the Buy Now price)")
         }
-        if parameters["sniperWindowMilliseconds"] > parameters["durationSeconds"] * 1_000 {
-            throw .invalidParameter(name: "sniperWindowMilliseconds", value: parameters["sniperWindowMilliseconds"], reason: "the sniping window must fit in durationSeconds")
+        if parameters[Parameter.sniperWindowMilliseconds] > parameters[Parameter.durationSeconds] * 1_000 {
+            throw .invalidParameter(name: Parameter.sniperWindowMilliseconds.name, value: parameters[Parameter.sniperWindowMilliseconds], reason: "the sniping window must fit in durationSeconds")
         }
     }
 
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters
-        let app = KNBScenarioSupport.makeApp(context, duplicatePercent: p["duplicatePercent"])
+        let app = KNBScenarioSupport.makeApp(context, duplicatePercent: p[Parameter.duplicatePercent])
         let admin = await KNBScenarioSupport.signUp(app, email: "admin@knb.org", name: "Admin", admin: true)
-        let honorIds = (0..<p["honors"]).map { "h\($0)" }
+        let honorIds = (0..<p[Parameter.honors]).map { "h\($0)" }
         let listener = app.backend.listen("honors", label: "checker/honors") { changes in
             for change in changes { Self.checkUpdate(change, context) }
         }
@@ -70,15 +70,15 @@ public struct AuctionRaceScenario: Scenario {
             _ = try? await KNBScenarioSupport.retrying { try await admin.createHonor(id: id, name: "Honor \(id)", buyNowPrice: Self.buyNowPrice) }
         }
         var signedUp: [KNBClient] = []
-        for index in 0..<p["bidders"] {
+        for index in 0..<p[Parameter.bidders] {
             signedUp.append(await KNBScenarioSupport.signUp(app, email: "u\(index)@knb.org", name: "User \(index)"))
         }
         let bidders = signedUp
         let origin = Simulation.nowNanoseconds
-        let duration = UInt64(p["durationSeconds"]) * 1_000_000_000
+        let duration = UInt64(p[Parameter.durationSeconds]) * 1_000_000_000
         try await context.monitored(every: .seconds(1), check: { Self.checkState(app, context) }) {
             await withTaskGroup(of: Void.self) { group in
-                let snipers = bidders.count * p["sniperPercent"] / 100
+                let snipers = bidders.count * p[Parameter.sniperPercent] / 100
                 for (index, bidder) in bidders.enumerated() {
                     if index < snipers {  // a sniping bot on this bidder's account, besides their own bids
                         group.addTask {
@@ -93,9 +93,9 @@ public struct AuctionRaceScenario: Scenario {
                         }
                     }
                 }
-                if p["buyNow"] == 1 {
+                if p[Parameter.buyNow] == 1 {
                     group.addTask {
-                        await KNBScenarioSupport.sleep(until: origin + duration / 100 * UInt64(p["buyNowAtPercent"]))
+                        await KNBScenarioSupport.sleep(until: origin + duration / 100 * UInt64(p[Parameter.buyNowAtPercent]))
                         guard !context.isStopped else { return }
                         let buyer = bidders[bidders.count - 1]
                         context.note(buyer.email, "buyNow \(honorIds[0])")
@@ -122,15 +122,15 @@ public struct AuctionRaceScenario: Scenario {
         let p = context.parameters
         var random = Simulation.random("auction/bidder-\(index)")
         let arrivals = KNBScenarioSupport.arrivals(
-            count: p["bidsPerBidder"], durationSeconds: p["durationSeconds"], burstPercent: p["burstPercent"], random: &random, origin: origin)
+            count: p[Parameter.bidsPerBidder], durationSeconds: p[Parameter.durationSeconds], burstPercent: p[Parameter.burstPercent], random: &random, origin: origin)
         for arrival in arrivals {
             await KNBScenarioSupport.sleep(until: arrival)
             if context.isStopped { return }
             let honorId = honorIds[random.below(honorIds.count)]
-            let raiseOwn = random.below(100) < p["raiseOwnPercent"]
-            let doubleTap = random.below(100) < p["doubleTapPercent"]
-            let closing = arrival >= origin + UInt64(p["durationSeconds"]) * 900_000_000
-            let snipe = closing && random.below(100) < p["snipePercent"]
+            let raiseOwn = random.below(100) < p[Parameter.raiseOwnPercent]
+            let doubleTap = random.below(100) < p[Parameter.doubleTapPercent]
+            let closing = arrival >= origin + UInt64(p[Parameter.durationSeconds]) * 900_000_000
+            let snipe = closing && random.below(100) < p[Parameter.snipePercent]
             let increment = Double(1 + random.below(snipe ? 1_000 : 20))
             await placeBid(bidder, honorId: honorId, increment: increment, raiseOwn: raiseOwn, doubleTap: doubleTap, arrival: arrival, context: context)
         }
@@ -143,8 +143,8 @@ public struct AuctionRaceScenario: Scenario {
     static func sniperLoop(_ bidder: KNBClient, index: Int, honorIds: [String], origin: UInt64, context: ScenarioContext) async {
         let p = context.parameters
         var random = Simulation.random("auction/sniper-\(index)")
-        let close = origin + UInt64(p["durationSeconds"]) * 1_000_000_000
-        let window = UInt64(p["sniperWindowMilliseconds"]) * 1_000_000
+        let close = origin + UInt64(p[Parameter.durationSeconds]) * 1_000_000_000
+        let window = UInt64(p[Parameter.sniperWindowMilliseconds]) * 1_000_000
         let honorId = honorIds[random.below(honorIds.count)]
         await KNBScenarioSupport.sleep(until: close - window)
         if context.isStopped { return }
@@ -154,7 +154,7 @@ public struct AuctionRaceScenario: Scenario {
         // bids keep committing below it: each commit is a conflict for the snipe in flight.
         let base = fields["currentBid"]?.doubleValue ?? 0
         var snipes: [(at: UInt64, amount: Double)] = []
-        for _ in 0..<p["snipesPerSniper"] {
+        for _ in 0..<p[Parameter.snipesPerSniper] {
             snipes.append((close - window + UInt64(random.below(Int(window))), base + Double(1_000 + random.below(4_001))))
         }
         let planned = snipes.sorted { $0.at < $1.at }

@@ -11,6 +11,6 @@ extension KiddushBookingScenario {
         static let oneEmailPerBooking = CheckDeclaration(
             .eventually, "one-email-per-booking", "exactly one booking email per recipient per booking")
         static let dateAlreadyBooked = CheckDeclaration(
-            .sometimes, "date-already-booked", "a user was told the date is taken", requires: [.atLeast("users", 2)])
+            .sometimes, "date-already-booked", "a user was told the date is taken", requires: [.atLeast(Parameter.users, 2)])
     }
 }

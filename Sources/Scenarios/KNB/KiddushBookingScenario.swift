@@ -7,11 +7,11 @@ public struct KiddushBookingScenario: Scenario {
     public let name = "kiddush-booking"
     public let summary = "users and admins race to sponsor a few kiddush dates; one booking and one email per date"
     public let parameters: [ScenarioParameter] = [
-        .init("users", "users booking", default: 6, in: 1...60),
-        .init("admins", "how many of them are admins", default: 2, in: 0...60),
-        .init("dates", "Shabbat dates on offer", default: 3, in: 1...52),
-        .init("windowSeconds", "bookings arrive within this window (virtual seconds)", default: 5, in: 1...3_600),
-        .init("duplicatePercent", "trigger events delivered twice", default: 20, in: 0...100),
+        Parameter.users,
+        Parameter.admins,
+        Parameter.dates,
+        Parameter.windowSeconds,
+        Parameter.duplicatePercent,
     ]
     public let operations: [String] = ["bookKiddush"]
     public let variants = KNBScenarioSupport.variants([.kiddushRandomId, .kiddushSetDataOverwrite, .kiddushCheckSendSet])
@@ -24,8 +24,8 @@ public struct KiddushBookingScenario: Scenario {
     ]
 
     public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {
-        if parameters["admins"] > parameters["users"] {
-            throw .invalidParameter(name: "admins", value: parameters["admins"], reason: "cannot exceed users (\(parameters["users"]))")
+        if parameters[Parameter.admins] > parameters[Parameter.users] {
+            throw .invalidParameter(name: Parameter.admins.name, value: parameters[Parameter.admins], reason: "cannot exceed users (\(parameters[Parameter.users]))")
         }
     }
 
@@ -33,10 +33,10 @@ public struct KiddushBookingScenario: Scenario {
 
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters
-        let app = KNBScenarioSupport.makeApp(context, duplicatePercent: p["duplicatePercent"])
+        let app = KNBScenarioSupport.makeApp(context, duplicatePercent: p[Parameter.duplicatePercent])
         var signedUp: [KNBClient] = []
-        for index in 0..<p["users"] {
-            signedUp.append(await KNBScenarioSupport.signUp(app, email: "u\(index)@knb.org", name: "User \(index)", admin: index < p["admins"]))
+        for index in 0..<p[Parameter.users] {
+            signedUp.append(await KNBScenarioSupport.signUp(app, email: "u\(index)@knb.org", name: "User \(index)", admin: index < p[Parameter.admins]))
         }
         let users = signedUp
         let origin = Simulation.nowNanoseconds
@@ -46,9 +46,9 @@ public struct KiddushBookingScenario: Scenario {
                 for (index, user) in users.enumerated() {
                     group.addTask {
                         var random = Simulation.random("kiddush/user-\(index)")
-                        await KNBScenarioSupport.sleep(until: origin + UInt64(random.below(p["windowSeconds"] * 1_000)) * 1_000_000)
+                        await KNBScenarioSupport.sleep(until: origin + UInt64(random.below(p[Parameter.windowSeconds] * 1_000)) * 1_000_000)
                         let arrival = Simulation.nowNanoseconds
-                        let date = Self.date(random.below(p["dates"]))
+                        let date = Self.date(random.below(p[Parameter.dates]))
                         context.note(user.email, "book \(date)")
                         do {
                             let path = try await KNBScenarioSupport.retrying {

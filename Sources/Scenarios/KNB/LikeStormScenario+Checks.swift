@@ -9,8 +9,8 @@ extension LikeStormScenario {
         static let replyCountMatchesReplies = CheckDeclaration(
             .eventually, "reply-count-matches-replies", "replyCount == number of replies, once idle", operations: ["reply", "delete"])
         static let doubleTapLike = CheckDeclaration(
-            .sometimes, "double-tap-like", "a like was sent twice", requires: [.atLeast("doubleTapPercent", 1), .atMost("replyPercent", 99)])
+            .sometimes, "double-tap-like", "a like was sent twice", requires: [.atLeast(Parameter.doubleTapPercent, 1), .atMost(Parameter.replyPercent, 99)])
         static let staleUnlike = CheckDeclaration(
-            .sometimes, "stale-unlike", "an unlike came from a user who did not like the post", requires: [.atLeast("staleUnlikePercent", 1), .atMost("replyPercent", 99)])
+            .sometimes, "stale-unlike", "an unlike came from a user who did not like the post", requires: [.atLeast(Parameter.staleUnlikePercent, 1), .atMost(Parameter.replyPercent, 99)])
     }
 }

@@ -7,14 +7,14 @@ public struct LikeStormScenario: Scenario {
     public let name = "like-storm"
     public let summary = "likes, unlikes (stale UI) and replies on KNB posts, with double taps"
     public let parameters: [ScenarioParameter] = [
-        .init("users", "users acting on the feed", default: 8, in: 1...60),
-        .init("posts", "top-level posts", default: 2, in: 1...20),
-        .init("actionsPerUser", "actions each user takes", default: 8, in: 1...100),
-        .init("durationSeconds", "storm length (virtual seconds)", default: 30, in: 1...86_400),
-        .init("doubleTapPercent", "chance a like is sent twice", default: 25, in: 0...100),
-        .init("staleUnlikePercent", "chance an unlike comes from a stale UI (user does not like the post)", default: 20, in: 0...100),
-        .init("replyPercent", "share of actions that are replies", default: 25, in: 0...100),
-        .init("duplicatePercent", "trigger events delivered twice", default: 10, in: 0...100),
+        Parameter.users,
+        Parameter.posts,
+        Parameter.actionsPerUser,
+        Parameter.durationSeconds,
+        Parameter.doubleTapPercent,
+        Parameter.staleUnlikePercent,
+        Parameter.replyPercent,
+        Parameter.duplicatePercent,
     ]
     public let operations: [String] = ["like", "unlike", "reply"]
     public let variants = KNBScenarioSupport.variants([.likeArrayUnionIncrement, .unlikeNonLikerDecrements, .replyCountTriggerIncrement, .likeGuardReentrant])
@@ -28,14 +28,14 @@ public struct LikeStormScenario: Scenario {
 
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters
-        let app = KNBScenarioSupport.makeApp(context, duplicatePercent: p["duplicatePercent"])
+        let app = KNBScenarioSupport.makeApp(context, duplicatePercent: p[Parameter.duplicatePercent])
         let author = await KNBScenarioSupport.signUp(app, email: "author@knb.org", name: "Author")
         var postIds: [String] = []
-        for index in 0..<p["posts"] {
+        for index in 0..<p[Parameter.posts] {
             if let path = try? await KNBScenarioSupport.retrying({ try await author.createPost("Post \(index)") }) { postIds.append(path.id) }
         }
         var signedUp: [KNBClient] = []
-        for index in 0..<p["users"] { signedUp.append(await KNBScenarioSupport.signUp(app, email: "u\(index)@knb.org", name: "User \(index)")) }
+        for index in 0..<p[Parameter.users] { signedUp.append(await KNBScenarioSupport.signUp(app, email: "u\(index)@knb.org", name: "User \(index)")) }
         let users = signedUp, posts = postIds
         let origin = Simulation.nowNanoseconds
         try await context.monitored(every: .milliseconds(500), check: { Self.checkState(app, context) }) {
@@ -61,24 +61,24 @@ public struct LikeStormScenario: Scenario {
         let p = context.parameters
         var random = Simulation.random("likes/user-\(index)")
         var liked: Set<String> = []  // what this user's UI believes
-        let arrivals = KNBScenarioSupport.arrivals(count: p["actionsPerUser"], durationSeconds: p["durationSeconds"], burstPercent: 0, random: &random, origin: origin)
+        let arrivals = KNBScenarioSupport.arrivals(count: p[Parameter.actionsPerUser], durationSeconds: p[Parameter.durationSeconds], burstPercent: 0, random: &random, origin: origin)
         for arrival in arrivals {
             await KNBScenarioSupport.sleep(until: arrival)
             if context.isStopped { return }
             let post = posts[random.below(posts.count)]
             let roll = random.below(100)
-            if roll < p["replyPercent"] {
+            if roll < p[Parameter.replyPercent] {
                 context.note(user.email, "reply \(post)")
                 _ = try? await KNBScenarioSupport.retrying { try await user.reply(to: post, "Reply from \(user.name)") }
                 context.recordLatency("reply", user: user.email, intendedStartNanoseconds: arrival)
-            } else if liked.contains(post) || random.below(100) < p["staleUnlikePercent"] {
+            } else if liked.contains(post) || random.below(100) < p[Parameter.staleUnlikePercent] {
                 context.sometimes(Check.staleUnlike, !liked.contains(post))
                 context.note(user.email, "unlike \(post)")
                 _ = try? await KNBScenarioSupport.retrying { try await user.unlike(post) }
                 liked.remove(post)
                 context.recordLatency("unlike", user: user.email, intendedStartNanoseconds: arrival)
             } else {
-                let doubleTap = random.below(100) < p["doubleTapPercent"]
+                let doubleTap = random.below(100) < p[Parameter.doubleTapPercent]
                 context.sometimes(Check.doubleTapLike, doubleTap)
                 context.note(user.email, doubleTap ? "double-tap like \(post)" : "like \(post)")
                 if doubleTap {

@@ -23,7 +23,7 @@ extension HeartbeatTimelineScenario {
         static let checkinCancelledAlert = CheckDeclaration(
             .sometimes, "checkin-cancelled-alert", "a check-in cancelled a scheduled alert")
         static let rateLimited = CheckDeclaration(
-            .sometimes, "rate-limited", "a double tap's second request was rate limited", requires: [.atLeast("rapidTapPercent", 1)])
+            .sometimes, "rate-limited", "a double tap's second request was rate limited", requires: [.atLeast(Parameter.rapidTapPercent, 1)])
         static let emailRetried = CheckDeclaration(
             .sometimes, "email-retried", "a SendGrid failure was retried by a later sender run")
         static let retrySkipsDeliveredContacts = CheckDeclaration(

@@ -12,16 +12,16 @@ public struct HeartbeatTimelineScenario: Scenario {
     public let name = "heartbeat-timeline"
     public let summary = "SafeNSound check-ins, pre-notifications and emails over 72 h across a DST change"
     public let parameters: [ScenarioParameter] = [
-        .init("users", "SafeNSound users", default: 200, in: 1...5_000),
-        .init("hours", "virtual hours simulated", default: 72, in: 6...240),
-        .init("missedPercent", "users who stop checking in (pre-notification, then email)", default: 25, in: 0...100),
-        .init("latePercent", "users who check in only after the pre-notification", default: 25, in: 0...100),
-        .init("thresholdRacePercent", "users who check in within ±3 min of their threshold", default: 10, in: 0...100),
-        .init("rapidTapPercent", "check-ins sent as a double tap (two requests in one instant)", default: 20, in: 0...100),
-        .init("offlinePercent", "check-ins that fail \"No Internet\" (the user taps again 5–30 min later)", default: 5, in: 0...100),
-        .init("pausePercent", "missed users who pause monitoring (isActive=false) shortly before an alert is due", default: 20, in: 0...100),
-        .init("emailFailurePercent", "SendGrid 429 probability per email", default: 10, in: 0...90),
-        .init("duplicateTickPercent", "Cloud Scheduler ticks that run twice (overlapping 2-minute runs)", default: 30, in: 0...100),
+        Parameter.users,
+        Parameter.hours,
+        Parameter.missedPercent,
+        Parameter.latePercent,
+        Parameter.thresholdRacePercent,
+        Parameter.rapidTapPercent,
+        Parameter.offlinePercent,
+        Parameter.pausePercent,
+        Parameter.emailFailurePercent,
+        Parameter.duplicateTickPercent,
     ]
     public let operations: [String] = ["checkIn", "thresholdToEmail", "preDueToPush"]
     public let variants = SafeNSoundVariant.allCases.filter { $0 != .careful }.map(\.rawValue)
@@ -54,9 +54,9 @@ public struct HeartbeatTimelineScenario: Scenario {
     static let slack: Duration = .seconds(60)
 
     public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {
-        let shares = parameters["missedPercent"] + parameters["latePercent"] + parameters["thresholdRacePercent"]
+        let shares = parameters[Parameter.missedPercent] + parameters[Parameter.latePercent] + parameters[Parameter.thresholdRacePercent]
         if shares > 100 {
-            throw .invalidParameter(name: "missedPercent", value: parameters["missedPercent"], reason: "missedPercent + latePercent + thresholdRacePercent must be at most 100 (got \(shares))")
+            throw .invalidParameter(name: Parameter.missedPercent.name, value: parameters[Parameter.missedPercent], reason: "missedPercent + latePercent + thresholdRacePercent must be at most 100 (got \(shares))")
         }
     }
 
@@ -100,29 +100,29 @@ public struct HeartbeatTimelineScenario: Scenario {
         let clock = DomainClock(SimClock(), epochUnixNanoseconds: epoch)
         let env = DomainEnvironment(clock: clock, executors: SimExecutorSource(), random: SimRandomSource(streams: Simulation.streams))
         var faults = BackendFaults.default
-        faults.emailRateLimitProbability = Double(p["emailFailurePercent"]) / 100
-        faults.scheduleDuplicateProbability = Double(p["duplicateTickPercent"]) / 100
+        faults.emailRateLimitProbability = Double(p[Parameter.emailFailurePercent]) / 100
+        faults.scheduleDuplicateProbability = Double(p[Parameter.duplicateTickPercent]) / 100
         let backend = context.backend(faults, environment: env)
         let start = clock.now
-        let end = start + .seconds(Int64(p["hours"]) * 3600)
+        let end = start + .seconds(Int64(p[Parameter.hours]) * 3600)
         let virtual: @Sendable (Timestamp) -> UInt64 = { UInt64(max(0, $0.unixNanoseconds - epoch)) + wrapVirtual }
 
         var random = Simulation.random("heartbeat/setup")
         var members: [Member] = []
-        for index in 0..<p["users"] {
+        for index in 0..<p[Parameter.users] {
             let threshold = Self.thresholds[index % Self.thresholds.count]
             let roll = random.below(100)
             let habit: Habit
-            if roll < p["missedPercent"] { habit = .missed }
-            else if roll < p["missedPercent"] + p["latePercent"] { habit = .late }
-            else if roll < p["missedPercent"] + p["latePercent"] + p["thresholdRacePercent"] { habit = .thresholdRace }
+            if roll < p[Parameter.missedPercent] { habit = .missed }
+            else if roll < p[Parameter.missedPercent] + p[Parameter.latePercent] { habit = .late }
+            else if roll < p[Parameter.missedPercent] + p[Parameter.latePercent] + p[Parameter.thresholdRacePercent] { habit = .thresholdRace }
             else { habit = .regular }
             // The current window began up to (threshold − lead − 1 h) ago, so nothing is overdue at the start.
             let headroomSeconds = (threshold - Self.leadHours - 1) * 3600
             let offset = Int64(random.below(headroomSeconds))
             members.append(Member(
                 userId: "u\(index)", thresholdHours: threshold, timeZone: Self.timeZones[index % Self.timeZones.count],
-                habit: habit, pauses: habit == .missed && random.below(100) < p["pausePercent"],
+                habit: habit, pauses: habit == .missed && random.below(100) < p[Parameter.pausePercent],
                 contacts: (0...random.below(2)).map { "contact\($0)-u\(index)@example.com" },
                 initialHeartbeat: start - .seconds(offset)))
         }
@@ -218,7 +218,7 @@ public struct HeartbeatTimelineScenario: Scenario {
         let p = context.parameters
         let data: Fields = ["timezone": .string(member.timeZone), "deviceInfo": .map(["model": "iPhone"])]
         let auth = AuthContext(uid: member.userId)
-        if random.below(100) < p["offlinePercent"] {
+        if random.below(100) < p[Parameter.offlinePercent] {
             device.network.setOnline(false)
             _ = try? await backend.functions.invoke(SafeNSoundApp.recordHeartbeatName, data: data, auth: auth, network: device.network)
             device.network.setOnline(true)
@@ -226,7 +226,7 @@ public struct HeartbeatTimelineScenario: Scenario {
             return nil
         }
         let results: [Result<Value, any Error>]
-        if random.below(100) < p["rapidTapPercent"] {
+        if random.below(100) < p[Parameter.rapidTapPercent] {
             // Two taps pipelined on one connection reach the function in the same instant.
             try? await SimClock().sleep(for: .milliseconds(20 + random.below(80)))
             let call: @Sendable () async -> Result<Value, any Error> = {

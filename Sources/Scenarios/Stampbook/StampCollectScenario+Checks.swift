@@ -11,8 +11,8 @@ extension StampCollectScenario {
         static let collectorsMatchRecords = CheckDeclaration(
             .eventually, "collectors-match-records", "collectorUserIds equals the users with a collected record", operations: ["collect", "double-tap collect"])
         static let doubleCollectRefused = CheckDeclaration(
-            .sometimes, "double-collect-refused", "a second collect was refused as already collected", requires: [.atLeast("collectPercent", 1)])
+            .sometimes, "double-collect-refused", "a second collect was refused as already collected", requires: [.atLeast(Parameter.collectPercent, 1)])
         static let likeJoined = CheckDeclaration(
-            .sometimes, "like-joined", "a double-tapped like joined the request in flight", requires: [.atLeast("doubleTapPercent", 1), .atMost("collectPercent", 99)])
+            .sometimes, "like-joined", "a double-tapped like joined the request in flight", requires: [.atLeast(Parameter.doubleTapPercent, 1), .atMost(Parameter.collectPercent, 99)])
     }
 }

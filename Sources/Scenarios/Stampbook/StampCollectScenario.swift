@@ -8,13 +8,13 @@ public struct StampCollectScenario: Scenario {
     public let name = "stamp-collect"
     public let summary = "Stampbook stamp collecting (double taps, retries) and de-duplicated likes"
     public let parameters: [ScenarioParameter] = [
-        .init("users", "Stampbook users", default: 5, in: 1...40),
-        .init("stamps", "stamps on the map", default: 3, in: 1...20),
-        .init("actionsPerUser", "actions each user takes", default: 8, in: 1...100),
-        .init("durationSeconds", "workload length (virtual seconds)", default: 20, in: 1...86_400),
-        .init("collectPercent", "share of actions that collect a stamp (the rest like or unlike)", default: 40, in: 0...100),
-        .init("doubleTapPercent", "chance a collect or like is tapped twice at once", default: 30, in: 0...100),
-        .init("staleUnlikePercent", "chance an unlike comes from a stale UI (the user never liked the post)", default: 20, in: 0...100),
+        Parameter.users,
+        Parameter.stamps,
+        Parameter.actionsPerUser,
+        Parameter.durationSeconds,
+        Parameter.collectPercent,
+        Parameter.doubleTapPercent,
+        Parameter.staleUnlikePercent,
     ]
     public let operations: [String] = ["collect", "like", "unlike"]
     public let variants = [StampbookVariant.incrementCollectors.rawValue, StampbookVariant.blindLikeIncrement.rawValue,
@@ -31,9 +31,9 @@ public struct StampCollectScenario: Scenario {
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters
         let app = StampbookApp(backend: context.backend(), variant: ScenarioSupport.variant(context, StampbookVariant.self) ?? .careful)
-        let stampIds = (0..<p["stamps"]).map { "stamp\($0)" }
+        let stampIds = (0..<p[Parameter.stamps]).map { "stamp\($0)" }
         for id in stampIds { try? await app.addStamp(stampId: id, name: "Stamp \(id)") }
-        let users = (0..<p["users"]).map { index in (uid: "u\(index)", client: app.backend.client(auth: AuthContext(uid: "u\(index)"), label: "u\(index)")) }
+        let users = (0..<p[Parameter.users]).map { index in (uid: "u\(index)", client: app.backend.client(auth: AuthContext(uid: "u\(index)"), label: "u\(index)")) }
         let origin = Simulation.nowNanoseconds
         try await context.monitored(every: .milliseconds(250), check: { Self.checkState(app, context) }) {
             await withTaskGroup(of: Void.self) { group in
@@ -81,11 +81,11 @@ public struct StampCollectScenario: Scenario {
         let p = context.parameters
         var random = Simulation.random("stamps/user-\(index)")
         var liked: Set<String> = []  // the optimistic UI's belief
-        for arrival in ScenarioSupport.arrivals(count: p["actionsPerUser"], durationSeconds: p["durationSeconds"], random: &random, origin: origin) {
+        for arrival in ScenarioSupport.arrivals(count: p[Parameter.actionsPerUser], durationSeconds: p[Parameter.durationSeconds], random: &random, origin: origin) {
             await ScenarioSupport.sleep(until: arrival)
             if context.isStopped { return }
-            let doubleTap = random.below(100) < p["doubleTapPercent"]
-            if random.below(100) < p["collectPercent"] {
+            let doubleTap = random.below(100) < p[Parameter.doubleTapPercent]
+            if random.below(100) < p[Parameter.collectPercent] {
                 let stampId = stampIds[random.below(stampIds.count)]
                 context.note(uid, doubleTap ? "double-tap collect \(stampId)" : "collect \(stampId)")
                 let collect: @Sendable () async -> Void = {
@@ -104,7 +104,7 @@ public struct StampCollectScenario: Scenario {
                 continue
             }
             let postId = "\(users[random.below(users.count)])_\(stampIds[random.below(stampIds.count)])"
-            let stale = random.below(100) < p["staleUnlikePercent"]
+            let stale = random.below(100) < p[Parameter.staleUnlikePercent]
             let like = !liked.contains(postId) && !stale
             context.note(uid, "\(like ? "like" : "unlike") \(postId)\(doubleTap ? " ×2" : "")")
             let tap: @Sendable () async -> Bool? = {

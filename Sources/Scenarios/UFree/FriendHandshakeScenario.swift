@@ -9,11 +9,11 @@ public struct FriendHandshakeScenario: Scenario {
     public let name = "friend-handshake"
     public let summary = "UFree friend requests sent both ways at once, accepted and removed"
     public let parameters: [ScenarioParameter] = [
-        .init("users", "UFree users", default: 6, in: 2...40),
-        .init("actionsPerUser", "actions each user takes", default: 6, in: 1...100),
-        .init("durationSeconds", "workload length (virtual seconds)", default: 20, in: 1...86_400),
-        .init("crossPercent", "chance an action is a crossing request (both users tap Add at once)", default: 40, in: 0...100),
-        .init("removePercent", "chance a user removes a friend they picked", default: 25, in: 0...100),
+        Parameter.users,
+        Parameter.actionsPerUser,
+        Parameter.durationSeconds,
+        Parameter.crossPercent,
+        Parameter.removePercent,
     ]
     public let operations: [String] = ["sendRequest", "acceptRequest", "crossingRequest", "removeFriend"]
     public let variants = [UFreeVariant.twoWayRequests.rawValue]
@@ -46,7 +46,7 @@ public struct FriendHandshakeScenario: Scenario {
         let p = context.parameters
         let app = UFreeScenarioSupport.makeApp(context)
         let activity = PairActivity()
-        let users = await UFreeScenarioSupport.signUp(app, count: p["users"])
+        let users = await UFreeScenarioSupport.signUp(app, count: p[Parameter.users])
         let origin = Simulation.nowNanoseconds
         try await context.monitored(every: .milliseconds(250), check: { Self.checkState(app, context) }) {
             await withTaskGroup(of: Void.self) { group in
@@ -70,14 +70,14 @@ public struct FriendHandshakeScenario: Scenario {
         let p = context.parameters
         var random = Simulation.random("handshake/user-\(index)")
         let me = users[index]
-        for arrival in ScenarioSupport.arrivals(count: p["actionsPerUser"], durationSeconds: p["durationSeconds"], random: &random, origin: origin) {
+        for arrival in ScenarioSupport.arrivals(count: p[Parameter.actionsPerUser], durationSeconds: p[Parameter.durationSeconds], random: &random, origin: origin) {
             await ScenarioSupport.sleep(until: arrival)
             if context.isStopped { return }
             var otherIndex = random.below(users.count - 1)
             if otherIndex >= index { otherIndex += 1 }
             let other = users[otherIndex]
-            let crossing = random.below(100) < p["crossPercent"]
-            let removing = random.below(100) < p["removePercent"]
+            let crossing = random.below(100) < p[Parameter.crossPercent]
+            let removing = random.below(100) < p[Parameter.removePercent]
             let friends = await app.friendIds(of: me.uid)  // what the Friends tab shows
             if crossing {
                 await cross(app, me, other, activity: activity, context: context)

@@ -11,8 +11,8 @@ extension NudgeStormScenario {
         static let oneNotificationPerNudge = CheckDeclaration(
             .eventually, "one-notification-per-nudge", "every delivered nudge has its notification, and none appears without a call reaching the backend", operations: ["nudge"])
         static let rapidTapRefused = CheckDeclaration(
-            .sometimes, "rapid-tap-refused", "a rapid tap was refused (cooldown or in flight)", requires: [.atLeast("tapsMax", 2), .atMost("nudgeAllPercent", 99)])
+            .sometimes, "rapid-tap-refused", "a rapid tap was refused (cooldown or in flight)", requires: [.atLeast(Parameter.tapsMax, 2), .atMost(Parameter.nudgeAllPercent, 99)])
         static let nudgeAllSent = CheckDeclaration(
-            .sometimes, "nudge-all-sent", "Nudge All reached a free friend", requires: [.atLeast("nudgeAllPercent", 1), .atLeast("freePercent", 1)])
+            .sometimes, "nudge-all-sent", "Nudge All reached a free friend", requires: [.atLeast(Parameter.nudgeAllPercent, 1), .atLeast(Parameter.freePercent, 1)])
     }
 }

@@ -9,13 +9,13 @@ public struct NudgeStormScenario: Scenario {
     public let name = "nudge-storm"
     public let summary = "UFree rapid nudge taps and Nudge All on a plan day, across time zones"
     public let parameters: [ScenarioParameter] = [
-        .init("users", "UFree users, all friends with each other", default: 5, in: 2...20),
-        .init("actionsPerUser", "nudge actions each user takes", default: 4, in: 1...50),
-        .init("durationSeconds", "storm length (virtual seconds, below the 60 s cooldown)", default: 30, in: 1...86_400),
-        .init("tapsMax", "most taps in one rapid-tap burst", default: 4, in: 1...10),
-        .init("tapGapMaxMilliseconds", "largest gap between two taps of a burst", default: 400, in: 0...10_000),
-        .init("nudgeAllPercent", "share of actions that are Nudge All", default: 30, in: 0...100),
-        .init("freePercent", "chance a user is free on the plan day", default: 50, in: 0...100),
+        Parameter.users,
+        Parameter.actionsPerUser,
+        Parameter.durationSeconds,
+        Parameter.tapsMax,
+        Parameter.tapGapMaxMilliseconds,
+        Parameter.nudgeAllPercent,
+        Parameter.freePercent,
     ]
     public let operations: [String] = ["nudgeAll", "nudgeBurst"]
     public let variants = [UFreeVariant.clientTapGuardOnly.rawValue, UFreeVariant.utcToday.rawValue, UFreeVariant.nudgeGuardReentrant.rawValue]
@@ -42,7 +42,7 @@ public struct NudgeStormScenario: Scenario {
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters
         let app = UFreeScenarioSupport.makeApp(context, nudgeCooldownSeconds: Self.cooldownSeconds)
-        let users = await UFreeScenarioSupport.signUp(app, count: p["users"])
+        let users = await UFreeScenarioSupport.signUp(app, count: p[Parameter.users])
         for (a, first) in users.enumerated() {
             for second in users[(a + 1)...] {
                 _ = try? await UFreeScenarioSupport.retrying { try await app.sendFriendRequest(to: second.uid, as: first.client) }
@@ -59,7 +59,7 @@ public struct NudgeStormScenario: Scenario {
                 context.always(Check.localTodayAccepted, false, "\(user.uid) in \(user.timeZone) could not set today \(day): app says today is \(appToday)")
             } catch { context.note(user.uid, "set today failed: \(error)") }
             context.always(Check.localTodayAccepted, true, "")
-            let isFree = random.below(100) < p["freePercent"]
+            let isFree = random.below(100) < p[Parameter.freePercent]
             let status: UFreeAvailabilityStatus = isFree ? .free : [.busy, .morningOnly, .eveningOnly][random.below(3)]
             do {
                 try await UFreeScenarioSupport.retrying { try await app.setAvailability(day: Self.planDay, status: status, as: user.client) }
@@ -117,10 +117,10 @@ public struct NudgeStormScenario: Scenario {
             case .failure: attempted.add(key)  // may have committed before the response was lost
             }
         }
-        for arrival in ScenarioSupport.arrivals(count: p["actionsPerUser"], durationSeconds: p["durationSeconds"], random: &random, origin: origin) {
+        for arrival in ScenarioSupport.arrivals(count: p[Parameter.actionsPerUser], durationSeconds: p[Parameter.durationSeconds], random: &random, origin: origin) {
             await ScenarioSupport.sleep(until: arrival)
             if context.isStopped { return }
-            if random.below(100) < p["nudgeAllPercent"] {
+            if random.below(100) < p[Parameter.nudgeAllPercent] {
                 context.note(me.uid, "nudge all \(planDay)")
                 do {
                     let result = try await UFreeScenarioSupport.retrying { try await app.nudgeAllFree(on: planDay, as: me.client) }
@@ -144,8 +144,8 @@ public struct NudgeStormScenario: Scenario {
             var friendIndex = random.below(users.count - 1)
             if friendIndex >= index { friendIndex += 1 }
             let friend = users[friendIndex].uid
-            let taps = 1 + random.below(p["tapsMax"])
-            let gaps = (0..<taps).map { _ in random.below(p["tapGapMaxMilliseconds"] + 1) }
+            let taps = 1 + random.below(p[Parameter.tapsMax])
+            let gaps = (0..<taps).map { _ in random.below(p[Parameter.tapGapMaxMilliseconds] + 1) }
             context.note(me.uid, "nudge \(friend) ×\(taps)")
             await withTaskGroup(of: Void.self) { group in
                 var offset = 0
