@@ -1,6 +1,9 @@
 extension AuctionRaceScenario {
     /// The parameters this scenario reads, as values: `context.parameters[Parameter.users]`
     /// (a misspelt name does not compile; values are range-checked once, when the run is prepared).
+    /// The parameter counting this scenario's users.
+    public var population: ScenarioParameter? { Parameter.bidders }
+
     enum Parameter {
         static let bidders = ScenarioParameter(
             "bidders", "users bidding", default: 12, in: 2...60)

@@ -1,6 +1,9 @@
 extension HeartbeatTimelineScenario {
     /// The parameters this scenario reads, as values: `context.parameters[Parameter.users]`
     /// (a misspelt name does not compile; values are range-checked once, when the run is prepared).
+    /// The parameter counting this scenario's users.
+    public var population: ScenarioParameter? { Parameter.users }
+
     enum Parameter {
         static let users = ScenarioParameter(
             "users", "SafeNSound users", default: 200, in: 1...5_000)
