@@ -61,10 +61,11 @@ extension Rehearse {
 
         /// Re-runs a crashed seed in a child `rehearse run`; it must die with the same signal.
         func replayCrash(_ failure: FailureArtifact, _ request: RunRequest) throws {
-            var arguments = ["run", failure.scenario, "--seed", "\(failure.seed)", "--strategy", failure.strategy, "--quiet", "--report-dir", reportDir]
-            for name in failure.parameters.keys.sorted() { arguments += ["--param", "\(name)=\(failure.parameters[name]!)"] }
-            if let variant = failure.variant { arguments += ["--variant", variant] }
-            if failure.swarm != nil { arguments.append("--swarm") }
+            // As `replayRequest`: an artifact older than timing windows ran with none.
+            let line = RunCommandLine(
+                scenario: failure.scenario, seed: failure.seed, strategy: failure.strategy, parameters: failure.parameters,
+                variant: failure.variant, swarm: failure.swarm != nil, timingWindowNanoseconds: failure.timingWindowNanoseconds ?? 0)
+            let arguments = line.arguments + ["--quiet", "--report-dir", reportDir]
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
             process.arguments = arguments

@@ -113,13 +113,10 @@ public enum ScenarioRunner {
         }
         // The strategy the seed actually ran: a portfolio's member, PCT with its measured horizon.
         let ranStrategy = request.decisions == nil ? result.configuration.strategy : request.strategy.resolved(forSeed: request.seed)
-        var replay = "rehearse run \(scenario.name) --seed \(request.seed) --strategy \(ranStrategy)"
-        if let window = request.timingWindowNanoseconds { replay += " --timing-window \(window)ns" }
-        for name in parameters.values.keys.sorted() where request.parameters[name] != nil {
-            replay += " --param \(name)=\(parameters[named: name])"
-        }
-        if let variant = request.variant { replay += " --variant \(variant)" }
-        if request.swarm != nil { replay += " --swarm" }
+        let replay = RunCommandLine(
+            scenario: scenario.name, seed: request.seed, strategy: ranStrategy.description,
+            parameters: request.parameters.filter { parameters.values[$0.key] != nil }, variant: request.variant,
+            swarm: request.swarm != nil, timingWindowNanoseconds: request.timingWindowNanoseconds).description
         var report = RunReport(
             runId: request.runId, scenario: scenario.name, seed: request.seed, strategy: ranStrategy.description,
             variant: request.variant, parameters: parameters.values, passed: failure == nil, failure: failure,

@@ -108,6 +108,7 @@ public struct SweepRunner: Sendable {
             },
             build: build)
         result.thresholds = template.thresholds.map(\.expression)
+        result.timingWindowNanoseconds = template.timingWindowNanoseconds
         return result
     }
 }

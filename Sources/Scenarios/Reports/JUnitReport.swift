@@ -194,11 +194,7 @@ public struct JUnitReport: Sendable {
     /// The line that replays one failing seed: its artifact, else the `run` line of its seed.
     static func replayLine(_ failure: SweepFailure, result: SweepResult) -> String {
         if let artifact = failure.artifact { return "rehearse replay \(artifact)" }
-        var line = "rehearse run \(result.scenario) --seed \(failure.seed) --strategy \(result.strategy)"
-        for name in result.parameters.keys.sorted() { line += " --param \(name)=\(result.parameters[name]!)" }
-        if let variant = result.variant { line += " --variant \(variant)" }
-        if result.swarm { line += " --swarm" }
-        return line
+        return result.runCommandLine(seed: failure.seed).description
     }
 
     // MARK: XML

@@ -130,7 +130,7 @@ extension ReportWriter {
     static func replayCommand(_ failure: SweepFailure, sweep: SweepResult, stories: [SweepStory]) -> String {
         if let shrunk = stories.first(where: { $0.seed == failure.seed })?.shrunkArtifact { return "rehearse replay \(shrunk)" }
         if let artifact = failure.artifact { return "rehearse replay \(artifact)" }
-        return "rehearse run \(sweep.scenario) --seed \(failure.seed) --strategy \(sweep.strategy)\(sweep.variant.map { " --variant \($0)" } ?? "")\(sweep.swarm ? " --swarm" : "")"
+        return sweep.runCommandLine(seed: failure.seed).description
     }
 
     /// Failure rows shown before the rest fold into a `<details>`.
