@@ -62,6 +62,14 @@ func caughtSeeds(
         #expect((random + pct).allSatisfy { checks.contains($0.check) }, "\(variant) caught by unexpected checks: \(random + pct)")
     }
 
+    /// A run a violation stopped early says so in its outcome (the runner knows from the typed
+    /// `ScenarioStopped` the root task threw, not from the outcome's text).
+    @Test func aViolationStopsTheRunAndTheOutcomeSaysSo() throws {
+        let (report, _) = try ScenarioRunner.run(RunRequest(scenario: "seat-contention", seed: 1, variant: "seat-random-id"))
+        #expect(report.violation?.check == "no-seat-double-booked")
+        #expect(report.outcome == "stopped-by-violation", "\(report.outcome)")
+    }
+
     @Test func sniperDefaultsKeepTheOldWorkload() throws {
         let scenario = try ScenarioRegistry.scenario(named: "auction-race")
         #expect(scenario.parameters.first { $0.name == "sniperPercent" }?.defaultValue == 0)

@@ -17,6 +17,8 @@ public final class ScenarioContext: Sendable {
 
     struct State {
         var violation: InvariantViolation?
+        /// The scenario's root task ended by throwing `ScenarioStopped` (a violation stopped it early).
+        var stoppedByViolation = false
         var observations: [String: Int] = [:]
         var reached: Set<String> = []
         var samples: [LatencySample] = []
@@ -96,6 +98,12 @@ public final class ScenarioContext: Sendable {
 
     /// The first violation, if any.
     public var violation: InvariantViolation? { state.withLock { $0.violation } }
+
+    /// Whether the root task ended by throwing `ScenarioStopped` (set by the runner, read after the run).
+    var stoppedByViolation: Bool {
+        get { state.withLock { $0.stoppedByViolation } }
+        set { state.withLock { $0.stoppedByViolation = newValue } }
+    }
 
     /// Always: `condition` must hold now. The first failure is kept with the current step and time.
     public func always(_ check: CheckDeclaration, _ condition: Bool, _ message: @autoclosure () -> String) {

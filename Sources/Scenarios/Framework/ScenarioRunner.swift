@@ -58,7 +58,12 @@ public enum ScenarioRunner {
             sink(context)
             // No strategy here: a replay (decisions log) must hash the same as the run it replays.
             Simulation.record("scenario \(name) seed \(request.seed) variant \(request.variant ?? "careful")")
-            try await scenario.run(context)
+            do {
+                try await scenario.run(context)
+            } catch let stopped as ScenarioStopped {
+                context.stoppedByViolation = true  // typed, so the runner never parses the outcome's text
+                throw stopped
+            }
         }
     }
 
@@ -106,7 +111,7 @@ public enum ScenarioRunner {
                          unreachableReason: status == "unreachable" ? unreachable : nil)
         }
         let outcomeKind: String
-        if case .rootThrew(let text) = result.outcome, observed.violation != nil, text.hasPrefix("stopped:") {
+        if case .rootThrew = result.outcome, observed.violation != nil, context.stoppedByViolation {
             outcomeKind = "stopped-by-violation"
         } else {
             outcomeKind = result.outcome.kind
