@@ -37,7 +37,7 @@ extension Rehearse {
                 _ = try ScenarioRunner.prepare(request)
             } catch { throw InputError.fail("\(artifact): \(error.description)") }
             if failure.build != Fingerprint.current { print("note: recorded on \(failure.build); this is \(Fingerprint.current)") }
-            if failure.kind == "crash" { return try replayCrash(failure, request) }
+            if failure.kind == .crash { return try replayCrash(failure, request) }
             request.recordsTrace = trace
             let execution = try ScenarioRunner.execute(request)
             var report = execution.report
@@ -55,7 +55,7 @@ extension Rehearse {
                 print("  report: \(folder)/report.md")
                 return
             }
-            let observed = report.violation.map { "\($0.check) at step \($0.step)" } ?? (report.passed ? "a pass" : "\(report.failure?.kind ?? "?"): \(report.failure?.message ?? "")")
+            let observed = report.violation.map { "\($0.check) at step \($0.step)" } ?? (report.passed ? "a pass" : "\(report.failure?.kind.rawValue ?? "?"): \(report.failure?.message ?? "")")
             throw RehearseError.failed("NOT reproduced: expected \(failure.expectation), got \(observed) (trace \(report.traceHash); different binary or model?)")
         }
 

@@ -10,7 +10,7 @@ func caughtSeeds(
     var caught: [(UInt64, String)] = []
     for seed in seeds where caught.count < enough {
         let (report, _) = try ScenarioRunner.run(RunRequest(scenario: scenario, seed: seed, strategy: strategy, parameters: parameters, variant: variant))
-        if !report.passed { caught.append((seed, report.violation?.check ?? report.failure?.kind ?? "?")) }
+        if !report.passed { caught.append((seed, report.violation?.check ?? report.failure?.kind.rawValue ?? "?")) }
     }
     return caught
 }
@@ -32,7 +32,7 @@ func caughtSeeds(
                 let (report, _) = try ScenarioRunner.run(RunRequest(scenario: scenario, seed: seed, strategy: strategy, parameters: parameters))
                 #expect(report.passed, "\(scenario) seed \(seed) \(strategy): \(report.failure?.message ?? "")")
                 #expect(report.outcome == "finished")
-                #expect(report.checks.contains { $0.kind == .always && $0.status == "passed" })
+                #expect(report.checks.contains { $0.kind == .always && $0.status == .passed })
             }
         }
     }

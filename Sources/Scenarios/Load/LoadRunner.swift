@@ -228,10 +228,10 @@ public enum LoadRunner {
         }
         var failure: RunReport.Failure?
         if abandoned > 0 {
-            failure = .init(kind: "load", message: "\(abandoned) iterations still running \(request.drainTimeout) after the duration (abandoned)")
+            failure = .init(kind: .load, message: "\(abandoned) iterations still running \(request.drainTimeout) after the duration (abandoned)")
         } else if let missed = thresholds.first(where: { !$0.passed }) {
             let observedText = missed.observedNanoseconds.map { ReportFormat.duration($0) } ?? "no samples"
-            failure = .init(kind: "threshold", message: "threshold \(missed.expression) missed (observed \(observedText))")
+            failure = .init(kind: .threshold, message: "threshold \(missed.expression) missed (observed \(observedText))")
         }
         let durationNanoseconds = UInt64(max(0, request.duration.nanoseconds))
         var parameters: [String: Int] = ["durationMilliseconds": Int(durationNanoseconds / 1_000_000), "maxInFlight": request.maxInFlight]
@@ -266,6 +266,6 @@ public enum LoadRunner {
             steps: UInt64(state.completed), virtualNanoseconds: elapsed, traceHash: "none",
             build: BuildFingerprint(commit: request.gitCommit ?? "unknown"), checks: [], latency: latency, thresholds: thresholds,
             timeline: [], droppedLatencySamples: state.dropped, droppedTimelineEntries: 0, replayCommand: request.commandLine,
-            clock: "wall", load: summary)
+            clock: .wall, load: summary)
     }
 }
