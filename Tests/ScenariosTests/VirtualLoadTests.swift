@@ -23,7 +23,7 @@ import Testing
         let first = LoadRunner.runVirtual(Self.request())
         let second = LoadRunner.runVirtual(Self.request())
         #expect(first.passed, "\(first.failure?.message ?? "")")
-        #expect(first.clock == "virtual")
+        #expect(first.clock == .virtual)
         #expect(first.load?.iterationsStarted == 100)  // 50/s for 2 s
         #expect(try Self.json(first) == Self.json(second))
         let other = LoadRunner.runVirtual(Self.request(seed: 8))
@@ -43,7 +43,7 @@ import Testing
         let threshold = try Threshold(parsing: "placeBid.p99<1ns")
         let report = LoadRunner.runVirtual(Self.request(thresholds: [threshold]))
         #expect(!report.passed)
-        #expect(report.failure?.kind == "threshold")
+        #expect(report.failure?.kind == .threshold)
         #expect(report.thresholds.first?.passed == false)
     }
 

@@ -5,9 +5,9 @@ protocol ClientObserver: Sendable {
     /// A timeline entry for `user`.
     func note(_ user: String, _ event: String)
     /// An Always check.
-    func always(_ check: String, _ condition: Bool, _ message: @autoclosure () -> String)
+    func always(_ check: CheckDeclaration, _ condition: Bool, _ message: @autoclosure () -> String)
     /// A Sometimes goal.
-    func sometimes(_ goal: String, _ condition: Bool)
+    func sometimes(_ goal: CheckDeclaration, _ condition: Bool)
     /// True once the run should stop issuing operations.
     var isStopped: Bool { get }
 }
@@ -17,7 +17,7 @@ extension ScenarioContext: ClientObserver {}
 /// The observer of load runs: records nothing, never stops.
 struct SilentObserver: ClientObserver {
     func note(_ user: String, _ event: String) {}
-    func always(_ check: String, _ condition: Bool, _ message: @autoclosure () -> String) {}
-    func sometimes(_ goal: String, _ condition: Bool) {}
+    func always(_ check: CheckDeclaration, _ condition: Bool, _ message: @autoclosure () -> String) {}
+    func sometimes(_ goal: CheckDeclaration, _ condition: Bool) {}
     var isStopped: Bool { false }
 }

@@ -34,13 +34,13 @@ enum KNBBidding {
             var lostRace = false
             for result in results {
                 guard case .failure(let error) = result else { placed = true; continue }
-                if case KNBError.bidTooLow = error { lostRace = true; observer.sometimes("bid-too-low", true) }
+                if case KNBError.bidTooLow = error { lostRace = true; observer.sometimes(AuctionRaceScenario.Check.bidTooLow, true) }
                 if case BackendError.aborted(let reason) = error {
-                    observer.always("bid-not-lost", false, "\(bidder.email)'s bid of \(amount) on \(honorId) was lost: ABORTED \(reason)")
+                    observer.always(AuctionRaceScenario.Check.bidNotLost, false, "\(bidder.email)'s bid of \(amount) on \(honorId) was lost: ABORTED \(reason)")
                 }
                 observer.note(bidder.email, "bid failed: \(error)")
             }
-            observer.always("bid-not-lost", true, "")
+            observer.always(AuctionRaceScenario.Check.bidNotLost, true, "")
             if !lostRace || placed { break }
         }
         return placed

@@ -61,7 +61,7 @@ public enum LoadRunner {
         }
         let observed = result.output
         var report = report(request, metrics.snapshot, elapsed: observed?.elapsed ?? 0, cores: 1)
-        report.clock = "virtual"
+        report.clock = .virtual
         report.strategy = "load \(request.modelDescription); simulator \(configuration.strategy)"
         report.steps = result.steps
         report.virtualNanoseconds = result.virtualNanoseconds
@@ -73,7 +73,7 @@ public enum LoadRunner {
         report.coverage = observed?.coverage
         if !result.outcome.isSuccess && report.failure == nil {
             report.passed = false
-            report.failure = .init(kind: "kernel", message: result.outcome.description)
+            report.failure = .init(kind: .kernel, message: result.outcome.description)
             report.outcome = result.outcome.kind
         }
         return report
@@ -107,10 +107,10 @@ public enum LoadRunner {
         let abandoned = state.inFlight
         var failure: RunReport.Failure?
         if abandoned > 0 {
-            failure = .init(kind: "load", message: "\(abandoned) iterations still running \(LoadStage.format(request.gracefulStop)) after the duration (abandoned)")
+            failure = .init(kind: .load, message: "\(abandoned) iterations still running \(LoadStage.format(request.gracefulStop)) after the duration (abandoned)")
         } else if let missed = thresholds.first(where: { !$0.passed }) {
             let observedText = missed.observedNanoseconds.map { ReportFormat.duration($0) } ?? "no samples"
-            failure = .init(kind: "threshold", message: "threshold \(missed.expression) missed (observed \(observedText))")
+            failure = .init(kind: .threshold, message: "threshold \(missed.expression) missed (observed \(observedText))")
         }
         let durationNanoseconds = LoadExecutor.nanoseconds(request.executor.duration)
         var parameters: [String: Int] = ["durationMilliseconds": Int(durationNanoseconds / 1_000_000), "maxVUs": request.maxVUs]
@@ -155,7 +155,7 @@ public enum LoadRunner {
             steps: UInt64(state.completed), virtualNanoseconds: elapsed, traceHash: "none",
             build: BuildFingerprint(commit: request.gitCommit ?? "unknown"), checks: [], latency: latency, thresholds: thresholds,
             timeline: [], droppedLatencySamples: 0, droppedTimelineEntries: 0, replayCommand: request.commandLine,
-            clock: "wall", load: summary)
+            clock: .wall, load: summary)
     }
 }
 
