@@ -117,7 +117,7 @@ extension Rehearse {
                 if let artifact = failure.artifact { print("  replay: \(ScenarioRegistry.commandName) replay \(artifact)") }
             }
             var shrunkArtifact: (artifact: FailureArtifact, path: String)?
-            if shrink, let first = final.failures.first(where: { $0.kind != "crash" && $0.kind != "nondeterminism" }) {
+            if shrink, let first = final.failures.first(where: { $0.kind != .crash && $0.kind != .nondeterminism }) {
                 let shrunk = try FailureShrinker.shrink(runner.request(seed: first.seed), maxRuns: shrinkRuns)
                 let path = "\(failureDirectory)/\(shrunk.artifact.fileName)"
                 try shrunk.artifact.write(to: path)
@@ -130,7 +130,7 @@ extension Rehearse {
                 print("replay check: \(reproduced) of \(verified.count) failure artifact(s) replayed to the same check, step and trace\(reproduced == verified.count ? "" : "; NOT replayed: seeds " + final.failures.filter { $0.replayed == false }.map { "\($0.seed)" }.joined(separator: ", "))")
             }
             let checked = final.determinismChecked.count
-            print("nondeterminism check: \(checked) seed(s) run twice\(final.failures.contains { $0.kind == "nondeterminism" } ? ", MISMATCH" : ", all deterministic")")
+            print("nondeterminism check: \(checked) seed(s) run twice\(final.failures.contains { $0.kind == .nondeterminism } ? ", MISMATCH" : ", all deterministic")")
             try recorder.checkpoint(force: true)
             if let faults = final.faults, !faults.isEmpty {
                 print("faults observed/expected: " + faults.map(\.summary).joined(separator: "; "))
@@ -201,13 +201,13 @@ extension Rehearse {
             let lastError = crash.standardError.split(separator: "\n").first { $0.contains("Fatal error") || $0.contains("failed:") }.map(String.init)
             let message = "worker died with \(cause) on seed \(crash.seed)\(lastError.map { ": \($0)" } ?? "")"
             let artifact = FailureArtifact(
-                kind: "crash", scenario: request.scenario, seed: crash.seed, strategy: request.strategy.description, variant: request.variant,
+                kind: .crash, scenario: request.scenario, seed: crash.seed, strategy: request.strategy.description, variant: request.variant,
                 parameters: (try? ScenarioRunner.prepare(request).1.values) ?? request.parameters, swarm: request.swarm, decisions: [],
                 violation: nil, message: message, signal: crash.signal ?? 0, build: build, story: [message],
                 timingWindowNanoseconds: request.effectiveTimingWindowNanoseconds)
             let path = "\(directory)/\(artifact.fileName)"
             let written = (try? artifact.write(to: path)) != nil
-            return SweepFailure(seed: crash.seed, kind: "crash", check: nil, step: nil, message: message, artifact: written ? path : nil)
+            return SweepFailure(seed: crash.seed, kind: .crash, check: nil, step: nil, message: message, artifact: written ? path : nil)
         }
 
         static func printShrunk(_ artifact: FailureArtifact, path: String) {

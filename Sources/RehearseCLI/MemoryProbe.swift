@@ -38,6 +38,42 @@ enum MemoryProbe {
         return residentBytes()
     }
 
+    /// Starts a peak measurement: jemalloc's per-thread peak (`thread.peak.reset`; the simulation
+    /// runs on this thread), or the process's resident high-water mark (`/proc/self/clear_refs` 5).
+    static func resetPeak() {
+        if let mallctl {
+            _ = mallctl("thread.peak.reset", nil, nil, nil, 0)
+            return
+        }
+        if let file = fopen("/proc/self/clear_refs", "w") {
+            fputs("5", file)
+            fclose(file)
+        }
+    }
+
+    /// Bytes at the peak since `resetPeak()`: jemalloc's `thread.peak.read` (bytes this thread
+    /// allocated minus freed, at its highest), or `VmHWM` (peak RSS) under glibc malloc.
+    static func peakBytes() -> Int {
+        if let mallctl {
+            var peak: UInt64 = 0
+            var size = MemoryLayout<UInt64>.size
+            if mallctl("thread.peak.read", &peak, &size, nil, 0) == 0 { return Int(peak) }
+        }
+        guard let file = fopen("/proc/self/status", "r") else { return 0 }
+        defer { fclose(file) }
+        var buffer = [CChar](repeating: 0, count: 512)
+        while fgets(&buffer, Int32(buffer.count), file) != nil {
+            let line = String(cString: buffer)
+            guard line.hasPrefix("VmHWM:") else { continue }
+            let kilobytes = line.dropFirst(6).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap { Int($0) } ?? 0
+            return kilobytes * 1024
+        }
+        return 0
+    }
+
+    /// What `peakBytes` measures.
+    static var peakMeasure: String { mallctl == nil ? "peak RSS (VmHWM)" : "jemalloc thread.peak" }
+
     /// Resident set size in bytes.
     static func residentBytes() -> Int {
         guard let file = fopen("/proc/self/statm", "r") else { return 0 }

@@ -7,8 +7,9 @@ extension Rehearse {
     /// `rehearse replay <failure.json | report.json>`: a failure artifact replays its decisions log
     /// (so shrunk cases reproduce) and must show the same check at the same step; a crash artifact
     /// re-runs its seed in a child process, which must die again. A report.json re-runs its
-    /// configuration. Exit 1 when the failure reproduced (like the original run) or when it did not
-    /// (saying what differed); 0 only for a passing report that still passes.
+    /// configuration. Exit 0 when the recorded outcome reproduced (the same check at the same step,
+    /// or the same pass with the same trace hash), 1 when it did not (saying what differed), 2 on
+    /// bad input. So `rehearse replay X && echo ok` asks "does this still reproduce?".
     struct ReplayCommand: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "replay", abstract: "Replay a failure artifact or report.json.")
 
@@ -36,7 +37,7 @@ extension Rehearse {
                 _ = try ScenarioRunner.prepare(request)
             } catch { throw InputError.fail("\(artifact): \(error.description)") }
             if failure.build != Fingerprint.current { print("note: recorded on \(failure.build); this is \(Fingerprint.current)") }
-            if failure.kind == "crash" { return try replayCrash(failure, request) }
+            if failure.kind == .crash { return try replayCrash(failure, request) }
             request.recordsTrace = trace
             let execution = try ScenarioRunner.execute(request)
             var report = execution.report
@@ -52,18 +53,19 @@ extension Rehearse {
                 print("reproduced: \(failure.expectation)")
                 for line in failure.story { print("  \(line)") }
                 print("  report: \(folder)/report.md")
-                throw ExitCode(1)
+                return
             }
-            let observed = report.violation.map { "\($0.check) at step \($0.step)" } ?? (report.passed ? "a pass" : "\(report.failure?.kind ?? "?"): \(report.failure?.message ?? "")")
+            let observed = report.violation.map { "\($0.check) at step \($0.step)" } ?? (report.passed ? "a pass" : "\(report.failure?.kind.rawValue ?? "?"): \(report.failure?.message ?? "")")
             throw RehearseError.failed("NOT reproduced: expected \(failure.expectation), got \(observed) (trace \(report.traceHash); different binary or model?)")
         }
 
         /// Re-runs a crashed seed in a child `rehearse run`; it must die with the same signal.
         func replayCrash(_ failure: FailureArtifact, _ request: RunRequest) throws {
-            var arguments = ["run", failure.scenario, "--seed", "\(failure.seed)", "--strategy", failure.strategy, "--quiet", "--report-dir", reportDir]
-            for name in failure.parameters.keys.sorted() { arguments += ["--param", "\(name)=\(failure.parameters[name]!)"] }
-            if let variant = failure.variant { arguments += ["--variant", variant] }
-            if failure.swarm != nil { arguments.append("--swarm") }
+            // As `replayRequest`: an artifact older than timing windows ran with none.
+            let line = RunCommandLine(
+                scenario: failure.scenario, seed: failure.seed, strategy: failure.strategy, parameters: failure.parameters,
+                variant: failure.variant, swarm: failure.swarm != nil, timingWindowNanoseconds: failure.timingWindowNanoseconds ?? 0)
+            let arguments = line.arguments + ["--quiet", "--report-dir", reportDir]
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
             process.arguments = arguments
@@ -74,7 +76,7 @@ extension Rehearse {
             let signaled = process.terminationReason == .uncaughtSignal
             if signaled && (failure.signal == nil || failure.signal == 0 || failure.signal == process.terminationStatus) {
                 print("reproduced: crash (signal \(process.terminationStatus)) on seed \(failure.seed)")
-                throw ExitCode(1)
+                return
             }
             throw RehearseError.failed("NOT reproduced: expected \(failure.expectation), the seed \(signaled ? "died with signal \(process.terminationStatus)" : "exited \(process.terminationStatus)")")
         }
@@ -96,11 +98,11 @@ extension Rehearse {
             let same = report.violation?.check == original.violation?.check && report.violation?.step == original.violation?.step
                 && report.traceHash == original.traceHash
             if same {
-                print("reproduced: \(report.violation.map { "\($0.check) at step \($0.step)" } ?? "same outcome") (trace \(report.traceHash))")
-            } else {
-                print("NOT reproduced: original \(original.violation.map { "\($0.check)@\($0.step)" } ?? "pass") trace \(original.traceHash); replay \(report.violation.map { "\($0.check)@\($0.step)" } ?? "pass") trace \(report.traceHash) (different binary?)")
+                print("reproduced: \(report.violation.map { "\($0.check) at step \($0.step)" } ?? (report.passed ? "pass" : "same outcome")) (trace \(report.traceHash))")
+                print("  report: \(folder)/report.md")
+                return
             }
-            try Verdict.print(report, folder: folder, quiet: true)
+            throw RehearseError.failed("NOT reproduced: original \(original.violation.map { "\($0.check)@\($0.step)" } ?? "pass") trace \(original.traceHash); replay \(report.violation.map { "\($0.check)@\($0.step)" } ?? "pass") trace \(report.traceHash) (different binary?); report: \(folder)/report.md")
         }
     }
 }

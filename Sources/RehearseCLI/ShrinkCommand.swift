@@ -34,7 +34,7 @@ extension Rehearse {
                 if case .unreadableArtifact = error { throw InputError.fail(error.description) }
                 throw InputError.fail("\(artifact): \(error.description)")
             }
-            guard failure.kind != "crash", failure.kind != "nondeterminism" else {
+            guard failure.kind != .crash, failure.kind != .nondeterminism else {
                 throw InputError.fail("\(artifact): a \(failure.kind) artifact cannot be shrunk (replay it instead)")
             }
             request.decisions = nil

@@ -9,23 +9,23 @@ public struct CrashTestScenario: Scenario {
     public let name = "crash-test"
     public let summary = "(test only) traps on crashSeed, violates a check on failSeed"
     public let parameters: [ScenarioParameter] = [
-        .init("crashSeed", "the seed that traps (precondition failure)", default: 3, in: 0...1_000_000),
-        .init("failSeed", "the seed that violates crash-test-ok", default: 5, in: 0...1_000_000),
+        Parameter.crashSeed,
+        Parameter.failSeed,
     ]
     public let operations: [String] = []
     public let variants: [String] = []
     public let usesBackend = false
     public let checks: [CheckDeclaration] = [
-        .init(.always, "crash-test-ok", "holds except on failSeed"),
-        .init(.sometimes, "ran", "a seed ran"),
+        Check.crashTestOk,
+        Check.ran,
     ]
 
     public func run(_ context: ScenarioContext) async throws {
         try? await SimClock().sleep(for: .milliseconds(10))
         context.note("tester", "woke")
-        context.sometimes("ran", true)
-        precondition(context.seed != UInt64(context.parameters["crashSeed"]), "crash-test: deliberate crash on seed \(context.seed)")
-        context.always("crash-test-ok", context.seed != UInt64(context.parameters["failSeed"]), "tester saw seed \(context.seed) fail on purpose")
+        context.sometimes(Check.ran, true)
+        precondition(context.seed != UInt64(context.parameters[Parameter.crashSeed]), "crash-test: deliberate crash on seed \(context.seed)")
+        context.always(Check.crashTestOk, context.seed != UInt64(context.parameters[Parameter.failSeed]), "tester saw seed \(context.seed) fail on purpose")
         try context.throwIfStopped()
     }
 }

@@ -9,8 +9,16 @@ import Glibc
 enum ClockInterposer {
     typealias ClockGetTime = @convention(c) (clockid_t, UnsafeMutablePointer<timespec>?) -> Int32
 
+    /// libc's `clock_gettime`. Resolved without allocating: an allocator that reads the clock
+    /// while it allocates (jemalloc does, preloaded) would re-enter this lazy initializer and
+    /// wait on itself forever. A `String` argument to `dlsym` allocates its C copy in debug
+    /// builds; a `StaticString` is already a C string in the binary.
     static let real: ClockGetTime = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: -1), "clock_gettime") else {
+        let name: StaticString = "clock_gettime"
+        let symbol = name.withUTF8Buffer { buffer in
+            dlsym(UnsafeMutableRawPointer(bitPattern: -1), UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self))
+        }
+        guard let symbol else {
             fatalError("libc has no clock_gettime")
         }
         return unsafeBitCast(symbol, to: ClockGetTime.self)

@@ -87,6 +87,9 @@ final class Scheduler: @unchecked Sendable {
     /// The first choice point where the replayed log asked for a choice that did not exist.
     @exclusivity(unchecked) private(set) var replayDivergence: ReplayDivergence?
     @exclusivity(unchecked) private(set) var decisions: [UInt32] = []
+    /// Choice points so far (`decisions.count` when they are recorded).
+    @exclusivity(unchecked) private(set) var choicePoints = 0
+    private let recordsDecisions: Bool
     /// The runtime id of the task whose job ran last (0 before the first).
     @exclusivity(unchecked) private var lastTask: UInt64 = 0
 
@@ -123,6 +126,7 @@ final class Scheduler: @unchecked Sendable {
         self.schedulerRandom = streams.stream(named: "sim.strategy")
         self.thread = pthread_self()
         self.recordsTrace = configuration.recordsTrace
+        self.recordsDecisions = configuration.recordsDecisions
         self.timingWindow = configuration.timingWindowNanoseconds
         switch configuration.strategy.resolved(forSeed: configuration.seed) {
         case .fifo: strategyKind = .fifo
@@ -278,7 +282,8 @@ final class Scheduler: @unchecked Sendable {
         precondition(pthread_equal(pthread_self(), thread) != 0, "scheduler touched off its thread")
         precondition(now >= lastCheckedNow, "virtual time went back from \(lastCheckedNow) to \(now)")
         lastCheckedNow = now
-        precondition(Int(timingDecisions) <= decisions.count, "more timing decisions than decisions")
+        precondition(Int(timingDecisions) <= choicePoints, "more timing decisions than decisions")
+        precondition(!recordsDecisions || decisions.count == choicePoints, "a choice point not logged")
         precondition(replayCursor <= replayDecisions.count, "replay cursor past the log")
         // The structural scans cost O(ready + timers): every 64th check, so a run with a large
         // timer heap stays linear-ish; the cadence is a counter, so it is the same every run.
@@ -385,7 +390,8 @@ final class Scheduler: @unchecked Sendable {
                 index = Self.readyIndex(decision: decision, count: count, continuesLastTask: continuesLastTask)
             }
             precondition(index >= 0 && index < count && decision >= 0 && decision < count, "choice \(index) (decision \(decision)) outside \(count) ready jobs")
-            decisions.append(UInt32(decision))
+            if recordsDecisions { decisions.append(UInt32(decision)) }
+            choicePoints += 1
         }
         let entry: ReadyJob
         if index == 0 {
@@ -512,7 +518,8 @@ final class Scheduler: @unchecked Sendable {
         case .urw: index = urw!.choose(count: count) { nearTimers[$0].task }
         case .replay: index = nextReplayDecision(count: count)
         }
-        decisions.append(UInt32(index))
+        if recordsDecisions { decisions.append(UInt32(index)) }
+        choicePoints += 1
         timingDecisions += 1
         hash.mix(0x71E0 | UInt64(count) << 20 | UInt64(index) << 40)
         if recordsTrace {

@@ -89,6 +89,7 @@ public enum Simulation {
             globalJobsCaptured: scheduler.globalJobsCaptured,
             replayDivergence: scheduler.replayDivergence)
         result.taskSteps = scheduler.urw?.executed ?? []
+        result.choicePoints = scheduler.choicePoints
         return result
     }
 

@@ -22,6 +22,10 @@ public struct SimulationConfiguration: Sendable, Hashable {
     /// models rarely coincide to the nanosecond, so without a window their order is decided by
     /// the latency draws and not by the strategy.
     public var timingWindowNanoseconds: UInt64
+    /// When false, choice points are counted (`SimulationResult.choicePoints`) but not logged, so
+    /// memory stays flat however long the run (load runs: one decision of 4 bytes per step would
+    /// be hundreds of MB); such a run is reproduced from its seed, not replayed from a log.
+    public var recordsDecisions = true
     /// URW's per-task step estimates (set by `Simulation.run` from its measuring run).
     var taskStepEstimates: [Int] = []
     /// Whether the run counts jobs per task (the measuring run of `.urw`).

@@ -15,6 +15,8 @@ public struct SimulationResult<Output: Sendable>: Sendable {
     /// Index chosen at each choice point (a step with more than one ready job, or several timers
     /// within the timing window); `.replay` of it reproduces the run.
     public var decisions: [UInt32]
+    /// Choice points of the run (`decisions.count`, also when the log was not recorded).
+    public var choicePoints = 0
     /// How many of `decisions` chose among timers (the rest chose among ready jobs).
     public var timingDecisions: UInt64
     /// Every trace entry, when `recordsTrace` was on; otherwise empty.

@@ -109,7 +109,7 @@ import Testing
                     tx.update(doc, ["n": .set(-1)])
                 }
             }
-            #expect(error == .aborted("Too much contention on these documents"))
+            #expect(error == .aborted(.contention))
             let attempts = starts.withLock { $0 }
             #expect(attempts.count == faults.transactionMaxAttempts)
             var nominal = faults.transactionBackoffInitial.seconds

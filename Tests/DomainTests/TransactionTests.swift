@@ -41,7 +41,7 @@ struct BidTooLow: Error {}
                 tx.update(doc, ["n": .set(-1)])
             }
         }
-        #expect(error == .aborted("Too much contention on these documents"))
+        #expect(error == .aborted(.contention))
         #expect(attempts.count == 5)
         let waited = backend.env.clock.now - start  // 1 + 1.5 + 2.25 + 3.375 s, each ±50 %
         #expect(waited >= .seconds(4) && waited <= .seconds(13))

@@ -6,13 +6,13 @@ import Sim
 struct TicketSaleScenario: Scenario {
     let name = "ticket-sale"
     let summary = "buyers race for the last ticket"
-    let parameters: [ScenarioParameter] = [.init("buyers", "concurrent buyers", default: 3, in: 1...20)]
+    static let buyers = ScenarioParameter("buyers", "concurrent buyers", default: 3, in: 1...20)
+    static let noOversell = CheckDeclaration(.always, "no-oversell", "never more tickets sold than the office had")
+    static let soldOut = CheckDeclaration(.sometimes, "sold-out", "some buyer was turned away")
+    let parameters = [buyers]
     let operations = ["buy"]
     let variants: [String] = []
-    let checks: [CheckDeclaration] = [
-        .init(.always, "no-oversell", "never more tickets sold than the office had"),
-        .init(.sometimes, "sold-out", "some buyer was turned away"),
-    ]
+    let checks = [noOversell, soldOut]
     let usesBackend = false
 
     actor BoxOffice: RehearsableActor {
@@ -37,13 +37,13 @@ struct TicketSaleScenario: Scenario {
     func run(_ context: ScenarioContext) async throws {
         let office = BoxOffice()
         await withTaskGroup(of: Bool.self) { group in
-            for buyer in 0..<context.parameters["buyers"] {
+            for buyer in 0..<context.parameters[Self.buyers] {
                 group.addTask { await context.measure("buy", user: "buyer\(buyer)") { await office.buy() } }
             }
-            for await bought in group { context.sometimes("sold-out", !bought) }
+            for await bought in group { context.sometimes(Self.soldOut, !bought) }
         }
         let sold = await office.sold
-        context.always("no-oversell", sold <= 1, "sold \(sold) tickets of 1")
+        context.always(Self.noOversell, sold <= 1, "sold \(sold) tickets of 1")
         try context.throwIfStopped()
     }
 }

@@ -21,7 +21,7 @@ import Testing
         let folder = try Self.freshFolder()
         let result = try CommandLineRunner.run(["load", scenario, "--rate", "50/s", "--duration", "1s", "--report-dir", folder.path, "--quiet"])
         #expect(result.status == 0, "\(result.standardOutput) \(result.standardError)")
-        let report = try Self.reportJSON(folder, scenario: scenario, runId: "\(scenario)-load-open-50ps")
+        let report = try Self.reportJSON(folder, scenario: scenario, runId: "\(scenario)-load-wall-constant-arrival-rate-50ps")
         #expect(report["clock"] as? String == "wall")
         let latency = try #require(report["latency"] as? [[String: Any]])
         let count = latency.first { $0["operation"] as? String == operation }?["count"] as? Int ?? 0
@@ -29,7 +29,7 @@ import Testing
         let load = try #require(report["load"] as? [String: Any])
         #expect(load["model"] as? String == "open")
         #expect((load["iterationsStarted"] as? Int ?? 0) <= 50)
-        let markdown = try String(contentsOf: folder.appendingPathComponent("\(scenario)/\(scenario)-load-open-50ps/report.md"), encoding: .utf8)
+        let markdown = try String(contentsOf: folder.appendingPathComponent("\(scenario)/\(scenario)-load-wall-constant-arrival-rate-50ps/report.md"), encoding: .utf8)
         #expect(markdown.contains("clock: wall"))
     }
 
@@ -37,7 +37,7 @@ import Testing
         let folder = try Self.freshFolder()
         let closed = try CommandLineRunner.run(["load", "like-storm", "--vus", "3", "--think-time", "50ms", "--duration", "1s", "--report-dir", folder.path])
         #expect(closed.status == 0, "\(closed.standardOutput) \(closed.standardError)")
-        let report = try Self.reportJSON(folder, scenario: "like-storm", runId: "like-storm-load-closed-3vus")
+        let report = try Self.reportJSON(folder, scenario: "like-storm", runId: "like-storm-load-wall-constant-vus-3vus")
         #expect(report["clock"] as? String == "wall")
         #expect((report["load"] as? [String: Any])?["virtualUsers"] as? Int == 3)
         #expect((report["steps"] as? Int ?? 0) >= 3)  // each user finishes at least one iteration
@@ -45,7 +45,7 @@ import Testing
         let ramp = try CommandLineRunner.run(["load", "seat-contention", "--rate", "10/s", "--ramp-to", "40/s", "--duration", "1s", "--report-dir", folder.path, "--quiet"])
         #expect(ramp.status == 0, "\(ramp.standardOutput) \(ramp.standardError)")
         // 10 → 40/s over 1 s: 25 arrivals.
-        let rampReport = try Self.reportJSON(folder, scenario: "seat-contention", runId: "seat-contention-load-open-10ps-to-40ps")
+        let rampReport = try Self.reportJSON(folder, scenario: "seat-contention", runId: "seat-contention-load-wall-ramping-arrival-rate-10ps-to-40ps")
         #expect((rampReport["load"] as? [String: Any])?["iterationsStarted"] as? Int == 25)
 
         let missed = try CommandLineRunner.run(["load", "auction-race", "--rate", "20/s", "--duration", "500ms", "--threshold", "placeBid.p99<1ns", "--report-dir", folder.path, "--quiet"])
@@ -55,7 +55,11 @@ import Testing
 
     @Test(arguments: [
         ["load", "no-such-scenario", "--rate", "5/s", "--duration", "1s"],
-        ["load", "kiddush-booking", "--rate", "5/s", "--duration", "1s"],
+        ["load", "auction-race", "--rate", "5/s", "--stages", "10s"],
+        ["load", "auction-race", "--rate", "5/s", "--stages", "10s:5", "--duration", "1s"],
+        ["load", "auction-race", "--vus", "2", "--duration", "1s", "--executor", "constant-arrival-rate"],
+        ["load", "auction-race", "--rate", "5/s", "--duration", "1s", "--variant", "no-such-variant"],
+        ["compare", "auction-race", "--variant", "no-such-variant", "--rate", "5/s", "--duration", "1s"],
         ["load", "auction-race", "--rate", "fast", "--duration", "1s"],
         ["load", "auction-race", "--rate", "0/s", "--duration", "1s"],
         ["load", "auction-race", "--rate", "5/s", "--duration", "soon"],
@@ -69,8 +73,30 @@ import Testing
         let result = try CommandLineRunner.run(arguments)
         #expect(result.status == 2, "\(arguments): \(result.standardOutput) \(result.standardError)")
         #expect(result.standardError.split(separator: "\n").count == 1, "\(arguments): \(result.standardError)")
-        if arguments[1] == "kiddush-booking" {
-            #expect(result.standardError.contains("auction-race, like-storm, seat-contention"))
-        }
+    }
+
+    @Test func virtualRunIsReproducibleAndComparesDesigns() throws {
+        let folder = try Self.freshFolder()
+        let arguments = ["load", "auction-race", "--virtual", "--rate", "100/s", "--duration", "2s", "--seed", "3", "--report-dir", folder.path, "--quiet"]
+        let first = try CommandLineRunner.run(arguments)
+        #expect(first.status == 0, "\(first.standardOutput) \(first.standardError)")
+        let path = folder.appendingPathComponent("auction-race/auction-race-load-virtual-constant-arrival-rate-100ps/report.json")
+        let bytes = try Data(contentsOf: path)
+        _ = try CommandLineRunner.run(arguments)
+        #expect(try Data(contentsOf: path) == bytes, "same seed, same report")
+        let report = try Self.reportJSON(folder, scenario: "auction-race", runId: "auction-race-load-virtual-constant-arrival-rate-100ps")
+        #expect(report["clock"] as? String == "virtual")
+        #expect((report["load"] as? [String: Any])?["iterationsStarted"] as? Int == 200)
+
+        let compare = ["compare", "auction-race", "--variant", "total-pledged-increment", "--rate", "50/s", "--duration", "1s", "--report-dir", folder.path]
+        let diff = try CommandLineRunner.run(compare)
+        #expect(diff.status == 0, "\(diff.standardOutput) \(diff.standardError)")
+        #expect(diff.standardOutput.contains("placeBid.p99"))
+        #expect(try CommandLineRunner.run(compare).standardOutput == diff.standardOutput, "a deterministic diff")
+
+        let missed = try CommandLineRunner.run(["load", "like-storm", "--virtual", "--vus", "2", "--stages", "1s:4,1s:0", "--threshold", "like.p50<1ns", "--report-dir", folder.path])
+        #expect(missed.status == 1, "\(missed.standardOutput) \(missed.standardError)")
+        #expect(missed.standardOutput.contains("threshold like.p50<1ns missed"))
+        #expect(missed.standardOutput.contains("replay: rehearse load like-storm --virtual"))
     }
 }

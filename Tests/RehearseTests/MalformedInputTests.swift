@@ -389,7 +389,10 @@ struct MalformedFixtures {
         let load = ["load", "auction-race", "--duration", "1s", "--rate", "5", "--report-dir", out]
         for rate in ["", "0", "-5", "abc", "1e300", "5/x", "5/", "/s", "NaN", "inf", "100001/s", "99999999999999999999"] {
             cases.append(["load", "auction-race", "--duration", "1s", "--rate", rate, "--report-dir", out])
-            cases.append(load + ["--ramp-to", rate])
+            if rate != "0" { cases.append(load + ["--ramp-to", rate]) }  // a ramp down to 0/s is a valid k6 stage
+        }
+        for stages in ["", "10s", "10s:", ":5", "0s:5", "10s:-1", "10s:abc", "10s:5,,", "25h:5"] {
+            cases.append(["load", "auction-race", "--rate", "5", "--stages", stages, "--report-dir", out])
         }
         for duration in ["", "0", "-1s", "abc", "1e300s", "25h", "1xs", "NaN", "99999999999999999999h"] {
             cases.append(["load", "auction-race", "--duration", duration, "--rate", "5", "--report-dir", out])
@@ -400,7 +403,8 @@ struct MalformedFixtures {
         numeric(load, "--seed", huge: false)
         for threshold in thresholds { cases.append(load + ["--threshold", threshold]) }
         cases += [load + ["--report-dir", ""], load + ["--vus", "2"], ["load", "auction-race", "--rate", "5"],
-                  ["load", "heartbeat-timeline", "--duration", "1s", "--rate", "5"], ["load", "no-such", "--duration", "1s", "--rate", "5"],
+                  load + ["--stages", "10s:5"], load + ["--variant", "no-such-variant"], load + ["--executor", "constant-vus"],
+                  ["load", "no-such", "--duration", "1s", "--rate", "5"],
                   ["load", "auction-race", "--duration", "1s"], load + ["--think-time", "1s"]]
 
         cases += [["list", "extra"], ["list", "--bogus"], ["bogus"], ["--bogus"], [""], ["run", "--seed", "1", "--seed"]]

@@ -212,7 +212,7 @@ import Testing
             #expect(load.status == 0, "\(load.standardError)")
         }
         let fuzz = try CommandLineRunner.run(["fuzz", "auction-race", "--variant", "outbid-self-notify", "--seeds", "1..<4", "--shard", "0/1", "--keep-going", "--shrink-runs", "10",
-                                              "--in-process", "--report-dir", dir, "--result", dir + "/shard.json"])
+                                              "--in-process", "--timing-window", "10ms", "--report-dir", dir, "--result", dir + "/shard.json"])
         let shrunk = try #require(fuzz.standardOutput.split(separator: "\n").first { $0.contains("replay: rehearse replay") && $0.contains(".shrunk.json") })
         let artifact = String(shrunk.split(separator: " ").last!)
         _ = try CommandLineRunner.run(["replay", artifact, "--report-dir", dir])

@@ -10,7 +10,7 @@ func caughtSeeds(
     var caught: [(UInt64, String)] = []
     for seed in seeds where caught.count < enough {
         let (report, _) = try ScenarioRunner.run(RunRequest(scenario: scenario, seed: seed, strategy: strategy, parameters: parameters, variant: variant))
-        if !report.passed { caught.append((seed, report.violation?.check ?? report.failure?.kind ?? "?")) }
+        if !report.passed { caught.append((seed, report.violation?.check ?? report.failure?.kind.rawValue ?? "?")) }
     }
     return caught
 }
@@ -32,7 +32,7 @@ func caughtSeeds(
                 let (report, _) = try ScenarioRunner.run(RunRequest(scenario: scenario, seed: seed, strategy: strategy, parameters: parameters))
                 #expect(report.passed, "\(scenario) seed \(seed) \(strategy): \(report.failure?.message ?? "")")
                 #expect(report.outcome == "finished")
-                #expect(report.checks.contains { $0.kind == .always && $0.status == "passed" })
+                #expect(report.checks.contains { $0.kind == .always && $0.status == .passed })
             }
         }
     }
@@ -60,6 +60,14 @@ func caughtSeeds(
         #expect(random.first != nil, "\(variant) random: not caught in seeds 1…6 (was first at \(firstRandom))")
         #expect(pct.first != nil, "\(variant) pct:3: not caught in seeds 1…6 (was first at \(firstPCT))")
         #expect((random + pct).allSatisfy { checks.contains($0.check) }, "\(variant) caught by unexpected checks: \(random + pct)")
+    }
+
+    /// A run a violation stopped early says so in its outcome (the runner knows from the typed
+    /// `ScenarioStopped` the root task threw, not from the outcome's text).
+    @Test func aViolationStopsTheRunAndTheOutcomeSaysSo() throws {
+        let (report, _) = try ScenarioRunner.run(RunRequest(scenario: "seat-contention", seed: 1, variant: "seat-random-id"))
+        #expect(report.violation?.check == "no-seat-double-booked")
+        #expect(report.outcome == "stopped-by-violation", "\(report.outcome)")
     }
 
     @Test func sniperDefaultsKeepTheOldWorkload() throws {

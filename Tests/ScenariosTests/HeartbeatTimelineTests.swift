@@ -18,7 +18,7 @@ import Testing
                 #expect(report.passed, "seed \(seed) \(strategy): \(report.failure?.message ?? "")")
                 #expect(report.outcome == "finished")
                 for check in ["one-alert-per-kind-per-window", "no-double-send", "alert-on-time", "email-shows-local-time", "rate-limit-respected"] {
-                    #expect(report.checks.first { $0.name == check }?.status == "passed", "\(check) seed \(seed)")
+                    #expect(report.checks.first { $0.name == check }?.status == .passed, "\(check) seed \(seed)")
                 }
                 #expect(report.latency.contains { $0.operation == "thresholdToEmail" })
                 #expect(!report.timeline.isEmpty)
@@ -32,8 +32,8 @@ import Testing
     @Test func partialSendGridFailureRetriesOnlyTheMissingContact() throws {
         let (report, _) = try ScenarioRunner.run(RunRequest(scenario: "heartbeat-timeline", seed: 4, strategy: Self.pct))
         #expect(report.passed, "\(report.failure?.message ?? "")")
-        #expect(report.checks.first { $0.name == "no-double-send" }?.status == "passed")
-        #expect(report.checks.first { $0.name == "retry-skips-delivered-contacts" }?.status == "reached")
+        #expect(report.checks.first { $0.name == "no-double-send" }?.status == .passed)
+        #expect(report.checks.first { $0.name == "retry-skips-delivered-contacts" }?.status == .reached)
         #expect(!report.checks.contains { $0.name == "resend-after-partial-failure" })
     }
 

@@ -38,7 +38,7 @@ import Testing
         var result = SweepResult(scenario: "crash-test", strategy: "random", variant: nil, parameters: [:], swarm: true,
                                  range: SeedRange(low: 1, high: 10), shard: nil, goals: [], build: BuildFingerprint(commit: "test"))
         for seed in [1, 2, 3] as [UInt64] {
-            result.add(SweepSeedResult(seed: seed, passed: seed != 2, failure: seed == 2 ? SweepFailure(seed: 2, kind: "invariant", check: nil, step: nil, message: "m", artifact: nil) : nil,
+            result.add(SweepSeedResult(seed: seed, passed: seed != 2, failure: seed == 2 ? SweepFailure(seed: 2, kind: .invariant, check: nil, step: nil, message: "m", artifact: nil) : nil,
                                        reached: [], deterministic: nil, histograms: [:]))
         }
         return result

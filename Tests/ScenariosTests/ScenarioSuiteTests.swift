@@ -21,7 +21,7 @@ func caughtSeeds(_ scenario: String, variant: String?, strategy: SchedulingStrat
                 let (report, _) = try ScenarioRunner.run(RunRequest(scenario: scenario, seed: seed, strategy: strategy))
                 #expect(report.passed, "\(scenario) seed \(seed) \(strategy): \(report.failure?.message ?? "")")
                 #expect(report.outcome == "finished")
-                #expect(report.checks.contains { $0.kind == .always && $0.status == "passed" })
+                #expect(report.checks.contains { $0.kind == .always && $0.status == .passed })
             }
         }
     }
@@ -75,7 +75,7 @@ func caughtSeeds(_ scenario: String, variant: String?, strategy: SchedulingStrat
         #expect(throws: ScenarioError.self) { _ = try Threshold(parsing: "placeBid.p99<fast") }
         let (report, _) = try ScenarioRunner.run(RunRequest(scenario: "seat-contention", seed: 1, thresholds: [try Threshold(parsing: "reserveSeat.max<1us")]))
         #expect(!report.passed)
-        #expect(report.failure?.kind == "threshold")
+        #expect(report.failure?.kind == .threshold)
     }
 
     @Test func latencyExemplarsPointAtRecordedOperations() throws {

@@ -85,10 +85,10 @@ import Testing
 
     @Test func theJUnitViewOfASweepHasACasePerCheckWithSeedsAndReplayLines() throws {
         var result = try Self.sweep()
-        let failing = result.failures.filter { $0.kind == "invariant" }
+        let failing = result.failures.filter { $0.kind == .invariant }
         #expect(!failing.isEmpty)
         // A crash without an artifact replays through the run line of its seed.
-        var crash = SweepFailure(seed: 99, kind: "crash", check: nil, step: nil, message: "worker died with signal 11\u{1}", artifact: nil)
+        var crash = SweepFailure(seed: 99, kind: .crash, check: nil, step: nil, message: "worker died with signal 11\u{1}", artifact: nil)
         crash.replayed = nil
         result.failures.append(crash)
         let report = JUnitReport.sweep(result, command: "rehearse fuzz")

@@ -54,6 +54,17 @@ import Testing
         #expect(literal.violation?.check == "no-alert-after-checkin", "the variant without re-checks still sends after the check-in")
     }
 
+    /// heartbeat-timeline seed 602 (portfolio member pct:2, swarm): the check took a check-in's
+    /// request time for its commit. The request was at …159.7 ms, the sender's re-read of the user
+    /// and the second contact's email at …176.5 ms, the check-in's transaction committed at
+    /// …184.2 ms: the sender could not have seen it. A check-in closes a window when it commits.
+    @Test func heartbeatCheckInClosesItsWindowWhenItCommits() throws {
+        let report = try ScenarioRunner.run(RunRequest(
+            scenario: "heartbeat-timeline", seed: 602, strategy: .pct(depth: 2, horizon: 33078),
+            swarm: SwarmConfiguration.draw(seed: 602))).report
+        #expect(report.passed, "\(report.failure?.message ?? "")")
+    }
+
     /// stamp-collect users=30 (wrong check: user-index order vs sorted ids) and privacy-access
     /// users=40 (every "Sam Lee" drew the same ten username candidates).
     @Test func topOfTheDocumentedRangesPasses() throws {
@@ -118,7 +129,7 @@ import Testing
         let report = try ScenarioRunner.run(RunRequest(scenario: "kiddush-booking", seed: 1, parameters: ["users": 1, "admins": 0])).report
         #expect(report.passed)
         #expect(report.notChecked == ["rejection-says-already-booked"])
-        #expect(report.checks.first { $0.name == "date-already-booked" }?.status == "unreachable")
+        #expect(report.checks.first { $0.name == "date-already-booked" }?.status == .unreachable)
         #expect(ReportWriter.markdown(report).contains("not checked in this run"))
     }
 

@@ -3,7 +3,7 @@
 /// The messages say what was rejected and why, so a scenario report is actionable.
 public enum BackendError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Transaction contention or a validation failure at commit (retryable by the SDK).
-    case aborted(String)
+    case aborted(AbortReason)
     /// A server `create()` (or a client create rule) hit an existing document.
     case alreadyExists(DocumentPath)
     /// An `update` of a missing document.

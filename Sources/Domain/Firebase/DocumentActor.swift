@@ -52,10 +52,10 @@ actor DocumentActor: DomainActor {
     ) throws(BackendError) {
         if let lock {
             assert(lock.transaction != transaction, "transaction \(transaction) prepared \(path) twice")
-            throw .aborted("\(path) is being committed by a concurrent transaction")
+            throw .aborted(.conflict("\(path) is being committed by a concurrent transaction"))
         }
         if let expectedVersion, expectedVersion != version {
-            throw .aborted("\(path) changed since the transaction read it (version \(expectedVersion) → \(version))")
+            throw .aborted(.conflict("\(path) changed since the transaction read it (version \(expectedVersion) → \(version))"))
         }
         var after = fields
         if !writes.isEmpty {
@@ -71,7 +71,7 @@ actor DocumentActor: DomainActor {
                 if contentionRandom!.chance(abortProbability) {
                     rateTokens += 1  // the aborted write does not count against the rate
                     firestore.ledger.observe(.contentionAbort, subject: path.description)
-                    throw .aborted("write rate on \(path) exceeds ~\(faults.documentWritesPerSecond)/s")
+                    throw .aborted(.conflict("write rate on \(path) exceeds ~\(faults.documentWritesPerSecond)/s"))
                 }
             }
             for write in writes { after = try write.apply(to: after, path: path, commitTime: now) }

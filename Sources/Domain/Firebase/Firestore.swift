@@ -158,7 +158,7 @@ public final class Firestore: Sendable {
                 backoff = min(backoff * faults.transactionBackoffMultiplier, faults.transactionBackoffMax)
             }
         }
-        throw BackendError.aborted("Too much contention on these documents")
+        throw BackendError.aborted(.contention)
     }
 
     /// Two-phase commit over the documents a transaction read or wrote, in path order.

@@ -26,7 +26,7 @@ public final class Transaction {
             snapshot = await firestore.get(path)
         }
         if let earlier = readVersions[path], earlier != snapshot.version {
-            throw BackendError.aborted("\(path) changed between two reads of one transaction")
+            throw BackendError.aborted(.conflict("\(path) changed between two reads of one transaction"))
         }
         readVersions[path] = snapshot.version
         return snapshot

@@ -282,7 +282,7 @@ public final class InspiredApp: Sendable {
                 let like = try await transaction.get(Self.like(postId, userId))
                 guard like.exists else { throw InspiredError.notLiked(userId: userId, postId: postId) }
                 let count = post["stats"]?.mapValue?["likeCount"]?.intValue ?? 0
-                if count <= 0 { throw BackendError.aborted("read a like without its count mid-commit") }  // straddled a commit: retry
+                if count <= 0 { throw BackendError.aborted(.conflict("read a like without its count mid-commit")) }  // straddled a commit: retry
                 transaction.delete(Self.like(postId, userId))
                 transaction.update(Self.post(postId), ["stats.likeCount": .set(.int(count - 1))])
             }

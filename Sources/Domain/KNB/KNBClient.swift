@@ -73,7 +73,7 @@ public final class KNBClient: Sendable {
         while true {
             do {
                 return try await bidTransaction(honorId: honorId, amount: amount, comment: comment, buyNow: false)
-            } catch BackendError.aborted(let reason) where round < rounds && reason == "Too much contention on these documents" {
+            } catch BackendError.aborted(let reason) where round < rounds && reason == .contention {
                 round += 1  // ABORTED means nothing was committed, so another round cannot double-bid
             }
         }

@@ -95,7 +95,7 @@ public final class StampbookApp: Sendable {
                 var collectors = statistics["collectorUserIds"]?.arrayValue ?? []
                 // Reads can straddle another transaction's commit (document by document); the
                 // commit's version check would fail anyway, so retry now instead of asserting.
-                if collectors.contains(.string(userId)) { throw BackendError.aborted("read a collector without a collected record mid-commit") }
+                if collectors.contains(.string(userId)) { throw BackendError.aborted(.conflict("read a collector without a collected record mid-commit")) }
                 collectors.append(.string(userId))
                 transaction.create(Self.collected(userId, stampId), ["collectedAt": .timestamp(now)])
                 transaction.set(Self.statistics(stampId), [
@@ -219,7 +219,7 @@ public final class StampbookApp: Sendable {
             } else {
                 transaction.delete(likePath)
             }
-            if !liked && count <= 0 { throw BackendError.aborted("read a like without its count mid-commit") }
+            if !liked && count <= 0 { throw BackendError.aborted(.conflict("read a like without its count mid-commit")) }
             transaction.update(Self.post(postId), ["likeCount": .set(.int(count + (liked ? 1 : -1)))])
         }
     }

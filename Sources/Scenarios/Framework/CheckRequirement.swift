@@ -10,18 +10,18 @@ public struct CheckRequirement: Sendable, Hashable, Codable {
     public let maximum: Int
 
     /// `parameter` must be at least `minimum`.
-    public static func atLeast(_ parameter: String, _ minimum: Int) -> CheckRequirement {
-        CheckRequirement(parameter: parameter, minimum: minimum, maximum: .max)
+    public static func atLeast(_ parameter: ScenarioParameter, _ minimum: Int) -> CheckRequirement {
+        CheckRequirement(parameter: parameter.name, minimum: minimum, maximum: .max)
     }
 
     /// `parameter` must be at most `maximum`.
-    public static func atMost(_ parameter: String, _ maximum: Int) -> CheckRequirement {
-        CheckRequirement(parameter: parameter, minimum: .min, maximum: maximum)
+    public static func atMost(_ parameter: ScenarioParameter, _ maximum: Int) -> CheckRequirement {
+        CheckRequirement(parameter: parameter.name, minimum: .min, maximum: maximum)
     }
 
     /// Whether `parameters` satisfy the condition.
     public func isMet(by parameters: ScenarioParameters) -> Bool {
-        let value = parameters[parameter]
+        let value = parameters[named: parameter]
         return value >= minimum && value <= maximum
     }
 
@@ -29,6 +29,6 @@ public struct CheckRequirement: Sendable, Hashable, Codable {
     public func explanation(_ parameters: ScenarioParameters) -> String {
         let needs: String
         if maximum == .max { needs = ">= \(minimum)" } else if minimum == .min { needs = "<= \(maximum)" } else { needs = "in \(minimum)...\(maximum)" }
-        return "\(parameter)=\(parameters[parameter]) (needs \(needs))"
+        return "\(parameter)=\(parameters[named: parameter]) (needs \(needs))"
     }
 }

@@ -1,26 +1,48 @@
 import Domain
+import Sim
 
 /// The scenarios' client retry policy: transient network errors (UNAVAILABLE,
 /// DEADLINE_EXCEEDED) are retried up to `attempts` times, 1 s then 2 s apart, on whatever clock
-/// `sleep` uses (the simulator's in scenarios, the wall clock in load mode); anything else is the
-/// caller's.
-enum ClientRetry {
-    static func retrying<T>(
-        attempts: Int, sleep: (Duration) async -> Void, _ body: () async throws -> T
-    ) async throws -> T {
+/// `sleep` uses (the simulator's in scenarios, the run's `DomainClock` in load mode); anything
+/// else is the caller's. A value, so client code shared by a scenario and its load profile takes
+/// the policy with its clock.
+struct ClientRetry: Sendable {
+    /// Waits between attempts.
+    let sleep: @Sendable (Duration) async -> Void
+
+    /// The policy on the running simulation's clock (scenarios).
+    static let simulated = ClientRetry { try? await SimClock().sleep(for: $0) }
+
+    /// The policy on `clock` (load runs, on the real runtime or the simulator).
+    static func on(_ clock: DomainClock) -> ClientRetry { ClientRetry { try? await clock.sleep(for: $0) } }
+
+    /// Runs `body` under the policy.
+    func callAsFunction<T>(attempts: Int = 3, _ body: () async throws -> T) async throws -> T {
+        try await Self.retrying(attempts: attempts, sleep: sleep, body)
+    }
+
+    /// Runs `body` under the policy, for apps that wrap backend errors in their own (`unwrap`
+    /// finds the `BackendError` inside, nil: not transient).
+    func callAsFunction<T>(attempts: Int = 3, unwrap: (any Error) -> BackendError?, _ body: () async throws -> T) async throws -> T {
         precondition(attempts >= 1, "a retry policy needs at least one attempt")
         var attempt = 1
         while true {
             do {
                 return try await body()
-            } catch let error as BackendError {
-                switch error {
-                case .unavailable where attempt < attempts, .deadlineExceeded where attempt < attempts:
+            } catch {
+                switch unwrap(error) {
+                case .unavailable? where attempt < attempts, .deadlineExceeded? where attempt < attempts:
                     await sleep(.seconds(attempt))
                     attempt += 1
                 default: throw error
                 }
             }
         }
+    }
+
+    static func retrying<T>(
+        attempts: Int, sleep: @escaping @Sendable (Duration) async -> Void, _ body: () async throws -> T
+    ) async throws -> T {
+        try await ClientRetry(sleep: sleep)(attempts: attempts, unwrap: { $0 as? BackendError }, body)
     }
 }

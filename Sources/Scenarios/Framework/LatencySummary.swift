@@ -77,6 +77,13 @@ public struct LatencySummary: Sendable, Hashable, Codable {
         self.storage = Storage(samples: samples, seed: seed)
     }
 
+    /// A summary whose details are already computed (load runs: from histograms).
+    init(details: Details) {
+        self.operation = details.operation
+        self.count = details.count
+        self.storage = Storage(details: details)
+    }
+
     public init(from decoder: any Decoder) throws {
         let details = try Details(from: decoder)
         self.operation = details.operation

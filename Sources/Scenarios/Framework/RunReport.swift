@@ -6,13 +6,13 @@ public struct RunReport: Sendable, Hashable, Codable {
 
     /// Why a run failed, if it did.
     public struct Failure: Sendable, Hashable, Codable {
-        /// `invariant`, `kernel` (deadlock, step/time limit, escape, root threw) or `threshold`.
-        public let kind: String
+        /// What failed: an invariant, the kernel, the harness, a threshold, a load run's drain.
+        public let kind: FailureKind
         /// What failed, in one line.
         public let message: String
 
         /// A failure of `kind` saying `message`.
-        public init(kind: String, message: String) {
+        public init(kind: FailureKind, message: String) {
             self.kind = kind
             self.message = message
         }
@@ -25,14 +25,14 @@ public struct RunReport: Sendable, Hashable, Codable {
         public let summary: String
         /// `passed`, `violated`, `not-checked` (Always/Eventually); `reached`, `not-reached` (Sometimes);
         /// `unreachable` (either kind) when the run's parameters rule the check out.
-        public let status: String
+        public let status: CheckStatus
         public let observations: Int
         /// Why the parameters make the check unreachable (status `unreachable` only).
         public var unreachableReason: String? = nil
 
         /// One check's status as a report states it.
         public init(
-            name: String, kind: CheckDeclaration.Kind, summary: String, status: String, observations: Int, unreachableReason: String? = nil
+            name: String, kind: CheckDeclaration.Kind, summary: String, status: CheckStatus, observations: Int, unreachableReason: String? = nil
         ) {
             self.name = name
             self.kind = kind
@@ -87,7 +87,7 @@ public struct RunReport: Sendable, Hashable, Codable {
     public var replayedDecisions: Bool? = nil
     /// `wall` for a load run (`rehearse load`: real runtime, wall-clock latency; then
     /// `virtualNanoseconds` holds wall time elapsed); absent (read as `virtual`) for simulated runs.
-    public var clock: String? = nil
+    public var clock: ClockKind? = nil
     /// The load run's model, rates and errors (load runs only).
     public var load: LoadSummary? = nil
     /// The timing window the run used (timers this close are ordered by the strategy); absent in
@@ -112,8 +112,8 @@ public struct RunReport: Sendable, Hashable, Codable {
     public var replayOf: ReplaySource? = nil
 
     /// Always/Eventually checks this run never evaluated: it passed without exercising them.
-    public var notChecked: [String] { checks.filter { $0.status == "not-checked" }.map(\.name) }
+    public var notChecked: [String] { checks.filter { $0.status == .notChecked }.map(\.name) }
 
     /// `virtual` (simulated run) or `wall` (load run).
-    public var clockKind: String { clock ?? "virtual" }
+    public var clockKind: ClockKind { clock ?? .virtual }
 }

@@ -16,6 +16,9 @@ public protocol Scenario: Sendable {
     /// Whether a run builds a simulated backend (`ScenarioContext.backend`); the runner fails a
     /// run that should have and did not, since the run's faults would never have applied.
     var usesBackend: Bool { get }
+    /// The parameter that counts the scenario's users (`users`, `bidders`), if any: memory per user
+    /// and scale measurements vary it.
+    var population: ScenarioParameter? { get }
     /// Cross-parameter validation beyond each parameter's range.
     func validate(_ parameters: ScenarioParameters) throws(ScenarioError)
     /// Runs one seed inside `Simulation.run`; reports through `context`.
@@ -24,6 +27,8 @@ public protocol Scenario: Sendable {
 
 extension Scenario {
     public var usesBackend: Bool { true }
+
+    public var population: ScenarioParameter? { nil }
 
     public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {}
 }

@@ -17,6 +17,8 @@ public final class ScenarioContext: Sendable {
 
     struct State {
         var violation: InvariantViolation?
+        /// The scenario's root task ended by throwing `ScenarioStopped` (a violation stopped it early).
+        var stoppedByViolation = false
         var observations: [String: Int] = [:]
         var reached: Set<String> = []
         var samples: [LatencySample] = []
@@ -97,20 +99,30 @@ public final class ScenarioContext: Sendable {
     /// The first violation, if any.
     public var violation: InvariantViolation? { state.withLock { $0.violation } }
 
+    /// Whether the root task ended by throwing `ScenarioStopped` (set by the runner, read after the run).
+    var stoppedByViolation: Bool {
+        get { state.withLock { $0.stoppedByViolation } }
+        set { state.withLock { $0.stoppedByViolation = newValue } }
+    }
+
     /// Always: `condition` must hold now. The first failure is kept with the current step and time.
-    public func always(_ check: String, _ condition: Bool, _ message: @autoclosure () -> String) {
-        observe(check, kind: .always, condition, message)
+    public func always(_ check: CheckDeclaration, _ condition: Bool, _ message: @autoclosure () -> String) {
+        precondition(check.kind == .always, "\(check.name) is declared \(check.kind.rawValue), checked as always")
+        observe(check.name, kind: .always, condition, message)
     }
 
     /// Eventually: an end-state check, made once the workload finished and the backend is idle.
-    public func eventually(_ check: String, _ condition: Bool, _ message: @autoclosure () -> String) {
-        observe(check, kind: .eventually, condition, message)
+    /// An Always check may also be judged here (it must hold at the end too).
+    public func eventually(_ check: CheckDeclaration, _ condition: Bool, _ message: @autoclosure () -> String) {
+        precondition(check.kind != .sometimes, "\(check.name) is a sometimes goal, checked as eventually")
+        observe(check.name, kind: .eventually, condition, message)
     }
 
     /// Sometimes: records that `goal` was reached in this run when `condition` holds.
-    public func sometimes(_ goal: String, _ condition: Bool) {
+    public func sometimes(_ goal: CheckDeclaration, _ condition: Bool) {
+        precondition(goal.kind == .sometimes, "\(goal.name) is declared \(goal.kind.rawValue), reached as a sometimes goal")
         guard condition else { return }
-        state.withLock { _ = $0.reached.insert(goal) }
+        state.withLock { _ = $0.reached.insert(goal.name) }
     }
 
     private func observe(_ check: String, kind: CheckDeclaration.Kind, _ condition: Bool, _ message: () -> String) {
@@ -125,9 +137,10 @@ public final class ScenarioContext: Sendable {
     /// between), `firstFailure` the message of the first that failed (nil: all held). Records the
     /// same observations and violation as `count` calls of `always` at this step, with one lock and
     /// one dictionary update instead of `count`.
-    public func always(_ check: String, observations count: Int, firstFailure: String?) {
+    public func always(_ check: CheckDeclaration, observations count: Int, firstFailure: String?) {
+        precondition(check.kind == .always, "\(check.name) is declared \(check.kind.rawValue), checked as always")
         guard count > 0 else { return }
-        self.count(check, kind: .always, observations: count, failure: firstFailure)
+        self.count(check.name, kind: .always, observations: count, failure: firstFailure)
     }
 
     /// Adds `observations` to `check`'s count and, if `failure` is set and no violation was

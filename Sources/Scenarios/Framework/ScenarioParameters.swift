@@ -5,8 +5,11 @@ public struct ScenarioParameters: Sendable, Hashable, Codable {
 
     public init(values: [String: Int]) { self.values = values }
 
-    /// The value of `name`; a scenario asking for a parameter it did not declare is a programmer error.
-    public subscript(_ name: String) -> Int {
+    /// The value of `parameter`; a scenario asking for a parameter it did not declare is a programmer error.
+    public subscript(_ parameter: ScenarioParameter) -> Int { self[named: parameter.name] }
+
+    /// The value of the parameter called `name` (requirements store names, to be printable and Codable).
+    subscript(named name: String) -> Int {
         guard let value = values[name] else { preconditionFailure("parameter \(name) not declared") }
         return value
     }

@@ -58,7 +58,12 @@ public enum ScenarioRunner {
             sink(context)
             // No strategy here: a replay (decisions log) must hash the same as the run it replays.
             Simulation.record("scenario \(name) seed \(request.seed) variant \(request.variant ?? "careful")")
-            try await scenario.run(context)
+            do {
+                try await scenario.run(context)
+            } catch let stopped as ScenarioStopped {
+                context.stoppedByViolation = true  // typed, so the runner never parses the outcome's text
+                throw stopped
+            }
         }
     }
 
@@ -71,11 +76,11 @@ public enum ScenarioRunner {
         let observed = context.snapshot
         var failure: RunReport.Failure?
         if let violation = observed.violation {
-            failure = .init(kind: "invariant", message: "\(violation.check): \(violation.message) (step \(violation.step))")
+            failure = .init(kind: .invariant, message: "\(violation.check): \(violation.message) (step \(violation.step))")
         } else if !result.outcome.isSuccess {
-            failure = .init(kind: "kernel", message: result.outcome.description)
+            failure = .init(kind: .kernel, message: result.outcome.description)
         } else if scenario.usesBackend && context.backendsBuilt == 0 {
-            failure = .init(kind: "harness", message: "\(scenario.name) built no backend through ScenarioContext.backend: the run's faults never applied")
+            failure = .init(kind: .harness, message: "\(scenario.name) built no backend through ScenarioContext.backend: the run's faults never applied")
         }
         let operations = Set(observed.samples.map(\.operation)).sorted()
         let latency = operations.map { operation in
@@ -89,37 +94,34 @@ public enum ScenarioRunner {
         }
         if failure == nil, let missed = thresholds.first(where: { !$0.passed }) {
             let observedText = missed.observedNanoseconds.map { ReportFormat.duration($0) } ?? "no samples"
-            failure = .init(kind: "threshold", message: "threshold \(missed.expression) missed (observed \(observedText))")
+            failure = .init(kind: .threshold, message: "threshold \(missed.expression) missed (observed \(observedText))")
         }
         let checks = scenario.checks.map { declaration -> RunReport.CheckResult in
             let count = observed.observations[declaration.name] ?? 0
             let unreachable = declaration.unreachableReason(parameters)
-            var status: String
+            var status: CheckStatus
             switch declaration.kind {
-            case .sometimes: status = observed.reached.contains(declaration.name) ? "reached" : "not-reached"
+            case .sometimes: status = observed.reached.contains(declaration.name) ? .reached : .notReached
             case .always, .eventually:
-                status = observed.violation?.check == declaration.name ? "violated" : (count == 0 ? "not-checked" : "passed")
+                status = observed.violation?.check == declaration.name ? .violated : (count == 0 ? .notChecked : .passed)
             }
             // A check its parameters rule out is not a gap in this run's coverage: say why instead.
-            if let unreachable, status == "not-reached" || status == "not-checked" { status = "unreachable" }
+            if let unreachable, status == .notReached || status == .notChecked { status = .unreachable }
             return .init(name: declaration.name, kind: declaration.kind, summary: declaration.summary, status: status, observations: count,
-                         unreachableReason: status == "unreachable" ? unreachable : nil)
+                         unreachableReason: status == .unreachable ? unreachable : nil)
         }
         let outcomeKind: String
-        if case .rootThrew(let text) = result.outcome, observed.violation != nil, text.hasPrefix("stopped:") {
+        if case .rootThrew = result.outcome, observed.violation != nil, context.stoppedByViolation {
             outcomeKind = "stopped-by-violation"
         } else {
             outcomeKind = result.outcome.kind
         }
         // The strategy the seed actually ran: a portfolio's member, PCT with its measured horizon.
         let ranStrategy = request.decisions == nil ? result.configuration.strategy : request.strategy.resolved(forSeed: request.seed)
-        var replay = "\(ScenarioRegistry.commandName) run \(scenario.name) --seed \(request.seed) --strategy \(ranStrategy)"
-        if let window = request.timingWindowNanoseconds { replay += " --timing-window \(window)ns" }
-        for name in parameters.values.keys.sorted() where request.parameters[name] != nil {
-            replay += " --param \(name)=\(parameters[name])"
-        }
-        if let variant = request.variant { replay += " --variant \(variant)" }
-        if request.swarm != nil { replay += " --swarm" }
+        let replay = RunCommandLine(
+            scenario: scenario.name, seed: request.seed, strategy: ranStrategy.description,
+            parameters: request.parameters.filter { parameters.values[$0.key] != nil }, variant: request.variant,
+            swarm: request.swarm != nil, timingWindowNanoseconds: request.timingWindowNanoseconds).description
         var report = RunReport(
             runId: request.runId, scenario: scenario.name, seed: request.seed, strategy: ranStrategy.description,
             variant: request.variant, parameters: parameters.values, passed: failure == nil, failure: failure,

@@ -30,18 +30,6 @@ enum ScenarioSupport {
     static func retrying<T>(
         attempts: Int = 3, unwrap: (any Error) -> BackendError?, _ body: () async throws -> T
     ) async throws -> T {
-        var attempt = 1
-        while true {
-            do {
-                return try await body()
-            } catch {
-                switch unwrap(error) {
-                case .unavailable? where attempt < attempts, .deadlineExceeded? where attempt < attempts:
-                    try? await SimClock().sleep(for: .seconds(attempt))
-                    attempt += 1
-                default: throw error
-                }
-            }
-        }
+        try await ClientRetry.simulated(attempts: attempts, unwrap: unwrap, body)
     }
 }

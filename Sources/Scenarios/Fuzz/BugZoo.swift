@@ -135,7 +135,7 @@ public enum BugZoo {
             measurement.shrunkPreemptions = shrunk.artifact.shrink?.preemptionsAfter
             measurement.preemptionsBefore = shrunk.artifact.shrink?.preemptionsBefore
             measurement.storyEvents = shrunk.artifact.story.count
-            measurement.check = shrunk.artifact.violation?.check ?? shrunk.artifact.kind
+            measurement.check = shrunk.artifact.violation?.check ?? shrunk.artifact.kind.rawValue
         }
         return measurement
     }

@@ -18,8 +18,8 @@ public struct FailureArtifact: Sendable, Hashable, Codable {
     }
 
     public var schemaVersion = FailureArtifact.currentSchemaVersion
-    /// `invariant`, `kernel`, `threshold`, `crash` (the process died) or `nondeterminism`.
-    public var kind: String
+    /// What failed: an invariant, the kernel, a threshold, a crash (the process died), nondeterminism.
+    public var kind: FailureKind
     public var scenario: String
     public var seed: UInt64
     /// The strategy the seed ran with (the decisions log replaces it on replay).
@@ -44,7 +44,7 @@ public struct FailureArtifact: Sendable, Hashable, Codable {
     public var timingWindowNanoseconds: UInt64?
 
     public init(
-        kind: String, scenario: String, seed: UInt64, strategy: String, variant: String?, parameters: [String: Int],
+        kind: FailureKind, scenario: String, seed: UInt64, strategy: String, variant: String?, parameters: [String: Int],
         swarm: SwarmConfiguration?, decisions: [UInt32], violation: InvariantViolation?, message: String, signal: Int32? = nil,
         steps: UInt64? = nil, traceHash: String? = nil, build: BuildFingerprint, story: [String], shrink: ShrinkSummary? = nil,
         timingWindowNanoseconds: UInt64? = nil
@@ -61,7 +61,7 @@ public struct FailureArtifact: Sendable, Hashable, Codable {
         let report = execution.report
         precondition(!report.passed, "an artifact records a failed run")
         self.init(
-            kind: report.failure?.kind ?? "invariant", scenario: report.scenario, seed: report.seed, strategy: report.strategy,
+            kind: report.failure?.kind ?? .invariant, scenario: report.scenario, seed: report.seed, strategy: report.strategy,
             variant: report.variant, parameters: report.parameters, swarm: report.swarm, decisions: execution.decisions,
             violation: report.violation, message: report.failure?.message ?? "", steps: report.steps, traceHash: report.traceHash,
             build: report.build,
@@ -82,20 +82,20 @@ public struct FailureArtifact: Sendable, Hashable, Codable {
         guard let parsed = SchedulingStrategy(parsing: strategy) else { throw .malformedStrategy(strategy) }
         return RunRequest(
             scenario: scenario, seed: seed, strategy: parsed, parameters: parameters, variant: variant, gitCommit: gitCommit,
-            swarm: swarm, decisions: kind == "crash" ? nil : decisions, timingWindowNanoseconds: timingWindowNanoseconds ?? 0)
+            swarm: swarm, decisions: kind == .crash ? nil : decisions, timingWindowNanoseconds: timingWindowNanoseconds ?? 0)
     }
 
     /// What a replay must show: the same check at the same step (or the same failure kind).
     public var expectation: String {
         if let violation { return "\(violation.check) at step \(violation.step)" }
-        if kind == "crash" { return "crash (signal \(signal ?? 0))" }
+        if kind == .crash { return "crash (signal \(signal ?? 0))" }
         return "\(kind): \(message)"
     }
 
     /// The file name fuzz and shrink use: `<scenario>-s<seed>-<strategy>-<variant>[.shrunk].json`.
     public var fileName: String {
         let strategyPart = strategy.replacingOccurrences(of: ":", with: "-")
-        return "\(scenario)-s\(seed)-\(strategyPart)-\(variant ?? "careful")\(shrink == nil ? "" : ".shrunk")\(kind == "crash" ? ".crash" : "").json"
+        return "\(scenario)-s\(seed)-\(strategyPart)-\(variant ?? "careful")\(shrink == nil ? "" : ".shrunk")\(kind == .crash ? ".crash" : "").json"
     }
 
     /// Sorted-keys JSON.

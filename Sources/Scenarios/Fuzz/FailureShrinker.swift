@@ -20,7 +20,7 @@ public enum FailureShrinker {
     static func signature(_ report: RunReport) -> String? {
         guard !report.passed else { return nil }
         if let violation = report.violation { return "check:\(violation.check)" }
-        return "\(report.failure?.kind ?? "?"):\(report.outcome)"
+        return "\(report.failure?.kind.rawValue ?? "?"):\(report.outcome)"
     }
 
     /// Shrinks `request`, which must fail (the request carries no decisions log: the seed's own

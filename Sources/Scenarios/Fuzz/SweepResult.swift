@@ -115,6 +115,8 @@ public struct SweepResult: Sendable, Codable {
     public var failureDirectory: String?
     /// Thresholds `merge --threshold` evaluated over the merged histograms (absent when none).
     public var mergeThresholds: [RunReport.ThresholdResult]?
+    /// The `--timing-window` the sweep was given, in nanoseconds (absent: the default window).
+    public var timingWindowNanoseconds: UInt64?
     /// What the sweep exercised: backend functions, triggers, jobs and rules; goals per seed;
     /// strategies (absent in older files).
     public var coverage: SweepCoverage?
@@ -125,6 +127,12 @@ public struct SweepResult: Sendable, Codable {
         self.swarm = swarm; self.ranges = []; self.requested = range; self.shard = shard; self.seedsRun = 0; self.seedsPassed = 0
         self.failures = []; self.determinismChecked = []; self.goals = goals; self.reached = []; self.latency = []; self.build = build
         self.checks = checks; self.checked = []; self.unreachable = unreachable
+    }
+
+    /// The `rehearse run` line of one of this sweep's seeds.
+    public func runCommandLine(seed: UInt64) -> RunCommandLine {
+        RunCommandLine(scenario: scenario, seed: seed, strategy: strategy, parameters: parameters, variant: variant,
+                       swarm: swarm, timingWindowNanoseconds: timingWindowNanoseconds)
     }
 
     /// Goals no seed reached though the parameters allow them (a sweep fails if any).
@@ -208,7 +216,8 @@ public struct SweepResult: Sendable, Codable {
         for other in results.dropFirst() {
             guard other.schemaVersion == currentSchemaVersion else { throw MergeError(description: "schemaVersion \(other.schemaVersion) is not \(currentSchemaVersion)") }
             guard other.scenario == merged.scenario, other.strategy == merged.strategy, other.variant == merged.variant,
-                  other.parameters == merged.parameters, other.swarm == merged.swarm, (other.thresholds ?? []) == (merged.thresholds ?? []) else {
+                  other.parameters == merged.parameters, other.swarm == merged.swarm, (other.thresholds ?? []) == (merged.thresholds ?? []),
+                  other.timingWindowNanoseconds == merged.timingWindowNanoseconds else {
                 throw MergeError(description: "shard \(other.shard ?? "?") ran a different sweep (\(other.scenario) \(other.strategy) \(other.variant ?? "careful"))")
             }
             for range in other.ranges where merged.ranges.contains(where: { $0.low < range.high && range.low < $0.high }) {

@@ -53,7 +53,7 @@ public struct SweepRunner: Sendable {
             deterministic = verdict.isDeterministic
             if !verdict.isDeterministic {
                 var nondeterministic = FailureArtifact(
-                    kind: "nondeterminism", scenario: report.scenario, seed: seed, strategy: report.strategy, variant: report.variant,
+                    kind: .nondeterminism, scenario: report.scenario, seed: seed, strategy: report.strategy, variant: report.variant,
                     parameters: report.parameters, swarm: report.swarm, decisions: execution.decisions, violation: nil,
                     message: verdict.summary, steps: report.steps, traceHash: report.traceHash, build: report.build, story: [verdict.summary])
                 nondeterministic.story = [verdict.summary]
@@ -68,9 +68,9 @@ public struct SweepRunner: Sendable {
                 do { try found.write(to: target); path = target } catch { path = nil }
             }
             failure = SweepFailure(seed: seed, kind: found.kind, check: found.violation?.check, step: found.violation?.step, message: found.message, artifact: path)
-            if found.kind != "nondeterminism" { failure?.replayed = Self.replays(found) }
+            if found.kind != .nondeterminism { failure?.replayed = Self.replays(found) }
         }
-        let reached = report.checks.filter { $0.kind == .sometimes && $0.status == "reached" }.map(\.name)
+        let reached = report.checks.filter { $0.kind == .sometimes && $0.status == .reached }.map(\.name)
         let checked = report.checks.filter { $0.kind != .sometimes && $0.observations > 0 }.map(\.name)
         var result = SweepSeedResult(
             seed: seed, passed: failure == nil, failure: failure, reached: reached, checked: checked, deterministic: deterministic,
@@ -108,6 +108,7 @@ public struct SweepRunner: Sendable {
             },
             build: build)
         result.thresholds = template.thresholds.map(\.expression)
+        result.timingWindowNanoseconds = template.timingWindowNanoseconds
         return result
     }
 }

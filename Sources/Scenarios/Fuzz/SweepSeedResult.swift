@@ -43,8 +43,8 @@ public struct SweepSeedResult: Sendable, Codable {
 /// One failing seed in a sweep or shard result, pointing at its replayable artifact.
 public struct SweepFailure: Sendable, Hashable, Codable {
     public var seed: UInt64
-    /// `invariant`, `kernel`, `threshold`, `crash` or `nondeterminism`.
-    public var kind: String
+    /// What failed: an invariant, the kernel, a threshold, a crash, nondeterminism.
+    public var kind: FailureKind
     public var check: String?
     public var step: UInt64?
     public var message: String
@@ -55,7 +55,7 @@ public struct SweepFailure: Sendable, Hashable, Codable {
     /// replay does not apply (crashes re-run in a child, nondeterminism) or in older files.
     public var replayed: Bool?
 
-    public init(seed: UInt64, kind: String, check: String?, step: UInt64?, message: String, artifact: String?) {
+    public init(seed: UInt64, kind: FailureKind, check: String?, step: UInt64?, message: String, artifact: String?) {
         self.seed = seed; self.kind = kind; self.check = check; self.step = step; self.message = message; self.artifact = artifact
     }
 }

@@ -9,39 +9,39 @@ public struct PrivacyAccessScenario: Scenario {
     public let name = "privacy-access"
     public let summary = "Inspired unauthorised profile reads, concurrent sign-ups, double-tapped likes"
     public let parameters: [ScenarioParameter] = [
-        .init("users", "Inspired users (every other one named \"Sam Lee\")", default: 6, in: 2...40),
-        .init("communities", "communities users join (one each)", default: 3, in: 1...20),
-        .init("publicPercent", "chance a user makes their profile public", default: 30, in: 0...100),
-        .init("actionsPerUser", "actions each user takes", default: 8, in: 1...100),
-        .init("durationSeconds", "workload length (virtual seconds)", default: 20, in: 1...86_400),
-        .init("readPercent", "share of actions that try to read another profile", default: 50, in: 0...100),
-        .init("doubleTapPercent", "chance a like is tapped twice at once", default: 30, in: 0...100),
-        .init("triggerQueryMilliseconds", "most admin-SDK latency of the username trigger's check and of its write", default: 200, in: 0...10_000),
+        Parameter.users,
+        Parameter.communities,
+        Parameter.publicPercent,
+        Parameter.actionsPerUser,
+        Parameter.durationSeconds,
+        Parameter.readPercent,
+        Parameter.doubleTapPercent,
+        Parameter.triggerQueryMilliseconds,
     ]
     public let operations: [String] = ["readProfile", "like", "unlike"]
     public let variants = [InspiredVariant.unreservedUsername.rawValue, InspiredVariant.likeWithoutTransaction.rawValue, InspiredVariant.likeTapGuardReentrant.rawValue]
     public let checks: [CheckDeclaration] = [
-        .init(.always, "no-unauthorised-read", "a profile read succeeds only if it is public or the users share a community", operations: ["read"]),
-        .init(.always, "signed-out-read-denied", "a signed-out client reads no profile", operations: ["read"]),
-        .init(.always, "usernames-unique", "no two users share a username"),
-        .init(.always, "like-count-not-negative", "stats.likeCount is never negative", operations: ["like", "unlike"]),
-        .init(.eventually, "like-count-matches-likes", "stats.likeCount equals likes/{userId} documents, once idle", operations: ["like", "unlike"]),
-        .init(.eventually, "every-user-named", "every profile got a username"),
-        .init(.sometimes, "read-denied", "an unauthorised read was refused"),
-        .init(.sometimes, "read-allowed", "an authorised read of another profile succeeded"),
+        Check.noUnauthorisedRead,
+        Check.signedOutReadDenied,
+        Check.usernamesUnique,
+        Check.likeCountNotNegative,
+        Check.likeCountMatchesLikes,
+        Check.everyUserNamed,
+        Check.readDenied,
+        Check.readAllowed,
     ]
 
     /// Parameters under which no unauthorised read can even be attempted make the scenario
     /// meaningless (its privacy checks would pass unexercised): bad input, exit 2.
     public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {
-        if parameters["readPercent"] == 0 {
-            throw .invalidParameter(name: "readPercent", value: 0, reason: "no profile is ever read, so the privacy checks never run; use 1...100")
+        if parameters[Parameter.readPercent] == 0 {
+            throw .invalidParameter(name: Parameter.readPercent.name, value: 0, reason: "no profile is ever read, so the privacy checks never run; use 1...100")
         }
-        if parameters["publicPercent"] == 100 {
-            throw .invalidParameter(name: "publicPercent", value: 100, reason: "every profile is public, so no read is unauthorised; use 0...99")
+        if parameters[Parameter.publicPercent] == 100 {
+            throw .invalidParameter(name: Parameter.publicPercent.name, value: 100, reason: "every profile is public, so no read is unauthorised; use 0...99")
         }
-        if parameters["communities"] == 1 {
-            throw .invalidParameter(name: "communities", value: 1, reason: "everyone shares the one community, so no read is unauthorised; use 2 or more")
+        if parameters[Parameter.communities] == 1 {
+            throw .invalidParameter(name: Parameter.communities.name, value: 1, reason: "everyone shares the one community, so no read is unauthorised; use 2 or more")
         }
     }
 
@@ -57,7 +57,7 @@ public struct PrivacyAccessScenario: Scenario {
         let p = context.parameters
         // The trigger's admin-SDK reads and writes take time (the simulated admin calls take none):
         // each user's trigger waits a seeded 0…triggerQueryMilliseconds before its check and its write.
-        let latency = p["triggerQueryMilliseconds"]
+        let latency = p[Parameter.triggerQueryMilliseconds]
         let adminLatency: @Sendable (String, String) async -> Void = { step, userId in
             var random = Simulation.random("privacy/trigger-\(step)/\(userId)")
             await ScenarioSupport.sleep(milliseconds: random.below(latency + 1))
@@ -69,11 +69,11 @@ public struct PrivacyAccessScenario: Scenario {
             usernameSuffixDigits: 4, probe: probe)
         var random = Simulation.random("privacy/setup")
         var members: [Member] = []
-        for index in 0..<p["users"] {
+        for index in 0..<p[Parameter.users] {
             let uid = "u\(index)"
             members.append(Member(
                 uid: uid, client: app.backend.client(auth: AuthContext(uid: uid), label: uid),
-                community: "c\(random.below(p["communities"]))", isPublic: random.below(100) < p["publicPercent"]))
+                community: "c\(random.below(p[Parameter.communities]))", isPublic: random.below(100) < p[Parameter.publicPercent]))
         }
         let everyone = members
         // Everyone signs up at the same instant: the username triggers race.
@@ -111,20 +111,23 @@ public struct PrivacyAccessScenario: Scenario {
         for post in firestore.query("posts") {
             let likes = firestore.query("posts/\(post.id)/likes").count
             let count = post["stats"]?.mapValue?["likeCount"]?.intValue ?? 0
-            context.eventually("like-count-matches-likes", count == Int64(likes), "post \(post.id) likeCount \(count) but \(likes) like document(s)")
+            context.eventually(LikeStormScenario.Check.likeCountMatchesLikes, count == Int64(likes), "post \(post.id) likeCount \(count) but \(likes) like document(s)")
         }
         for user in firestore.query("users") {
-            context.eventually("every-user-named", user["username"]?.stringValue != nil, "\(user.id) has no username")
+            context.eventually(Check.everyUserNamed, user["username"]?.stringValue != nil, "\(user.id) has no username")
         }
         Self.checkState(app, context)
         try context.throwIfStopped()
     }
 
     static func retrying<T>(_ body: () async throws -> T) async throws -> T {
-        try await ScenarioSupport.retrying(unwrap: { error in
-            if case InspiredError.backend(let backend) = error { return backend }
-            return error as? BackendError
-        }, body)
+        try await ScenarioSupport.retrying(unwrap: backendError, body)
+    }
+
+    /// The backend error inside an app error (what the retry policy looks at).
+    static func backendError(_ error: any Error) -> BackendError? {
+        if case InspiredError.backend(let backend) = error { return backend }
+        return error as? BackendError
     }
 
     static func userLoop(_ app: InspiredApp, members: [Member], index: Int, anonymous: FirestoreClient, origin: UInt64, context: ScenarioContext) async {
@@ -132,29 +135,29 @@ public struct PrivacyAccessScenario: Scenario {
         var random = Simulation.random("privacy/user-\(index)")
         let me = members[index]
         var liked: Set<String> = []
-        for arrival in ScenarioSupport.arrivals(count: p["actionsPerUser"], durationSeconds: p["durationSeconds"], random: &random, origin: origin) {
+        for arrival in ScenarioSupport.arrivals(count: p[Parameter.actionsPerUser], durationSeconds: p[Parameter.durationSeconds], random: &random, origin: origin) {
             await ScenarioSupport.sleep(until: arrival)
             if context.isStopped { return }
             var targetIndex = random.below(members.count - 1)
             if targetIndex >= index { targetIndex += 1 }
             let target = members[targetIndex]
-            if random.below(100) < p["readPercent"] {
+            if random.below(100) < p[Parameter.readPercent] {
                 let allowed = target.isPublic || target.community == me.community
                 context.note(me.uid, "read \(target.uid) (\(allowed ? "allowed" : "not allowed"))")
                 // no-unauthorised-read is evaluated only on unauthorised attempts (an allowed read
                 // succeeding says nothing about privacy), so a sweep without one reports it not-checked.
                 do {
                     _ = try await retrying { try await app.profile(of: target.uid, as: me.client) }
-                    context.sometimes("read-allowed", allowed)
-                    if !allowed { context.always("no-unauthorised-read", false, "\(me.uid) (\(me.community)) read private \(target.uid) (\(target.community))") }
+                    context.sometimes(Check.readAllowed, allowed)
+                    if !allowed { context.always(Check.noUnauthorisedRead, false, "\(me.uid) (\(me.community)) read private \(target.uid) (\(target.community))") }
                 } catch {
                     if case InspiredError.profileNotVisible = error, !allowed {
-                        context.sometimes("read-denied", true)
-                        context.always("no-unauthorised-read", true, "")
+                        context.sometimes(Check.readDenied, true)
+                        context.always(Check.noUnauthorisedRead, true, "")
                     }
                 }
                 let signedOut = try? await anonymous.get(DocumentPath("users", target.uid))
-                context.always("signed-out-read-denied", signedOut == nil, "a signed-out client read \(target.uid)")
+                context.always(Check.signedOutReadDenied, signedOut == nil, "a signed-out client read \(target.uid)")
                 context.recordLatency("readProfile", user: me.uid, intendedStartNanoseconds: arrival)
                 continue
             }
@@ -166,7 +169,7 @@ public struct PrivacyAccessScenario: Scenario {
                 context.recordLatency("unlike", user: me.uid, intendedStartNanoseconds: arrival)
                 continue
             }
-            let doubleTap = random.below(100) < p["doubleTapPercent"]
+            let doubleTap = random.below(100) < p[Parameter.doubleTapPercent]
             context.note(me.uid, "like \(postId)\(doubleTap ? " ×2" : "")")
             let tap: @Sendable () async -> Void = { _ = try? await retrying { try await app.likePost(postId, as: me.client) } }
             if doubleTap {
@@ -186,12 +189,12 @@ public struct PrivacyAccessScenario: Scenario {
         var owners: [String: String] = [:]
         for user in app.backend.firestore.query("users") {
             guard let username = user["username"]?.stringValue else { continue }
-            context.always("usernames-unique", owners[username] == nil, "\(user.id) and \(owners[username] ?? "-") both have username \(username)")
+            context.always(Check.usernamesUnique, owners[username] == nil, "\(user.id) and \(owners[username] ?? "-") both have username \(username)")
             owners[username] = user.id
         }
         for post in app.backend.firestore.query("posts") {
             let count = post["stats"]?.mapValue?["likeCount"]?.intValue ?? 0
-            context.always("like-count-not-negative", count >= 0, "post \(post.id) likeCount \(count)")
+            context.always(LikeStormScenario.Check.likeCountNotNegative, count >= 0, "post \(post.id) likeCount \(count)")
         }
     }
 }

@@ -8,20 +8,20 @@ public struct AuctionRaceScenario: Scenario {
     public let name = "auction-race"
     public let summary = "N bidders on M KNB honors, bursts near the close, Buy Now mid-race"
     public let parameters: [ScenarioParameter] = [
-        .init("bidders", "users bidding", default: 12, in: 2...60),
-        .init("honors", "honors on auction", default: 1, in: 1...10),
-        .init("bidsPerBidder", "bids each bidder intends to place", default: 6, in: 1...50),
-        .init("durationSeconds", "auction length (virtual seconds)", default: 60, in: 10...86_400),
-        .init("burstPercent", "share of bids arriving in the last tenth (close burst)", default: 80, in: 0...100),
-        .init("buyNow", "1: one user presses Buy Now mid-race on the first honor", default: 1, in: 0...1),
-        .init("buyNowAtPercent", "when Buy Now is pressed, in % of the auction (95: inside the close burst)", default: 95, in: 0...100),
-        .init("snipePercent", "share of close-burst bids that are snipes (raise by up to 1000)", default: 60, in: 0...100),
-        .init("raiseOwnPercent", "chance a winning bidder raises their own bid", default: 15, in: 0...100),
-        .init("doubleTapPercent", "chance a bid is sent twice (double tap)", default: 10, in: 0...100),
-        .init("duplicatePercent", "trigger events delivered twice (MODEL_RULES §9: 5 % under stress)", default: 5, in: 0...100),
-        .init("sniperPercent", "share of bidders who also run a sniping bot: it reads once, then fires blind bids in the last seconds", default: 0, in: 0...100),
-        .init("snipesPerSniper", "bids each sniper fires in the sniping window", default: 3, in: 1...20),
-        .init("sniperWindowMilliseconds", "the sniping window before the close", default: 2_000, in: 100...60_000),
+        Parameter.bidders,
+        Parameter.honors,
+        Parameter.bidsPerBidder,
+        Parameter.durationSeconds,
+        Parameter.burstPercent,
+        Parameter.buyNow,
+        Parameter.buyNowAtPercent,
+        Parameter.snipePercent,
+        Parameter.raiseOwnPercent,
+        Parameter.doubleTapPercent,
+        Parameter.duplicatePercent,
+        Parameter.sniperPercent,
+        Parameter.snipesPerSniper,
+        Parameter.sniperWindowMilliseconds,
     ]
     public let operations: [String] = ["placeBid", "buyNow", "snipe"]
     /// Timeline operations that change an honor's bids (stories leave out "sees … sold").
@@ -30,39 +30,39 @@ public struct AuctionRaceScenario: Scenario {
         .bidBurstLosesBids, .buyNowOutsideTransaction, .outbidRereadsLiveDoc, .outbidNoDedup, .outbidSelfNotify, .totalPledgedIncrement,
     ])
     public let checks: [CheckDeclaration] = [
-        .init(.always, "bids-strictly-increasing", "each honor's bids rise strictly and have unique ids", operations: Self.bidOperations),
-        .init(.always, "winner-is-highest-bidder", "currentBid/currentWinner equal the last (highest) bid", operations: Self.bidOperations),
-        .init(.always, "no-bid-after-sold", "a sold honor's last bid is its Buy Now; nothing follows it", operations: Self.bidOperations),
-        .init(.always, "one-new-bid-per-update", "every committed update appends at most one bid and keeps the earlier ones", operations: Self.bidOperations),
-        .init(.always, "bid-not-lost", "a bid fails only for a business reason, never contention (ABORTED)", operations: Self.bidOperations),
-        .init(.always, "outbid-to-previous-winner", "an OUTBID goes to the bid's previous winner, never to the bidder", operations: Self.bidOperations),
-        .init(.always, "outbid-once-per-bid", "at most one OUTBID push per bid and token", operations: Self.bidOperations),
-        .init(.eventually, "outbid-for-every-overtaken-winner", "each overtaken winner got an OUTBID notification for that bid", operations: Self.bidOperations),
-        .init(.eventually, "total-pledged-consistent", "users' totalPledged = sum of the honors they currently win", operations: Self.bidOperations),
-        .init(.sometimes, "bid-too-low", "a bid lost a race and was rejected as too low"),
-        .init(.sometimes, "outbid-sent", "an OUTBID push was sent"),
-        .init(.sometimes, "sold-by-buy-now", "an honor was sold by Buy Now", requires: [.atLeast("buyNow", 1)]),
-        .init(.sometimes, "snipe-landed", "a sniper's blind bid was accepted", requires: [.atLeast("sniperPercent", 1)]),
+        Check.bidsStrictlyIncreasing,
+        Check.winnerIsHighestBidder,
+        Check.noBidAfterSold,
+        Check.oneNewBidPerUpdate,
+        Check.bidNotLost,
+        Check.outbidToPreviousWinner,
+        Check.outbidOncePerBid,
+        Check.outbidForEveryOvertakenWinner,
+        Check.totalPledgedConsistent,
+        Check.bidTooLow,
+        Check.outbidSent,
+        Check.soldByBuyNow,
+        Check.snipeLanded,
     ]
 
     static let buyNowPrice = 100_000.0
 
     public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {
         // Increments of at most 20 per bid must stay below the Buy Now price.
-        let maximumRaise = parameters["bidders"] * parameters["bidsPerBidder"] * 1_000 * 3
+        let maximumRaise = parameters[Parameter.bidders] * parameters[Parameter.bidsPerBidder] * 1_000 * 3
         if maximumRaise >= Int(Self.buyNowPrice) * 10 {
-            throw .invalidParameter(name: "bidsPerBidder", value: parameters["bidsPerBidder"], reason: "bidders × bidsPerBidder must stay below 334 (bids would pass the Buy Now price)")
+            throw .invalidParameter(name: Parameter.bidsPerBidder.name, value: parameters[Parameter.bidsPerBidder], reason: "bidders × bidsPerBidder must stay below 334 (bids would pass the Buy Now price)")
         }
-        if parameters["sniperWindowMilliseconds"] > parameters["durationSeconds"] * 1_000 {
-            throw .invalidParameter(name: "sniperWindowMilliseconds", value: parameters["sniperWindowMilliseconds"], reason: "the sniping window must fit in durationSeconds")
+        if parameters[Parameter.sniperWindowMilliseconds] > parameters[Parameter.durationSeconds] * 1_000 {
+            throw .invalidParameter(name: Parameter.sniperWindowMilliseconds.name, value: parameters[Parameter.sniperWindowMilliseconds], reason: "the sniping window must fit in durationSeconds")
         }
     }
 
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters
-        let app = KNBScenarioSupport.makeApp(context, duplicatePercent: p["duplicatePercent"])
+        let app = KNBScenarioSupport.makeApp(context, duplicatePercent: p[Parameter.duplicatePercent])
         let admin = await KNBScenarioSupport.signUp(app, email: "admin@knb.org", name: "Admin", admin: true)
-        let honorIds = (0..<p["honors"]).map { "h\($0)" }
+        let honorIds = (0..<p[Parameter.honors]).map { "h\($0)" }
         let listener = app.backend.listen("honors", label: "checker/honors") { changes in
             for change in changes { Self.checkUpdate(change, context) }
         }
@@ -70,15 +70,15 @@ public struct AuctionRaceScenario: Scenario {
             _ = try? await KNBScenarioSupport.retrying { try await admin.createHonor(id: id, name: "Honor \(id)", buyNowPrice: Self.buyNowPrice) }
         }
         var signedUp: [KNBClient] = []
-        for index in 0..<p["bidders"] {
+        for index in 0..<p[Parameter.bidders] {
             signedUp.append(await KNBScenarioSupport.signUp(app, email: "u\(index)@knb.org", name: "User \(index)"))
         }
         let bidders = signedUp
         let origin = Simulation.nowNanoseconds
-        let duration = UInt64(p["durationSeconds"]) * 1_000_000_000
+        let duration = UInt64(p[Parameter.durationSeconds]) * 1_000_000_000
         try await context.monitored(every: .seconds(1), check: { Self.checkState(app, context) }) {
             await withTaskGroup(of: Void.self) { group in
-                let snipers = bidders.count * p["sniperPercent"] / 100
+                let snipers = bidders.count * p[Parameter.sniperPercent] / 100
                 for (index, bidder) in bidders.enumerated() {
                     if index < snipers {  // a sniping bot on this bidder's account, besides their own bids
                         group.addTask {
@@ -93,9 +93,9 @@ public struct AuctionRaceScenario: Scenario {
                         }
                     }
                 }
-                if p["buyNow"] == 1 {
+                if p[Parameter.buyNow] == 1 {
                     group.addTask {
-                        await KNBScenarioSupport.sleep(until: origin + duration / 100 * UInt64(p["buyNowAtPercent"]))
+                        await KNBScenarioSupport.sleep(until: origin + duration / 100 * UInt64(p[Parameter.buyNowAtPercent]))
                         guard !context.isStopped else { return }
                         let buyer = bidders[bidders.count - 1]
                         context.note(buyer.email, "buyNow \(honorIds[0])")
@@ -122,15 +122,15 @@ public struct AuctionRaceScenario: Scenario {
         let p = context.parameters
         var random = Simulation.random("auction/bidder-\(index)")
         let arrivals = KNBScenarioSupport.arrivals(
-            count: p["bidsPerBidder"], durationSeconds: p["durationSeconds"], burstPercent: p["burstPercent"], random: &random, origin: origin)
+            count: p[Parameter.bidsPerBidder], durationSeconds: p[Parameter.durationSeconds], burstPercent: p[Parameter.burstPercent], random: &random, origin: origin)
         for arrival in arrivals {
             await KNBScenarioSupport.sleep(until: arrival)
             if context.isStopped { return }
             let honorId = honorIds[random.below(honorIds.count)]
-            let raiseOwn = random.below(100) < p["raiseOwnPercent"]
-            let doubleTap = random.below(100) < p["doubleTapPercent"]
-            let closing = arrival >= origin + UInt64(p["durationSeconds"]) * 900_000_000
-            let snipe = closing && random.below(100) < p["snipePercent"]
+            let raiseOwn = random.below(100) < p[Parameter.raiseOwnPercent]
+            let doubleTap = random.below(100) < p[Parameter.doubleTapPercent]
+            let closing = arrival >= origin + UInt64(p[Parameter.durationSeconds]) * 900_000_000
+            let snipe = closing && random.below(100) < p[Parameter.snipePercent]
             let increment = Double(1 + random.below(snipe ? 1_000 : 20))
             await placeBid(bidder, honorId: honorId, increment: increment, raiseOwn: raiseOwn, doubleTap: doubleTap, arrival: arrival, context: context)
         }
@@ -143,8 +143,8 @@ public struct AuctionRaceScenario: Scenario {
     static func sniperLoop(_ bidder: KNBClient, index: Int, honorIds: [String], origin: UInt64, context: ScenarioContext) async {
         let p = context.parameters
         var random = Simulation.random("auction/sniper-\(index)")
-        let close = origin + UInt64(p["durationSeconds"]) * 1_000_000_000
-        let window = UInt64(p["sniperWindowMilliseconds"]) * 1_000_000
+        let close = origin + UInt64(p[Parameter.durationSeconds]) * 1_000_000_000
+        let window = UInt64(p[Parameter.sniperWindowMilliseconds]) * 1_000_000
         let honorId = honorIds[random.below(honorIds.count)]
         await KNBScenarioSupport.sleep(until: close - window)
         if context.isStopped { return }
@@ -154,7 +154,7 @@ public struct AuctionRaceScenario: Scenario {
         // bids keep committing below it: each commit is a conflict for the snipe in flight.
         let base = fields["currentBid"]?.doubleValue ?? 0
         var snipes: [(at: UInt64, amount: Double)] = []
-        for _ in 0..<p["snipesPerSniper"] {
+        for _ in 0..<p[Parameter.snipesPerSniper] {
             snipes.append((close - window + UInt64(random.below(Int(window))), base + Double(1_000 + random.below(4_001))))
         }
         let planned = snipes.sorted { $0.at < $1.at }
@@ -166,14 +166,14 @@ public struct AuctionRaceScenario: Scenario {
                     context.note(bidder.email, "snipe \(honorId) \(Int(snipe.amount))")
                     do {
                         _ = try await KNBScenarioSupport.retrying { try await bidder.placeBid(honorId: honorId, amount: snipe.amount) }
-                        context.sometimes("snipe-landed", true)
+                        context.sometimes(Check.snipeLanded, true)
                     } catch BackendError.aborted(let reason) {
-                        context.always("bid-not-lost", false, "\(bidder.email)'s snipe of \(snipe.amount) on \(honorId) was lost: ABORTED \(reason)")
+                        context.always(Check.bidNotLost, false, "\(bidder.email)'s snipe of \(snipe.amount) on \(honorId) was lost: ABORTED \(reason)")
                     } catch {
-                        if case KNBError.bidTooLow = error { context.sometimes("bid-too-low", true) }
+                        if case KNBError.bidTooLow = error { context.sometimes(Check.bidTooLow, true) }
                         context.note(bidder.email, "snipe failed: \(error)")
                     }
-                    context.always("bid-not-lost", true, "")
+                    context.always(Check.bidNotLost, true, "")
                     context.recordLatency("snipe", user: bidder.email, intendedStartNanoseconds: snipe.at)
                 }
             }
@@ -183,37 +183,9 @@ public struct AuctionRaceScenario: Scenario {
     static func placeBid(
         _ bidder: KNBClient, honorId: String, increment: Double, raiseOwn: Bool, doubleTap: Bool, arrival: UInt64, context: ScenarioContext
     ) async {
-        for _ in 0..<3 {  // a lost race (bid too low) is retried with a fresh read, up to 3 times
-            guard let honor = try? await KNBScenarioSupport.retrying(attempts: 3, { try await bidder.firestore.get(DocumentPath("honors", honorId)) }),
-                  let fields = honor.fields else { break }
-            if fields["isSold"] == .bool(true) { context.note(bidder.email, "sees \(honorId) sold"); break }
-            if fields["currentWinnerEmail"]?.stringValue == bidder.email && !raiseOwn { break }
-            let amount = (fields["currentBid"]?.doubleValue ?? 0) + increment
-            guard amount < buyNowPrice else { break }
-            context.note(bidder.email, "bid \(honorId) \(Int(amount))")
-            let attempt: @Sendable () async -> Result<String, any Error> = {
-                do { return .success(try await KNBScenarioSupport.retrying { try await bidder.placeBid(honorId: honorId, amount: amount) }) } catch { return .failure(error) }
-            }
-            var results: [Result<String, any Error>] = []
-            if doubleTap {
-                async let first = attempt()
-                async let second = attempt()
-                results = [await first, await second]
-            } else {
-                results = [await attempt()]
-            }
-            var lostRace = false
-            for result in results {
-                guard case .failure(let error) = result else { continue }
-                if case KNBError.bidTooLow = error { lostRace = true; context.sometimes("bid-too-low", true) }
-                if case BackendError.aborted(let reason) = error {
-                    context.always("bid-not-lost", false, "\(bidder.email)'s bid of \(amount) on \(honorId) was lost: ABORTED \(reason)")
-                }
-                context.note(bidder.email, "bid failed: \(error)")
-            }
-            context.always("bid-not-lost", true, "")
-            if !lostRace || results.contains(where: { if case .success = $0 { true } else { false } }) { break }
-        }
+        await KNBBidding.placeBid(
+            bidder, honorId: honorId, increment: increment, raiseOwn: raiseOwn, doubleTap: doubleTap, buyNowPrice: buyNowPrice,
+            retry: .simulated, observer: context)
         context.recordLatency("placeBid", user: bidder.email, intendedStartNanoseconds: arrival)
     }
 
@@ -223,8 +195,7 @@ public struct AuctionRaceScenario: Scenario {
         let after = change.after["bids"]?.arrayValue ?? []
         guard change.after.exists else { return }
         let appended = after.count - before.count
-        context.always(
-            "one-new-bid-per-update", (appended == 0 || appended == 1) && Array(after.prefix(before.count)) == before,
+        context.always(Check.oneNewBidPerUpdate, (appended == 0 || appended == 1) && Array(after.prefix(before.count)) == before,
             "update of \(change.after.path) went from \(before.count) to \(after.count) bids (or rewrote earlier bids)")
     }
 
@@ -255,18 +226,18 @@ public struct AuctionRaceScenario: Scenario {
                 if buyNowIndex == nil, bid["comment"]?.stringValue == "Buy Now" { buyNowIndex = index }
             }
             let increasing = zip(amounts, amounts.dropFirst()).allSatisfy { $0 < $1 }
-            context.always("bids-strictly-increasing", increasing && unique,
+            context.always(Check.bidsStrictlyIncreasing, increasing && unique,
                            "\(honor.path.id) bids \(amounts.map { Int($0) }) ids \(ids)")
             if let last = bids.last {
                 let consistent = honor["currentBid"]?.doubleValue == last["amount"]?.doubleValue
                     && honor["currentWinnerEmail"]?.stringValue == last["bidderEmail"]?.stringValue
-                context.always("winner-is-highest-bidder", consistent,
+                context.always(Check.winnerIsHighestBidder, consistent,
                                "\(honor.path.id) currentBid \(honor["currentBid"]?.doubleValue ?? -1) winner \(honor["currentWinnerEmail"]?.stringValue ?? "-") but last bid \(last["amount"]?.doubleValue ?? -1) by \(last["bidderEmail"]?.stringValue ?? "-")")
             }
             let sold = honor["isSold"] == .bool(true)
-            context.sometimes("sold-by-buy-now", sold)
+            context.sometimes(Check.soldByBuyNow, sold)
             let soldOK = (buyNowIndex == nil || buyNowIndex == bids.count - 1) && (!sold || buyNowIndex == bids.count - 1)
-            context.always("no-bid-after-sold", soldOK, "\(honor.path.id) has \(bids.count - 1 - (buyNowIndex ?? bids.count - 1)) bid(s) after its Buy Now")
+            context.always(Check.noBidAfterSold, soldOK, "\(honor.path.id) has \(bids.count - 1 - (buyNowIndex ?? bids.count - 1)) bid(s) after its Buy Now")
         }
         // The outbox's OUTBID pushes, checked in one pass and reported in one batch per check (the
         // same observations and first violation as one `always` per push).
@@ -274,7 +245,7 @@ public struct AuctionRaceScenario: Scenario {
         var seen: Set<PushKey> = []
         var outbidSent = false
         var checked = 0
-        var firstFailure: (check: String, message: String)?
+        var firstFailure: (check: CheckDeclaration, message: String)?
         for record in app.backend.outbox.records where record.channel == .push && record.type == "OUTBID" {
             outbidSent = true
             guard let bidId = record.payload["bidId"], let (honorIndex, index) = bidsById[bidId] else { continue }
@@ -284,17 +255,17 @@ public struct AuctionRaceScenario: Scenario {
             let bidder = bids[index]["bidderEmail"]?.stringValue
             let previous = index > 0 ? bids[index - 1]["bidderEmail"]?.stringValue : nil
             if !(record.recipient == previous && record.recipient != bidder) {
-                firstFailure = ("outbid-to-previous-winner",
+                firstFailure = (Check.outbidToPreviousWinner,
                                 "OUTBID for \(bidId) went to \(record.recipient); bidder \(bidder ?? "-"), previous winner \(previous ?? "none")")
                 continue
             }
             if !seen.insert(PushKey(bidId: bidId, recipient: record.recipient, token: record.token ?? "")).inserted {
-                firstFailure = ("outbid-once-per-bid", "second OUTBID push for \(bidId) to \(record.recipient)")
+                firstFailure = (Check.outbidOncePerBid, "second OUTBID push for \(bidId) to \(record.recipient)")
             }
         }
-        context.sometimes("outbid-sent", outbidSent)
+        context.sometimes(Check.outbidSent, outbidSent)
         // The check that failed first goes first, so it is the one recorded as the violation.
-        var checks = ["outbid-to-previous-winner", "outbid-once-per-bid"]
+        var checks = [Check.outbidToPreviousWinner, Check.outbidOncePerBid]
         if firstFailure?.check == checks[1] { checks.reverse() }
         for check in checks {
             context.always(check, observations: checked, firstFailure: check == firstFailure?.check ? firstFailure?.message : nil)
@@ -316,13 +287,13 @@ public struct AuctionRaceScenario: Scenario {
                     $0["type"] == "OUTBID" && $0["data"]?.mapValue?["bidId"] == .string(bidId)
                 }.isEmpty
                 let account = firestore.liveFields(DocumentPath("users", previous)) == nil ? " (no users document)" : ""
-                context.eventually("outbid-for-every-overtaken-winner", notified, "\(previous) was overtaken by \(bidId) on \(honor.path.id) but got no OUTBID\(account)")
+                context.eventually(Check.outbidForEveryOvertakenWinner, notified, "\(previous) was overtaken by \(bidId) on \(honor.path.id) but got no OUTBID\(account)")
             }
         }
         for user in firestore.query("users") {
             let total = user["totalPledged"]?.doubleValue ?? 0
             let expected = pledged[user.id] ?? 0
-            context.eventually("total-pledged-consistent", abs(total - expected) < 1e-6,
+            context.eventually(Check.totalPledgedConsistent, abs(total - expected) < 1e-6,
                                "\(user.id) totalPledged \(total), but wins honors worth \(expected)")
         }
     }

@@ -6,18 +6,30 @@ import Sim
 enum KNBScenarioSupport {
     /// The KNB app on the running simulation, with `duplicatePercent` % duplicate trigger events.
     static func makeApp(_ context: ScenarioContext, duplicatePercent: Int) -> KNBApp {
-        var faults = BackendFaults.default
-        faults.triggerDuplicateProbability = Double(duplicatePercent) / 100
+        let faults = Self.faults(duplicatePercent: duplicatePercent)
         let variants: Set<KNBVariant> = context.variant.flatMap(KNBVariant.init(rawValue:)).map { [$0] } ?? []
         precondition(context.variant == nil || !variants.isEmpty, "variant validated by the runner")
         return KNBApp(backend: context.backend(faults), variants: variants)
     }
 
+    /// The backend faults of the KNB scenarios: the documented defaults with `duplicatePercent` %
+    /// duplicate trigger events.
+    static func faults(duplicatePercent: Int) -> BackendFaults {
+        var faults = BackendFaults.default
+        faults.triggerDuplicateProbability = Double(duplicatePercent) / 100
+        return faults
+    }
+
+    /// The KNB app of a load run, on the runner's backend with the run's variant.
+    static func makeApp(_ setup: LoadProfile.Setup) -> KNBApp {
+        KNBApp(backend: setup.backend, variants: setup.variant.flatMap(KNBVariant.init(rawValue:)).map { [$0] } ?? [])
+    }
+
     /// Registers `email` (with a push token) and makes them an admin when asked.
-    static func signUp(_ app: KNBApp, email: String, name: String, admin: Bool = false) async -> KNBClient {
+    static func signUp(_ app: KNBApp, email: String, name: String, admin: Bool = false, retry: ClientRetry = .simulated) async -> KNBClient {
         let client = app.client(email: email, name: name)
-        _ = try? await retrying { try await client.register() }
-        _ = try? await retrying { try await client.registerToken("tok-\(email)") }
+        _ = try? await retry { try await client.register() }
+        _ = try? await retry { try await client.registerToken("tok-\(email)") }
         if admin {
             _ = try? await app.backend.firestore.update(DocumentPath("users", email), ["isAdmin": .set(true)])
         }
@@ -26,7 +38,7 @@ enum KNBScenarioSupport {
 
     /// The client retry policy (`ClientRetry`) on the simulator's clock.
     static func retrying<T>(attempts: Int = 3, _ body: () async throws -> T) async throws -> T {
-        try await ClientRetry.retrying(attempts: attempts, sleep: { try? await SimClock().sleep(for: $0) }, body)
+        try await ClientRetry.simulated(attempts: attempts, body)
     }
 
     /// Sorted arrival times (virtual ns from `origin`) of `count` operations over `duration`

@@ -7,25 +7,25 @@ public struct KiddushBookingScenario: Scenario {
     public let name = "kiddush-booking"
     public let summary = "users and admins race to sponsor a few kiddush dates; one booking and one email per date"
     public let parameters: [ScenarioParameter] = [
-        .init("users", "users booking", default: 6, in: 1...60),
-        .init("admins", "how many of them are admins", default: 2, in: 0...60),
-        .init("dates", "Shabbat dates on offer", default: 3, in: 1...52),
-        .init("windowSeconds", "bookings arrive within this window (virtual seconds)", default: 5, in: 1...3_600),
-        .init("duplicatePercent", "trigger events delivered twice", default: 20, in: 0...100),
+        Parameter.users,
+        Parameter.admins,
+        Parameter.dates,
+        Parameter.windowSeconds,
+        Parameter.duplicatePercent,
     ]
     public let operations: [String] = ["bookKiddush"]
     public let variants = KNBScenarioSupport.variants([.kiddushRandomId, .kiddushSetDataOverwrite, .kiddushCheckSendSet])
     public let checks: [CheckDeclaration] = [
-        .init(.always, "one-booking-per-date", "each date has at most one sponsorship"),
-        .init(.always, "rejection-says-already-booked", "a booking of a taken date is refused as 'already booked', not PERMISSION_DENIED"),
-        .init(.eventually, "booked-user-is-sponsor", "every user told 'booked' is the sponsor on record"),
-        .init(.eventually, "one-email-per-booking", "exactly one booking email per recipient per booking"),
-        .init(.sometimes, "date-already-booked", "a user was told the date is taken", requires: [.atLeast("users", 2)]),
+        Check.oneBookingPerDate,
+        Check.rejectionSaysAlreadyBooked,
+        Check.bookedUserIsSponsor,
+        Check.oneEmailPerBooking,
+        Check.dateAlreadyBooked,
     ]
 
     public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {
-        if parameters["admins"] > parameters["users"] {
-            throw .invalidParameter(name: "admins", value: parameters["admins"], reason: "cannot exceed users (\(parameters["users"]))")
+        if parameters[Parameter.admins] > parameters[Parameter.users] {
+            throw .invalidParameter(name: Parameter.admins.name, value: parameters[Parameter.admins], reason: "cannot exceed users (\(parameters[Parameter.users]))")
         }
     }
 
@@ -33,10 +33,10 @@ public struct KiddushBookingScenario: Scenario {
 
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters
-        let app = KNBScenarioSupport.makeApp(context, duplicatePercent: p["duplicatePercent"])
+        let app = KNBScenarioSupport.makeApp(context, duplicatePercent: p[Parameter.duplicatePercent])
         var signedUp: [KNBClient] = []
-        for index in 0..<p["users"] {
-            signedUp.append(await KNBScenarioSupport.signUp(app, email: "u\(index)@knb.org", name: "User \(index)", admin: index < p["admins"]))
+        for index in 0..<p[Parameter.users] {
+            signedUp.append(await KNBScenarioSupport.signUp(app, email: "u\(index)@knb.org", name: "User \(index)", admin: index < p[Parameter.admins]))
         }
         let users = signedUp
         let origin = Simulation.nowNanoseconds
@@ -46,9 +46,9 @@ public struct KiddushBookingScenario: Scenario {
                 for (index, user) in users.enumerated() {
                     group.addTask {
                         var random = Simulation.random("kiddush/user-\(index)")
-                        await KNBScenarioSupport.sleep(until: origin + UInt64(random.below(p["windowSeconds"] * 1_000)) * 1_000_000)
+                        await KNBScenarioSupport.sleep(until: origin + UInt64(random.below(p[Parameter.windowSeconds] * 1_000)) * 1_000_000)
                         let arrival = Simulation.nowNanoseconds
-                        let date = Self.date(random.below(p["dates"]))
+                        let date = Self.date(random.below(p[Parameter.dates]))
                         context.note(user.email, "book \(date)")
                         do {
                             let path = try await KNBScenarioSupport.retrying {
@@ -57,11 +57,11 @@ public struct KiddushBookingScenario: Scenario {
                             confirmed.append(user: user.email, path: path)
                             context.note(user.email, "booked \(date)")
                         } catch KNBError.dateAlreadyBooked {
-                            context.sometimes("date-already-booked", true)
-                            context.always("rejection-says-already-booked", true, "")
+                            context.sometimes(Check.dateAlreadyBooked, true)
+                            context.always(Check.rejectionSaysAlreadyBooked, true, "")
                             context.note(user.email, "\(date) already booked")
                         } catch BackendError.permissionDenied(let operation, let path) {
-                            context.always("rejection-says-already-booked", false, "\(user.email) booking \(date) got PERMISSION_DENIED (\(operation) \(path))")
+                            context.always(Check.rejectionSaysAlreadyBooked, false, "\(user.email) booking \(date) got PERMISSION_DENIED (\(operation) \(path))")
                         } catch {
                             context.note(user.email, "booking failed: \(error)")
                         }
@@ -75,13 +75,13 @@ public struct KiddushBookingScenario: Scenario {
         let firestore = app.backend.firestore
         for (user, path) in confirmed.entries {
             let sponsor = firestore.liveFields(path)?["sponsorEmail"]?.stringValue
-            context.eventually("booked-user-is-sponsor", sponsor == user, "\(user) was told \(path) is booked, but the sponsor is \(sponsor ?? "nobody")")
+            context.eventually(Check.bookedUserIsSponsor, sponsor == user, "\(user) was told \(path) is booked, but the sponsor is \(sponsor ?? "nobody")")
         }
         let emails = app.backend.outbox.records.filter { $0.channel == .email && $0.type == "KIDDUSH_BOOKING" }
         for booking in firestore.query("kiddush_sponsorships") {
             for recipient in KNBApp.bookingRecipients {
                 let count = emails.filter { $0.recipient == recipient && ($0.payload["body"] ?? "").hasSuffix("(\(booking.id))") }.count
-                context.eventually("one-email-per-booking", count == 1, "booking \(booking.id) sent \(count) emails to \(recipient)")
+                context.eventually(Check.oneEmailPerBooking, count == 1, "booking \(booking.id) sent \(count) emails to \(recipient)")
             }
         }
         try context.throwIfStopped()
@@ -91,7 +91,7 @@ public struct KiddushBookingScenario: Scenario {
         var byDate: [String: Int] = [:]
         for booking in app.backend.firestore.query("kiddush_sponsorships") { byDate[booking["date"]?.stringValue ?? "?", default: 0] += 1 }
         for date in byDate.keys.sorted() {
-            context.always("one-booking-per-date", byDate[date]! <= 1, "\(byDate[date]!) sponsorships of \(date)")
+            context.always(Check.oneBookingPerDate, byDate[date]! <= 1, "\(byDate[date]!) sponsorships of \(date)")
         }
     }
 }

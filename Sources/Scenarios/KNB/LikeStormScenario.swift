@@ -7,35 +7,35 @@ public struct LikeStormScenario: Scenario {
     public let name = "like-storm"
     public let summary = "likes, unlikes (stale UI) and replies on KNB posts, with double taps"
     public let parameters: [ScenarioParameter] = [
-        .init("users", "users acting on the feed", default: 8, in: 1...60),
-        .init("posts", "top-level posts", default: 2, in: 1...20),
-        .init("actionsPerUser", "actions each user takes", default: 8, in: 1...100),
-        .init("durationSeconds", "storm length (virtual seconds)", default: 30, in: 1...86_400),
-        .init("doubleTapPercent", "chance a like is sent twice", default: 25, in: 0...100),
-        .init("staleUnlikePercent", "chance an unlike comes from a stale UI (user does not like the post)", default: 20, in: 0...100),
-        .init("replyPercent", "share of actions that are replies", default: 25, in: 0...100),
-        .init("duplicatePercent", "trigger events delivered twice", default: 10, in: 0...100),
+        Parameter.users,
+        Parameter.posts,
+        Parameter.actionsPerUser,
+        Parameter.durationSeconds,
+        Parameter.doubleTapPercent,
+        Parameter.staleUnlikePercent,
+        Parameter.replyPercent,
+        Parameter.duplicatePercent,
     ]
     public let operations: [String] = ["like", "unlike", "reply"]
     public let variants = KNBScenarioSupport.variants([.likeArrayUnionIncrement, .unlikeNonLikerDecrements, .replyCountTriggerIncrement, .likeGuardReentrant])
     public let checks: [CheckDeclaration] = [
-        .init(.always, "like-count-matches-likes", "likeCount == likes.count on every post", operations: ["like", "unlike", "double-tap"]),
-        .init(.always, "like-count-not-negative", "likeCount is never negative", operations: ["like", "unlike", "double-tap"]),
-        .init(.eventually, "reply-count-matches-replies", "replyCount == number of replies, once idle", operations: ["reply", "delete"]),
-        .init(.sometimes, "double-tap-like", "a like was sent twice", requires: [.atLeast("doubleTapPercent", 1), .atMost("replyPercent", 99)]),
-        .init(.sometimes, "stale-unlike", "an unlike came from a user who did not like the post", requires: [.atLeast("staleUnlikePercent", 1), .atMost("replyPercent", 99)]),
+        Check.likeCountMatchesLikes,
+        Check.likeCountNotNegative,
+        Check.replyCountMatchesReplies,
+        Check.doubleTapLike,
+        Check.staleUnlike,
     ]
 
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters
-        let app = KNBScenarioSupport.makeApp(context, duplicatePercent: p["duplicatePercent"])
+        let app = KNBScenarioSupport.makeApp(context, duplicatePercent: p[Parameter.duplicatePercent])
         let author = await KNBScenarioSupport.signUp(app, email: "author@knb.org", name: "Author")
         var postIds: [String] = []
-        for index in 0..<p["posts"] {
+        for index in 0..<p[Parameter.posts] {
             if let path = try? await KNBScenarioSupport.retrying({ try await author.createPost("Post \(index)") }) { postIds.append(path.id) }
         }
         var signedUp: [KNBClient] = []
-        for index in 0..<p["users"] { signedUp.append(await KNBScenarioSupport.signUp(app, email: "u\(index)@knb.org", name: "User \(index)")) }
+        for index in 0..<p[Parameter.users] { signedUp.append(await KNBScenarioSupport.signUp(app, email: "u\(index)@knb.org", name: "User \(index)")) }
         let users = signedUp, posts = postIds
         let origin = Simulation.nowNanoseconds
         try await context.monitored(every: .milliseconds(500), check: { Self.checkState(app, context) }) {
@@ -52,7 +52,7 @@ public struct LikeStormScenario: Scenario {
         for post in firestore.query("social_posts") where post["parentPostId"] == .null {
             let replies = firestore.query("social_posts") { $0["parentPostId"] == .string(post.id) }.count
             let count = post["replyCount"]?.intValue ?? -1
-            context.eventually("reply-count-matches-replies", count == Int64(replies), "post \(post.id) replyCount \(count) but \(replies) replies")
+            context.eventually(Check.replyCountMatchesReplies, count == Int64(replies), "post \(post.id) replyCount \(count) but \(replies) replies")
         }
         try context.throwIfStopped()
     }
@@ -61,25 +61,25 @@ public struct LikeStormScenario: Scenario {
         let p = context.parameters
         var random = Simulation.random("likes/user-\(index)")
         var liked: Set<String> = []  // what this user's UI believes
-        let arrivals = KNBScenarioSupport.arrivals(count: p["actionsPerUser"], durationSeconds: p["durationSeconds"], burstPercent: 0, random: &random, origin: origin)
+        let arrivals = KNBScenarioSupport.arrivals(count: p[Parameter.actionsPerUser], durationSeconds: p[Parameter.durationSeconds], burstPercent: 0, random: &random, origin: origin)
         for arrival in arrivals {
             await KNBScenarioSupport.sleep(until: arrival)
             if context.isStopped { return }
             let post = posts[random.below(posts.count)]
             let roll = random.below(100)
-            if roll < p["replyPercent"] {
+            if roll < p[Parameter.replyPercent] {
                 context.note(user.email, "reply \(post)")
                 _ = try? await KNBScenarioSupport.retrying { try await user.reply(to: post, "Reply from \(user.name)") }
                 context.recordLatency("reply", user: user.email, intendedStartNanoseconds: arrival)
-            } else if liked.contains(post) || random.below(100) < p["staleUnlikePercent"] {
-                context.sometimes("stale-unlike", !liked.contains(post))
+            } else if liked.contains(post) || random.below(100) < p[Parameter.staleUnlikePercent] {
+                context.sometimes(Check.staleUnlike, !liked.contains(post))
                 context.note(user.email, "unlike \(post)")
                 _ = try? await KNBScenarioSupport.retrying { try await user.unlike(post) }
                 liked.remove(post)
                 context.recordLatency("unlike", user: user.email, intendedStartNanoseconds: arrival)
             } else {
-                let doubleTap = random.below(100) < p["doubleTapPercent"]
-                context.sometimes("double-tap-like", doubleTap)
+                let doubleTap = random.below(100) < p[Parameter.doubleTapPercent]
+                context.sometimes(Check.doubleTapLike, doubleTap)
                 context.note(user.email, doubleTap ? "double-tap like \(post)" : "like \(post)")
                 if doubleTap {
                     async let first: Void? = try? KNBScenarioSupport.retrying { try await user.like(post) }
@@ -98,8 +98,8 @@ public struct LikeStormScenario: Scenario {
         for post in app.backend.firestore.query("social_posts") {
             let likes = post["likes"]?.arrayValue?.count ?? 0
             let count = post["likeCount"]?.intValue ?? 0
-            context.always("like-count-matches-likes", count == Int64(likes), "post \(post.id) likeCount \(count) but \(likes) likes")
-            context.always("like-count-not-negative", count >= 0, "post \(post.id) likeCount \(count)")
+            context.always(Check.likeCountMatchesLikes, count == Int64(likes), "post \(post.id) likeCount \(count) but \(likes) likes")
+            context.always(Check.likeCountNotNegative, count >= 0, "post \(post.id) likeCount \(count)")
         }
     }
 }

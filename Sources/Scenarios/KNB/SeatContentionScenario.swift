@@ -7,24 +7,24 @@ public struct SeatContentionScenario: Scenario {
     public let name = "seat-contention"
     public let summary = "users race for a few KNB seats; no seat may be reserved twice"
     public let parameters: [ScenarioParameter] = [
-        .init("users", "users reserving", default: 10, in: 1...100),
-        .init("seats", "seats in row A", default: 4, in: 1...100),
-        .init("attemptsPerUser", "seats a user tries before giving up", default: 3, in: 1...20),
-        .init("windowSeconds", "users arrive within this window (virtual seconds)", default: 3, in: 1...3_600),
+        Parameter.users,
+        Parameter.seats,
+        Parameter.attemptsPerUser,
+        Parameter.windowSeconds,
     ]
     public let operations: [String] = ["reserveSeat"]
     public let variants = KNBScenarioSupport.variants([.seatRandomId])
     public let checks: [CheckDeclaration] = [
-        .init(.always, "no-seat-double-booked", "each seat has at most one reservation"),
-        .init(.eventually, "confirmed-reservations-held", "every user told 'reserved' holds that seat"),
-        .init(.sometimes, "seat-taken", "a user was told a seat was already taken"),
+        Check.noSeatDoubleBooked,
+        Check.confirmedReservationsHeld,
+        Check.seatTaken,
     ]
 
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters
         let app = KNBScenarioSupport.makeApp(context, duplicatePercent: 0)
         var signedUp: [KNBClient] = []
-        for index in 0..<p["users"] { signedUp.append(await KNBScenarioSupport.signUp(app, email: "u\(index)@knb.org", name: "User \(index)")) }
+        for index in 0..<p[Parameter.users] { signedUp.append(await KNBScenarioSupport.signUp(app, email: "u\(index)@knb.org", name: "User \(index)")) }
         let users = signedUp
         let origin = Simulation.nowNanoseconds
         let confirmed = ConfirmedLog()
@@ -33,10 +33,10 @@ public struct SeatContentionScenario: Scenario {
                 for (index, user) in users.enumerated() {
                     group.addTask {
                         var random = Simulation.random("seats/user-\(index)")
-                        await KNBScenarioSupport.sleep(until: origin + UInt64(random.below(p["windowSeconds"] * 1_000)) * 1_000_000)
+                        await KNBScenarioSupport.sleep(until: origin + UInt64(random.below(p[Parameter.windowSeconds] * 1_000)) * 1_000_000)
                         let arrival = Simulation.nowNanoseconds
-                        for _ in 0..<p["attemptsPerUser"] where !context.isStopped {
-                            let seat = 1 + random.below(p["seats"])
+                        for _ in 0..<p[Parameter.attemptsPerUser] where !context.isStopped {
+                            let seat = 1 + random.below(p[Parameter.seats])
                             context.note(user.email, "reserve A-\(seat)")
                             do {
                                 let path = try await KNBScenarioSupport.retrying { try await user.reserveSeat(row: "A", number: seat) }
@@ -44,7 +44,7 @@ public struct SeatContentionScenario: Scenario {
                                 context.note(user.email, "reserved A-\(seat)")
                                 break
                             } catch KNBError.seatTaken {
-                                context.sometimes("seat-taken", true)
+                                context.sometimes(Check.seatTaken, true)
                             } catch {
                                 context.note(user.email, "reserve failed: \(error)")
                             }
@@ -57,7 +57,7 @@ public struct SeatContentionScenario: Scenario {
         }
         for (user, path) in confirmed.entries {
             let holder = app.backend.firestore.liveFields(path)?["reservedBy"]?.stringValue
-            context.eventually("confirmed-reservations-held", holder == user, "\(user) was told \(path) is reserved, but it is held by \(holder ?? "nobody")")
+            context.eventually(Check.confirmedReservationsHeld, holder == user, "\(user) was told \(path) is reserved, but it is held by \(holder ?? "nobody")")
         }
         try context.throwIfStopped()
     }
@@ -69,7 +69,7 @@ public struct SeatContentionScenario: Scenario {
             holders[seat, default: []].append(reservation["reservedBy"]?.stringValue ?? "?")
         }
         for seat in holders.keys.sorted() {
-            context.always("no-seat-double-booked", holders[seat]!.count <= 1, "seat \(seat) reserved by \(holders[seat]!.joined(separator: " and "))")
+            context.always(Check.noSeatDoubleBooked, holders[seat]!.count <= 1, "seat \(seat) reserved by \(holders[seat]!.joined(separator: " and "))")
         }
     }
 }

@@ -1,17 +1,26 @@
 import Domain
 
-/// What `rehearse load` runs for one scenario: set-up on a real-runtime `DomainEnvironment`, then
-/// one *iteration* (one arrival in the open model, one loop turn of a virtual user in the closed
-/// model) calling the Domain app's client code directly. The simulated scenarios drive users
-/// through `ScenarioContext` and `Simulation.*`, which load mode must not touch, so each profile
-/// is a small, separate workload over the same client code, not a re-run of the scenario.
+/// What `rehearse load` runs for one scenario: set-up on a backend the runner built (with the
+/// profile's faults, on the real runtime or on the simulator), then one *iteration* (one arrival
+/// in the open model, one loop turn of a virtual user in the closed model) calling the scenario's
+/// own client code (the same functions, with the same retry policy, as the simulated scenario).
 ///
-/// Nothing here reads the wall clock: waits go through the environment's injected `DomainClock`.
+/// Nothing here reads the wall clock: waits go through the backend environment's `DomainClock`.
 public struct LoadProfile: Sendable {
     /// The operations of one set-up app: `iterate(index, user, record)` runs iteration `index`
     /// as pool user `user` and reports each timed operation through `record`.
     public struct Workload: Sendable {
         public let iterate: @Sendable (_ index: Int, _ user: Int, _ record: LoadRecorder) async -> Void
+    }
+
+    /// What a profile's set-up gets: the run's backend and the design under load.
+    public struct Setup: Sendable {
+        /// The backend the runner built, with the profile's faults, on the run's environment.
+        public let backend: Backend
+        /// The scenario's variant name, nil for the careful design (validated by the caller).
+        public let variant: String?
+        /// The environment of the backend (its clock is the one retries wait on).
+        public var env: DomainEnvironment { backend.env }
     }
 
     /// The scenario this profile stands in for.
@@ -22,11 +31,15 @@ public struct LoadProfile: Sendable {
     public let operations: [String]
     /// Users signed up for the run (iterations are spread over them).
     public let users: Int
-    /// Builds the app on `env` and returns its workload (not timed).
-    public let setUp: @Sendable (_ env: DomainEnvironment) async -> Workload
+    /// The backend faults of the run (the scenario's defaults).
+    public let faults: BackendFaults
+    /// Builds the app on the runner's backend and returns its workload (not timed).
+    public let setUp: @Sendable (_ setup: Setup) async -> Workload
 
     /// Every profile, by scenario name.
-    public static let all: [LoadProfile] = [auctionRace, likeStorm, seatContention]
+    public static let all: [LoadProfile] = [
+        auctionRace, likeStorm, seatContention, kiddushBooking, friendHandshake, nudgeStorm, stampCollect, privacyAccess, heartbeatTimeline,
+    ]
 
     /// The profile of `scenario`, if it has one.
     public static func named(_ scenario: String) -> LoadProfile? { all.first { $0.scenario == scenario } }
@@ -34,82 +47,76 @@ public struct LoadProfile: Sendable {
     /// Times one operation from `intendedStart` (the arrival's scheduled instant in the open model)
     /// and reports it, with whether it failed.
     public final class LoadRecorder: Sendable {
-        let sink: @Sendable (_ operation: String, _ intendedStartNanoseconds: UInt64, _ failed: Bool) -> Void
+        let metrics: LoadMetrics
         /// The iteration's intended start, in run-relative nanoseconds.
         public let intendedStartNanoseconds: UInt64
-        /// Run-relative nanoseconds now (the runner's wall clock).
+        /// Run-relative nanoseconds now (on the run's clock).
         public let now: @Sendable () -> UInt64
 
-        init(intendedStartNanoseconds: UInt64, now: @escaping @Sendable () -> UInt64,
-             sink: @escaping @Sendable (String, UInt64, Bool) -> Void) {
+        init(intendedStartNanoseconds: UInt64, now: @escaping @Sendable () -> UInt64, metrics: LoadMetrics) {
             self.intendedStartNanoseconds = intendedStartNanoseconds
             self.now = now
-            self.sink = sink
+            self.metrics = metrics
         }
 
         /// Records `operation` as started at `start` (default: the iteration's intended start).
         public func record(_ operation: String, start: UInt64? = nil, failed: Bool = false) {
-            sink(operation, start ?? intendedStartNanoseconds, failed)
+            metrics.record(operation, intended: start ?? intendedStartNanoseconds, end: now(), failed: failed)
         }
     }
 
     // MARK: - Profiles
 
-    /// `placeBid` on `honors` KNB honors by a pool of users: read the honor, bid above it, retry a lost race.
+    /// `placeBid` on 500 KNB honors by a pool of 2,000 users, with the scenario's own bidder
+    /// (`KNBBidding.placeBid`: read, outbid, retry a lost race; 15 % raise their own winning bid,
+    /// 10 % double taps) and defaults (5 % duplicate trigger events).
     static let auctionRace = LoadProfile(
-        scenario: "auction-race", summary: "placeBid on 4 honors by a pool of 20 users (read, outbid, retry a lost race up to 3 times)",
-        operations: ["placeBid"], users: 20
-    ) { env in
-        let app = KNBApp(env: env, faults: faults(duplicatePercent: 5))
-        let admin = await signUp(app, env, email: "admin@knb.org", name: "Admin", admin: true)
-        let honorIds = (0..<4).map { "h\($0)" }
-        for id in honorIds {
-            // A price no load run reaches: bids never hit Buy Now.
-            _ = try? await retrying(env) { try await admin.createHonor(id: id, name: "Honor \(id)", buyNowPrice: 1e15) }
-        }
-        let users = await signUpPool(app, env, count: 20)
-        return Workload { index, user, recorder in
-            let bidder = users[user % users.count]
-            let honorId = honorIds[index % honorIds.count]
-            var failed = true
-            for _ in 0..<3 {  // a lost race (bid too low) is retried with a fresh read
-                guard let honor = try? await retrying(env, { try await bidder.firestore.get(DocumentPath("honors", honorId)) }),
-                      let fields = honor.fields else { break }
-                let amount = (fields["currentBid"]?.doubleValue ?? 0) + Double(1 + index % 20)
-                do {
-                    _ = try await retrying(env) { try await bidder.placeBid(honorId: honorId, amount: amount) }
-                    failed = false
-                    break
-                } catch KNBError.bidTooLow {
-                    continue
-                } catch {
-                    break
+        scenario: "auction-race", summary: "placeBid on 500 honors by a pool of 2,000 users (read, outbid, retry a lost race up to 3 times; 10 % double taps)",
+        operations: ["placeBid"], users: 2_000, faults: KNBScenarioSupport.faults(duplicatePercent: 5)
+    ) { setup in
+        let app = KNBScenarioSupport.makeApp(setup)
+        let retry = ClientRetry.on(setup.env.clock)
+        let admin = await KNBScenarioSupport.signUp(app, email: "admin@knb.org", name: "Admin", admin: true, retry: retry)
+        let honorIds = (0..<500).map { "h\($0)" }
+        await withTaskGroup(of: Void.self) { group in  // concurrently: 500 sequential round trips are a minute of wall time
+            for id in honorIds {
+                group.addTask {
+                    _ = try? await retry { try await admin.createHonor(id: id, name: "Honor \(id)", buyNowPrice: AuctionRaceScenario.buyNowPrice) }
                 }
             }
-            recorder.record("placeBid", failed: failed)
+        }
+        let users = await signUpPool(app, count: 2_000, retry: retry)
+        return Workload { index, user, recorder in
+            let draw = LoadDraw(index)
+            let placed = await KNBBidding.placeBid(
+                users[user % users.count], honorId: honorIds[index % honorIds.count], increment: Double(1 + draw.below(20, salt: 1)),
+                raiseOwn: draw.below(100, salt: 2) < 15, doubleTap: draw.below(100, salt: 3) < 10,
+                buyNowPrice: AuctionRaceScenario.buyNowPrice, retry: retry, observer: SilentObserver())
+            recorder.record("placeBid", failed: !placed)
         }
     }
 
     /// like / unlike / reply on one KNB post by a pool of users.
     static let likeStorm = LoadProfile(
         scenario: "like-storm", summary: "like (50 %), unlike (25 %), reply (25 %) on one post by a pool of 20 users",
-        operations: ["like", "unlike", "reply"], users: 20
-    ) { env in
-        let app = KNBApp(env: env, faults: faults(duplicatePercent: 10))
-        let author = await signUp(app, env, email: "author@knb.org", name: "Author")
-        let post = (try? await retrying(env) { try await author.createPost("The post") })?.id ?? "missing"
-        let users = await signUpPool(app, env, count: 20)
+        operations: ["like", "unlike", "reply"], users: 20, faults: KNBScenarioSupport.faults(duplicatePercent: 10)
+    ) { setup in
+        let app = KNBScenarioSupport.makeApp(setup)
+        let retry = ClientRetry.on(setup.env.clock)
+        let author = await KNBScenarioSupport.signUp(app, email: "author@knb.org", name: "Author", retry: retry)
+        let post = (try? await retry { try await author.createPost("The post") })?.id ?? "missing"
+        let users = await signUpPool(app, count: 20, retry: retry)
         return Workload { index, user, recorder in
             let client = users[user % users.count]
             switch index % 4 {
             case 0, 2:
-                let failed = (try? await retrying(env) { try await client.like(post) }) == nil
+                let failed = (try? await retry { try await client.like(post) }) == nil
                 recorder.record("like", failed: failed)
             case 1:
-                let failed = (try? await retrying(env) { try await client.unlike(post) }) == nil
+                let failed = (try? await retry { try await client.unlike(post) }) == nil
                 recorder.record("unlike", failed: failed)
             default:
-                let failed = (try? await retrying(env) { try await client.reply(to: post, "Reply from \(client.name)") }) == nil
+                let failed = (try? await retry { try await client.reply(to: post, "Reply from \(client.name)") }) == nil
                 recorder.record("reply", failed: failed)
             }
         }
@@ -118,17 +125,18 @@ public struct LoadProfile: Sendable {
     /// reserve / release on 20 KNB seats by a pool of users.
     static let seatContention = LoadProfile(
         scenario: "seat-contention", summary: "reserveSeat on one of 20 seats by a pool of 40 users, releaseSeat when it was won",
-        operations: ["reserveSeat", "releaseSeat"], users: 40
-    ) { env in
-        let app = KNBApp(env: env, faults: faults(duplicatePercent: 0))
-        let users = await signUpPool(app, env, count: 40)
+        operations: ["reserveSeat", "releaseSeat"], users: 40, faults: KNBScenarioSupport.faults(duplicatePercent: 0)
+    ) { setup in
+        let app = KNBScenarioSupport.makeApp(setup)
+        let retry = ClientRetry.on(setup.env.clock)
+        let users = await signUpPool(app, count: 40, retry: retry)
         return Workload { index, user, recorder in
             let client = users[user % users.count]
             let seat = 1 + (index * 7 + user) % 20
             let path: DocumentPath?
             var failed = false
             do {
-                path = try await retrying(env) { try await client.reserveSeat(row: "A", number: seat) }
+                path = try await retry { try await client.reserveSeat(row: "A", number: seat) }
             } catch KNBError.seatTaken {
                 path = nil  // a business outcome, not a failure
             } catch {
@@ -138,42 +146,22 @@ public struct LoadProfile: Sendable {
             recorder.record("reserveSeat", failed: failed)
             guard let path else { return }
             let start = recorder.now()
-            let releaseFailed = (try? await retrying(env) { try await client.releaseSeat(path) }) == nil
+            let releaseFailed = (try? await retry { try await client.releaseSeat(path) }) == nil
             recorder.record("releaseSeat", start: start, failed: releaseFailed)
         }
     }
 
     // MARK: - Support
 
-    /// The backend faults the scenarios use (documented defaults), with their duplicate rate.
-    static func faults(duplicatePercent: Int) -> BackendFaults {
-        var faults = BackendFaults.default
-        faults.triggerDuplicateProbability = Double(duplicatePercent) / 100
-        return faults
-    }
-
-    static func signUp(_ app: KNBApp, _ env: DomainEnvironment, email: String, name: String, admin: Bool = false) async -> KNBClient {
-        let client = app.client(email: email, name: name)
-        _ = try? await retrying(env) { try await client.register() }
-        _ = try? await retrying(env) { try await client.registerToken("tok-\(email)") }
-        if admin { _ = try? await app.backend.firestore.update(DocumentPath("users", email), ["isAdmin": .set(true)]) }
-        return client
-    }
-
     /// `count` users signed up concurrently (set-up is not timed, but should not take long).
-    static func signUpPool(_ app: KNBApp, _ env: DomainEnvironment, count: Int) async -> [KNBClient] {
+    static func signUpPool(_ app: KNBApp, count: Int, retry: ClientRetry) async -> [KNBClient] {
         await withTaskGroup(of: (Int, KNBClient).self) { group in
             for index in 0..<count {
-                group.addTask { (index, await signUp(app, env, email: "u\(index)@knb.org", name: "User \(index)")) }
+                group.addTask { (index, await KNBScenarioSupport.signUp(app, email: "u\(index)@knb.org", name: "User \(index)", retry: retry)) }
             }
             var clients: [(Int, KNBClient)] = []
             for await entry in group { clients.append(entry) }
             return clients.sorted { $0.0 < $1.0 }.map(\.1)
         }
-    }
-
-    /// The client retry policy (`ClientRetry`) on the environment's clock.
-    static func retrying<T>(_ env: DomainEnvironment, attempts: Int = 3, _ body: () async throws -> T) async throws -> T {
-        try await ClientRetry.retrying(attempts: attempts, sleep: { try? await env.clock.sleep(for: $0) }, body)
     }
 }

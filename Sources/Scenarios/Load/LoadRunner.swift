@@ -1,271 +1,191 @@
 import Domain
 import Foundation
-import Sim  // BuildFingerprint only; load mode never calls `Simulation.*`
-import Synchronization
+import Histogram
+import Sim
 
-// WALL CLOCK ON PURPOSE. Load mode (`rehearse load`) runs outside the simulation, on the real
-// Swift runtime, and measures how long operations take in real time: this file is the one place
-// in Scenarios that reads the wall clock (`ContinuousClock`, `Date`). It never calls
-// `Simulation.*`; everything else in Scenarios runs on the simulator's virtual clock.
+// WALL CLOCK ON PURPOSE, for `clock: .wall` only. A wall-clock load run (`rehearse load`) runs
+// outside the simulation, on the real Swift runtime, and measures real time: `runWall` is the one
+// place in Scenarios that reads the wall clock (`Date`, for the calendar epoch; `ContinuousClock`
+// through `DomainEnvironment.realRuntime`). A virtual run (`runVirtual`) runs the same
+// `LoadDriver` and profile inside `Simulation.run`, on the simulator's clock.
 
-/// One `rehearse load` run: which profile, which load model, for how long.
-public struct LoadRequest: Sendable, Hashable {
-    /// How arrivals are generated.
-    public enum Model: Sendable, Hashable, CustomStringConvertible {
-        /// Open model: arrivals at `rate` per second (ramping linearly to `rampTo`), each at its
-        /// scheduled instant whether or not earlier ones finished.
-        case open(rate: Double, rampTo: Double?)
-        /// Closed model: `users` virtual users, each looping operation → `thinkTime`.
-        case closed(users: Int, thinkTime: Duration)
-
-        public var description: String {
-            switch self {
-            case .open(let rate, let rampTo): "open rate=\(LoadRequest.format(rate))/s" + (rampTo.map { " ramp-to=\(LoadRequest.format($0))/s" } ?? "")
-            case .closed(let users, let thinkTime): "closed vus=\(users) think-time=\(thinkTime)"
-            }
-        }
-    }
-
-    public var scenario: String
-    public var model: Model
-    public var duration: Duration
-    public var thresholds: [Threshold]
-    public var seed: UInt64
-    /// Bound on iterations in flight (open model): beyond it arrivals wait, and their latency,
-    /// timed from the intended start, includes the wait.
-    public var maxInFlight: Int
-    /// After `duration`, how long the runner waits for iterations still in flight before it stops anyway.
-    public var drainTimeout: Duration
-    public var gitCommit: String?
-    /// The command line, for the report.
-    public var commandLine: String
-
-    public init(
-        scenario: String, model: Model, duration: Duration, thresholds: [Threshold] = [], seed: UInt64 = 1,
-        maxInFlight: Int = 10_000, drainTimeout: Duration = .seconds(60), gitCommit: String? = nil, commandLine: String = ""
-    ) {
-        self.scenario = scenario
-        self.model = model
-        self.duration = duration
-        self.thresholds = thresholds
-        self.seed = seed
-        self.maxInFlight = maxInFlight
-        self.drainTimeout = drainTimeout
-        self.gitCommit = gitCommit
-        self.commandLine = commandLine
-    }
-
-    static func format(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
-    }
-
-    /// Folder name of the run: `auction-race-load-open-50ps` or `auction-race-load-closed-4vus`.
-    public var runId: String {
-        switch model {
-        case .open(let rate, let rampTo):
-            "\(scenario)-load-open-\(Self.format(rate))ps" + (rampTo.map { "-to-\(Self.format($0))ps" } ?? "")
-        case .closed(let users, _): "\(scenario)-load-closed-\(users)vus"
-        }
-    }
-
-    /// Seconds since the open model's start at which arrival `index` (from 0) is due: constant
-    /// rate r, or a linear ramp r0 → r1 over the duration D (solves r0·t + (r1−r0)·t²/2D = index).
-    static func arrivalSeconds(_ index: Int, rate: Double, rampTo: Double?, durationSeconds: Double) -> Double {
-        let n = Double(index)
-        guard let rampTo, rampTo != rate, durationSeconds > 0 else { return n / rate }
-        let slope = (rampTo - rate) / durationSeconds
-        let discriminant = rate * rate + 2 * slope * n
-        guard discriminant >= 0 else { return .infinity }  // a ramp down ends before the duration
-        return (-rate + discriminant.squareRoot()) / slope
-    }
-}
-
-/// What the wall-clock run adds to a `RunReport` (absent in simulated reports).
-public struct LoadSummary: Sendable, Hashable, Codable {
-    /// `open` or `closed`.
-    public var model: String
-    /// The model as given: `open rate=50/s ramp-to=200/s`, `closed vus=4 think-time=0.1 seconds`.
-    public var description: String
-    public var targetRatePerSecond: Double?
-    public var rampToPerSecond: Double?
-    public var virtualUsers: Int?
-    public var thinkTimeNanoseconds: UInt64?
-    public var durationNanoseconds: UInt64
-    /// Iterations started, and finished before the run stopped.
-    public var iterationsStarted: Int
-    public var iterationsCompleted: Int
-    /// Iterations started per second of the scheduled duration (the load actually offered).
-    public var achievedRatePerSecond: Double
-    /// Iterations finished per second of wall time elapsed (until the last one finished).
-    public var throughputPerSecond: Double
-    /// Wall time from the first arrival until the last iteration finished (or the drain timeout).
-    public var elapsedNanoseconds: UInt64
-    /// Operations that failed (after the client's retries), by operation.
-    public var errors: [String: Int]
-    /// Arrivals that waited for a free slot because `maxInFlight` iterations were running.
-    public var delayedByInFlightLimit: Int
-    public var maxInFlight: Int
-    /// Iterations still running at the drain timeout (abandoned).
-    public var abandoned: Int
-    /// Cores the runtime could use.
-    public var cores: Int
-}
-
-/// Runs a `LoadProfile` on the real runtime (all cores, `ContinuousClock`) and builds a
-/// wall-clock `RunReport` with the same latency summaries and thresholds as a simulated run.
+/// Runs a `LoadProfile` under a k6 executor, on the real runtime (wall clock) or on the
+/// simulator (virtual time, reproducible by seed), and builds its `RunReport`.
 public enum LoadRunner {
     /// The scenario names that have a load profile.
     public static var profiledScenarios: [String] { LoadProfile.all.map(\.scenario) }
 
-    private struct State {
-        var samples: [LatencySample] = []
-        var dropped = 0
-        var sequence: UInt64 = 0
-        var errors: [String: Int] = [:]
-        var started = 0
-        var completed = 0
-        var delayed = 0
-    }
-
-    /// The run's counters, shared by the scheduler and the iterations (a class: `Mutex`/`Atomic` are not copyable).
-    private final class Shared: Sendable {
-        let state = Mutex(State())
-        let inFlight = Atomic<Int>(0)
-        let counter = Atomic<Int>(0)
-    }
-
-    /// Runs `request`; the profile must exist (see `LoadProfile.named`). Always returns: arrivals
-    /// stop at the duration, and iterations still running after `drainTimeout` are abandoned.
+    /// Runs `request` on its clock (`runWall` must not be called on a simulation thread).
     public static func run(_ request: LoadRequest) async -> RunReport {
-        guard let profile = LoadProfile.named(request.scenario) else { preconditionFailure("no load profile for \(request.scenario)") }
-        let epoch = Int64(Date().timeIntervalSince1970 * 1e9)  // wall clock on purpose: load mode runs outside the simulation (see the top of this file)
-        let env = DomainEnvironment.realRuntime(seed: request.seed, epochUnixNanoseconds: epoch)
-        let workload = await profile.setUp(env)
-
-        let clock = ContinuousClock()
-        let start = clock.now
-        let now: @Sendable () -> UInt64 = { UInt64(max(0, start.duration(to: clock.now).nanoseconds)) }
-        let shared = Shared()
-        let sink: @Sendable (String, UInt64, Bool) -> Void = { operation, intended, failed in
-            let end = now()
-            shared.state.withLock { s in
-                s.sequence += 1
-                if failed { s.errors[operation, default: 0] += 1 }
-                if s.samples.count < ScenarioLimits.maxLatencySamples {
-                    s.samples.append(LatencySample(
-                        operation: operation, user: "", intendedStartNanoseconds: intended, endNanoseconds: max(end, intended), step: s.sequence))
-                } else {
-                    s.dropped += 1
-                }
-            }
+        switch request.clock {
+        case .wall: await runWall(request)
+        case .virtual: runVirtual(request)
         }
-        func launch(index: Int, user: Int, intended: UInt64) {
-            shared.inFlight.add(1, ordering: .relaxed)
-            shared.state.withLock { $0.started += 1 }
-            Task {
-                let recorder = LoadProfile.LoadRecorder(intendedStartNanoseconds: intended, now: now, sink: sink)
-                await workload.iterate(index, user, recorder)
-                shared.state.withLock { $0.completed += 1 }
-                shared.inFlight.subtract(1, ordering: .relaxed)
-            }
-        }
-
-        let durationNanoseconds = UInt64(max(0, request.duration.nanoseconds))
-        switch request.model {
-        case .open(let rate, let rampTo):
-            var index = 0
-            while true {
-                let due = LoadRequest.arrivalSeconds(index, rate: rate, rampTo: rampTo, durationSeconds: Double(durationNanoseconds) / 1e9)
-                guard due.isFinite, due * 1e9 < Double(durationNanoseconds) else { break }
-                let intended = UInt64(due * 1e9)
-                try? await clock.sleep(until: start + .nanoseconds(Int64(intended)))
-                if shared.inFlight.load(ordering: .relaxed) >= request.maxInFlight {
-                    shared.state.withLock { $0.delayed += 1 }
-                    while shared.inFlight.load(ordering: .relaxed) >= request.maxInFlight {
-                        try? await clock.sleep(for: .milliseconds(1))
-                    }
-                }
-                launch(index: index, user: index % profile.users, intended: intended)
-                index += 1
-            }
-        case .closed(let users, let thinkTime):
-            await withTaskGroup(of: Void.self) { group in
-                for user in 0..<users {
-                    group.addTask {
-                        while now() < durationNanoseconds {
-                            let index = shared.counter.add(1, ordering: .relaxed).oldValue
-                            let intended = now()
-                            shared.state.withLock { $0.started += 1 }
-                            let recorder = LoadProfile.LoadRecorder(intendedStartNanoseconds: intended, now: now, sink: sink)
-                            await workload.iterate(index, user, recorder)
-                            shared.state.withLock { $0.completed += 1 }
-                            if now() >= durationNanoseconds { break }
-                            try? await clock.sleep(for: thinkTime)
-                        }
-                    }
-                }
-            }
-        }
-        // Drain: wait for the open model's iterations in flight, at most `drainTimeout`.
-        let drainDeadline = clock.now + request.drainTimeout
-        while shared.inFlight.load(ordering: .relaxed) > 0 && clock.now < drainDeadline {
-            try? await clock.sleep(for: .milliseconds(5))
-        }
-        let elapsed = now()
-        let abandoned = shared.inFlight.load(ordering: .relaxed)
-        let final = shared.state.withLock { $0 }
-        return report(request, final, elapsed: elapsed, abandoned: abandoned)
     }
 
-    private static func report(_ request: LoadRequest, _ state: State, elapsed: UInt64, abandoned: Int) -> RunReport {
-        let operations = Set(state.samples.map(\.operation)).sorted()
-        let latency = operations.map { operation in
-            LatencySummary(operation: operation, samples: state.samples.filter { $0.operation == operation }, seed: request.seed)
+    /// On the real runtime, all cores, wall-clock latency. Always returns: arrivals stop at the
+    /// duration, and iterations still running after the graceful stop are abandoned.
+    static func runWall(_ request: LoadRequest) async -> RunReport {
+        let profile = profile(request)
+        let epoch = Int64(Date().timeIntervalSince1970 * 1e9)  // wall clock on purpose (see the top of this file)
+        let env = DomainEnvironment.realRuntime(seed: request.seed, epochUnixNanoseconds: epoch)
+        let backend = Backend(env: env, faults: profile.faults)
+        let workload = await profile.setUp(LoadProfile.Setup(backend: backend, variant: request.variant))
+        let metrics = LoadMetrics(span: span(request))
+        let elapsed = await LoadDriver(request: request, users: profile.users, workload: workload, clock: env.clock, metrics: metrics).run()
+        var report = report(request, metrics.snapshot, elapsed: elapsed, cores: ProcessInfo.processInfo.activeProcessorCount)
+        report.faults = FaultObservation.summing([backend.faultLedger])
+        report.coverage = backend.coverage.counts
+        return report
+    }
+
+    /// On the simulator: one thread, virtual time, the request's seed and the scenarios' strategy
+    /// (random, with the backend's concurrency window). Same request and binary ⇒ same report.
+    public static func runVirtual(_ request: LoadRequest) -> RunReport {
+        let profile = profile(request)
+        var configuration = SimulationConfiguration(
+            seed: request.seed, strategy: .random,
+            timingWindowNanoseconds: UInt64(max(0, profile.faults.concurrencyWindow.nanoseconds)))
+        configuration.limits.maxSteps = .max
+        configuration.recordsDecisions = false  // 4 bytes a step otherwise: memory would grow with the arrivals
+        // Set-up, the executor, the graceful stop, and an hour for set-up's own retries.
+        configuration.limits.maxVirtualNanoseconds = span(request) + 3_600_000_000_000
+        let metrics = LoadMetrics(span: span(request))
+        let result = Simulation.run(configuration) { () async -> Observed in
+            let env = SimulatedEnvironment.current()
+            let backend = Backend(env: env, faults: profile.faults)
+            Simulation.atEnd { backend.terminate() }
+            let workload = await profile.setUp(LoadProfile.Setup(backend: backend, variant: request.variant))
+            let elapsed = await LoadDriver(request: request, users: profile.users, workload: workload, clock: env.clock, metrics: metrics).run()
+            return Observed(elapsed: elapsed, faults: FaultObservation.summing([backend.faultLedger]), coverage: backend.coverage.counts)
+        }
+        let observed = result.output
+        var report = report(request, metrics.snapshot, elapsed: observed?.elapsed ?? 0, cores: 1)
+        report.clock = .virtual
+        report.strategy = "load \(request.modelDescription); simulator \(configuration.strategy)"
+        report.steps = result.steps
+        report.virtualNanoseconds = result.virtualNanoseconds
+        report.traceHash = result.traceHash.description
+        report.timingWindowNanoseconds = configuration.timingWindowNanoseconds
+        report.choicePoints = result.choicePoints
+        report.timingChoicePoints = Int(result.timingDecisions)
+        report.faults = observed?.faults
+        report.coverage = observed?.coverage
+        if !result.outcome.isSuccess && report.failure == nil {
+            report.passed = false
+            report.failure = .init(kind: .kernel, message: result.outcome.description)
+            report.outcome = result.outcome.kind
+        }
+        return report
+    }
+
+    /// What the simulated run hands back besides the metrics.
+    private struct Observed: Sendable {
+        var elapsed: UInt64
+        var faults: [FaultObservation]
+        var coverage: [CoverageCount]
+    }
+
+    private static func profile(_ request: LoadRequest) -> LoadProfile {
+        guard let profile = LoadProfile.named(request.scenario) else { preconditionFailure("no load profile for \(request.scenario)") }
+        return profile
+    }
+
+    /// How long the run can last: the executor's duration plus the graceful stop.
+    private static func span(_ request: LoadRequest) -> UInt64 {
+        LoadExecutor.nanoseconds(request.executor.duration) + LoadExecutor.nanoseconds(request.gracefulStop)
+    }
+
+    private static func report(_ request: LoadRequest, _ state: LoadMetrics.State, elapsed: UInt64, cores: Int) -> RunReport {
+        let latency = state.operations.keys.sorted().compactMap { operation in
+            state.operations[operation].map { LatencySummary(operation: operation, measured: $0, seed: request.seed) }
         }
         let thresholds = request.thresholds.map { threshold in
             let observed = latency.first { $0.operation == threshold.operation }?.value(of: threshold.statistic)
             return RunReport.ThresholdResult(expression: threshold.expression, observedNanoseconds: observed, passed: observed.map(threshold.isMet(by:)) ?? false)
         }
+        let abandoned = state.inFlight
         var failure: RunReport.Failure?
         if abandoned > 0 {
-            failure = .init(kind: "load", message: "\(abandoned) iterations still running \(request.drainTimeout) after the duration (abandoned)")
+            failure = .init(kind: .load, message: "\(abandoned) iterations still running \(LoadStage.format(request.gracefulStop)) after the duration (abandoned)")
         } else if let missed = thresholds.first(where: { !$0.passed }) {
             let observedText = missed.observedNanoseconds.map { ReportFormat.duration($0) } ?? "no samples"
-            failure = .init(kind: "threshold", message: "threshold \(missed.expression) missed (observed \(observedText))")
+            failure = .init(kind: .threshold, message: "threshold \(missed.expression) missed (observed \(observedText))")
         }
-        let durationNanoseconds = UInt64(max(0, request.duration.nanoseconds))
-        var parameters: [String: Int] = ["durationMilliseconds": Int(durationNanoseconds / 1_000_000), "maxInFlight": request.maxInFlight]
+        let durationNanoseconds = LoadExecutor.nanoseconds(request.executor.duration)
+        var parameters: [String: Int] = ["durationMilliseconds": Int(durationNanoseconds / 1_000_000), "maxVUs": request.maxVUs]
+        let errors = state.operations.filter { $0.value.failed > 0 }.mapValues(\.failed)
         var summary = LoadSummary(
-            model: "", description: request.model.description, durationNanoseconds: durationNanoseconds,
-            iterationsStarted: state.started, iterationsCompleted: state.completed,
+            model: request.executor.isOpen ? "open" : "closed", executor: request.executor.name, description: request.modelDescription,
+            durationNanoseconds: durationNanoseconds, iterationsStarted: state.started, iterationsCompleted: state.completed,
             achievedRatePerSecond: durationNanoseconds == 0 ? 0 : Double(state.started) / (Double(durationNanoseconds) / 1e9),
             throughputPerSecond: elapsed == 0 ? 0 : Double(state.completed) / (Double(elapsed) / 1e9),
-            elapsedNanoseconds: elapsed, errors: state.errors, delayedByInFlightLimit: state.delayed, maxInFlight: request.maxInFlight,
-            abandoned: abandoned, cores: ProcessInfo.processInfo.activeProcessorCount)
-        switch request.model {
-        case .open(let rate, let rampTo):
-            summary.model = "open"
+            elapsedNanoseconds: elapsed, errors: errors, droppedIterations: state.dropped, maxVUs: request.maxVUs,
+            peakInFlight: state.peakInFlight, abandoned: abandoned, cores: cores)
+        switch request.executor {
+        case .constantArrivalRate(let rate, _):
             summary.targetRatePerSecond = rate
-            summary.rampToPerSecond = rampTo
             parameters["ratePerSecond"] = Int(rate)
-            if let rampTo { parameters["rampToPerSecond"] = Int(rampTo) }
-        case .closed(let users, let thinkTime):
-            summary.model = "closed"
-            summary.virtualUsers = users
-            summary.thinkTimeNanoseconds = UInt64(max(0, thinkTime.nanoseconds))
-            parameters["vus"] = users
-            parameters["thinkTimeMilliseconds"] = Int(max(0, thinkTime.nanoseconds) / 1_000_000)
+        case .rampingArrivalRate(let start, let stages):
+            summary.targetRatePerSecond = start
+            summary.rampToPerSecond = stages.last?.target
+            summary.stages = LoadStage.format(stages)
+            parameters["ratePerSecond"] = Int(start)
+            if let last = stages.last { parameters["rampToPerSecond"] = Int(last.target) }
+        case .constantVUs(let vus, _):
+            summary.virtualUsers = vus
+        case .rampingVUs(_, let stages):
+            summary.virtualUsers = request.executor.peakVUs
+            summary.stages = LoadStage.format(stages)
         }
-        let errorCount = state.errors.values.reduce(0, +)
-        let detail = "\(state.completed) iterations in \(ReportFormat.duration(elapsed)) wall (\(request.model)); "
-            + "offered \(String(format: "%.1f", summary.achievedRatePerSecond))/s, throughput \(String(format: "%.1f", summary.throughputPerSecond))/s; \(errorCount) failed operations"
+        if !request.executor.isOpen {
+            summary.thinkTimeNanoseconds = LoadExecutor.nanoseconds(request.thinkTime)
+            parameters["vus"] = request.executor.peakVUs
+            parameters["thinkTimeMilliseconds"] = Int(LoadExecutor.nanoseconds(request.thinkTime) / 1_000_000)
+        }
+        let errorCount = errors.values.reduce(0, +)
+        let clockName = request.clock == .wall ? "wall" : "virtual"
+        let detail = "\(state.completed) iterations in \(ReportFormat.duration(elapsed)) \(clockName) (\(request.modelDescription)); "
+            + "offered \(String(format: "%.1f", summary.achievedRatePerSecond))/s, throughput \(String(format: "%.1f", summary.throughputPerSecond))/s; "
+            + "\(state.dropped) dropped, \(errorCount) failed operations"
         return RunReport(
-            runId: request.runId, scenario: request.scenario, seed: request.seed, strategy: "load \(request.model)", variant: nil,
+            runId: request.runId, scenario: request.scenario, seed: request.seed, strategy: "load \(request.modelDescription)", variant: request.variant,
             parameters: parameters, passed: failure == nil, failure: failure, violation: nil,
             outcome: abandoned > 0 ? "drain-timeout" : "finished", outcomeDetail: detail,
             steps: UInt64(state.completed), virtualNanoseconds: elapsed, traceHash: "none",
             build: BuildFingerprint(commit: request.gitCommit ?? "unknown"), checks: [], latency: latency, thresholds: thresholds,
-            timeline: [], droppedLatencySamples: state.dropped, droppedTimelineEntries: 0, replayCommand: request.commandLine,
-            clock: "wall", load: summary)
+            timeline: [], droppedLatencySamples: 0, droppedTimelineEntries: 0, replayCommand: request.commandLine,
+            clock: .wall, load: summary)
+    }
+}
+
+extension LatencySummary {
+    /// The summary of a load run's operation from its fixed-size measurements: percentiles from
+    /// the HdrHistogram (µs, 3 significant digits), exact count, mean and maximum, the maximum's
+    /// operation as exemplar, and the fastest/slowest series.
+    init(operation: String, measured: LoadMetrics.Operation, seed: UInt64) {
+        let histogram = measured.histogram
+        func nanoseconds(_ percentile: Double) -> UInt64 { min(measured.max.latency, histogram.valueAtPercentile(percentile) * 1_000) }
+        var points: [[Double]] = []
+        for value in histogram.percentiles(ticksPerHalfDistance: 5) {
+            points.append([value.percentile, Double(min(measured.max.latency, value.value * 1_000))])
+        }
+        var series: [[UInt64]] = []
+        for (fastest, slowest) in zip(measured.fastest, measured.slowest) {
+            guard let fastest, let slowest else { continue }
+            let pair = fastest.end <= slowest.end ? [fastest, slowest] : [slowest, fastest]
+            for point in pair where series.last != [point.end, point.latency] { series.append([point.end, point.latency]) }
+        }
+        let max = measured.max
+        let details = Details(
+            operation: operation, count: measured.count,
+            p50Nanoseconds: nanoseconds(50), p90Nanoseconds: nanoseconds(90), p99Nanoseconds: nanoseconds(99),
+            p999Nanoseconds: nanoseconds(99.9), maxNanoseconds: max.latency,
+            meanNanoseconds: UInt64((measured.sumNanoseconds / Double(measured.count)).rounded()),
+            exemplars: [Exemplar(
+                percentile: "max", latencyNanoseconds: max.latency, seed: seed, step: max.sequence, user: "",
+                intendedStartNanoseconds: max.intended, endNanoseconds: max.end)],
+            spectrum: HgrmFile.text(microseconds: histogram), series: series, spectrumPoints: points)
+        self.init(details: details)
     }
 }

@@ -60,16 +60,16 @@ public struct JUnitReport: Sendable {
         for check in report.checks {
             let outcome: Outcome
             switch check.status {
-            case "passed", "reached": outcome = .passed
-            case "violated":
+            case .passed, .reached: outcome = .passed
+            case .violated:
                 let violation = report.violation
                 let message = violation.map { "\($0.message) (step \($0.step))" } ?? (report.failure?.message ?? "violated")
                 let details = ["seed \(report.seed): \(check.name) violated: \(message)"]
                     + (violation.map { ["at step \($0.step), virtual time \(ReportFormat.duration($0.virtualNanoseconds))"] } ?? []) + replay
                 outcome = .failed(message: message, type: check.kind.rawValue, details: details.joined(separator: "\n"))
-            case "unreachable": outcome = .skipped(message: "unreachable under these parameters: \(check.unreachableReason ?? "")")
-            case "not-reached": outcome = .skipped(message: "not reached in this run (a Sometimes goal is judged over a sweep)")
-            default: outcome = .skipped(message: "not checked: this run never evaluated it")
+            case .unreachable: outcome = .skipped(message: "unreachable under these parameters: \(check.unreachableReason ?? "")")
+            case .notReached: outcome = .skipped(message: "not reached in this run (a Sometimes goal is judged over a sweep)")
+            case .notChecked: outcome = .skipped(message: "not checked: this run never evaluated it")
             }
             cases.append(TestCase(classname: "\(scenario).\(check.kind.rawValue)", name: check.name, outcome: outcome, output: check.summary))
         }
@@ -81,8 +81,8 @@ public struct JUnitReport: Sendable {
             cases.append(TestCase(classname: "\(scenario).threshold", name: threshold.expression, outcome: outcome, output: nil))
         }
         let outcome: Outcome
-        if let failure = report.failure, failure.kind != "invariant", failure.kind != "threshold" {
-            outcome = .failed(message: failure.message, type: failure.kind,
+        if let failure = report.failure, failure.kind != .invariant, failure.kind != .threshold {
+            outcome = .failed(message: failure.message, type: failure.kind.rawValue,
                               details: (["seed \(report.seed): \(failure.kind): \(failure.message)"] + replay).joined(separator: "\n"))
         } else {
             outcome = .passed
@@ -117,7 +117,7 @@ public struct JUnitReport: Sendable {
             return .failed(message: "\(what) on \(failures.count) of \(result.seedsRun) seeds: \(seeds)", type: type, details: details.joined(separator: "\n"))
         }
         for check in result.checks {
-            let failing = result.failures.filter { $0.check == check && $0.kind == "invariant" }
+            let failing = result.failures.filter { $0.check == check && $0.kind == .invariant }
             let outcome: Outcome
             if !failing.isEmpty {
                 outcome = failedCase(failing, what: "violated", type: "invariant")
@@ -143,7 +143,7 @@ public struct JUnitReport: Sendable {
             cases.append(TestCase(classname: "\(scenario).sometimes", name: goal, outcome: outcome, output: summaries[goal]))
         }
         for expression in result.thresholds ?? [] {
-            let failing = result.failures.filter { $0.kind == "threshold" && $0.message.contains("threshold \(expression) missed") }
+            let failing = result.failures.filter { $0.kind == .threshold && $0.message.contains("threshold \(expression) missed") }
             cases.append(TestCase(classname: "\(scenario).threshold", name: expression,
                                   outcome: failing.isEmpty ? .passed : failedCase(failing, what: "missed", type: "threshold"), output: "per seed"))
         }
@@ -154,13 +154,13 @@ public struct JUnitReport: Sendable {
                 details: "evaluated over the merged histograms of \(result.seedsRun) seeds")
             cases.append(TestCase(classname: "\(scenario).merged-threshold", name: threshold.expression, outcome: outcome, output: "over all seeds"))
         }
-        for kind in ["kernel", "harness", "crash", "nondeterminism"] {
+        for kind: FailureKind in [.kernel, .harness, .crash, .nondeterminism] {
             let failing = result.failures.filter { $0.kind == kind }
-            var outcome: Outcome = failing.isEmpty ? .passed : failedCase(failing, what: kind, type: kind)
-            if kind == "nondeterminism", failing.isEmpty, result.determinismChecked.isEmpty {
+            var outcome: Outcome = failing.isEmpty ? .passed : failedCase(failing, what: kind.rawValue, type: kind.rawValue)
+            if kind == .nondeterminism, failing.isEmpty, result.determinismChecked.isEmpty {
                 outcome = .skipped(message: "no seed was run twice (--determinism-every 0, or too few seeds)")
             }
-            cases.append(TestCase(classname: "\(scenario).sweep", name: kind, outcome: outcome, output: nil))
+            cases.append(TestCase(classname: "\(scenario).sweep", name: kind.rawValue, outcome: outcome, output: nil))
         }
         let others = result.failures.filter { !claimed.contains($0.seed) }
         if !others.isEmpty {
@@ -194,11 +194,7 @@ public struct JUnitReport: Sendable {
     /// The line that replays one failing seed: its artifact, else the `run` line of its seed.
     static func replayLine(_ failure: SweepFailure, result: SweepResult) -> String {
         if let artifact = failure.artifact { return "rehearse replay \(artifact)" }
-        var line = "rehearse run \(result.scenario) --seed \(failure.seed) --strategy \(result.strategy)"
-        for name in result.parameters.keys.sorted() { line += " --param \(name)=\(result.parameters[name]!)" }
-        if let variant = result.variant { line += " --variant \(variant)" }
-        if result.swarm { line += " --swarm" }
-        return line
+        return result.runCommandLine(seed: failure.seed).description
     }
 
     // MARK: XML

@@ -19,7 +19,7 @@ extension ReportWriter {
         body += "<p>parameters: <code>\(e(parameters))</code>\(report.swarm.map { " · swarm: <code>\(e($0.description))</code>" } ?? "")</p>\n"
         body += "<h2 id=\"checks\">Checks</h2>\n<table><tr><th>check</th><th>kind</th><th>status</th><th>observations</th><th>asserts</th></tr>\n"
         for check in report.checks {
-            body += "<tr class=\"\(check.status)\"><td>\(e(check.name))</td><td>\(check.kind.rawValue)</td><td>\(e(check.status))\(check.unreachableReason.map { " (\(e($0)))" } ?? "")</td><td>\(check.observations)</td><td>\(e(check.summary))</td></tr>\n"
+            body += "<tr class=\"\(check.status)\"><td>\(e(check.name))</td><td>\(check.kind.rawValue)</td><td>\(e(check.status.rawValue))\(check.unreachableReason.map { " (\(e($0)))" } ?? "")</td><td>\(check.observations)</td><td>\(e(check.summary))</td></tr>\n"
         }
         body += "</table>\n"
         body += latencySection(report)
@@ -73,7 +73,7 @@ extension ReportWriter {
             box += "<b>Violated check: <span class=\"fail\">\(e(violation.check))</span></b> (\(e(kind))) — \(e(violation.message))<br>"
             box += "at <a href=\"#step-\(violation.step)\">step \(violation.step)</a>, \(e(FailureStory.time(violation.virtualNanoseconds))) virtual\(report.calendar.map { " (\(PlotAxis.utc($0.unixNanoseconds(violation.virtualNanoseconds), fractional: true)))" } ?? "")<br>"
         } else if let failure = report.failure {
-            box += "<b>\(e(failure.kind)) failure:</b> \(e(failure.message))<br>"
+            box += "<b>\(e(failure.kind.rawValue)) failure:</b> \(e(failure.message))<br>"
         } else {
             box += "<b>All checks held.</b>\(report.notChecked.isEmpty ? "" : " Not checked in this run: \(e(report.notChecked.joined(separator: ", "))).")<br>"
         }
@@ -287,7 +287,7 @@ extension ReportWriter {
 
     /// Each sampled operation's latency at its completion time (the thinning keeps every stretch's
     /// slowest, so the maximum is drawn); ticks and titles on both axes.
-    static func seriesPlot(_ summary: LatencySummary, clock: String, calendar: ReportCalendar?) -> String {
+    static func seriesPlot(_ summary: LatencySummary, clock: ClockKind, calendar: ReportCalendar?) -> String {
         let width = 500.0, height = 270.0, left = 64.0, bottom = 44.0, top = 14.0, right = 24.0
         guard let maxTime = summary.series.map({ $0[0] }).max(), let maxValue = summary.series.map({ $0[1] }).max() else { return "" }
         let minTime = summary.series.map { $0[0] }.min() ?? 0
@@ -301,7 +301,7 @@ extension ReportWriter {
             svg += String(format: "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%@</text>",
                           left, width - right, y(tick), y(tick), left - 4, y(tick) + 3, PlotAxis.durationLabel(tick))
         }
-        let effectiveCalendar = clock == "wall" ? nil : calendar
+        let effectiveCalendar = clock == .wall ? nil : calendar
         for tick in PlotAxis.timeTicks(low: minTime, high: high, calendar: effectiveCalendar, count: 4) {
             let px = x(tick)
             svg += String(format: "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%@\">%@</text>",
@@ -318,7 +318,7 @@ extension ReportWriter {
                           x(worst[0]), y(Double(worst[1])), x(worst[0]) + (x(worst[0]) > width / 2 ? -7 : 7), max(top + 10, y(Double(worst[1])) - 6),
                           x(worst[0]) > width / 2 ? "end" : "start", ReportFormat.duration(maxValue))
         }
-        let axisTitle = clock == "wall" ? "completion time (wall clock, elapsed)" : effectiveCalendar == nil ? "completion time (virtual, elapsed)" : "completion time (UTC)"
+        let axisTitle = clock == .wall ? "completion time (wall clock, elapsed)" : effectiveCalendar == nil ? "completion time (virtual, elapsed)" : "completion time (UTC)"
         svg += String(format: "<text x=\"%.1f\" y=\"%.1f\" class=\"title\" text-anchor=\"middle\">%@</text>", left + (width - left - right) / 2, height - 12, axisTitle)
         svg += String(format: "<text transform=\"translate(13,%.1f) rotate(-90)\" class=\"title\" text-anchor=\"middle\">latency</text>", top + (height - bottom - top) / 2)
         return svg + "</svg>"

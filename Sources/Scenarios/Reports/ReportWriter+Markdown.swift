@@ -9,10 +9,10 @@ extension ReportWriter {
         let parameters = report.parameters.keys.sorted().map { "\($0)=\(report.parameters[$0]!)" }.joined(separator: " ")
         lines.append("- parameters: \(parameters)")
         lines.append("- outcome: \(report.outcome); \(report.steps) steps, \(ReportFormat.duration(report.virtualNanoseconds)) \(report.clockKind); trace hash `\(report.traceHash)`")
-        lines.append("- clock: \(report.clockKind)\(report.clock == "wall" ? " (load mode: real runtime, wall-clock latency; not reproducible by seed)" : "")")
+        lines.append("- clock: \(report.clockKind)\(report.clock == .wall ? " (load mode: real runtime, wall-clock latency; not reproducible by seed)" : report.load != nil ? " (load mode on the simulator: reproducible by seed)" : "")")
         if let load = report.load {
             let errors = load.errors.keys.sorted().map { "\($0)=\(load.errors[$0]!)" }.joined(separator: " ")
-            lines.append("- load: \(load.description); \(load.iterationsCompleted)/\(load.iterationsStarted) iterations, offered \(String(format: "%.1f", load.achievedRatePerSecond))/s, throughput \(String(format: "%.1f", load.throughputPerSecond))/s on \(load.cores) cores; failed operations: \(errors.isEmpty ? "none" : errors); delayed by in-flight limit: \(load.delayedByInFlightLimit)")
+            lines.append("- load: \(load.description); \(load.iterationsCompleted)/\(load.iterationsStarted) iterations, offered \(String(format: "%.1f", load.achievedRatePerSecond))/s, throughput \(String(format: "%.1f", load.throughputPerSecond))/s on \(load.cores) cores; failed operations: \(errors.isEmpty ? "none" : errors); dropped iterations (max-vus \(load.maxVUs) running): \(load.droppedIterations); peak in flight: \(load.peakInFlight)")
         }
         lines.append("- build: \(report.build.compiler) \(report.build.configuration) @ \(report.build.commit)")
         if !report.notChecked.isEmpty {

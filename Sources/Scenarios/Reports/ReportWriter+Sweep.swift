@@ -27,11 +27,11 @@ extension ReportWriter {
         body += "<div class=\"verdict \(result.passed ? "passed" : "failed")\"><b>\(result.seedsRun) seeds run\(e(requested)): \(result.seedsPassed) passed, \(result.failures.count) failed.</b>"
         if !result.failures.isEmpty {
             var byCheck: [String: Int] = [:]
-            for failure in result.failures { byCheck[failure.check ?? failure.kind, default: 0] += 1 }
+            for failure in result.failures { byCheck[failure.check ?? failure.kind.rawValue, default: 0] += 1 }
             body += "<br>Failed: " + byCheck.keys.sorted().map { "<b>\(e($0))</b> (\(byCheck[$0]!) seed\(byCheck[$0]! == 1 ? "" : "s"))" }.joined(separator: ", ")
         }
         if let first = result.failures.first {
-            body += "<br>First failure: seed \(first.seed) — \(first.check.map { "<b>\(e($0))</b>: " } ?? "\(e(first.kind)): ")\(e(message(first)))"
+            body += "<br>First failure: seed \(first.seed) — \(first.check.map { "<b>\(e($0))</b>: " } ?? "\(e(first.kind.rawValue)): ")\(e(message(first)))"
             body += "<br>replay: <code>\(e(replayCommand(first, sweep: result, stories: stories)))</code>"
         }
         if let backend = result.coverage?.backend, !backend.isEmpty {
@@ -60,7 +60,7 @@ extension ReportWriter {
                     message += "<details><summary>story\(story.shrunkArtifact != nil ? " (shrunk)" : "")</summary><pre>\(e(story.lines.joined(separator: "\n")))</pre></details>"
                 }
                 let replayed = failure.replayed.map { $0 ? " <span class=\"pass\">(artifact replays ✓)</span>" : " <b class=\"fail\">(artifact did NOT replay)</b>" } ?? ""
-                body += "<tr class=\"violated\"><td>\(failure.seed)</td><td>\(e(failure.kind))</td><td>\(e(failure.check ?? "—"))</td><td>\(message)</td><td>\(failure.step.map(String.init) ?? "—")</td><td><code>\(e(replayCommand(failure, sweep: result, stories: stories)))</code>\(replayed)</td></tr>\n"
+                body += "<tr class=\"violated\"><td>\(failure.seed)</td><td>\(e(failure.kind.rawValue))</td><td>\(e(failure.check ?? "—"))</td><td>\(message)</td><td>\(failure.step.map(String.init) ?? "—")</td><td><code>\(e(replayCommand(failure, sweep: result, stories: stories)))</code>\(replayed)</td></tr>\n"
             }
             body += result.failures.count > shownFailures ? "</table></details>\n" : "</table>\n"
             if result.failures.count > 200 { body += "<p class=\"note\">\(result.failures.count - 200) more failures in the JSON result.</p>\n" }
@@ -130,7 +130,7 @@ extension ReportWriter {
     static func replayCommand(_ failure: SweepFailure, sweep: SweepResult, stories: [SweepStory]) -> String {
         if let shrunk = stories.first(where: { $0.seed == failure.seed })?.shrunkArtifact { return "rehearse replay \(shrunk)" }
         if let artifact = failure.artifact { return "rehearse replay \(artifact)" }
-        return "rehearse run \(sweep.scenario) --seed \(failure.seed) --strategy \(sweep.strategy)\(sweep.variant.map { " --variant \($0)" } ?? "")\(sweep.swarm ? " --swarm" : "")"
+        return sweep.runCommandLine(seed: failure.seed).description
     }
 
     /// Failure rows shown before the rest fold into a `<details>`.

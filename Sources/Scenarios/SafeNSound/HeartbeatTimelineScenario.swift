@@ -12,35 +12,35 @@ public struct HeartbeatTimelineScenario: Scenario {
     public let name = "heartbeat-timeline"
     public let summary = "SafeNSound check-ins, pre-notifications and emails over 72 h across a DST change"
     public let parameters: [ScenarioParameter] = [
-        .init("users", "SafeNSound users", default: 200, in: 1...5_000),
-        .init("hours", "virtual hours simulated", default: 72, in: 6...240),
-        .init("missedPercent", "users who stop checking in (pre-notification, then email)", default: 25, in: 0...100),
-        .init("latePercent", "users who check in only after the pre-notification", default: 25, in: 0...100),
-        .init("thresholdRacePercent", "users who check in within ±3 min of their threshold", default: 10, in: 0...100),
-        .init("rapidTapPercent", "check-ins sent as a double tap (two requests in one instant)", default: 20, in: 0...100),
-        .init("offlinePercent", "check-ins that fail \"No Internet\" (the user taps again 5–30 min later)", default: 5, in: 0...100),
-        .init("pausePercent", "missed users who pause monitoring (isActive=false) shortly before an alert is due", default: 20, in: 0...100),
-        .init("emailFailurePercent", "SendGrid 429 probability per email", default: 10, in: 0...90),
-        .init("duplicateTickPercent", "Cloud Scheduler ticks that run twice (overlapping 2-minute runs)", default: 30, in: 0...100),
+        Parameter.users,
+        Parameter.hours,
+        Parameter.missedPercent,
+        Parameter.latePercent,
+        Parameter.thresholdRacePercent,
+        Parameter.rapidTapPercent,
+        Parameter.offlinePercent,
+        Parameter.pausePercent,
+        Parameter.emailFailurePercent,
+        Parameter.duplicateTickPercent,
     ]
     public let operations: [String] = ["checkIn", "thresholdToEmail", "preDueToPush"]
     public let variants = SafeNSoundVariant.allCases.filter { $0 != .careful }.map(\.rawValue)
     public let checks: [CheckDeclaration] = [
-        .init(.always, "one-alert-per-kind-per-window", "at most one scheduled alert per user, kind and missed window", operations: ["onboarded:", "paused", "check-in", "cancelled", "email", "push"]),
-        .init(.always, "no-double-send", "each alert reaches each recipient at most once, except again right after a SendGrid time-out (may have been sent: retried, at-least-once)", operations: ["check-in", "email", "push"]),
-        .init(.always, "no-alert-after-checkin", "nothing is sent for a window after a check-in closed it or the user paused monitoring", operations: ["onboarded:", "paused", "check-in", "cancelled", "email", "push"]),
-        .init(.always, "alert-on-time", "pre-notification at threshold − 3 h and email at the threshold (elapsed time), never early, at most one sender period + jitter late per attempt", operations: ["onboarded:", "paused", "check-in", "cancelled", "email", "push"]),
-        .init(.always, "email-shows-local-time", "the email shows the last check-in in the user's time zone", operations: ["onboarded:", "check-in", "email"]),
-        .init(.always, "rate-limit-respected", "accepted heartbeats of one user are at least 60 s apart", operations: ["check-in"]),
-        .init(.eventually, "missed-window-alerted", "every active user whose threshold passed without a check-in had their contacts emailed", operations: ["onboarded:", "paused", "check-in", "cancelled", "email", "push"]),
-        .init(.sometimes, "pre-notification-sent", "a pre-notification push went out"),
-        .init(.sometimes, "email-sent", "an email to emergency contacts went out"),
-        .init(.sometimes, "checkin-cancelled-alert", "a check-in cancelled a scheduled alert"),
-        .init(.sometimes, "rate-limited", "a double tap's second request was rate limited", requires: [.atLeast("rapidTapPercent", 1)]),
-        .init(.sometimes, "email-retried", "a SendGrid failure was retried by a later sender run"),
-        .init(.sometimes, "retry-skips-delivered-contacts", "a retry after one contact's 429 emailed only the contacts still missing"),
-        .init(.sometimes, "resent-after-timeout", "at-least-once: a SendGrid time-out was retried and the contact emailed again"),
-        .init(.sometimes, "dst-window-emailed", "an email went out for a window spanning a DST change"),
+        Check.oneAlertPerKindPerWindow,
+        Check.noDoubleSend,
+        Check.noAlertAfterCheckin,
+        Check.alertOnTime,
+        Check.emailShowsLocalTime,
+        Check.rateLimitRespected,
+        Check.missedWindowAlerted,
+        Check.preNotificationSent,
+        Check.emailSent,
+        Check.checkinCancelledAlert,
+        Check.rateLimited,
+        Check.emailRetried,
+        Check.retrySkipsDeliveredContacts,
+        Check.resentAfterTimeout,
+        Check.dstWindowEmailed,
     ]
 
     /// 2026-03-06T18:00:00Z: America/Los_Angeles springs forward 40 h later (2026-03-08 10:00 UTC).
@@ -54,9 +54,9 @@ public struct HeartbeatTimelineScenario: Scenario {
     static let slack: Duration = .seconds(60)
 
     public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {
-        let shares = parameters["missedPercent"] + parameters["latePercent"] + parameters["thresholdRacePercent"]
+        let shares = parameters[Parameter.missedPercent] + parameters[Parameter.latePercent] + parameters[Parameter.thresholdRacePercent]
         if shares > 100 {
-            throw .invalidParameter(name: "missedPercent", value: parameters["missedPercent"], reason: "missedPercent + latePercent + thresholdRacePercent must be at most 100 (got \(shares))")
+            throw .invalidParameter(name: Parameter.missedPercent.name, value: parameters[Parameter.missedPercent], reason: "missedPercent + latePercent + thresholdRacePercent must be at most 100 (got \(shares))")
         }
     }
 
@@ -100,29 +100,29 @@ public struct HeartbeatTimelineScenario: Scenario {
         let clock = DomainClock(SimClock(), epochUnixNanoseconds: epoch)
         let env = DomainEnvironment(clock: clock, executors: SimExecutorSource(), random: SimRandomSource(streams: Simulation.streams))
         var faults = BackendFaults.default
-        faults.emailRateLimitProbability = Double(p["emailFailurePercent"]) / 100
-        faults.scheduleDuplicateProbability = Double(p["duplicateTickPercent"]) / 100
+        faults.emailRateLimitProbability = Double(p[Parameter.emailFailurePercent]) / 100
+        faults.scheduleDuplicateProbability = Double(p[Parameter.duplicateTickPercent]) / 100
         let backend = context.backend(faults, environment: env)
         let start = clock.now
-        let end = start + .seconds(Int64(p["hours"]) * 3600)
+        let end = start + .seconds(Int64(p[Parameter.hours]) * 3600)
         let virtual: @Sendable (Timestamp) -> UInt64 = { UInt64(max(0, $0.unixNanoseconds - epoch)) + wrapVirtual }
 
         var random = Simulation.random("heartbeat/setup")
         var members: [Member] = []
-        for index in 0..<p["users"] {
+        for index in 0..<p[Parameter.users] {
             let threshold = Self.thresholds[index % Self.thresholds.count]
             let roll = random.below(100)
             let habit: Habit
-            if roll < p["missedPercent"] { habit = .missed }
-            else if roll < p["missedPercent"] + p["latePercent"] { habit = .late }
-            else if roll < p["missedPercent"] + p["latePercent"] + p["thresholdRacePercent"] { habit = .thresholdRace }
+            if roll < p[Parameter.missedPercent] { habit = .missed }
+            else if roll < p[Parameter.missedPercent] + p[Parameter.latePercent] { habit = .late }
+            else if roll < p[Parameter.missedPercent] + p[Parameter.latePercent] + p[Parameter.thresholdRacePercent] { habit = .thresholdRace }
             else { habit = .regular }
             // The current window began up to (threshold − lead − 1 h) ago, so nothing is overdue at the start.
             let headroomSeconds = (threshold - Self.leadHours - 1) * 3600
             let offset = Int64(random.below(headroomSeconds))
             members.append(Member(
                 userId: "u\(index)", thresholdHours: threshold, timeZone: Self.timeZones[index % Self.timeZones.count],
-                habit: habit, pauses: habit == .missed && random.below(100) < p["pausePercent"],
+                habit: habit, pauses: habit == .missed && random.below(100) < p[Parameter.pausePercent],
                 contacts: (0...random.below(2)).map { "contact\($0)-u\(index)@example.com" },
                 initialHeartbeat: start - .seconds(offset)))
         }
@@ -218,7 +218,7 @@ public struct HeartbeatTimelineScenario: Scenario {
         let p = context.parameters
         let data: Fields = ["timezone": .string(member.timeZone), "deviceInfo": .map(["model": "iPhone"])]
         let auth = AuthContext(uid: member.userId)
-        if random.below(100) < p["offlinePercent"] {
+        if random.below(100) < p[Parameter.offlinePercent] {
             device.network.setOnline(false)
             _ = try? await backend.functions.invoke(SafeNSoundApp.recordHeartbeatName, data: data, auth: auth, network: device.network)
             device.network.setOnline(true)
@@ -226,7 +226,7 @@ public struct HeartbeatTimelineScenario: Scenario {
             return nil
         }
         let results: [Result<Value, any Error>]
-        if random.below(100) < p["rapidTapPercent"] {
+        if random.below(100) < p[Parameter.rapidTapPercent] {
             // Two taps pipelined on one connection reach the function in the same instant.
             try? await SimClock().sleep(for: .milliseconds(20 + random.below(80)))
             let call: @Sendable () async -> Result<Value, any Error> = {
@@ -251,7 +251,7 @@ public struct HeartbeatTimelineScenario: Scenario {
                 observed.state.withLock { $0.accepted[member.userId, default: []].append(time) }
                 accepted = max(accepted ?? time, time)
             case .failure(let error):
-                if case SafeNSoundError.rateLimited = error { context.sometimes("rate-limited", true); continue }
+                if case SafeNSoundError.rateLimited = error { context.sometimes(Check.rateLimited, true); continue }
                 context.note(member.userId, "check-in failed: \(error)")
             }
         }
@@ -260,7 +260,7 @@ public struct HeartbeatTimelineScenario: Scenario {
         let newlyCancelled = await app.alerts().filter { $0.userId == member.userId && $0.status == .cancelled && $0.windowLastHeartbeat < accepted }
         let fresh = observed.state.withLock { state in newlyCancelled.filter { state.cancelledSeen.insert($0.alertId).inserted } }
         if !fresh.isEmpty {
-            context.sometimes("checkin-cancelled-alert", true)
+            context.sometimes(Check.checkinCancelledAlert, true)
             context.note(member.userId, "cancelled \(fresh.map(\.kind.rawValue).joined(separator: ", "))")
         }
         return accepted
@@ -289,10 +289,10 @@ public struct HeartbeatTimelineScenario: Scenario {
             }
         }
         if message.channel == .email {
-            context.sometimes("email-sent", true)
+            context.sometimes(Check.emailSent, true)
             context.note(member.userId, "email to \(message.recipient)")
         } else {
-            context.sometimes("pre-notification-sent", true)
+            context.sometimes(Check.preNotificationSent, true)
             context.note(member.userId, "push pre-notification")
         }
     }
@@ -310,18 +310,25 @@ public struct HeartbeatTimelineScenario: Scenario {
         for alert in alerts { perWindow["\(alert.userId)|\(alert.windowLastHeartbeat.unixNanoseconds)|\(alert.kind.rawValue)", default: []].append(alert.alertId) }
         for key in perWindow.keys.sorted() {
             let ids = perWindow[key]!
-            context.always("one-alert-per-kind-per-window", ids.count <= 1, "\(ids.count) alerts \(ids.sorted()) for one window (\(key))")
+            context.always(Check.oneAlertPerKindPerWindow, ids.count <= 1, "\(ids.count) alerts \(ids.sorted()) for one window (\(key))")
         }
         let alertById = Dictionary(alerts.map { ($0.alertId, $0) }, uniquingKeysWith: { first, _ in first })
-        var committed: [String: [Timestamp]] = [:]
+        // A check-in closes a window when it *commits* (the heartbeat record's update time), not at
+        // the request's server time it carries: a sender whose re-read was served before the commit
+        // cannot have seen it (seed 602: request at …159.7 ms, re-read and email at …176.5 ms,
+        // commit at …184.2 ms). The careful design writes the record in the check-in's transaction,
+        // so its update time is the commit of the new lastHeartbeat.
+        var committed: [String: [(heartbeat: Timestamp, commit: Timestamp)]] = [:]
         for snapshot in heartbeats {
-            if let user = snapshot["userId"]?.stringValue, let time = snapshot["timestamp"]?.timestampValue { committed[user, default: []].append(time) }
+            if let user = snapshot["userId"]?.stringValue, let time = snapshot["timestamp"]?.timestampValue {
+                committed[user, default: []].append((time, snapshot.updateTime))
+            }
         }
         let (accepted, paused) = observed.state.withLock { ($0.accepted, $0.pausedAt) }
         for user in accepted.keys.sorted() {
             let times = accepted[user]!.sorted()
             for (earlier, later) in zip(times, times.dropFirst()) {
-                context.always("rate-limit-respected", later - earlier >= .seconds(60),
+                context.always(Check.rateLimitRespected, later - earlier >= .seconds(60),
                                "\(user) had heartbeats accepted \(Double((later - earlier).nanoseconds) / 1e9) s apart (\(earlier) and \(later))")
             }
         }
@@ -336,36 +343,36 @@ public struct HeartbeatTimelineScenario: Scenario {
             let attemptKey = message.alertId
             guard delivery.delivered else { failures[attemptKey, default: 0] += 1; continue }
             let retried = failures[attemptKey, default: 0] > 0
-            context.sometimes("email-retried", retried)
+            context.sometimes(Check.emailRetried, retried)
             let key = "\(alert.userId)|\(alert.windowLastHeartbeat.unixNanoseconds)|\(alert.kind.rawValue)|\(message.recipient)"
             let afterTimeOut = unconfirmed.contains(key)
             if delivery.timedOut { unconfirmed.insert(key) } else { unconfirmed.remove(key) }
             let reachedBefore = reachedByAlert[attemptKey, default: []]
             if retried, !reachedBefore.isEmpty, !reachedBefore.contains(message.recipient) {
-                context.sometimes("retry-skips-delivered-contacts", true)
+                context.sometimes(Check.retrySkipsDeliveredContacts, true)
             }
             reachedByAlert[attemptKey, default: []].insert(message.recipient)
             sent[key, default: 0] += 1
-            if afterTimeOut { context.sometimes("resent-after-timeout", true) }
-            context.always("no-double-send", sent[key]! <= 1 || afterTimeOut,
+            if afterTimeOut { context.sometimes(Check.resentAfterTimeout, true) }
+            context.always(Check.noDoubleSend, sent[key]! <= 1 || afterTimeOut,
                            "\(message.channel.rawValue) for \(member.userId)'s window of \(alert.windowLastHeartbeat) (\(alert.kind.rawValue)) reached \(message.recipient) \(sent[key]!) times")
             let d = delivery.startedAt
-            let closedBy = (committed[member.userId] ?? []).filter { $0 > alert.windowLastHeartbeat && $0 < d }.min()
-            context.always("no-alert-after-checkin", closedBy == nil,
-                           "\(alert.kind.rawValue) for \(member.userId) sent at \(d) though a check-in at \(closedBy.map { "\($0)" } ?? "-") closed its window")
+            let closedBy = (committed[member.userId] ?? []).filter { $0.heartbeat > alert.windowLastHeartbeat && $0.commit < d }.min { $0.commit < $1.commit }
+            context.always(Check.noAlertAfterCheckin, closedBy == nil,
+                           "\(alert.kind.rawValue) for \(member.userId) sent at \(d) though a check-in at \(closedBy.map { "\($0.heartbeat) (committed \($0.commit))" } ?? "-") closed its window")
             if let pause = paused[member.userId] {
-                context.always("no-alert-after-checkin", d <= pause, "\(alert.kind.rawValue) for \(member.userId) sent at \(d) though monitoring was paused at \(pause)")
+                context.always(Check.noAlertAfterCheckin, d <= pause, "\(alert.kind.rawValue) for \(member.userId) sent at \(d) though monitoring was paused at \(pause)")
             }
             let emailDue = alert.windowLastHeartbeat + .seconds(Int64(member.thresholdHours) * 3600)
             let due = alert.kind == .emailAlert ? emailDue : emailDue - .seconds(Int64(min(leadHours, member.thresholdHours)) * 3600)
             let latest = due + attemptAllowance * (1 + failures[attemptKey, default: 0]) + slack
-            context.always("alert-on-time", d >= due && d <= latest,
+            context.always(Check.alertOnTime, d >= due && d <= latest,
                            "\(alert.kind.rawValue) for \(member.userId) (\(member.thresholdHours) h, \(member.timeZone)) due \(due) went out at \(d): \(d < due ? "early" : "late") by \(Double(((d < due) ? due - d : d - due).nanoseconds) / 60e9) min")
             if alert.kind == .emailAlert {
                 let verdict = emailShowsLocalTime(body: message.body, lastCheckIn: alert.windowLastHeartbeat, timeZone: member.timeZone)
-                context.always("email-shows-local-time", verdict.holds,
+                context.always(Check.emailShowsLocalTime, verdict.holds,
                                "email for \(member.userId) (\(member.timeZone)) says \"\(message.body)\", expected last check-in \"\(verdict.expected)\"")
-                if crossesDST(from: alert.windowLastHeartbeat, to: emailDue, timeZone: member.timeZone) { context.sometimes("dst-window-emailed", true) }
+                if crossesDST(from: alert.windowLastHeartbeat, to: emailDue, timeZone: member.timeZone) { context.sometimes(Check.dstWindowEmailed, true) }
             }
             if delivery.timedOut { failures[attemptKey, default: 0] += 1 }  // the retry gets one more attempt's allowance
         }
@@ -403,7 +410,7 @@ public struct HeartbeatTimelineScenario: Scenario {
             guard let user = await app.user(member.userId), user.isActive else { continue }
             let due = user.lastHeartbeat + .seconds(Int64(member.thresholdHours) * 3600)
             guard due + .seconds(30 * 60) <= end else { continue }
-            context.eventually("missed-window-alerted", emailed.contains("\(member.userId)|\(user.lastHeartbeat.unixNanoseconds)"),
+            context.eventually(Check.missedWindowAlerted, emailed.contains("\(member.userId)|\(user.lastHeartbeat.unixNanoseconds)"),
                                "\(member.userId) last checked in at \(user.lastHeartbeat); threshold passed at \(due) but no email went out")
         }
     }

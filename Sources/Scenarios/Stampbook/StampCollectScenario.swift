@@ -8,32 +8,32 @@ public struct StampCollectScenario: Scenario {
     public let name = "stamp-collect"
     public let summary = "Stampbook stamp collecting (double taps, retries) and de-duplicated likes"
     public let parameters: [ScenarioParameter] = [
-        .init("users", "Stampbook users", default: 5, in: 1...40),
-        .init("stamps", "stamps on the map", default: 3, in: 1...20),
-        .init("actionsPerUser", "actions each user takes", default: 8, in: 1...100),
-        .init("durationSeconds", "workload length (virtual seconds)", default: 20, in: 1...86_400),
-        .init("collectPercent", "share of actions that collect a stamp (the rest like or unlike)", default: 40, in: 0...100),
-        .init("doubleTapPercent", "chance a collect or like is tapped twice at once", default: 30, in: 0...100),
-        .init("staleUnlikePercent", "chance an unlike comes from a stale UI (the user never liked the post)", default: 20, in: 0...100),
+        Parameter.users,
+        Parameter.stamps,
+        Parameter.actionsPerUser,
+        Parameter.durationSeconds,
+        Parameter.collectPercent,
+        Parameter.doubleTapPercent,
+        Parameter.staleUnlikePercent,
     ]
     public let operations: [String] = ["collect", "like", "unlike"]
     public let variants = [StampbookVariant.incrementCollectors.rawValue, StampbookVariant.blindLikeIncrement.rawValue,
                                  StampbookVariant.likeDedupReentrant.rawValue, StampbookVariant.collectGuardReentrant.rawValue]
     public let checks: [CheckDeclaration] = [
-        .init(.always, "collectors-consistent", "totalCollectors == collectorUserIds.count, no collector twice", operations: ["collect", "double-tap collect"]),
-        .init(.always, "like-count-not-negative", "likeCount is never negative", operations: ["like", "unlike"]),
-        .init(.eventually, "like-count-matches-likes", "each post's likeCount equals its likes sub-collection, once idle", operations: ["like", "unlike"]),
-        .init(.eventually, "collectors-match-records", "collectorUserIds equals the users with a collected record", operations: ["collect", "double-tap collect"]),
-        .init(.sometimes, "double-collect-refused", "a second collect was refused as already collected", requires: [.atLeast("collectPercent", 1)]),
-        .init(.sometimes, "like-joined", "a double-tapped like joined the request in flight", requires: [.atLeast("doubleTapPercent", 1), .atMost("collectPercent", 99)]),
+        Check.collectorsConsistent,
+        Check.likeCountNotNegative,
+        Check.likeCountMatchesLikes,
+        Check.collectorsMatchRecords,
+        Check.doubleCollectRefused,
+        Check.likeJoined,
     ]
 
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters
         let app = StampbookApp(backend: context.backend(), variant: ScenarioSupport.variant(context, StampbookVariant.self) ?? .careful)
-        let stampIds = (0..<p["stamps"]).map { "stamp\($0)" }
+        let stampIds = (0..<p[Parameter.stamps]).map { "stamp\($0)" }
         for id in stampIds { try? await app.addStamp(stampId: id, name: "Stamp \(id)") }
-        let users = (0..<p["users"]).map { index in (uid: "u\(index)", client: app.backend.client(auth: AuthContext(uid: "u\(index)"), label: "u\(index)")) }
+        let users = (0..<p[Parameter.users]).map { index in (uid: "u\(index)", client: app.backend.client(auth: AuthContext(uid: "u\(index)"), label: "u\(index)")) }
         let origin = Simulation.nowNanoseconds
         try await context.monitored(every: .milliseconds(250), check: { Self.checkState(app, context) }) {
             await withTaskGroup(of: Void.self) { group in
@@ -53,7 +53,7 @@ public struct StampCollectScenario: Scenario {
         for post in firestore.query("feed_posts") {
             let likes = firestore.query("feed_posts/\(post.id)/likes").count
             let count = post["likeCount"]?.intValue ?? 0
-            context.eventually("like-count-matches-likes", count == Int64(likes), "post \(post.id) likeCount \(count) but \(likes) like document(s)")
+            context.eventually(LikeStormScenario.Check.likeCountMatchesLikes, count == Int64(likes), "post \(post.id) likeCount \(count) but \(likes) like document(s)")
         }
         for stampId in stampIds {
             let collectors = await app.statistics(of: stampId).collectorUserIds.sorted()
@@ -63,16 +63,19 @@ public struct StampCollectScenario: Scenario {
             }
             // Compared as sets in one order: user ids sort lexicographically (u10 before u2).
             records.sort()
-            context.eventually("collectors-match-records", collectors == records, "\(stampId) collectors \(collectors) but records \(records)")
+            context.eventually(Check.collectorsMatchRecords, collectors == records, "\(stampId) collectors \(collectors) but records \(records)")
         }
         try context.throwIfStopped()
     }
 
     static func retrying<T>(_ body: () async throws -> T) async throws -> T {
-        try await ScenarioSupport.retrying(unwrap: { error in
-            if case StampbookError.backend(let backend) = error { return backend }
-            return error as? BackendError
-        }, body)
+        try await ScenarioSupport.retrying(unwrap: backendError, body)
+    }
+
+    /// The backend error inside an app error (what the retry policy looks at).
+    static func backendError(_ error: any Error) -> BackendError? {
+        if case StampbookError.backend(let backend) = error { return backend }
+        return error as? BackendError
     }
 
     static func userLoop(
@@ -81,16 +84,16 @@ public struct StampCollectScenario: Scenario {
         let p = context.parameters
         var random = Simulation.random("stamps/user-\(index)")
         var liked: Set<String> = []  // the optimistic UI's belief
-        for arrival in ScenarioSupport.arrivals(count: p["actionsPerUser"], durationSeconds: p["durationSeconds"], random: &random, origin: origin) {
+        for arrival in ScenarioSupport.arrivals(count: p[Parameter.actionsPerUser], durationSeconds: p[Parameter.durationSeconds], random: &random, origin: origin) {
             await ScenarioSupport.sleep(until: arrival)
             if context.isStopped { return }
-            let doubleTap = random.below(100) < p["doubleTapPercent"]
-            if random.below(100) < p["collectPercent"] {
+            let doubleTap = random.below(100) < p[Parameter.doubleTapPercent]
+            if random.below(100) < p[Parameter.collectPercent] {
                 let stampId = stampIds[random.below(stampIds.count)]
                 context.note(uid, doubleTap ? "double-tap collect \(stampId)" : "collect \(stampId)")
                 let collect: @Sendable () async -> Void = {
                     do { try await retrying { try await app.collectStamp(stampId, as: client) } } catch {
-                        if case StampbookError.alreadyCollected = error { context.sometimes("double-collect-refused", true) }
+                        if case StampbookError.alreadyCollected = error { context.sometimes(Check.doubleCollectRefused, true) }
                     }
                 }
                 if doubleTap {
@@ -104,7 +107,7 @@ public struct StampCollectScenario: Scenario {
                 continue
             }
             let postId = "\(users[random.below(users.count)])_\(stampIds[random.below(stampIds.count)])"
-            let stale = random.below(100) < p["staleUnlikePercent"]
+            let stale = random.below(100) < p[Parameter.staleUnlikePercent]
             let like = !liked.contains(postId) && !stale
             context.note(uid, "\(like ? "like" : "unlike") \(postId)\(doubleTap ? " ×2" : "")")
             let tap: @Sendable () async -> Bool? = {
@@ -114,7 +117,7 @@ public struct StampCollectScenario: Scenario {
                 async let first = tap()
                 async let second = tap()
                 let sent = [await first, await second]
-                context.sometimes("like-joined", sent.contains(false))
+                context.sometimes(Check.likeJoined, sent.contains(false))
             } else {
                 _ = await tap()
             }
@@ -128,12 +131,12 @@ public struct StampCollectScenario: Scenario {
         for statistics in app.backend.firestore.query("stamp_statistics") {
             let collectors = (statistics["collectorUserIds"]?.arrayValue ?? []).compactMap(\.stringValue)
             let total = statistics["totalCollectors"]?.intValue ?? 0
-            context.always("collectors-consistent", total == Int64(collectors.count) && Set(collectors).count == collectors.count,
+            context.always(Check.collectorsConsistent, total == Int64(collectors.count) && Set(collectors).count == collectors.count,
                            "\(statistics.id) totalCollectors \(total) but collectorUserIds \(collectors)")
         }
         for post in app.backend.firestore.query("feed_posts") {
             let count = post["likeCount"]?.intValue ?? 0
-            context.always("like-count-not-negative", count >= 0, "post \(post.id) likeCount \(count)")
+            context.always(LikeStormScenario.Check.likeCountNotNegative, count >= 0, "post \(post.id) likeCount \(count)")
         }
     }
 }

@@ -9,22 +9,22 @@ public struct FriendHandshakeScenario: Scenario {
     public let name = "friend-handshake"
     public let summary = "UFree friend requests sent both ways at once, accepted and removed"
     public let parameters: [ScenarioParameter] = [
-        .init("users", "UFree users", default: 6, in: 2...40),
-        .init("actionsPerUser", "actions each user takes", default: 6, in: 1...100),
-        .init("durationSeconds", "workload length (virtual seconds)", default: 20, in: 1...86_400),
-        .init("crossPercent", "chance an action is a crossing request (both users tap Add at once)", default: 40, in: 0...100),
-        .init("removePercent", "chance a user removes a friend they picked", default: 25, in: 0...100),
+        Parameter.users,
+        Parameter.actionsPerUser,
+        Parameter.durationSeconds,
+        Parameter.crossPercent,
+        Parameter.removePercent,
     ]
     public let operations: [String] = ["sendRequest", "acceptRequest", "crossingRequest", "removeFriend"]
     public let variants = [UFreeVariant.twoWayRequests.rawValue]
     public let checks: [CheckDeclaration] = [
-        .init(.always, "one-friendship-per-pair", "at most one friendship document links a pair"),
-        .init(.always, "no-duplicate-requests", "at most one open request per pair, and none between friends"),
-        .init(.always, "crossing-requests-befriend", "two users sending at once never both end with an open request"),
-        .init(.eventually, "friendship-bidirectional", "a is in b's friendIds exactly when b is in a's and a friendship document links them"),
-        .init(.sometimes, "crossing-befriended", "a crossing request completed the handshake"),
-        .init(.sometimes, "accepted", "a request was accepted from the inbox"),
-        .init(.sometimes, "removed", "a friendship was removed"),
+        Check.oneFriendshipPerPair,
+        Check.noDuplicateRequests,
+        Check.crossingRequestsBefriend,
+        Check.friendshipBidirectional,
+        Check.crossingBefriended,
+        Check.accepted,
+        Check.removed,
     ]
 
     /// Operations on each unordered pair: how many started and how many are in flight, so a
@@ -46,7 +46,7 @@ public struct FriendHandshakeScenario: Scenario {
         let p = context.parameters
         let app = UFreeScenarioSupport.makeApp(context)
         let activity = PairActivity()
-        let users = await UFreeScenarioSupport.signUp(app, count: p["users"])
+        let users = await UFreeScenarioSupport.signUp(app, count: p[Parameter.users])
         let origin = Simulation.nowNanoseconds
         try await context.monitored(every: .milliseconds(250), check: { Self.checkState(app, context) }) {
             await withTaskGroup(of: Void.self) { group in
@@ -70,14 +70,14 @@ public struct FriendHandshakeScenario: Scenario {
         let p = context.parameters
         var random = Simulation.random("handshake/user-\(index)")
         let me = users[index]
-        for arrival in ScenarioSupport.arrivals(count: p["actionsPerUser"], durationSeconds: p["durationSeconds"], random: &random, origin: origin) {
+        for arrival in ScenarioSupport.arrivals(count: p[Parameter.actionsPerUser], durationSeconds: p[Parameter.durationSeconds], random: &random, origin: origin) {
             await ScenarioSupport.sleep(until: arrival)
             if context.isStopped { return }
             var otherIndex = random.below(users.count - 1)
             if otherIndex >= index { otherIndex += 1 }
             let other = users[otherIndex]
-            let crossing = random.below(100) < p["crossPercent"]
-            let removing = random.below(100) < p["removePercent"]
+            let crossing = random.below(100) < p[Parameter.crossPercent]
+            let removing = random.below(100) < p[Parameter.removePercent]
             let friends = await app.friendIds(of: me.uid)  // what the Friends tab shows
             if crossing {
                 await cross(app, me, other, activity: activity, context: context)
@@ -88,7 +88,7 @@ public struct FriendHandshakeScenario: Scenario {
                 await activity.run(PairActivity.key(me.uid, other.uid)) {
                     do {
                         try await UFreeScenarioSupport.retrying { try await app.removeFriend(other.uid, as: me.client) }
-                        context.sometimes("removed", true)
+                        context.sometimes(Check.removed, true)
                     } catch { context.note(me.uid, "remove failed: \(error)") }
                 }
                 context.recordLatency("removeFriend", user: me.uid, intendedStartNanoseconds: arrival)
@@ -98,7 +98,7 @@ public struct FriendHandshakeScenario: Scenario {
                 await activity.run(PairActivity.key(me.uid, request.senderId)) {
                     do {
                         _ = try await UFreeScenarioSupport.retrying { try await app.respondToFriendRequest(from: request.senderId, accept: true, as: me.client) }
-                        context.sometimes("accepted", true)
+                        context.sometimes(Check.accepted, true)
                     } catch { context.note(me.uid, "accept failed: \(error)") }
                 }
                 _ = try? await app.markRead(request.notificationId, as: me.client)
@@ -134,8 +134,8 @@ public struct FriendHandshakeScenario: Scenario {
         let alone = before.inFlight == 0 && after.started == before.started + 2
         let requested = outcomes.filter { if case .success(.requested) = $0 { true } else { false } }.count
         let befriended = outcomes.contains { if case .success(.becameFriends) = $0 { true } else { false } }
-        context.sometimes("crossing-befriended", befriended)
-        context.always("crossing-requests-befriend", !alone || requested < 2,
+        context.sometimes(Check.crossingBefriended, befriended)
+        context.always(Check.crossingRequestsBefriend, !alone || requested < 2,
                        "\(first.uid) and \(second.uid) asked each other at once and both requests stayed open")
         context.note(first.uid, "crossing with \(second.uid): \(outcomes.map { (try? $0.get()).map { "\($0)" } ?? "error" })")
     }
@@ -154,11 +154,11 @@ public struct FriendHandshakeScenario: Scenario {
             pending[pair, default: 0] += 1
         }
         for pair in friendships.keys.sorted() {
-            context.always("one-friendship-per-pair", friendships[pair]! <= 1, "\(pair) linked by \(friendships[pair]!) friendship documents")
+            context.always(Check.oneFriendshipPerPair, friendships[pair]! <= 1, "\(pair) linked by \(friendships[pair]!) friendship documents")
         }
         for pair in pending.keys.sorted() {
             let count = pending[pair]!
-            context.always("no-duplicate-requests", count <= 1 && friendships[pair, default: 0] == 0,
+            context.always(Check.noDuplicateRequests, count <= 1 && friendships[pair, default: 0] == 0,
                            "\(pair) has \(count) open request(s) and \(friendships[pair, default: 0]) friendship(s)")
         }
     }
@@ -172,7 +172,7 @@ public struct FriendHandshakeScenario: Scenario {
             for second in users[(a + 1)...] {
                 let forward = friends[first.uid]!.contains(second.uid), backward = friends[second.uid]!.contains(first.uid)
                 let documents = app.friendshipCount(first.uid, second.uid)
-                context.eventually("friendship-bidirectional", forward == backward && (documents == 1) == forward && documents <= 1,
+                context.eventually(Check.friendshipBidirectional, forward == backward && (documents == 1) == forward && documents <= 1,
                                    "\(first.uid)→\(second.uid) \(forward), \(second.uid)→\(first.uid) \(backward), \(documents) friendship document(s)")
             }
         }

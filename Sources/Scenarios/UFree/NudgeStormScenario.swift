@@ -9,23 +9,23 @@ public struct NudgeStormScenario: Scenario {
     public let name = "nudge-storm"
     public let summary = "UFree rapid nudge taps and Nudge All on a plan day, across time zones"
     public let parameters: [ScenarioParameter] = [
-        .init("users", "UFree users, all friends with each other", default: 5, in: 2...20),
-        .init("actionsPerUser", "nudge actions each user takes", default: 4, in: 1...50),
-        .init("durationSeconds", "storm length (virtual seconds, below the 60 s cooldown)", default: 30, in: 1...86_400),
-        .init("tapsMax", "most taps in one rapid-tap burst", default: 4, in: 1...10),
-        .init("tapGapMaxMilliseconds", "largest gap between two taps of a burst", default: 400, in: 0...10_000),
-        .init("nudgeAllPercent", "share of actions that are Nudge All", default: 30, in: 0...100),
-        .init("freePercent", "chance a user is free on the plan day", default: 50, in: 0...100),
+        Parameter.users,
+        Parameter.actionsPerUser,
+        Parameter.durationSeconds,
+        Parameter.tapsMax,
+        Parameter.tapGapMaxMilliseconds,
+        Parameter.nudgeAllPercent,
+        Parameter.freePercent,
     ]
     public let operations: [String] = ["nudgeAll", "nudgeBurst"]
     public let variants = [UFreeVariant.clientTapGuardOnly.rawValue, UFreeVariant.utcToday.rawValue, UFreeVariant.nudgeGuardReentrant.rawValue]
     public let checks: [CheckDeclaration] = [
-        .init(.always, "local-today-accepted", "setting the status of one's own local today is never refused as a past date", operations: ["set"]),
-        .init(.always, "one-nudge-per-cooldown", "nudges from one sender to one recipient are at least the cooldown apart", operations: ["nudge"]),
-        .init(.always, "nudge-all-only-free", "Nudge All nudges (or tries) only friends free on the day", operations: ["set", "nudge all"]),
-        .init(.eventually, "one-notification-per-nudge", "every delivered nudge has its notification, and none appears without a call reaching the backend", operations: ["nudge"]),
-        .init(.sometimes, "rapid-tap-refused", "a rapid tap was refused (cooldown or in flight)", requires: [.atLeast("tapsMax", 2), .atMost("nudgeAllPercent", 99)]),
-        .init(.sometimes, "nudge-all-sent", "Nudge All reached a free friend", requires: [.atLeast("nudgeAllPercent", 1), .atLeast("freePercent", 1)]),
+        Check.localTodayAccepted,
+        Check.oneNudgePerCooldown,
+        Check.nudgeAllOnlyFree,
+        Check.oneNotificationPerNudge,
+        Check.rapidTapRefused,
+        Check.nudgeAllSent,
     ]
 
     /// Counts per "sender>recipient" key, shared by the user tasks.
@@ -42,7 +42,7 @@ public struct NudgeStormScenario: Scenario {
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters
         let app = UFreeScenarioSupport.makeApp(context, nudgeCooldownSeconds: Self.cooldownSeconds)
-        let users = await UFreeScenarioSupport.signUp(app, count: p["users"])
+        let users = await UFreeScenarioSupport.signUp(app, count: p[Parameter.users])
         for (a, first) in users.enumerated() {
             for second in users[(a + 1)...] {
                 _ = try? await UFreeScenarioSupport.retrying { try await app.sendFriendRequest(to: second.uid, as: first.client) }
@@ -56,10 +56,10 @@ public struct NudgeStormScenario: Scenario {
             do {
                 try await UFreeScenarioSupport.retrying { try await app.setAvailability(day: today, status: .busy, as: user.client) }
             } catch UFreeError.cannotUpdatePastDate(let day, let appToday) {
-                context.always("local-today-accepted", false, "\(user.uid) in \(user.timeZone) could not set today \(day): app says today is \(appToday)")
+                context.always(Check.localTodayAccepted, false, "\(user.uid) in \(user.timeZone) could not set today \(day): app says today is \(appToday)")
             } catch { context.note(user.uid, "set today failed: \(error)") }
-            context.always("local-today-accepted", true, "")
-            let isFree = random.below(100) < p["freePercent"]
+            context.always(Check.localTodayAccepted, true, "")
+            let isFree = random.below(100) < p[Parameter.freePercent]
             let status: UFreeAvailabilityStatus = isFree ? .free : [.busy, .morningOnly, .eveningOnly][random.below(3)]
             do {
                 try await UFreeScenarioSupport.retrying { try await app.setAvailability(day: Self.planDay, status: status, as: user.client) }
@@ -94,7 +94,7 @@ public struct NudgeStormScenario: Scenario {
                 let key = "\(sender.uid)>\(recipient.uid)"
                 let count = nudges.count { $0["senderId"]?.stringValue == sender.uid }
                 let low = sent[key, default: 0], high = tried[key, default: 0]
-                context.eventually("one-notification-per-nudge", count >= low && count <= high,
+                context.eventually(Check.oneNotificationPerNudge, count >= low && count <= high,
                                    "\(recipient.uid) has \(count) nudge(s) from \(sender.uid); \(low) reported delivered, \(high) reached the backend")
             }
         }
@@ -112,23 +112,23 @@ public struct NudgeStormScenario: Scenario {
             let key = "\(me.uid)>\(friend)"
             switch result {
             case .success: delivered.add(key); attempted.add(key)
-            case .failure(.nudgeInFlight): context.sometimes("rapid-tap-refused", true)
-            case .failure(.nudgeTooSoon): context.sometimes("rapid-tap-refused", true); attempted.add(key)
+            case .failure(.nudgeInFlight): context.sometimes(Check.rapidTapRefused, true)
+            case .failure(.nudgeTooSoon): context.sometimes(Check.rapidTapRefused, true); attempted.add(key)
             case .failure: attempted.add(key)  // may have committed before the response was lost
             }
         }
-        for arrival in ScenarioSupport.arrivals(count: p["actionsPerUser"], durationSeconds: p["durationSeconds"], random: &random, origin: origin) {
+        for arrival in ScenarioSupport.arrivals(count: p[Parameter.actionsPerUser], durationSeconds: p[Parameter.durationSeconds], random: &random, origin: origin) {
             await ScenarioSupport.sleep(until: arrival)
             if context.isStopped { return }
-            if random.below(100) < p["nudgeAllPercent"] {
+            if random.below(100) < p[Parameter.nudgeAllPercent] {
                 context.note(me.uid, "nudge all \(planDay)")
                 do {
                     let result = try await UFreeScenarioSupport.retrying { try await app.nudgeAllFree(on: planDay, as: me.client) }
                     for friend in result.nudgedFriendIds { record(friend, .success(())) }
                     for failure in result.failures { record(failure.friendId, .failure(failure.error)) }
                     let tried = (result.nudgedFriendIds + result.failures.map(\.friendId)).sorted()
-                    context.sometimes("nudge-all-sent", !result.nudgedFriendIds.isEmpty)
-                    context.always("nudge-all-only-free", tried.allSatisfy { free.contains($0) },
+                    context.sometimes(Check.nudgeAllSent, !result.nudgedFriendIds.isEmpty)
+                    context.always(Check.nudgeAllOnlyFree, tried.allSatisfy { free.contains($0) },
                                    "\(me.uid)'s Nudge All tried \(tried) but only \(free.sorted()) are free on \(planDay)")
                     for skipped in result.unreadable { context.note(me.uid, "nudge all skipped \(skipped.friendId): \(skipped.error)") }
                 } catch {
@@ -144,8 +144,8 @@ public struct NudgeStormScenario: Scenario {
             var friendIndex = random.below(users.count - 1)
             if friendIndex >= index { friendIndex += 1 }
             let friend = users[friendIndex].uid
-            let taps = 1 + random.below(p["tapsMax"])
-            let gaps = (0..<taps).map { _ in random.below(p["tapGapMaxMilliseconds"] + 1) }
+            let taps = 1 + random.below(p[Parameter.tapsMax])
+            let gaps = (0..<taps).map { _ in random.below(p[Parameter.tapGapMaxMilliseconds] + 1) }
             context.note(me.uid, "nudge \(friend) ×\(taps)")
             await withTaskGroup(of: Void.self) { group in
                 var offset = 0
@@ -177,7 +177,7 @@ public struct NudgeStormScenario: Scenario {
             for sender in bySender.keys.sorted() {
                 let times = bySender[sender]!.sorted()
                 let tooClose = zip(times, times.dropFirst()).first { $1 - $0 < cooldown }
-                context.always("one-nudge-per-cooldown", tooClose == nil,
+                context.always(Check.oneNudgePerCooldown, tooClose == nil,
                                "\(recipient.uid) got nudges from \(sender) \(tooClose.map { Double($0.1 - $0.0) / 1e9 } ?? 0) s apart (cooldown \(cooldownSeconds) s)")
             }
         }

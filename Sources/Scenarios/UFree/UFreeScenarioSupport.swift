@@ -22,13 +22,13 @@ enum UFreeScenarioSupport {
     }
 
     /// Signs up `count` users u0…; user i lives in `timeZones[i % 4]`.
-    static func signUp(_ app: UFreeApp, count: Int) async -> [User] {
+    static func signUp(_ app: UFreeApp, count: Int, retry: ClientRetry = .simulated) async -> [User] {
         var users: [User] = []
         for index in 0..<count {
             let uid = "u\(index)"
             let zone = timeZones[index % timeZones.count]
             let client = app.backend.client(auth: AuthContext(uid: uid), label: uid)
-            _ = try? await retrying { try await app.registerUser(displayName: "User \(index)", timeZoneIdentifier: zone, as: client) }
+            _ = try? await retry(unwrap: backendError) { try await app.registerUser(displayName: "User \(index)", timeZoneIdentifier: zone, as: client) }
             users.append(User(uid: uid, timeZone: zone, client: client))
         }
         return users
@@ -36,9 +36,12 @@ enum UFreeScenarioSupport {
 
     /// UFree calls retried on transient backend errors (3 attempts, 1 s then 2 s).
     static func retrying<T>(_ body: () async throws -> T) async throws -> T {
-        try await ScenarioSupport.retrying(unwrap: { error in
-            if case UFreeError.backend(let backend) = error { return backend }
-            return error as? BackendError
-        }, body)
+        try await ScenarioSupport.retrying(unwrap: backendError, body)
+    }
+
+    /// The backend error inside a UFree error (what the retry policy looks at).
+    static func backendError(_ error: any Error) -> BackendError? {
+        if case UFreeError.backend(let backend) = error { return backend }
+        return error as? BackendError
     }
 }

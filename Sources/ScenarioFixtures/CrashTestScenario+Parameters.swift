@@ -1,0 +1,12 @@
+import Scenarios
+
+extension CrashTestScenario {
+    /// The parameters this scenario reads, as values: `context.parameters[Parameter.users]`
+    /// (a misspelt name does not compile; values are range-checked once, when the run is prepared).
+    enum Parameter {
+        static let crashSeed = ScenarioParameter(
+            "crashSeed", "the seed that traps (precondition failure)", default: 3, in: 0...1_000_000)
+        static let failSeed = ScenarioParameter(
+            "failSeed", "the seed that violates crash-test-ok", default: 5, in: 0...1_000_000)
+    }
+}

@@ -1,0 +1,23 @@
+/// What client code shared by a scenario and its load profile reports while it runs: the
+/// scenario's timeline and checks (`ScenarioContext`), or nothing (`SilentObserver`, load runs,
+/// which measure latency and failures and check no invariants).
+protocol ClientObserver: Sendable {
+    /// A timeline entry for `user`.
+    func note(_ user: String, _ event: String)
+    /// An Always check.
+    func always(_ check: CheckDeclaration, _ condition: Bool, _ message: @autoclosure () -> String)
+    /// A Sometimes goal.
+    func sometimes(_ goal: CheckDeclaration, _ condition: Bool)
+    /// True once the run should stop issuing operations.
+    var isStopped: Bool { get }
+}
+
+extension ScenarioContext: ClientObserver {}
+
+/// The observer of load runs: records nothing, never stops.
+struct SilentObserver: ClientObserver {
+    func note(_ user: String, _ event: String) {}
+    func always(_ check: CheckDeclaration, _ condition: Bool, _ message: @autoclosure () -> String) {}
+    func sometimes(_ goal: CheckDeclaration, _ condition: Bool) {}
+    var isStopped: Bool { false }
+}

@@ -1,0 +1,47 @@
+/// The `rehearse run` line that reproduces one seed: the one builder behind every report's
+/// `replayCommand`, the sweep page's and JUnit's replay lines and `replay`'s crash re-run, so none
+/// of them can forget a parameter, the variant, the swarm or the timing window.
+public struct RunCommandLine: Sendable, Hashable, CustomStringConvertible {
+    /// The scenario's name.
+    public var scenario: String
+    /// The seed.
+    public var seed: UInt64
+    /// The strategy as `--strategy` takes it (a portfolio's member or `portfolio` itself).
+    public var strategy: String
+    /// Parameters given explicitly (each becomes `--param name=value`, in name order).
+    public var parameters: [String: Int]
+    /// The Domain variant, nil for the careful design.
+    public var variant: String?
+    /// Whether the seed drew its swarm of faults.
+    public var swarm: Bool
+    /// The timing window, when it was set explicitly.
+    public var timingWindowNanoseconds: UInt64?
+
+    /// A line for `scenario` and `seed` with the rest given.
+    public init(
+        scenario: String, seed: UInt64, strategy: String, parameters: [String: Int] = [:], variant: String? = nil,
+        swarm: Bool = false, timingWindowNanoseconds: UInt64? = nil
+    ) {
+        self.scenario = scenario
+        self.seed = seed
+        self.strategy = strategy
+        self.parameters = parameters
+        self.variant = variant
+        self.swarm = swarm
+        self.timingWindowNanoseconds = timingWindowNanoseconds
+    }
+
+    /// The arguments after `rehearse`: `run <scenario> --seed N --strategy S …`.
+    public var arguments: [String] {
+        var arguments = ["run", scenario, "--seed", "\(seed)", "--strategy", strategy]
+        if let window = timingWindowNanoseconds { arguments += ["--timing-window", "\(window)ns"] }
+        for name in parameters.keys.sorted() { arguments += ["--param", "\(name)=\(parameters[name]!)"] }
+        if let variant { arguments += ["--variant", variant] }
+        if swarm { arguments.append("--swarm") }
+        return arguments
+    }
+
+    /// The line as a user types it (names and values never need quoting: they are validated words),
+    /// starting with the program's name (`rehearse`, or a user's `Rehearse.main` executable).
+    public var description: String { ([ScenarioRegistry.commandName] + arguments).joined(separator: " ") }
+}

@@ -1,0 +1,16 @@
+extension KiddushBookingScenario {
+    /// The checks this scenario makes, as values: call sites name them, so a typo does not compile
+    /// (it would otherwise be a check that is silently never evaluated).
+    enum Check {
+        static let oneBookingPerDate = CheckDeclaration(
+            .always, "one-booking-per-date", "each date has at most one sponsorship")
+        static let rejectionSaysAlreadyBooked = CheckDeclaration(
+            .always, "rejection-says-already-booked", "a booking of a taken date is refused as 'already booked', not PERMISSION_DENIED")
+        static let bookedUserIsSponsor = CheckDeclaration(
+            .eventually, "booked-user-is-sponsor", "every user told 'booked' is the sponsor on record")
+        static let oneEmailPerBooking = CheckDeclaration(
+            .eventually, "one-email-per-booking", "exactly one booking email per recipient per booking")
+        static let dateAlreadyBooked = CheckDeclaration(
+            .sometimes, "date-already-booked", "a user was told the date is taken", requires: [.atLeast(Parameter.users, 2)])
+    }
+}

@@ -1,0 +1,191 @@
+import Domain
+
+// The load profiles of the scenarios beyond the three KNB races: each signs up a pool of users
+// on the runner's backend through the same app client calls as its scenario, and each iteration
+// is one user action of that scenario, with the scenarios' retry policy on the run's clock.
+extension LoadProfile {
+    /// `bookKiddush` on one of 21 Shabbat dates by a pool of users (a taken date is a business outcome).
+    static let kiddushBooking = LoadProfile(
+        scenario: "kiddush-booking", summary: "bookKiddush on one of 21 dates by a pool of 40 users (a taken date is not a failure)",
+        operations: ["bookKiddush"], users: 40, faults: KNBScenarioSupport.faults(duplicatePercent: 5)
+    ) { setup in
+        let app = KNBScenarioSupport.makeApp(setup)
+        let retry = ClientRetry.on(setup.env.clock)
+        let users = await signUpPool(app, count: 40, retry: retry)
+        return Workload { index, user, recorder in
+            var failed = false
+            do {
+                _ = try await retry {
+                    try await users[user % users.count].bookKiddush(
+                        date: KiddushBookingScenario.date(index % 21), occasion: "Simcha", tierName: "Gold", tierAmount: 500)
+                }
+            } catch KNBError.dateAlreadyBooked {
+                failed = false
+            } catch {
+                failed = true
+            }
+            recorder.record("bookKiddush", failed: failed)
+        }
+    }
+
+    /// Friend requests, answers and removals between neighbours in a pool of UFree users.
+    static let friendHandshake = LoadProfile(
+        scenario: "friend-handshake", summary: "sendFriendRequest, respondToFriendRequest (accept), removeFriend between pool neighbours (60 users)",
+        operations: ["sendFriendRequest", "respondToFriendRequest", "removeFriend"], users: 60, faults: .default
+    ) { setup in
+        let (app, users, retry) = await ufreePool(setup, count: 60)
+        return Workload { index, user, recorder in
+            let me = users[user % users.count], other = users[(user + 1 + index % 5) % users.count]
+            let unwrap = UFreeScenarioSupport.backendError
+            switch index % 3 {
+            case 0:
+                let failed = await LoadProfile.failed(retry, unwrap) { try await app.sendFriendRequest(to: other.uid, as: me.client) }
+                recorder.record("sendFriendRequest", failed: failed)
+            case 1:
+                let failed = await LoadProfile.failed(retry, unwrap) { try await app.respondToFriendRequest(from: other.uid, accept: true, as: me.client) }
+                recorder.record("respondToFriendRequest", failed: failed)
+            default:
+                let failed = await LoadProfile.failed(retry, unwrap) { try await app.removeFriend(other.uid, as: me.client) }
+                recorder.record("removeFriend", failed: failed)
+            }
+        }
+    }
+
+    /// Nudges between friends (a ring of friendships) in a pool of UFree users.
+    static let nudgeStorm = LoadProfile(
+        scenario: "nudge-storm", summary: "nudge a friend (ring of 40 friendships; the cooldown refusal is not a failure)",
+        operations: ["nudge"], users: 40, faults: .default
+    ) { setup in
+        let (app, users, retry) = await ufreePool(setup, count: 40)
+        let unwrap = UFreeScenarioSupport.backendError
+        for (index, first) in users.enumerated() {
+            let second = users[(index + 1) % users.count]
+            _ = try? await retry(unwrap: unwrap) { try await app.sendFriendRequest(to: second.uid, as: first.client) }
+            _ = try? await retry(unwrap: unwrap) { try await app.respondToFriendRequest(from: first.uid, accept: true, as: second.client) }
+        }
+        return Workload { index, user, recorder in
+            let me = users[user % users.count]
+            let friend = users[(user + (index % 2 == 0 ? 1 : users.count - 1)) % users.count]
+            var failed = false
+            do {
+                try await retry(unwrap: unwrap) { try await app.nudge(friend.uid, as: me.client) }
+            } catch UFreeError.backend {
+                failed = true
+            } catch {
+                failed = false  // a business refusal (cooldown, not friends): not a failure
+            }
+            recorder.record("nudge", failed: failed)
+        }
+    }
+
+    /// Stamp collection and likes on feed posts by a pool of Stampbook users.
+    static let stampCollect = LoadProfile(
+        scenario: "stamp-collect", summary: "collectStamp (50 %) on one of 10 stamps, setLike (50 %) on a collector's post; 40 users",
+        operations: ["collectStamp", "setLike"], users: 40, faults: .default
+    ) { setup in
+        let app = StampbookApp(backend: setup.backend, variant: setup.variant.flatMap(StampbookVariant.init(rawValue:)) ?? .careful)
+        let retry = ClientRetry.on(setup.env.clock)
+        let unwrap = StampCollectScenario.backendError
+        let stampIds = (0..<10).map { "s\($0)" }
+        for id in stampIds { _ = try? await retry(unwrap: unwrap) { try await app.addStamp(stampId: id, name: "Stamp \(id)") } }
+        let clients = (0..<40).map { app.backend.client(auth: AuthContext(uid: "u\($0)"), label: "u\($0)") }
+        return Workload { index, user, recorder in
+            let client = clients[user % clients.count]
+            if index % 2 == 0 {
+                let failed = await LoadProfile.failed(retry, unwrap) { try await app.collectStamp(stampIds[index / 2 % stampIds.count], as: client) }
+                recorder.record("collectStamp", failed: failed)
+            } else {
+                let postId = "u\((user + 1) % clients.count)_\(stampIds[index / 2 % stampIds.count])"
+                let failed = await LoadProfile.failed(retry, unwrap) { try await app.setLike(postId: postId, liked: index % 4 == 1, as: client) }
+                recorder.record("setLike", failed: failed)
+            }
+        }
+    }
+
+    /// Profile reads (public or private) and post likes by a pool of Inspired users.
+    static let privacyAccess = LoadProfile(
+        scenario: "privacy-access", summary: "profile read (50 %, a private profile's refusal is not a failure), likePost/unlikePost (50 %); 40 users",
+        operations: ["profile", "likePost", "unlikePost"], users: 40, faults: .default
+    ) { setup in
+        let app = InspiredApp(backend: setup.backend, variant: setup.variant.flatMap(InspiredVariant.init(rawValue:)) ?? .careful)
+        let retry = ClientRetry.on(setup.env.clock)
+        let unwrap = PrivacyAccessScenario.backendError
+        let clients = (0..<40).map { app.backend.client(auth: AuthContext(uid: "u\($0)"), label: "u\($0)") }
+        for (index, client) in clients.enumerated() {
+            _ = try? await retry(unwrap: unwrap) { try await app.createProfile(displayName: "User \(index)", joinedCommunities: ["c\(index % 3)"], as: client) }
+            if index % 2 == 1 {  // half the profiles public, the rest keep the private defaults
+                let settings = InspiredPrivacySettings(isProfilePublic: true, avatarPrivacy: .public, showJoinedGroups: .public)
+                _ = try? await retry(unwrap: unwrap) { try await app.updatePrivacy(settings, as: client) }
+            }
+            _ = try? await retry(unwrap: unwrap) { try await app.createPost(postId: "p\(index)", content: "Post \(index)", source: (type: "studio", name: "Studio"), as: client) }
+        }
+        return Workload { index, user, recorder in
+            let me = clients[user % clients.count]
+            let target = (user + 1 + index % 7) % clients.count
+            switch index % 4 {
+            case 0, 2:
+                var failed = false
+                do { _ = try await retry(unwrap: unwrap) { try await app.profile(of: "u\(target)", as: me) } } catch InspiredError.backend {
+                    failed = true
+                } catch {
+                    failed = false  // a private profile's refusal is the design, not a failure
+                }
+                recorder.record("profile", failed: failed)
+            case 1:
+                let failed = await LoadProfile.failed(retry, unwrap) { try await app.likePost("p\(target)", as: me) }
+                recorder.record("likePost", failed: failed)
+            default:
+                let failed = await LoadProfile.failed(retry, unwrap) { try await app.unlikePost("p\(target)", as: me) }
+                recorder.record("unlikePost", failed: failed)
+            }
+        }
+    }
+
+    /// SafeNSound heartbeats (check-ins) from a pool of registered users, on the Firestore store.
+    static let heartbeatTimeline = LoadProfile(
+        scenario: "heartbeat-timeline", summary: "recordHeartbeat (a check-in) by one of 200 registered users, on the Firestore-backed store",
+        operations: ["recordHeartbeat"], users: 200, faults: .default
+    ) { setup in
+        let app = SafeNSoundApp(
+            environment: setup.env, configuration: SafeNSoundConfiguration(variant: setup.variant.flatMap(SafeNSoundVariant.init(rawValue:)) ?? .careful),
+            messenger: CountingMessenger(), store: SafeNSoundFirestoreStore(firestore: setup.backend.firestore))
+        let now = setup.env.clock.now
+        for index in 0..<200 {
+            _ = try? await app.registerUser(SafeNSoundUser(
+                userId: "u\(index)", name: "User \(index)", fcmToken: "fcm\(index)", emergencyContactEmails: ["c\(index)@ex.io"],
+                checkInThresholdHours: [24, 48, 72][index % 3], lastHeartbeat: now, timeZoneIdentifier: "UTC"))
+        }
+        return Workload { _, user, recorder in
+            let userId = "u\(user % 200)"
+            var failed = false
+            do {
+                _ = try await app.recordHeartbeat(
+                    authenticatedUserId: userId, request: SafeNSoundHeartbeatRequest(userId: userId, timeZoneIdentifier: "UTC", deviceModel: "load"))
+            } catch SafeNSoundError.rateLimited {
+                failed = false  // too soon after the last check-in: the design's refusal, not a failure
+            } catch {
+                failed = true
+            }
+            recorder.record("recordHeartbeat", failed: failed)
+        }
+    }
+
+    /// Runs `body` under `retry`; true when it failed for a backend reason (after the retries),
+    /// false when it succeeded or the app refused it for a business reason (not a friend, already
+    /// collected, not liked): those are the design's answers, not failures of the system.
+    static func failed<T>(_ retry: ClientRetry, _ unwrap: (any Error) -> BackendError?, _ body: () async throws -> T) async -> Bool {
+        do {
+            _ = try await retry(unwrap: unwrap, body)
+            return false
+        } catch {
+            return unwrap(error) != nil
+        }
+    }
+
+    /// The UFree app on the runner's backend with `count` signed-up users (the scenarios' sign-up).
+    static func ufreePool(_ setup: Setup, count: Int) async -> (UFreeApp, [UFreeScenarioSupport.User], ClientRetry) {
+        let app = UFreeApp(backend: setup.backend, variant: setup.variant.flatMap(UFreeVariant.init(rawValue:)) ?? .careful)
+        let retry = ClientRetry.on(setup.env.clock)
+        return (app, await UFreeScenarioSupport.signUp(app, count: count, retry: retry), retry)
+    }
+}

@@ -1,0 +1,66 @@
+/// One `rehearse load` run: which profile, which executor, on which clock.
+public struct LoadRequest: Sendable, Hashable {
+    /// Which clock the run is on.
+    public enum Clock: String, Sendable, Hashable, CaseIterable {
+        /// The real Swift runtime and `ContinuousClock`: wall-clock latency, not reproducible.
+        case wall
+        /// The simulator (one thread, virtual time, seeded): the same report for the same seed.
+        case virtual
+    }
+
+    public var scenario: String
+    public var executor: LoadExecutor
+    /// Closed model: pause after each iteration.
+    public var thinkTime: Duration
+    public var clock: Clock
+    /// The design under load: nil for the careful one, or a variant name of the scenario.
+    public var variant: String?
+    public var thresholds: [Threshold]
+    public var seed: UInt64
+    /// Open model: k6's `maxVUs`, the bound on iterations running at once; an arrival beyond it is
+    /// dropped and counted.
+    public var maxVUs: Int
+    /// After the executor's duration, how long iterations still running may finish before they
+    /// are abandoned (k6's `gracefulStop`).
+    public var gracefulStop: Duration
+    public var gitCommit: String?
+    /// The command line, for the report (its replay command).
+    public var commandLine: String
+
+    public init(
+        scenario: String, executor: LoadExecutor, thinkTime: Duration = .zero, clock: Clock = .wall, variant: String? = nil,
+        thresholds: [Threshold] = [], seed: UInt64 = 1, maxVUs: Int = 10_000, gracefulStop: Duration = .seconds(60),
+        gitCommit: String? = nil, commandLine: String = ""
+    ) {
+        self.scenario = scenario
+        self.executor = executor
+        self.thinkTime = thinkTime
+        self.clock = clock
+        self.variant = variant
+        self.thresholds = thresholds
+        self.seed = seed
+        self.maxVUs = maxVUs
+        self.gracefulStop = gracefulStop
+        self.gitCommit = gitCommit
+        self.commandLine = commandLine
+    }
+
+    /// The executor with its think time, as the report and the console name it.
+    public var modelDescription: String {
+        executor.isOpen ? "\(executor) max-vus=\(maxVUs)" : "\(executor) think-time=\(LoadStage.format(thinkTime))"
+    }
+
+    /// Folder name of the run: `auction-race-load-virtual-constant-arrival-rate-500ps`,
+    /// `like-storm-load-wall-constant-vus-4vus`, with `-<variant>` for a variant.
+    public var runId: String {
+        var id = "\(scenario)-load-\(clock.rawValue)-\(executor.name)"
+        switch executor {
+        case .constantArrivalRate(let rate, _): id += "-\(LoadStage.format(rate))ps"
+        case .rampingArrivalRate(let start, let stages): id += "-\(LoadStage.format(start))ps-to-\(LoadStage.format(stages.last?.target ?? start))ps"
+        case .constantVUs(let vus, _): id += "-\(vus)vus"
+        case .rampingVUs(let start, let stages): id += "-\(start)vus-to-\(Int(stages.last?.target ?? Double(start)))vus"
+        }
+        if let variant { id += "-\(variant)" }
+        return id
+    }
+}

@@ -1,0 +1,36 @@
+extension HeartbeatTimelineScenario {
+    /// The checks this scenario makes, as values: call sites name them, so a typo does not compile
+    /// (it would otherwise be a check that is silently never evaluated).
+    enum Check {
+        static let oneAlertPerKindPerWindow = CheckDeclaration(
+            .always, "one-alert-per-kind-per-window", "at most one scheduled alert per user, kind and missed window", operations: ["onboarded:", "paused", "check-in", "cancelled", "email", "push"])
+        static let noDoubleSend = CheckDeclaration(
+            .always, "no-double-send", "each alert reaches each recipient at most once, except again right after a SendGrid time-out (may have been sent: retried, at-least-once)", operations: ["check-in", "email", "push"])
+        static let noAlertAfterCheckin = CheckDeclaration(
+            .always, "no-alert-after-checkin", "nothing is sent for a window after a check-in closed it or the user paused monitoring", operations: ["onboarded:", "paused", "check-in", "cancelled", "email", "push"])
+        static let alertOnTime = CheckDeclaration(
+            .always, "alert-on-time", "pre-notification at threshold − 3 h and email at the threshold (elapsed time), never early, at most one sender period + jitter late per attempt", operations: ["onboarded:", "paused", "check-in", "cancelled", "email", "push"])
+        static let emailShowsLocalTime = CheckDeclaration(
+            .always, "email-shows-local-time", "the email shows the last check-in in the user's time zone", operations: ["onboarded:", "check-in", "email"])
+        static let rateLimitRespected = CheckDeclaration(
+            .always, "rate-limit-respected", "accepted heartbeats of one user are at least 60 s apart", operations: ["check-in"])
+        static let missedWindowAlerted = CheckDeclaration(
+            .eventually, "missed-window-alerted", "every active user whose threshold passed without a check-in had their contacts emailed", operations: ["onboarded:", "paused", "check-in", "cancelled", "email", "push"])
+        static let preNotificationSent = CheckDeclaration(
+            .sometimes, "pre-notification-sent", "a pre-notification push went out")
+        static let emailSent = CheckDeclaration(
+            .sometimes, "email-sent", "an email to emergency contacts went out")
+        static let checkinCancelledAlert = CheckDeclaration(
+            .sometimes, "checkin-cancelled-alert", "a check-in cancelled a scheduled alert")
+        static let rateLimited = CheckDeclaration(
+            .sometimes, "rate-limited", "a double tap's second request was rate limited", requires: [.atLeast(Parameter.rapidTapPercent, 1)])
+        static let emailRetried = CheckDeclaration(
+            .sometimes, "email-retried", "a SendGrid failure was retried by a later sender run")
+        static let retrySkipsDeliveredContacts = CheckDeclaration(
+            .sometimes, "retry-skips-delivered-contacts", "a retry after one contact's 429 emailed only the contacts still missing")
+        static let resentAfterTimeout = CheckDeclaration(
+            .sometimes, "resent-after-timeout", "at-least-once: a SendGrid time-out was retried and the contact emailed again")
+        static let dstWindowEmailed = CheckDeclaration(
+            .sometimes, "dst-window-emailed", "an email went out for a window spanning a DST change")
+    }
+}

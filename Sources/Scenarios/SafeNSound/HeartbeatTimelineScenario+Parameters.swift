@@ -1,0 +1,29 @@
+extension HeartbeatTimelineScenario {
+    /// The parameters this scenario reads, as values: `context.parameters[Parameter.users]`
+    /// (a misspelt name does not compile; values are range-checked once, when the run is prepared).
+    /// The parameter counting this scenario's users.
+    public var population: ScenarioParameter? { Parameter.users }
+
+    enum Parameter {
+        static let users = ScenarioParameter(
+            "users", "SafeNSound users", default: 200, in: 1...5_000)
+        static let hours = ScenarioParameter(
+            "hours", "virtual hours simulated", default: 72, in: 6...240)
+        static let missedPercent = ScenarioParameter(
+            "missedPercent", "users who stop checking in (pre-notification, then email)", default: 25, in: 0...100)
+        static let latePercent = ScenarioParameter(
+            "latePercent", "users who check in only after the pre-notification", default: 25, in: 0...100)
+        static let thresholdRacePercent = ScenarioParameter(
+            "thresholdRacePercent", "users who check in within ±3 min of their threshold", default: 10, in: 0...100)
+        static let rapidTapPercent = ScenarioParameter(
+            "rapidTapPercent", "check-ins sent as a double tap (two requests in one instant)", default: 20, in: 0...100)
+        static let offlinePercent = ScenarioParameter(
+            "offlinePercent", "check-ins that fail \"No Internet\" (the user taps again 5–30 min later)", default: 5, in: 0...100)
+        static let pausePercent = ScenarioParameter(
+            "pausePercent", "missed users who pause monitoring (isActive=false) shortly before an alert is due", default: 20, in: 0...100)
+        static let emailFailurePercent = ScenarioParameter(
+            "emailFailurePercent", "SendGrid 429 probability per email", default: 10, in: 0...90)
+        static let duplicateTickPercent = ScenarioParameter(
+            "duplicateTickPercent", "Cloud Scheduler ticks that run twice (overlapping 2-minute runs)", default: 30, in: 0...100)
+    }
+}
