@@ -17,6 +17,7 @@ struct CheckInClockFace {
     private let from: Int64
     private let through: Int64
     private var zones: [String: [Period]] = [:]
+    private var lastZone: (identifier: String, periods: [Period])?
 
     static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
@@ -29,15 +30,37 @@ struct CheckInClockFace {
 
     /// `2026-01-13 06:00` (UTC).
     func utc(_ instant: Timestamp) -> String {
+        var bytes: [UInt8] = []
+        appendUTC(instant, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `utc(instant)`'s UTF-8 to `out` (the table writes bytes, not a String per cell).
+    func appendUTC(_ instant: Timestamp, to out: inout [UInt8]) {
         let seconds = instant.unixSeconds
         let days = LocalTimeOracle.floorDiv(seconds, 86_400)
         let (year, month, day) = LocalTimeOracle.civil(fromDays: days)
         let second = Int(seconds - days * 86_400)
-        return "\(year)-\(Self.two(month))-\(Self.two(day)) \(Self.two(second / 3600)):\(Self.two(second % 3600 / 60))"
+        Self.appendDecimal(year, to: &out)
+        out.append(UInt8(ascii: "-"))
+        Self.appendTwo(month, to: &out)
+        out.append(UInt8(ascii: "-"))
+        Self.appendTwo(day, to: &out)
+        out.append(UInt8(ascii: " "))
+        Self.appendTwo(second / 3600, to: &out)
+        out.append(UInt8(ascii: ":"))
+        Self.appendTwo(second % 3600 / 60, to: &out)
     }
 
     /// `Mon Jan 12, 10:00 PM PST` in `zone` (UTC for an unknown identifier).
     mutating func local(_ instant: Timestamp, zone: String) -> String {
+        var bytes: [UInt8] = []
+        appendLocal(instant, zone: zone, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `local(instant, zone:)`'s UTF-8 to `out`.
+    mutating func appendLocal(_ instant: Timestamp, zone: String, to out: inout [UInt8]) {
         let periods = self.periods(zone)
         let seconds = instant.unixSeconds
         var low = 0, high = periods.count - 1
@@ -51,12 +74,45 @@ struct CheckInClockFace {
         let (_, month, day) = LocalTimeOracle.civil(fromDays: days)
         let second = Int(local - days * 86_400)
         let hour = second / 3600, minute = second % 3600 / 60
-        let weekday = Self.weekdays[LocalTimeOracle.weekday(days)]
-        return "\(weekday) \(Self.months[month - 1]) \(day), \(hour % 12 == 0 ? 12 : hour % 12):\(Self.two(minute)) \(hour < 12 ? "AM" : "PM") \(period.name)"
+        out.append(contentsOf: Self.weekdays[LocalTimeOracle.weekday(days)].utf8)
+        out.append(UInt8(ascii: " "))
+        out.append(contentsOf: Self.months[month - 1].utf8)
+        out.append(UInt8(ascii: " "))
+        Self.appendDecimal(day, to: &out)
+        out.append(UInt8(ascii: ","))
+        out.append(UInt8(ascii: " "))
+        Self.appendDecimal(hour % 12 == 0 ? 12 : hour % 12, to: &out)
+        out.append(UInt8(ascii: ":"))
+        Self.appendTwo(minute, to: &out)
+        out.append(contentsOf: hour < 12 ? " AM ".utf8 : " PM ".utf8)
+        out.append(contentsOf: period.name.utf8)
+    }
+
+    /// Appends `"\(value)"` (a leading `-` for negatives), without building a String.
+    static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        let magnitude = value.magnitude
+        var divisor: UInt = 1
+        while magnitude / divisor >= 10 { divisor *= 10 }
+        repeat {
+            out.append(UInt8(ascii: "0") + UInt8(magnitude / divisor % 10))
+            divisor /= 10
+        } while divisor > 0
+    }
+
+    /// Appends `value` with a `0` before values below 10, as the `HH`/`mm`/`MM`/`dd` patterns print.
+    static func appendTwo(_ value: Int, to out: inout [UInt8]) {
+        if value < 10 { out.append(UInt8(ascii: "0")) }
+        appendDecimal(value, to: &out)
     }
 
     private mutating func periods(_ identifier: String) -> [Period] {
-        if let known = zones[identifier] { return known }
+        // Consecutive rows are often in one zone: compare before hashing.
+        if let last = lastZone, last.identifier == identifier { return last.periods }
+        if let known = zones[identifier] {
+            lastZone = (identifier, known)
+            return known
+        }
         let zone = TimeZone(identifier: identifier) ?? TimeZone(identifier: "UTC")!
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -74,8 +130,7 @@ struct CheckInClockFace {
             cursor = next
         }
         zones[identifier] = result
+        lastZone = (identifier, result)
         return result
     }
-
-    private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 }
