@@ -17,7 +17,20 @@ struct CheckInClockFace {
     private let from: Int64
     private let through: Int64
     private var zones: [String: [Period]] = [:]
-    private var lastZone: (identifier: String, periods: [Period])?
+    /// The zones of the latest rows, searched by equality (rows share a handful of zone strings,
+    /// so this rarely hashes), each with the last second it printed: rows come in time order and
+    /// many share an instant (one 2-minute run sends many alerts at once).
+    private var recent: [RecentZone] = []
+    private var lastUTC: (minute: Int64, text: [UInt8]) = (.min, [])
+    /// Zones remembered in `recent`.
+    static let recentZonesLimit = 16
+
+    private struct RecentZone {
+        let identifier: String
+        let periods: [Period]
+        var second: Int64 = .min
+        var text: [UInt8] = []
+    }
 
     static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
@@ -31,12 +44,23 @@ struct CheckInClockFace {
     /// `2026-01-13 06:00` (UTC).
     func utc(_ instant: Timestamp) -> String {
         var bytes: [UInt8] = []
-        appendUTC(instant, to: &bytes)
+        Self.formatUTC(instant, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Appends `utc(instant)`'s UTF-8 to `out` (the table writes bytes, not a String per cell).
-    func appendUTC(_ instant: Timestamp, to out: inout [UInt8]) {
+    /// Appends `utc(instant)`'s UTF-8 to `out` (the table writes bytes, not a String per cell);
+    /// the text of the last minute is kept.
+    mutating func appendUTC(_ instant: Timestamp, to out: inout [UInt8]) {
+        let minute = LocalTimeOracle.floorDiv(instant.unixSeconds, 60)
+        if lastUTC.minute != minute {
+            lastUTC.text.removeAll(keepingCapacity: true)
+            Self.formatUTC(instant, to: &lastUTC.text)
+            lastUTC.minute = minute
+        }
+        out.append(contentsOf: lastUTC.text)
+    }
+
+    private static func formatUTC(_ instant: Timestamp, to out: inout [UInt8]) {
         let seconds = instant.unixSeconds
         let days = LocalTimeOracle.floorDiv(seconds, 86_400)
         let (year, month, day) = LocalTimeOracle.civil(fromDays: days)
@@ -61,8 +85,29 @@ struct CheckInClockFace {
 
     /// Appends `local(instant, zone:)`'s UTF-8 to `out`.
     mutating func appendLocal(_ instant: Timestamp, zone: String, to out: inout [UInt8]) {
-        let periods = self.periods(zone)
         let seconds = instant.unixSeconds
+        if let index = recent.firstIndex(where: { $0.identifier == zone }) {
+            if recent[index].second != seconds {
+                let periods = recent[index].periods
+                recent[index].text.removeAll(keepingCapacity: true)
+                Self.formatLocal(seconds, periods: periods, to: &recent[index].text)
+                recent[index].second = seconds
+            }
+            out.append(contentsOf: recent[index].text)
+            return
+        }
+        let periods = self.periods(zone)
+        if recent.count < Self.recentZonesLimit {
+            var entry = RecentZone(identifier: zone, periods: periods, second: seconds)
+            Self.formatLocal(seconds, periods: periods, to: &entry.text)
+            out.append(contentsOf: entry.text)
+            recent.append(entry)
+        } else {
+            Self.formatLocal(seconds, periods: periods, to: &out)
+        }
+    }
+
+    private static func formatLocal(_ seconds: Int64, periods: [Period], to out: inout [UInt8]) {
         var low = 0, high = periods.count - 1
         while low < high {
             let middle = (low + high + 1) / 2
@@ -74,16 +119,16 @@ struct CheckInClockFace {
         let (_, month, day) = LocalTimeOracle.civil(fromDays: days)
         let second = Int(local - days * 86_400)
         let hour = second / 3600, minute = second % 3600 / 60
-        out.append(contentsOf: Self.weekdays[LocalTimeOracle.weekday(days)].utf8)
+        out.append(contentsOf: weekdays[LocalTimeOracle.weekday(days)].utf8)
         out.append(UInt8(ascii: " "))
-        out.append(contentsOf: Self.months[month - 1].utf8)
+        out.append(contentsOf: months[month - 1].utf8)
         out.append(UInt8(ascii: " "))
-        Self.appendDecimal(day, to: &out)
+        appendDecimal(day, to: &out)
         out.append(UInt8(ascii: ","))
         out.append(UInt8(ascii: " "))
-        Self.appendDecimal(hour % 12 == 0 ? 12 : hour % 12, to: &out)
+        appendDecimal(hour % 12 == 0 ? 12 : hour % 12, to: &out)
         out.append(UInt8(ascii: ":"))
-        Self.appendTwo(minute, to: &out)
+        appendTwo(minute, to: &out)
         out.append(contentsOf: hour < 12 ? " AM ".utf8 : " PM ".utf8)
         out.append(contentsOf: period.name.utf8)
     }
@@ -107,12 +152,7 @@ struct CheckInClockFace {
     }
 
     private mutating func periods(_ identifier: String) -> [Period] {
-        // Consecutive rows are often in one zone: compare before hashing.
-        if let last = lastZone, last.identifier == identifier { return last.periods }
-        if let known = zones[identifier] {
-            lastZone = (identifier, known)
-            return known
-        }
+        if let known = zones[identifier] { return known }
         let zone = TimeZone(identifier: identifier) ?? TimeZone(identifier: "UTC")!
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -130,7 +170,6 @@ struct CheckInClockFace {
             cursor = next
         }
         zones[identifier] = result
-        lastZone = (identifier, result)
         return result
     }
 }

@@ -191,30 +191,36 @@ public enum CheckInReplay {
                 }
             }
             await backend.waitUntilIdle()
-            return ledger.withLock { $0.rows }
+            // Ordered where the rows live (the only reference to them): no copy.
+            return ledger.withLock { ledger in
+                putInTableOrder(&ledger.rows)
+                return ledger.rows
+            }
         }
         guard let rows = result.output else { throw .unfinished("\(result.outcome)") }
-        return inTableOrder(rows)
+        return rows
     }
 
-    /// `rows` ordered by time, then user (stable: one user's rows at one instant keep their order).
+    /// Orders `rows` by time, then user (stable: one user's rows at one instant keep their order).
     /// Rows are recorded at the virtual clock's `now`, which never goes back, so only runs of
     /// equal time need sorting; a log out of time order (not expected) is sorted whole.
-    static func inTableOrder(_ rows: [Row]) -> [Row] {
-        guard zip(rows, rows.dropFirst()).allSatisfy({ $0.time <= $1.time }) else {
-            return rows.sorted { ($0.time, $0.user) < ($1.time, $1.user) }
+    static func putInTableOrder(_ rows: inout [Row]) {
+        guard rows.indices.dropFirst().allSatisfy({ rows[$0 - 1].time <= rows[$0].time }) else {
+            rows.sort { ($0.time, $0.user) < ($1.time, $1.user) }
+            return
         }
-        var ordered = rows
-        var start = 0
-        while start < ordered.count {
-            var end = start + 1
-            while end < ordered.count && ordered[end].time == ordered[start].time { end += 1 }
-            if end - start > 1 {
-                ordered[start..<end].sort { $0.user < $1.user }
+        rows.withUnsafeMutableBufferPointer { buffer in
+            var start = 0
+            while start < buffer.count {
+                var end = start + 1
+                while end < buffer.count && buffer[end].time == buffer[start].time { end += 1 }
+                if end - start > 1 {
+                    var run = UnsafeMutableBufferPointer(rebasing: buffer[start..<end])
+                    run.sort { $0.user < $1.user }
+                }
+                start = end
             }
-            start = end
         }
-        return ordered
     }
 
     /// What a user set before their first check-in (onboarding).
@@ -277,23 +283,20 @@ public enum CheckInReplay {
             return
         }
         var face = CheckInClockFace(from: first, through: last)
-        var cell: [UInt8] = []
-        cell.reserveCapacity(128)
-        func fill(_ column: Int, _ row: Row) {
-            cell.removeAll(keepingCapacity: true)
-            switch column {
-            case 0: face.appendUTC(row.time, to: &cell)
-            case 1: cell.append(contentsOf: row.user.utf8)
-            case 2: appendHoursMinutes(row.sinceLastCheckIn, to: &cell)
-            default: face.appendLocal(row.time, zone: row.timeZone, to: &cell)
-            }
+        var cells: [[UInt8]] = Array(repeating: [], count: 4)
+        for column in 0..<4 { cells[column].reserveCapacity(128) }
+        /// Formats columns 0–3 of row `index` into `cells`.
+        func fill(_ index: Int) {
+            for column in 0..<4 { cells[column].removeAll(keepingCapacity: true) }
+            face.appendUTC(rows[index].time, to: &cells[0])
+            cells[1].append(contentsOf: rows[index].user.utf8)
+            appendHoursMinutes(rows[index].sinceLastCheckIn, to: &cells[2])
+            face.appendLocal(rows[index].time, zone: rows[index].timeZone, to: &cells[3])
         }
         var widths = header.prefix(4).map { width(Array($0.utf8)) }
-        for row in rows {
-            for column in 0..<4 {
-                fill(column, row)
-                widths[column] = max(widths[column], width(cell))
-            }
+        for index in rows.indices {
+            fill(index)
+            for column in 0..<4 { widths[column] = max(widths[column], width(cells[column])) }
         }
         var output: [UInt8] = []
         output.reserveCapacity(chunkBytes + 4_096)
@@ -307,13 +310,13 @@ public enum CheckInReplay {
         }
         output.append(contentsOf: header[4].utf8)
         output.append(UInt8(ascii: "\n"))
-        for row in rows {
+        for index in rows.indices {
+            fill(index)
             for column in 0..<4 {
-                fill(column, row)
-                output.append(contentsOf: cell)
-                pad(column, after: cell)
+                output.append(contentsOf: cells[column])
+                pad(column, after: cells[column])
             }
-            output.append(contentsOf: row.what.utf8)
+            output.append(contentsOf: rows[index].what.utf8)
             output.append(UInt8(ascii: "\n"))
             if output.count >= chunkBytes {
                 write(output)
