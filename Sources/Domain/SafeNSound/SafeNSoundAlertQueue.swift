@@ -140,9 +140,10 @@ actor SafeNSoundAlertQueue: DomainActor {
     private func close(_ slot: Int) {
         isOpen[slot] = false
         dueOpenSlots.remove(slot)
-        let userId = alerts[slot].userId
-        openSlotsByUser[userId]?.removeAll { $0 == slot }
-        if openSlotsByUser[userId]?.isEmpty == true { openSlotsByUser[userId] = nil }
+        // One hash: through the entry's index, not three subscripts.
+        guard let entry = openSlotsByUser.index(forKey: alerts[slot].userId) else { return }
+        openSlotsByUser.values[entry].removeAll { $0 == slot }
+        if openSlotsByUser.values[entry].isEmpty { openSlotsByUser.remove(at: entry) }
     }
 
     func alert(_ alertId: String) -> SafeNSoundScheduledAlert? { slots[alertId].map { alerts[$0] } }
