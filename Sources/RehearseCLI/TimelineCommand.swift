@@ -42,9 +42,9 @@ extension Rehearse {
                 throw RehearseError.failed(error.description)
             }
             let what = design == .careful ? "careful design" : "variant \(design.rawValue): \(design.summary)"
-            var output = "SafeNSound timeline for \(events) (\(what); pre-notification 3 h before the threshold)\n\n"
-            output += CheckInReplay.table(rows)
-            FileHandle.standardOutput.write(Data(output.utf8))
+            let title = "SafeNSound timeline for \(events) (\(what); pre-notification 3 h before the threshold)\n\n"
+            FileHandle.standardOutput.write(Data(title.utf8))
+            CheckInReplay.writeTable(rows) { FileHandle.standardOutput.write(Data($0)) }
         }
 
         private func printTimelines(_ entries: [TimelineEntry]) {

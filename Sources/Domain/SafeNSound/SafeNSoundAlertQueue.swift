@@ -4,17 +4,23 @@
 /// transaction would, so two overlapping sender runs can never both send it.
 actor SafeNSoundAlertQueue: DomainActor {
     nonisolated let executor: any SerialExecutor
-    private var alerts: [String: SafeNSoundScheduledAlert] = [:]
-    /// Ids of alerts in status `scheduled` or `sending`, for the due query and per-user cancel.
-    private var openIds: Set<String> = []
-    private var openIdsByUser: [String: [String]] = [:]
+    /// Every alert ever created, in creation order. An alert is found by its id once per call
+    /// (`slots`) and then addressed by its index (its slot): the bookkeeping below hashes small
+    /// integers, not ids of 40-odd bytes, and an update writes the alert in place.
+    private var alerts: [SafeNSoundScheduledAlert] = []
+    private var slots: [String: Int] = [:]
+    /// Per slot: status `scheduled` or `sending` as of the last close (the due query and
+    /// per-user cancel see only these). Kept apart from `status`, which a late `finish` may
+    /// set back to `scheduled` on an alert already closed; that alert stays closed.
+    private var isOpen: [Bool] = []
+    private var openSlotsByUser: [String: [Int]] = [:]
     /// Open alerts whose `scheduledFor` had not come at the last due query, earliest first from
     /// `notYetDueHead`; closed ones are dropped lazily when they reach the head.
-    private var notYetDue: [(scheduledFor: Timestamp, alertId: String)] = []
+    private var notYetDue: [(scheduledFor: Timestamp, slot: Int)] = []
     private var notYetDueHead = 0
     /// Open alerts whose `scheduledFor` had come at some due query: the due query reads only
     /// these, not every open alert (each 2-minute run cost O(open alerts) before).
-    private var dueOpenIds: Set<String> = []
+    private var dueOpenSlots: Set<Int> = []
     private var randomIds: any RandomNumberGenerator
 
     init(environment: DomainEnvironment) {
@@ -25,118 +31,125 @@ actor SafeNSoundAlertQueue: DomainActor {
     /// `create()` with a fixed id: false (ALREADY_EXISTS) if an alert with this id exists in any status.
     func createIfAbsent(_ alert: SafeNSoundScheduledAlert) -> Bool {
         precondition(alert.status == .scheduled, "new alerts start scheduled")
-        if alerts[alert.alertId] != nil { return false }
-        insert(alert)
+        let next = alerts.count
+        // One hash: the subscript with a default inserts `next` when the id is new.
+        let slot = Self.claimSlot(&slots[alert.alertId, default: next])
+        guard slot == next else { return false }
+        append(alert)
         return true
     }
+
+    private static func claimSlot(_ slot: inout Int) -> Int { slot }
 
     /// `add()` with a random id, as the literal design does: always creates a new alert.
     func addWithRandomId(_ alert: SafeNSoundScheduledAlert) -> SafeNSoundScheduledAlert {
         var alert = alert
         alert.alertId = "\(alert.userId)_\(String(randomIds.next(), radix: 16))"
-        precondition(alerts[alert.alertId] == nil, "random alert id collided")
-        insert(alert)
+        precondition(slots[alert.alertId] == nil, "random alert id collided")
+        slots[alert.alertId] = alerts.count
+        append(alert)
         return alert
     }
 
-    private func insert(_ alert: SafeNSoundScheduledAlert) {
-        alerts[alert.alertId] = alert
-        openIds.insert(alert.alertId)
-        openIdsByUser[alert.userId, default: []].append(alert.alertId)
-        // Alerts are mostly created in time order, so the insertion point is at or near the end.
+    /// Stores a new alert in the next slot (its id already maps there).
+    private func append(_ alert: SafeNSoundScheduledAlert) {
+        let slot = alerts.count
+        assert(slots[alert.alertId] == slot, "the id maps to the new slot")
+        alerts.append(alert)
+        isOpen.append(true)
+        openSlotsByUser[alert.userId, default: []].append(slot)
+        enqueueNotYetDue(slot, at: alert.scheduledFor)
+    }
+
+    /// Alerts are mostly created in time order, so the insertion point is at or near the end.
+    private func enqueueNotYetDue(_ slot: Int, at due: Timestamp) {
         var index = notYetDue.count
-        while index > notYetDueHead && notYetDue[index - 1].scheduledFor > alert.scheduledFor { index -= 1 }
-        notYetDue.insert((alert.scheduledFor, alert.alertId), at: index)
+        while index > notYetDueHead && notYetDue[index - 1].scheduledFor > due { index -= 1 }
+        notYetDue.insert((due, slot), at: index)
     }
 
     /// Alerts with status `scheduled` and `scheduledFor <= now`, ordered by time then id.
     func dueAlerts(at now: Timestamp) -> [SafeNSoundScheduledAlert] {
         while notYetDueHead < notYetDue.count, notYetDue[notYetDueHead].scheduledFor <= now {
-            let alertId = notYetDue[notYetDueHead].alertId
+            let slot = notYetDue[notYetDueHead].slot
             notYetDueHead += 1
-            if openIds.contains(alertId) { dueOpenIds.insert(alertId) }
+            if isOpen[slot] { dueOpenSlots.insert(slot) }
         }
         if notYetDueHead > 1_024 && notYetDueHead * 2 > notYetDue.count {
             notYetDue.removeFirst(notYetDueHead)
             notYetDueHead = 0
         }
-        return dueOpenIds.compactMap { alerts[$0] }
-            .filter { $0.status == .scheduled && $0.scheduledFor <= now }
+        return dueOpenSlots.filter { alerts[$0].status == .scheduled && alerts[$0].scheduledFor <= now }
+            .map { alerts[$0] }
             .sorted { ($0.scheduledFor, $0.alertId) < ($1.scheduledFor, $1.alertId) }
     }
 
     /// The transactional claim: scheduled (or sending with an expired lease) → sending. Nil if lost.
     func claim(_ alertId: String, at now: Timestamp, lease: Duration) -> SafeNSoundScheduledAlert? {
-        guard var alert = alerts[alertId] else { return nil }
-        switch alert.status {
+        guard let slot = slots[alertId] else { return nil }
+        switch alerts[slot].status {
         case .scheduled:
             break
         case .sending:
-            guard let claimedAt = alert.claimedAt, now - claimedAt >= lease else { return nil }
+            guard let claimedAt = alerts[slot].claimedAt, now - claimedAt >= lease else { return nil }
         case .sent, .cancelled:
             return nil
         }
-        alert.status = .sending
-        alert.claimedAt = now
-        alerts[alertId] = alert
-        return alert
+        alerts[slot].status = .sending
+        alerts[slot].claimedAt = now
+        return alerts[slot]
     }
 
     /// Marks `recipient` delivered for `alertId` in one isolated step (idempotent).
     func recordDelivery(_ alertId: String, to recipient: String) {
-        guard var alert = alerts[alertId] else { preconditionFailure("delivery for unknown alert \(alertId)") }
-        guard !alert.deliveredTo.contains(recipient) else { return }
-        alert.deliveredTo.append(recipient)
-        alerts[alertId] = alert
+        guard let slot = slots[alertId] else { preconditionFailure("delivery for unknown alert \(alertId)") }
+        guard !alerts[slot].deliveredTo.contains(recipient) else { return }
+        alerts[slot].deliveredTo.append(recipient)
     }
 
     /// Ends an alert's life as `sent` or `cancelled`, or returns a failed claim to `scheduled`.
     func finish(_ alertId: String, as status: SafeNSoundScheduledAlert.Status) {
-        guard var alert = alerts[alertId] else { preconditionFailure("finishing unknown alert \(alertId)") }
-        alert.status = status
-        if status == .scheduled { alert.claimedAt = nil }
-        alerts[alertId] = alert
-        if status == .sent || status == .cancelled { close(alert) }
+        guard let slot = slots[alertId] else { preconditionFailure("finishing unknown alert \(alertId)") }
+        alerts[slot].status = status
+        if status == .scheduled { alerts[slot].claimedAt = nil }
+        if status == .sent || status == .cancelled { close(slot) }
     }
 
     /// Moves an open (`scheduled` or claimed) alert to `due`, back in status `scheduled`; a closed one
     /// is left alone. The old queue entry stays; the due query filters on `scheduledFor`.
     func reschedule(_ alertId: String, to due: Timestamp) {
-        guard var alert = alerts[alertId], alert.status == .scheduled || alert.status == .sending else { return }
-        alert.status = .scheduled
-        alert.claimedAt = nil
-        alert.scheduledFor = due
-        alerts[alertId] = alert
-        var index = notYetDue.count
-        while index > notYetDueHead && notYetDue[index - 1].scheduledFor > due { index -= 1 }
-        notYetDue.insert((due, alertId), at: index)
+        guard let slot = slots[alertId], alerts[slot].status == .scheduled || alerts[slot].status == .sending else { return }
+        alerts[slot].status = .scheduled
+        alerts[slot].claimedAt = nil
+        alerts[slot].scheduledFor = due
+        enqueueNotYetDue(slot, at: due)
     }
 
     /// Cancels every `scheduled` alert of `userId` (claimed ones are already on their way); returns how many.
     func cancelPending(userId: String) -> Int {
-        guard let ids = openIdsByUser[userId] else { return 0 }
+        guard let open = openSlotsByUser[userId] else { return 0 }
         var cancelled = 0
-        for alertId in ids {
-            guard var alert = alerts[alertId], alert.status == .scheduled else { continue }
-            alert.status = .cancelled
-            alerts[alertId] = alert
-            close(alert)
+        for slot in open where alerts[slot].status == .scheduled {
+            alerts[slot].status = .cancelled
+            close(slot)
             cancelled += 1
         }
         return cancelled
     }
 
-    private func close(_ alert: SafeNSoundScheduledAlert) {
-        openIds.remove(alert.alertId)
-        dueOpenIds.remove(alert.alertId)
-        openIdsByUser[alert.userId]?.removeAll { $0 == alert.alertId }
-        if openIdsByUser[alert.userId]?.isEmpty == true { openIdsByUser[alert.userId] = nil }
+    private func close(_ slot: Int) {
+        isOpen[slot] = false
+        dueOpenSlots.remove(slot)
+        // One hash: through the entry's index, not three subscripts.
+        guard let entry = openSlotsByUser.index(forKey: alerts[slot].userId) else { return }
+        openSlotsByUser.values[entry].removeAll { $0 == slot }
+        if openSlotsByUser.values[entry].isEmpty { openSlotsByUser.remove(at: entry) }
     }
 
-    func alert(_ alertId: String) -> SafeNSoundScheduledAlert? { alerts[alertId] }
+    func alert(_ alertId: String) -> SafeNSoundScheduledAlert? { slots[alertId].map { alerts[$0] } }
 
     /// Every alert, ordered by creation time then id.
     func allAlerts() -> [SafeNSoundScheduledAlert] {
-        alerts.values.sorted { ($0.createdAt, $0.alertId) < ($1.createdAt, $1.alertId) }
+        alerts.sorted { ($0.createdAt, $0.alertId) < ($1.createdAt, $1.alertId) }
     }
 }

@@ -7,8 +7,14 @@
 actor SafeNSoundDueIndex: DomainActor {
     nonisolated let executor: any SerialExecutor
     private let slotWidthNanoseconds: Int64
-    private var dueByUser: [String: Int64] = [:]
-    private var buckets: [Int64: [String]] = [:]
+    /// Each user's index in `users` and `dueByUser`: scheduling hashes the id once, and taking
+    /// a bucket hashes nothing (a bucket lists indices).
+    private var userIndex: [String: Int] = [:]
+    private var users: [String] = []
+    /// Per user index: the requested instant in nanoseconds, nil when the user has no entry.
+    private var dueByUser: [Int64?] = []
+    private var entries = 0
+    private var buckets: [Int64: [Int]] = [:]
 
     init(environment: DomainEnvironment, slotWidth: Duration) {
         precondition(slotWidth > .zero, "slot width must be positive")
@@ -24,10 +30,23 @@ actor SafeNSoundDueIndex: DomainActor {
     /// Asks for a visit of `userId` at `due` or earlier (keeps an existing earlier entry).
     func schedule(_ userId: String, at due: Timestamp) {
         let nanoseconds = due.unixNanoseconds
-        if let existing = dueByUser[userId], existing <= nanoseconds { return }
-        dueByUser[userId] = nanoseconds
-        buckets[slot(of: nanoseconds), default: []].append(userId)
+        let next = users.count
+        let user = Self.index(&userIndex[userId, default: next])
+        if user == next {
+            users.append(userId)
+            dueByUser.append(nil)
+        }
+        if let existing = dueByUser[user] {
+            if existing <= nanoseconds { return }
+        } else {
+            entries += 1
+        }
+        dueByUser[user] = nanoseconds
+        buckets[slot(of: nanoseconds), default: []].append(user)
     }
+
+    /// Reads an index through a `[key, default: next]` subscript, which stores `next` for a new key (one hash).
+    private static func index(_ stored: inout Int) -> Int { stored }
 
     /// Removes `userId` and returns every user due at or before `horizon`, ordered by due time then id.
     func takeDue(through horizon: Timestamp) -> [(userId: String, due: Timestamp)] {
@@ -36,14 +55,15 @@ actor SafeNSoundDueIndex: DomainActor {
         var taken: [(userId: String, due: Timestamp)] = []
         for bucketSlot in slots {
             guard let members = buckets.removeValue(forKey: bucketSlot) else { continue }
-            var kept: [String] = []
-            for userId in members {
-                guard let due = dueByUser[userId], slot(of: due) == bucketSlot else { continue }  // stale
+            var kept: [Int] = []
+            for user in members {
+                guard let due = dueByUser[user], slot(of: due) == bucketSlot else { continue }  // stale
                 if due <= horizon.unixNanoseconds {
-                    dueByUser[userId] = nil
-                    taken.append((userId, Timestamp(unixNanoseconds: due)))
+                    dueByUser[user] = nil
+                    entries -= 1
+                    taken.append((users[user], Timestamp(unixNanoseconds: due)))
                 } else {
-                    kept.append(userId)
+                    kept.append(user)
                 }
             }
             if !kept.isEmpty { buckets[bucketSlot] = kept }
@@ -53,5 +73,5 @@ actor SafeNSoundDueIndex: DomainActor {
     }
 
     /// Number of users with an entry (for tests and memory accounting).
-    var count: Int { dueByUser.count }
+    var count: Int { entries }
 }

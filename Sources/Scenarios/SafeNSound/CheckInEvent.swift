@@ -222,7 +222,8 @@ public struct CheckInEvent: Sendable, Equatable {
         }
 
         let file: String
-        private var zones: [Substring: Bool] = [:]
+        /// Zones seen so far: the identifier (one String shared by every row naming it), nil if unknown.
+        private var zones: [Substring: String?] = [:]
 
         init(file: String) { self.file = file }
 
@@ -239,8 +240,12 @@ public struct CheckInEvent: Sendable, Equatable {
             let (rawUser, userColumn) = row.user!
             guard !rawUser.isEmpty else { throw fail(userColumn, "empty user") }
             let user = String(Substring(rawUser))
-            guard user.count <= CheckInEvent.maxUserLength else { throw fail(userColumn, "user id longer than \(CheckInEvent.maxUserLength) characters") }
-            guard !user.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == "\"" }) else {
+            // Printable ASCII without a quote (nearly every id) needs no Unicode tables.
+            let plain = rawUser.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") }
+            guard (plain ? rawUser.count : user.count) <= CheckInEvent.maxUserLength else {
+                throw fail(userColumn, "user id longer than \(CheckInEvent.maxUserLength) characters")
+            }
+            guard plain || !user.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == "\"" }) else {
                 throw fail(userColumn, "user id '\(user.prefix(40))' contains a quote or a control character")
             }
             var timeZone: String?
@@ -294,20 +299,21 @@ public struct CheckInEvent: Sendable, Equatable {
         }
 
         private mutating func zone(_ text: Substring, column: Int, line: Int) throws(CheckInReplayError) -> String {
-            let known: Bool
+            let known: String?
             if let cached = zones[text] {
                 known = cached
             } else {
-                known = CheckInEvent.isIANAZone(String(text))
-                if zones.count < 4_096 { zones[text] = known }
+                let identifier = String(text)
+                known = CheckInEvent.isIANAZone(identifier) ? identifier : nil
+                if zones.count < 4_096 { zones[text] = .some(known) }
             }
-            guard known else {
+            guard let known else {
                 let abbreviation = !text.contains("/") && text.count <= 5 && text.allSatisfy(\.isUppercase)
                 throw CheckInReplayError(file: file, line: line, column: column, problem: abbreviation
                     ? "time zone '\(text)' is an abbreviation (ambiguous: PST, CST, IST name several zones); give an IANA name such as America/Los_Angeles"
                     : "unknown time zone '\(text.prefix(60))': give an IANA name such as America/Los_Angeles or UTC")
             }
-            return String(text)
+            return known
         }
     }
 

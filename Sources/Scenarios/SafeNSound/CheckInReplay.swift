@@ -60,31 +60,47 @@ public enum CheckInReplay {
         var configuration = SimulationConfiguration(seed: 1, strategy: .fifo)
         configuration.limits = SimulationLimits(
             maxSteps: 4_000_000_000, maxVirtualNanoseconds: UInt64(horizon) + 86_400 * 1_000_000_000, maxStepsAfterRoot: 100_000_000)
-        let result = Simulation.run(configuration) { () async throws -> [Row] in
+        // Users as dense indices, in order of first appearance: the replay's own tables are
+        // arrays, so an event costs one hash of its user id here instead of one per table.
+        var userIndex: [String: Int] = [:]
+        var names: [String] = []
+        let eventUsers = ordered.map { event -> Int in
+            let user = Self.slot(&userIndex[event.user, default: names.count])
+            if user == names.count { names.append(event.user) }
+            return user
+        }
+        let knownUsers = userIndex
+        let result = Simulation.run(configuration) { [names] () async throws -> [Row] in
             let clock = DomainClock(SimClock(), epochUnixNanoseconds: epoch)
             let env = DomainEnvironment(clock: clock, executors: SimExecutorSource(), random: SimRandomSource(streams: Simulation.streams))
             let backend = Backend(env: env, faults: .none)
-            let ledger = Ledger()
-            let rows = ledger.rows, lastCheckIn = ledger.lastCheckIn, zones = ledger.zones, preSent = ledger.preSent
-            let add: @Sendable (String, String) -> Void = { user, what in
+            let ledger = Box(Ledger(users: names.count))
+            let add: @Sendable (Int, String) -> Void = { user, what in
                 let now = clock.now
-                let since = lastCheckIn.withLock { $0[user] }.map { now - $0 }
-                let zone = zones.withLock { $0[user] } ?? "UTC"
-                rows.withLock { $0.append(Row(time: now, user: user, sinceLastCheckIn: since, timeZone: zone, what: what)) }
+                ledger.withLock { ledger in
+                    ledger.rows.append(Row(
+                        time: now, user: names[user], sinceLastCheckIn: ledger.lastCheckIn[user].map { now - $0 },
+                        timeZone: ledger.zones[user] ?? "UTC", what: what))
+                }
+            }
+            let index: @Sendable (String) -> Int = { userId in
+                guard let user = knownUsers[userId] else { preconditionFailure("a message for \(userId), who is not in the log") }
+                return user
             }
             let outages = CheckInOutageMessenger(inner: SafeNSoundBackendMessenger(backend: backend), clock: clock) { message, delivered in
+                let user = index(message.userId)
                 guard delivered else {
                     let what = message.channel == .push ? "push pre-notification" : "email to \(message.recipient)"
-                    add(message.userId, "\(what) failed (\(CheckInOutageMessenger.reason(message.channel))); the next 2-minute run retries")
+                    add(user, "\(what) failed (\(CheckInOutageMessenger.reason(message.channel))); the next 2-minute run retries")
                     return
                 }
                 switch message.channel {
                 case .push:
-                    preSent.withLock { _ = $0.insert(message.userId) }
-                    add(message.userId, "push pre-notification: \"\(message.body)\"")
+                    ledger.withLock { $0.preSent[user] = true }
+                    add(user, "push pre-notification: \"\(message.body)\"")
                 case .email:
-                    preSent.withLock { _ = $0.remove(message.userId) }
-                    add(message.userId, "email to \(message.recipient): \"\(message.body)\"")
+                    ledger.withLock { $0.preSent[user] = false }
+                    add(user, "email to \(message.recipient): \"\(message.body)\"")
                 }
             }
             let app = SafeNSoundApp(
@@ -92,57 +108,60 @@ public enum CheckInReplay {
                 store: SafeNSoundActorStore(environment: env))
             app.register(on: backend.functions)
             await backend.scheduler.start(firstTick: Timestamp(unixNanoseconds: epoch) + .seconds(1_800), until: last + tail)
-            var registered: Set<String> = []
-            var pending: [String: Onboarding] = [:]
-            for event in ordered {
+            var registered = [Bool](repeating: false, count: names.count)
+            var pending = [Onboarding?](repeating: nil, count: names.count)
+            for (event, user) in zip(ordered, eventUsers) {
                 try? await clock.sleep(until: event.time)
-                let user = event.user
-                if let zone = event.timeZone { zones.withLock { $0[user] = zone } }
-                let zone = zones.withLock { $0[user] } ?? "UTC"
+                let userId = event.user
+                let zone = ledger.withLock { ledger in
+                    if let zone = event.timeZone { ledger.zones[user] = zone }
+                    return ledger.zones[user] ?? "UTC"
+                }
                 switch event.action {
                 case .setTimeZone(let identifier):
-                    zones.withLock { $0[user] = identifier }
+                    ledger.withLock { $0.zones[user] = identifier }
                     add(user, "time zone set to \(identifier) (sent with the next check-in)")
                 case .setThreshold(let hours):
-                    if registered.contains(user) {
-                        try? await app.setCheckInThreshold(userId: user, hours: hours)
+                    if registered[user] {
+                        try? await app.setCheckInThreshold(userId: userId, hours: hours)
                     } else {
-                        pending[user, default: Onboarding()].thresholdHours = hours
+                        pending[user] = (pending[user] ?? Onboarding()).with(\.thresholdHours, hours)
                     }
                     add(user, "threshold set to \(hours) h")
                 case .pause, .resume:
                     let active = event.action == .resume
-                    if registered.contains(user) {
-                        try? await app.setActive(userId: user, active)
+                    if registered[user] {
+                        try? await app.setActive(userId: userId, active)
                     } else {
-                        pending[user, default: Onboarding()].isActive = active
+                        pending[user] = (pending[user] ?? Onboarding()).with(\.isActive, active)
                     }
                     add(user, active ? "monitoring resumed" : "monitoring paused")
                 case .addContact, .removeContact, .editContact:
-                    let onboarded = registered.contains(user)
-                    let current = onboarded ? (await app.user(user)?.emergencyContactEmails ?? []) : pending[user, default: Onboarding()].contacts
+                    let onboarded = registered[user]
+                    let current = onboarded ? (await app.user(userId)?.emergencyContactEmails ?? []) : (pending[user] ?? Onboarding()).contacts
                     switch ContactChange.apply(event.action, to: current, onboarded: onboarded) {
                     case .failure(let why):
                         add(user, "contact change rejected: \(why)")
                     case .success(let (contacts, what)):
                         if onboarded {
-                            try? await app.setEmergencyContacts(userId: user, contacts)
+                            try? await app.setEmergencyContacts(userId: userId, contacts)
                         } else {
-                            pending[user, default: Onboarding()].contacts = contacts
+                            pending[user] = (pending[user] ?? Onboarding()).with(\.contacts, contacts)
                         }
                         add(user, what)
                     }
                 case .sendFailure(let channel, let minutes):
-                    outages.add(.init(channel: channel, from: clock.now, until: clock.now + .seconds(Int64(minutes) * 60)), for: user)
+                    outages.add(.init(channel: channel, from: clock.now, until: clock.now + .seconds(Int64(minutes) * 60)), for: userId)
                     add(user, "\(channel == .email ? "emails" : "pushes") fail for \(minutes) min (\(CheckInOutageMessenger.reason(channel)))")
                 case .checkIn:
                     var what = "check-in"
-                    if !registered.contains(user) {
-                        registered.insert(user)
-                        let plan = pending.removeValue(forKey: user) ?? Onboarding()
+                    if !registered[user] {
+                        registered[user] = true
+                        let plan = pending[user] ?? Onboarding()
+                        pending[user] = nil
                         var profile = SafeNSoundUser(
-                            userId: user, name: user, fcmToken: "tok-\(user)",
-                            emergencyContactEmails: plan.contacts.isEmpty ? ["contact-of-\(user)@example.com"] : plan.contacts,
+                            userId: userId, name: userId, fcmToken: "tok-\(userId)",
+                            emergencyContactEmails: plan.contacts.isEmpty ? ["contact-of-\(userId)@example.com"] : plan.contacts,
                             checkInThresholdHours: plan.thresholdHours, lastHeartbeat: clock.now, timeZoneIdentifier: zone,
                             isActive: plan.isActive)
                         // Onboarding is the first tap: a heartbeat, so the 1-per-minute limit counts it.
@@ -151,9 +170,13 @@ public enum CheckInReplay {
                         what += " (onboarding: threshold \(plan.thresholdHours) h, \(zone))"
                     } else {
                         do throws(SafeNSoundError) {
-                            let response = try await app.recordHeartbeat(authenticatedUserId: user, request: SafeNSoundHeartbeatRequest(timeZoneIdentifier: zone))
+                            let response = try await app.recordHeartbeat(authenticatedUserId: userId, request: SafeNSoundHeartbeatRequest(timeZoneIdentifier: zone))
                             if response.cancelledAlertCount > 0 { what += "; cancelled \(response.cancelledAlertCount) scheduled alert(s)" }
-                            if preSent.withLock({ $0.remove(user) }) != nil { what += "; email to contacts cancelled" }
+                            let wasPreSent = ledger.withLock { ledger in
+                                defer { ledger.preSent[user] = false }
+                                return ledger.preSent[user]
+                            }
+                            if wasPreSent { what += "; email to contacts cancelled" }
                         } catch .rateLimited(_, let retryAfter) {
                             add(user, "check-in rejected: at most 1 heartbeat per minute (retry in \(retryAfter) s)")
                             continue
@@ -162,15 +185,42 @@ public enum CheckInReplay {
                             continue
                         }
                     }
-                    lastCheckIn.withLock { $0[user] = clock.now }
+                    let now = clock.now
+                    ledger.withLock { $0.lastCheckIn[user] = now }
                     add(user, what)
                 }
             }
             await backend.waitUntilIdle()
-            return rows.withLock { $0 }
+            // Ordered where the rows live (the only reference to them): no copy.
+            return ledger.withLock { ledger in
+                putInTableOrder(&ledger.rows)
+                return ledger.rows
+            }
         }
         guard let rows = result.output else { throw .unfinished("\(result.outcome)") }
-        return rows.sorted { ($0.time, $0.user) < ($1.time, $1.user) }
+        return rows
+    }
+
+    /// Orders `rows` by time, then user (stable: one user's rows at one instant keep their order).
+    /// Rows are recorded at the virtual clock's `now`, which never goes back, so only runs of
+    /// equal time need sorting; a log out of time order (not expected) is sorted whole.
+    static func putInTableOrder(_ rows: inout [Row]) {
+        guard rows.indices.dropFirst().allSatisfy({ rows[$0 - 1].time <= rows[$0].time }) else {
+            rows.sort { ($0.time, $0.user) < ($1.time, $1.user) }
+            return
+        }
+        rows.withUnsafeMutableBufferPointer { buffer in
+            var start = 0
+            while start < buffer.count {
+                var end = start + 1
+                while end < buffer.count && buffer[end].time == buffer[start].time { end += 1 }
+                if end - start > 1 {
+                    var run = UnsafeMutableBufferPointer(rebasing: buffer[start..<end])
+                    run.sort { $0.user < $1.user }
+                }
+                start = end
+            }
+        }
     }
 
     /// What a user set before their first check-in (onboarding).
@@ -178,15 +228,34 @@ public enum CheckInReplay {
         var thresholdHours = 72
         var isActive = true
         var contacts: [String] = []
+
+        /// A copy with one setting changed.
+        func with<Value>(_ setting: WritableKeyPath<Onboarding, Value>, _ value: Value) -> Onboarding {
+            var copy = self
+            copy[keyPath: setting] = value
+            return copy
+        }
     }
 
-    /// What the replay learnt so far, shared by the event loop and the delivery log.
-    final class Ledger: Sendable {
-        let rows = Box<[Row]>([])
-        let lastCheckIn = Box<[String: Timestamp]>([:])
-        let zones = Box<[String: String]>([:])
-        let preSent = Box<Set<String>>([])
+    /// What the replay learnt so far, shared by the event loop and the delivery log; per-user
+    /// tables are indexed by the user's index (order of first appearance in the log).
+    struct Ledger: Sendable {
+        var rows: [Row] = []
+        var lastCheckIn: [Timestamp?]
+        /// The device's zone as last given (nil: none yet, printed as UTC).
+        var zones: [String?]
+        /// Whether the push pre-notification went out in the current window (no email since).
+        var preSent: [Bool]
+
+        init(users: Int) {
+            lastCheckIn = Array(repeating: nil, count: users)
+            zones = Array(repeating: nil, count: users)
+            preSent = Array(repeating: false, count: users)
+        }
     }
+
+    /// Reads an index through a `[key, default: next]` subscript, which stores `next` for a new key (one hash).
+    private static func slot(_ index: inout Int) -> Int { index }
 
     /// A value behind a lock.
     final class Box<Value: Sendable>: Sendable {
@@ -197,33 +266,83 @@ public enum CheckInReplay {
 
     /// The rows as an aligned text table: UTC time, user, time since last check-in, local time, what happened.
     public static func table(_ rows: [Row]) -> String {
+        var bytes: [UInt8] = []
+        writeTable(rows) { bytes.append(contentsOf: $0) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Writes `table(rows)` as UTF-8 to `write`, in pieces of about `chunkBytes`: the table of
+    /// a 100,000-user log is over 100 MB, which as cells, a String and a Data copy cost more
+    /// than the replay's bookkeeping. Each cell is formatted twice (widths, then text) into
+    /// one reused buffer; nothing per row is kept.
+    public static func writeTable(_ rows: [Row], chunkBytes: Int = 1 << 20, to write: ([UInt8]) -> Void) {
+        precondition(chunkBytes > 0, "chunks must hold something")
         let header = ["time (UTC)", "user", "since check-in", "local time (user's zone)", "what happened"]
-        guard let first = rows.first?.time, let last = rows.last?.time else { return header.joined(separator: "  ") + "\n" }
+        guard let first = rows.first?.time, let last = rows.last?.time else {
+            write(Array((header.joined(separator: "  ") + "\n").utf8))
+            return
+        }
         var face = CheckInClockFace(from: first, through: last)
-        var body: [[String]] = []
-        body.reserveCapacity(rows.count)
-        for row in rows {
-            body.append([face.utc(row.time), row.user, row.sinceLastCheckIn.map(hoursMinutes) ?? "-", face.local(row.time, zone: row.timeZone), row.what])
+        var cells: [[UInt8]] = Array(repeating: [], count: 4)
+        for column in 0..<4 { cells[column].reserveCapacity(128) }
+        /// Formats columns 0–3 of row `index` into `cells`.
+        func fill(_ index: Int) {
+            for column in 0..<4 { cells[column].removeAll(keepingCapacity: true) }
+            face.appendUTC(rows[index].time, to: &cells[0])
+            cells[1].append(contentsOf: rows[index].user.utf8)
+            appendHoursMinutes(rows[index].sinceLastCheckIn, to: &cells[2])
+            face.appendLocal(rows[index].time, zone: rows[index].timeZone, to: &cells[3])
         }
-        // Characters, as the eye counts them; ASCII (nearly every cell) without grapheme breaking.
-        func width(_ text: String) -> Int {
-            text.utf8.allSatisfy { $0 < 0x80 } ? text.utf8.count : text.count
-        }
-        var widths = [0, 0, 0, 0]
-        for cells in [header] + body {
+        var widths = header.prefix(4).map { width(Array($0.utf8)) }
+        for index in rows.indices {
+            fill(index)
             for column in 0..<4 { widths[column] = max(widths[column], width(cells[column])) }
         }
-        var output = ""
-        output.reserveCapacity((rows.count + 1) * 160)
-        for cells in [header] + body {
-            for column in 0..<4 {
-                output += cells[column]
-                output += String(repeating: " ", count: widths[column] - width(cells[column]) + 2)
-            }
-            output += cells[4]
-            output += "\n"
+        var output: [UInt8] = []
+        output.reserveCapacity(chunkBytes + 4_096)
+        func pad(_ column: Int, after text: [UInt8]) {
+            output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: widths[column] - width(text) + 2))
         }
-        return output
+        for column in 0..<4 {
+            let text = Array(header[column].utf8)
+            output.append(contentsOf: text)
+            pad(column, after: text)
+        }
+        output.append(contentsOf: header[4].utf8)
+        output.append(UInt8(ascii: "\n"))
+        for index in rows.indices {
+            fill(index)
+            for column in 0..<4 {
+                output.append(contentsOf: cells[column])
+                pad(column, after: cells[column])
+            }
+            output.append(contentsOf: rows[index].what.utf8)
+            output.append(UInt8(ascii: "\n"))
+            if output.count >= chunkBytes {
+                write(output)
+                output.removeAll(keepingCapacity: true)
+            }
+        }
+        write(output)
+    }
+
+    /// Characters, as the eye counts them; ASCII (nearly every cell) without grapheme breaking.
+    private static func width(_ utf8: [UInt8]) -> Int {
+        utf8.allSatisfy { $0 < 0x80 } ? utf8.count : String(decoding: utf8, as: UTF8.self).count
+    }
+
+    /// Appends `hoursMinutes(duration)`, or `-` for nil.
+    static func appendHoursMinutes(_ duration: Duration?, to out: inout [UInt8]) {
+        guard let duration else {
+            out.append(UInt8(ascii: "-"))
+            return
+        }
+        let minutes = Int(duration.nanoseconds / 60_000_000_000)
+        CheckInClockFace.appendDecimal(minutes / 60, to: &out)
+        out.append(UInt8(ascii: "h"))
+        out.append(UInt8(ascii: " "))
+        CheckInClockFace.appendTwo(minutes % 60, to: &out)
+        out.append(UInt8(ascii: "m"))
     }
 
     static func hoursMinutes(_ duration: Duration) -> String {
