@@ -6,7 +6,10 @@ import Sim
 // kernel's auction race and of the SafeNSound 72-hour heartbeat timeline.
 
 var timeTolerance: BenchmarkThresholds { BenchmarkThresholds(relative: [.p50: 300.0, .p90: 300.0]) }
-var mallocTolerance: BenchmarkThresholds { BenchmarkThresholds(relative: [.p50: 2.0, .p90: 2.0]) }
+var mallocTolerance: BenchmarkThresholds { BenchmarkThresholds(relative: [.p50: 5.0, .p90: 5.0]) }
+/// Steps per seed move with every optimizer change (the optimizer merges or drops actor hops), so
+/// they get a band, not an exact value: 25 % catches an extra hop per operation, not binary noise.
+var stepsTolerance: BenchmarkThresholds { BenchmarkThresholds(relative: [.p50: 25.0, .p90: 25.0]) }
 
 let stepsMetric = BenchmarkMetric.custom("steps", polarity: .prefersLarger, useScalingFactor: false)
 
@@ -17,7 +20,7 @@ let benchmarks: @Sendable () -> Void = {
             configuration: .init(
                 metrics: [.wallClock, .mallocCountTotal, stepsMetric], warmupIterations: 1, scalingFactor: .one,
                 maxDuration: .seconds(2), maxIterations: 100,
-                thresholds: [.wallClock: timeTolerance, .mallocCountTotal: mallocTolerance])
+                thresholds: [.wallClock: timeTolerance, .mallocCountTotal: mallocTolerance, stepsMetric: stepsTolerance])
         ) { benchmark in
             var seed: UInt64 = 0
             for _ in benchmark.scaledIterations {
@@ -48,7 +51,7 @@ let benchmarks: @Sendable () -> Void = {
         configuration: .init(
             metrics: [.wallClock, .mallocCountTotal, stepsMetric],
             warmupIterations: 1, scalingFactor: .one, maxDuration: .seconds(3), maxIterations: 20,
-            thresholds: [.wallClock: timeTolerance, .mallocCountTotal: mallocTolerance])
+            thresholds: [.wallClock: timeTolerance, .mallocCountTotal: mallocTolerance, stepsMetric: stepsTolerance])
     ) { benchmark in
         let run = HeartbeatWorkload.simulate(HeartbeatWorkload.Plan(users: 1_000))
         precondition(run.outcome != nil, "the timeline did not finish: \(run.simulationOutcome)")
