@@ -33,10 +33,8 @@ extension BenchCommand {
         var best = Int.max
         for _ in 0..<repetitions {
             MemoryProbe.resetPeak()
-            let (report, _) = try ScenarioRunner.run(RunRequest(scenario: scenario, seed: 1, strategy: .random, parameters: [parameter: users]))
-            let peak = MemoryProbe.peakBytes()
-            withExtendedLifetime(report) {}
-            best = min(best, peak)
+            _ = try ScenarioRunner.run(RunRequest(scenario: scenario, seed: 1, strategy: .random, parameters: [parameter: users]))
+            best = min(best, MemoryProbe.peakBytes())
         }
         return best
     }

@@ -51,7 +51,8 @@ enum ClockInterposer {
     /// How far the probe moves virtual time (an odd value the real clock will not reproduce).
     static let probeStepNanoseconds: Int64 = 1_234_567_891
 
-    /// The refusal, naming the fix.
+    /// The refusal, naming the fix. (It names `Date()` and `ContinuousClock` as what would read the
+    /// real clock; nothing here reads them.)
     static let missingLinkerSettingMessage = """
         Rehearsal: virtual time is not in effect in this process, so Date(), ContinuousClock and \
         Task.sleep deadlines would read the real clock and runs would not be deterministic. The \
