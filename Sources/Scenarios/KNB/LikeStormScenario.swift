@@ -17,7 +17,7 @@ public struct LikeStormScenario: Scenario {
         Parameter.duplicatePercent,
     ]
     public let operations: [String] = ["like", "unlike", "reply"]
-    public let variants = KNBScenarioSupport.variants([.likeArrayUnionIncrement, .unlikeNonLikerDecrements, .replyCountTriggerIncrement, .likeGuardReentrant])
+    public let variants = KNBScenarioSupport.variants([.likeArrayUnionIncrement, .unlikeNonLikerDecrements, .replyCountTriggerIncrement, .likeGuardReentrant, .replyCountReadThenWrite])
     public let checks: [CheckDeclaration] = [
         Check.likeCountMatchesLikes,
         Check.likeCountNotNegative,
