@@ -162,4 +162,27 @@ import Testing
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
+
+    @Test("a sweep seed's histograms, sized up front, encode as growing one sample at a time did")
+    func seedHistogramsEncodeAsAutoResized() {
+        var random = SimRandom(seed: 11)
+        var samples: [LatencySample] = []
+        for step in 0..<3_000 {
+            let latency = UInt64(random.below(4)) == 0 ? UInt64(random.below(7_200_000_000_000)) : UInt64(random.below(50_000_000))
+            let end: UInt64 = 10_000_000_000_000
+            samples.append(LatencySample(operation: ["a", "b", "c"][step % 3], user: "u", intendedStartNanoseconds: end - latency, endNanoseconds: end, step: UInt64(step)))
+        }
+        samples.append(LatencySample(operation: "tiny", user: "u", intendedStartNanoseconds: 5, endNanoseconds: 5, step: 0))
+        // The oracle: one auto-resizing histogram per operation, grown sample by sample.
+        var grown: [String: Histogram<UInt64>] = [:]
+        for sample in samples {
+            _ = grown[sample.operation, default: Histogram<UInt64>(numberOfSignificantValueDigits: .three)].record(max(1, sample.latencyNanoseconds / 1_000))
+        }
+        let sized = SweepSeedResult.histograms(samples)
+        #expect(sized.keys.sorted() == grown.keys.sorted())
+        for operation in grown.keys.sorted() {
+            #expect(HdrHistogramCodec.encode(sized[operation]!) == HdrHistogramCodec.encode(grown[operation]!), "\(operation)")
+            #expect(Self.buckets(sized[operation]!) == Self.buckets(grown[operation]!), "\(operation)")
+        }
+    }
 }

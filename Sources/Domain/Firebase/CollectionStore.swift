@@ -7,13 +7,26 @@ import Synchronization
 /// The registry is a short lock rather than an actor: finding a document's actor is not a point
 /// where Firestore serialises anything, so it should not cost a scheduling point. Writes are
 /// serialised by the document actors; the index is updated synchronously inside their commits.
+///
+/// Queries are served the way Firestore serves them, from indexes kept on commit rather than by
+/// scanning: the ids in order (re-sorted only after an insert or delete, not on update), and the
+/// single-field and composite indexes a query first asks for (`EqualityIndex`, `OrderedIndex`), built from the live
+/// documents then and updated by every commit after.
 final class CollectionStore: Sendable {
     let path: String
     private unowned let firestore: Firestore
     private struct State {
         var actors: [String: DocumentActor] = [:]
         var live: [String: DocumentSnapshot] = [:]
+        /// The ids of `live`, sorted; nil after an insert or delete until the next full query.
+        var sortedIds: [String]? = []
         var listeners: [SnapshotListener] = []
+        /// Every id that went from absent to existing since `followInsertions`, in commit order;
+        /// nil (not kept) until a checker asks for it.
+        var inserted: [String]?
+        /// Indexes in the order queries first asked for them (a handful per collection).
+        var equalityIndexes: [EqualityIndex] = []
+        var orderedIndexes: [OrderedIndex] = []
     }
     private let state = Mutex(State())
 
@@ -36,16 +49,67 @@ final class CollectionStore: Sendable {
 
     /// Existing documents, sorted by id (deterministic whatever the hash seed).
     func documents() -> [DocumentSnapshot] {
-        let snapshots = state.withLock { Array($0.live.values) }
-        return snapshots.sorted { $0.path.id < $1.path.id }
+        state.withLock { state in
+            let ids: [String]
+            if let sorted = state.sortedIds {
+                ids = sorted
+            } else {
+                ids = state.live.keys.sorted()
+                state.sortedIds = ids
+            }
+            return ids.map { state.live[$0]! }
+        }
+    }
+
+    /// Existing documents whose `field` equals `value`, sorted by id (a single-field index).
+    func documents(whereField field: String, isEqualTo value: Value) -> [DocumentSnapshot] {
+        state.withLock { state in
+            let position = state.equalityIndexes.firstIndex { $0.field == field } ?? {
+                state.equalityIndexes.append(EqualityIndex(field: field, documents: state.live.values))
+                return state.equalityIndexes.count - 1
+            }()
+            let ids = state.equalityIndexes[position].ids(for: value)
+            return ids.map { state.live[$0]! }
+        }
+    }
+
+    /// Existing documents matching `definition` (an optional equality, then a timestamp field)
+    /// whose ordered field lies in `lower...upper`, ordered by that field then id (a composite index).
+    func documents(_ definition: OrderedIndex.Definition, from lower: Timestamp?, through upper: Timestamp?) -> [DocumentSnapshot] {
+        state.withLock { state in
+            let position = state.orderedIndexes.firstIndex { $0.definition == definition } ?? {
+                state.orderedIndexes.append(OrderedIndex(definition, documents: state.live.values))
+                return state.orderedIndexes.count - 1
+            }()
+            let ids = state.orderedIndexes[position].ids(from: lower, through: upper)
+            return ids.map { state.live[$0]! }
+        }
     }
 
     var count: Int { state.withLock { $0.live.count } }
 
+    /// Starts keeping the ids of documents created from now on (idempotent).
+    func followInsertions() { state.withLock { if $0.inserted == nil { $0.inserted = [] } } }
+
+    /// The ids of documents created since `followInsertions`, from the `position`-th on, in commit order.
+    func insertedIds(from position: Int) -> [String] {
+        state.withLock { state in
+            guard let inserted = state.inserted else { preconditionFailure("insertedIds(\(path)) before followInsertions") }
+            return position < inserted.count ? Array(inserted[max(0, position)...]) : []
+        }
+    }
+
     /// Records a commit in the index and returns the listeners to notify (registration order).
     func record(_ after: DocumentSnapshot) -> [SnapshotListener] {
         state.withLock { state in
-            if after.exists { state.live[after.path.id] = after } else { state.live[after.path.id] = nil }
+            let id = after.path.id
+            let before = state.live[id]
+            if after.exists { state.live[id] = after } else { state.live[id] = nil }
+            if (before == nil) == after.exists { state.sortedIds = nil }  // inserted or deleted
+            if before == nil, after.exists { state.inserted?.append(id) }
+            let old = before?.fields, new = after.fields
+            for index in state.equalityIndexes.indices { state.equalityIndexes[index].update(id: id, from: old, to: new) }
+            for index in state.orderedIndexes.indices { state.orderedIndexes[index].update(id: id, from: old, to: new) }
             return state.listeners
         }
     }

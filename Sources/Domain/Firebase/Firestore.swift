@@ -111,6 +111,37 @@ public final class Firestore: Sendable {
         store(collection).documents().filter(predicate)
     }
 
+    /// Existing documents of `collection` whose `field` equals `value`, sorted by id: the same as
+    /// `query(collection) { $0[field] == value }`, served from a single-field index.
+    public func query(_ collection: String, whereField field: String, isEqualTo value: Value) -> [DocumentSnapshot] {
+        store(collection).documents(whereField: field, isEqualTo: value)
+    }
+
+    /// Existing documents of `collection` whose timestamp field `orderField` lies in
+    /// `lower...upper` (a missing bound is open) and, if `equalField` is given, whose `equalField`
+    /// equals `equalValue`; ordered by `orderField`, then id. Documents without a timestamp in
+    /// `orderField` are not in it. Served from a composite index (built on first use, then kept
+    /// on commit), as Firestore serves `where status == "scheduled" and scheduledFor <= now
+    /// order by scheduledFor`: the cost is the documents returned, not the collection.
+    public func query(
+        _ collection: String, whereField equalField: String? = nil, isEqualTo equalValue: Value? = nil,
+        orderedBy orderField: String, from lower: Timestamp? = nil, through upper: Timestamp? = nil
+    ) -> [DocumentSnapshot] {
+        let definition = OrderedIndex.Definition(equalField: equalField, equalValue: equalField == nil ? nil : equalValue, orderField: orderField)
+        return store(collection).documents(definition, from: lower, through: upper)
+    }
+
+    /// Starts an audit feed of the documents created in `collection` from now on, for checkers
+    /// that follow a collection by keeping a count instead of re-reading it (`insertedIds`). Not
+    /// a Firestore API; nothing is kept for collections nobody follows.
+    public func followInsertions(_ collection: String) { store(collection).followInsertions() }
+
+    /// The ids of the documents created in `collection` (absent, then written) since
+    /// `followInsertions`, in commit order, from the `position`-th creation on.
+    public func insertedIds(_ collection: String, from position: Int) -> [String] {
+        store(collection).insertedIds(from: position)
+    }
+
     /// The latest committed fields of a document, without a hop (what rules' `get()` sees).
     public func liveFields(_ path: DocumentPath) -> Fields? { store(path.collection).liveFields(path.id) }
 

@@ -99,6 +99,9 @@ public final class SafeNSoundApp: Sendable {
     /// Every scheduled alert ever created, ordered by creation time then id.
     public func alerts() async -> [SafeNSoundScheduledAlert] { await store.allAlerts() }
 
+    /// Every scheduled alert of `userId`, ordered by creation time then id.
+    public func alerts(of userId: String) async -> [SafeNSoundScheduledAlert] { await store.alerts(of: userId) }
+
     // MARK: recordHeartbeat (callable)
 
     /// The `recordHeartbeat` callable.

@@ -3,9 +3,11 @@
 ///
 /// The rate limit is a server transaction on `users/{uid}`; alert creation is `create()` on the
 /// deterministic id (ALREADY_EXISTS = already there); a claim is a server transaction on the
-/// alert. The due-alert query scans `scheduled_alerts` (fine for scenario sizes; the actor store
-/// is the one for 100k-user timelines). The check's work list is the users' `nextCheckDue` field
-/// (a query `nextCheckDue <= horizon`), so a fresh function instance finds the same work.
+/// alert. The due-alert query is `status == "scheduled" and scheduledFor <= now` on a composite
+/// index, and a user's alerts are found by the `userId` field's index, so a run's cost follows the
+/// alerts due, not the collection (the actor store is still the one for 100k-user timelines). The
+/// check's work list is the users' `nextCheckDue` field (an indexed query `nextCheckDue <= horizon`),
+/// so a fresh function instance finds the same work.
 public struct SafeNSoundFirestoreStore: SafeNSoundStore {
     public let firestore: Firestore
 
@@ -165,9 +167,9 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
     /// field if it is still due, so overlapping runs split the users instead of both taking them.
     /// A user whose transaction fails keeps the field and is taken by the next run.
     public func takeDueChecks(through horizon: Timestamp) async -> [(userId: String, due: Timestamp)] {
-        let candidates = firestore.query("users") { ($0["nextCheckDue"]?.timestampValue).map { $0 <= horizon } ?? false }
+        // Served by the composite index on `nextCheckDue`: already ordered by due time, then id.
+        let candidates = firestore.query("users", orderedBy: "nextCheckDue", through: horizon)
             .compactMap { snapshot in snapshot["nextCheckDue"]?.timestampValue.map { (userId: snapshot.id, due: $0) } }
-            .sorted { ($0.due, $0.userId) < ($1.due, $1.userId) }
         var taken: [(userId: String, due: Timestamp)] = []
         for candidate in candidates {
             let path = Self.userPath(candidate.userId)
@@ -205,12 +207,11 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
     }
 
     public func dueAlerts(at now: Timestamp) async -> [SafeNSoundScheduledAlert] {
-        let scheduled = SafeNSoundScheduledAlert.Status.scheduled.rawValue
-        return firestore.query("scheduled_alerts") { snapshot in
-            snapshot["status"]?.stringValue == scheduled && (snapshot["scheduledFor"]?.timestampValue ?? now) <= now
-        }
-        .compactMap(Self.alert)
-        .sorted { ($0.scheduledFor, $0.alertId) < ($1.scheduledFor, $1.alertId) }
+        // `where status == "scheduled" and scheduledFor <= now order by scheduledFor` on its composite
+        // index: the cost is the alerts due, not every alert ever created.
+        let scheduled = Value.string(SafeNSoundScheduledAlert.Status.scheduled.rawValue)
+        return firestore.query("scheduled_alerts", whereField: "status", isEqualTo: scheduled, orderedBy: "scheduledFor", through: now)
+            .compactMap(Self.alert)
     }
 
     public func claimAlert(_ alertId: String, at now: Timestamp, lease: Duration) async -> SafeNSoundScheduledAlert? {
@@ -260,7 +261,8 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
 
     public func cancelPendingAlerts(userId: String) async -> Int {
         let scheduled = SafeNSoundScheduledAlert.Status.scheduled.rawValue
-        let pending = firestore.query("scheduled_alerts") { $0["userId"]?.stringValue == userId && $0["status"]?.stringValue == scheduled }
+        let pending = firestore.query("scheduled_alerts", whereField: "userId", isEqualTo: .string(userId))
+            .filter { $0["status"]?.stringValue == scheduled }
         var cancelled = 0
         for snapshot in pending {
             let done = try? await firestore.runTransaction { transaction -> Bool in
@@ -276,5 +278,10 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
 
     public func allAlerts() async -> [SafeNSoundScheduledAlert] {
         firestore.query("scheduled_alerts").compactMap(Self.alert).sorted { ($0.createdAt, $0.alertId) < ($1.createdAt, $1.alertId) }
+    }
+
+    public func alerts(of userId: String) async -> [SafeNSoundScheduledAlert] {
+        firestore.query("scheduled_alerts", whereField: "userId", isEqualTo: .string(userId))
+            .compactMap(Self.alert).filter { $0.userId == userId }.sorted { ($0.createdAt, $0.alertId) < ($1.createdAt, $1.alertId) }
     }
 }

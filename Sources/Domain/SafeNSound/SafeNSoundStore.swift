@@ -39,4 +39,13 @@ public protocol SafeNSoundStore: Sendable {
     func cancelPendingAlerts(userId: String) async -> Int
     /// Every alert, ordered by creation time then id.
     func allAlerts() async -> [SafeNSoundScheduledAlert]
+    /// Every alert of `userId`, ordered by creation time then id (`allAlerts` filtered to the user).
+    func alerts(of userId: String) async -> [SafeNSoundScheduledAlert]
+}
+
+extension SafeNSoundStore {
+    /// `allAlerts` filtered to the user: stores with a per-user index answer it without the scan.
+    public func alerts(of userId: String) async -> [SafeNSoundScheduledAlert] {
+        await allAlerts().filter { $0.userId == userId }
+    }
 }

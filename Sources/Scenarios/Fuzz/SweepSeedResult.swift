@@ -30,13 +30,22 @@ public struct SweepSeedResult: Sendable, Codable {
     }
 
     /// Latency histograms of `samples`, one per operation.
+    ///
+    /// Each histogram is made wide enough for its largest sample up front: growing one sample at a
+    /// time (auto-resize) appends counts through the dependency's unspecialised generic code, which
+    /// was 14 % of a heartbeat-timeline sweep worker. The width is not part of the result (the
+    /// encoding writes the maximum's bucket; `HdrHistogramCodec.encode`), and the histogram still
+    /// auto-resizes when merged with a wider one.
     public static func histograms(_ samples: [LatencySample]) -> [String: Histogram<UInt64>] {
-        var result: [String: Histogram<UInt64>] = [:]
-        for sample in samples {
-            _ = result[sample.operation, default: Histogram<UInt64>(numberOfSignificantValueDigits: .three)]
-                .record(max(1, sample.latencyNanoseconds / 1_000))
+        var values: [String: [UInt64]] = [:]
+        for sample in samples { values[sample.operation, default: []].append(max(1, sample.latencyNanoseconds / 1_000)) }
+        return values.mapValues { recorded in
+            var histogram = Histogram<UInt64>(
+                lowestDiscernibleValue: 1, highestTrackableValue: max(2, recorded.max() ?? 2), numberOfSignificantValueDigits: .three)
+            histogram.autoResize = true
+            for value in recorded { _ = histogram.record(value) }
+            return histogram
         }
-        return result
     }
 }
 

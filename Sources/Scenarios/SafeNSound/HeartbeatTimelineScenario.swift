@@ -86,7 +86,11 @@ public struct HeartbeatTimelineScenario: Scenario {
     final class Observed: Sendable {
         struct State {
             var accepted: [String: [Timestamp]] = [:]
+            /// Users with a heartbeat accepted since the monitor's last pass.
+            var acceptedSinceCheck: Set<String> = []
             var pausedAt: [String: Timestamp] = [:]
+            /// Paused users in the order they paused (the monitor reads the new ones).
+            var pauseOrder: [String] = []
             var cancelledSeen: Set<String> = []
         }
         let state = Mutex(State())
@@ -134,6 +138,8 @@ public struct HeartbeatTimelineScenario: Scenario {
             Self.onDelivery(delivery, backend: backend, members: byId, context: context, virtual: virtual)
         }
         let app = SafeNSoundApp(environment: env, configuration: configuration, messenger: log, store: SafeNSoundFirestoreStore(firestore: backend.firestore))
+        backend.firestore.followInsertions("scheduled_alerts")  // the monitor reads new alerts, not all
+        let monitor = Monitor()
         app.register(on: backend.functions)
         for member in roster {
             let user = SafeNSoundUser(
@@ -147,7 +153,7 @@ public struct HeartbeatTimelineScenario: Scenario {
         await backend.scheduler.start(firstTick: start + .seconds(120), until: end)
 
         try await context.monitored(every: .seconds(600), check: {
-            Self.checkState(app: app, backend: backend, log: log, members: byId, observed: observed, context: context)
+            Self.checkState(monitor: monitor, backend: backend, log: log, members: byId, observed: observed, context: context)
         }) {
             await withTaskGroup(of: Void.self) { group in
                 for member in roster {
@@ -182,7 +188,10 @@ public struct HeartbeatTimelineScenario: Scenario {
             try? await clock.sleep(until: pauseAt)
             guard !context.isStopped else { return }
             try? await app.setActive(userId: member.userId, false)
-            observed.state.withLock { $0.pausedAt[member.userId] = clock.now }
+            observed.state.withLock { state in
+                state.pausedAt[member.userId] = clock.now
+                state.pauseOrder.append(member.userId)
+            }
             context.note(member.userId, "paused monitoring")
             return
         }
@@ -248,7 +257,10 @@ public struct HeartbeatTimelineScenario: Scenario {
             switch result {
             case .success(let value):
                 guard let time = value.mapValue?["lastHeartbeat"]?.timestampValue else { continue }
-                observed.state.withLock { $0.accepted[member.userId, default: []].append(time) }
+                observed.state.withLock { state in
+                    state.accepted[member.userId, default: []].append(time)
+                    state.acceptedSinceCheck.insert(member.userId)
+                }
                 accepted = max(accepted ?? time, time)
             case .failure(let error):
                 if case SafeNSoundError.rateLimited = error { context.sometimes(Check.rateLimited, true); continue }
@@ -257,7 +269,7 @@ public struct HeartbeatTimelineScenario: Scenario {
         }
         guard let accepted else { return nil }
         context.note(member.userId, results.count == 2 ? "check-in (double tap)" : "check-in")
-        let newlyCancelled = await app.alerts().filter { $0.userId == member.userId && $0.status == .cancelled && $0.windowLastHeartbeat < accepted }
+        let newlyCancelled = await app.alerts(of: member.userId).filter { $0.status == .cancelled && $0.windowLastHeartbeat < accepted }
         let fresh = observed.state.withLock { state in newlyCancelled.filter { state.cancelledSeen.insert($0.alertId).inserted } }
         if !fresh.isEmpty {
             context.sometimes(Check.checkinCancelledAlert, true)
@@ -297,87 +309,6 @@ public struct HeartbeatTimelineScenario: Scenario {
         }
     }
 
-    static func checkState(app: SafeNSoundApp, backend: Backend, log: SafeNSoundDeliveryLog, members: [String: Member], observed: Observed, context: ScenarioContext) {
-        let alerts = backend.firestore.query("scheduled_alerts").compactMap { parseAlert(id: $0.id, $0.fields) }
-        check(alerts: alerts, deliveries: log.deliveries, heartbeats: backend.firestore.query("heartbeats"), members: members, observed: observed, context: context)
-    }
-
-    static func check(
-        alerts: [SeenAlert], deliveries: [SafeNSoundDeliveryLog.Delivery], heartbeats: [DocumentSnapshot],
-        members: [String: Member], observed: Observed, context: ScenarioContext
-    ) {
-        var perWindow: [String: [String]] = [:]
-        for alert in alerts { perWindow["\(alert.userId)|\(alert.windowLastHeartbeat.unixNanoseconds)|\(alert.kind.rawValue)", default: []].append(alert.alertId) }
-        for key in perWindow.keys.sorted() {
-            let ids = perWindow[key]!
-            context.always(Check.oneAlertPerKindPerWindow, ids.count <= 1, "\(ids.count) alerts \(ids.sorted()) for one window (\(key))")
-        }
-        let alertById = Dictionary(alerts.map { ($0.alertId, $0) }, uniquingKeysWith: { first, _ in first })
-        // A check-in closes a window when it *commits* (the heartbeat record's update time), not at
-        // the request's server time it carries: a sender whose re-read was served before the commit
-        // cannot have seen it (seed 602: request at …159.7 ms, re-read and email at …176.5 ms,
-        // commit at …184.2 ms). The careful design writes the record in the check-in's transaction,
-        // so its update time is the commit of the new lastHeartbeat.
-        var committed: [String: [(heartbeat: Timestamp, commit: Timestamp)]] = [:]
-        for snapshot in heartbeats {
-            if let user = snapshot["userId"]?.stringValue, let time = snapshot["timestamp"]?.timestampValue {
-                committed[user, default: []].append((time, snapshot.updateTime))
-            }
-        }
-        let (accepted, paused) = observed.state.withLock { ($0.accepted, $0.pausedAt) }
-        for user in accepted.keys.sorted() {
-            let times = accepted[user]!.sorted()
-            for (earlier, later) in zip(times, times.dropFirst()) {
-                context.always(Check.rateLimitRespected, later - earlier >= .seconds(60),
-                               "\(user) had heartbeats accepted \(Double((later - earlier).nanoseconds) / 1e9) s apart (\(earlier) and \(later))")
-            }
-        }
-        var sent: [String: Int] = [:]
-        var failures: [String: Int] = [:]
-        /// Recipients whose latest send timed out: SendGrid sent it, the app could not know and retries.
-        var unconfirmed: Set<String> = []
-        var reachedByAlert: [String: Set<String>] = [:]
-        for delivery in deliveries {
-            let message = delivery.message
-            guard let alert = alertById[message.alertId], let member = members[message.userId] else { continue }
-            let attemptKey = message.alertId
-            guard delivery.delivered else { failures[attemptKey, default: 0] += 1; continue }
-            let retried = failures[attemptKey, default: 0] > 0
-            context.sometimes(Check.emailRetried, retried)
-            let key = "\(alert.userId)|\(alert.windowLastHeartbeat.unixNanoseconds)|\(alert.kind.rawValue)|\(message.recipient)"
-            let afterTimeOut = unconfirmed.contains(key)
-            if delivery.timedOut { unconfirmed.insert(key) } else { unconfirmed.remove(key) }
-            let reachedBefore = reachedByAlert[attemptKey, default: []]
-            if retried, !reachedBefore.isEmpty, !reachedBefore.contains(message.recipient) {
-                context.sometimes(Check.retrySkipsDeliveredContacts, true)
-            }
-            reachedByAlert[attemptKey, default: []].insert(message.recipient)
-            sent[key, default: 0] += 1
-            if afterTimeOut { context.sometimes(Check.resentAfterTimeout, true) }
-            context.always(Check.noDoubleSend, sent[key]! <= 1 || afterTimeOut,
-                           "\(message.channel.rawValue) for \(member.userId)'s window of \(alert.windowLastHeartbeat) (\(alert.kind.rawValue)) reached \(message.recipient) \(sent[key]!) times")
-            let d = delivery.startedAt
-            let closedBy = (committed[member.userId] ?? []).filter { $0.heartbeat > alert.windowLastHeartbeat && $0.commit < d }.min { $0.commit < $1.commit }
-            context.always(Check.noAlertAfterCheckin, closedBy == nil,
-                           "\(alert.kind.rawValue) for \(member.userId) sent at \(d) though a check-in at \(closedBy.map { "\($0.heartbeat) (committed \($0.commit))" } ?? "-") closed its window")
-            if let pause = paused[member.userId] {
-                context.always(Check.noAlertAfterCheckin, d <= pause, "\(alert.kind.rawValue) for \(member.userId) sent at \(d) though monitoring was paused at \(pause)")
-            }
-            let emailDue = alert.windowLastHeartbeat + .seconds(Int64(member.thresholdHours) * 3600)
-            let due = alert.kind == .emailAlert ? emailDue : emailDue - .seconds(Int64(min(leadHours, member.thresholdHours)) * 3600)
-            let latest = due + attemptAllowance * (1 + failures[attemptKey, default: 0]) + slack
-            context.always(Check.alertOnTime, d >= due && d <= latest,
-                           "\(alert.kind.rawValue) for \(member.userId) (\(member.thresholdHours) h, \(member.timeZone)) due \(due) went out at \(d): \(d < due ? "early" : "late") by \(Double(((d < due) ? due - d : d - due).nanoseconds) / 60e9) min")
-            if alert.kind == .emailAlert {
-                let verdict = emailShowsLocalTime(body: message.body, lastCheckIn: alert.windowLastHeartbeat, timeZone: member.timeZone)
-                context.always(Check.emailShowsLocalTime, verdict.holds,
-                               "email for \(member.userId) (\(member.timeZone)) says \"\(message.body)\", expected last check-in \"\(verdict.expected)\"")
-                if crossesDST(from: alert.windowLastHeartbeat, to: emailDue, timeZone: member.timeZone) { context.sometimes(Check.dstWindowEmailed, true) }
-            }
-            if delivery.timedOut { failures[attemptKey, default: 0] += 1 }  // the retry gets one more attempt's allowance
-        }
-    }
-
     /// A `scheduled_alerts` document as the checkers read it (admin view of the live fields).
     static func parseAlert(id: String, _ fields: Fields?) -> SeenAlert? {
         guard let fields, let userId = fields["userId"]?.stringValue,
@@ -402,9 +333,9 @@ public struct HeartbeatTimelineScenario: Scenario {
     /// Liveness: every active user whose window ran out well before the end got an email for it.
     static func checkEnd(app: SafeNSoundApp, log: SafeNSoundDeliveryLog, members: [Member], observed: Observed, end: Timestamp, context: ScenarioContext) async {
         guard !context.isStopped else { return }
-        let alerts = await app.alerts()
+        let alerts = Dictionary(await app.alerts().map { ($0.alertId, $0) }, uniquingKeysWith: { first, _ in first })
         let emailed = Set(log.deliveries.filter { $0.delivered && $0.message.channel == .email }.compactMap { delivery in
-            alerts.first { $0.alertId == delivery.message.alertId }.map { "\($0.userId)|\($0.windowLastHeartbeat.unixNanoseconds)" }
+            alerts[delivery.message.alertId].map { "\($0.userId)|\($0.windowLastHeartbeat.unixNanoseconds)" }
         })
         for member in members {
             guard let user = await app.user(member.userId), user.isActive else { continue }

@@ -47,4 +47,9 @@ final class SafeNSoundDeliveryLog: SafeNSoundMessenger {
 
     /// Every attempt so far, in the order they finished.
     var deliveries: [Delivery] { state.withLock { $0 } }
+
+    /// The attempts from the `position`-th on (a checker's cursor), in the order they finished.
+    func deliveries(from position: Int) -> ArraySlice<Delivery> {
+        state.withLock { $0[min(max(0, position), $0.count)...] }
+    }
 }
