@@ -1,5 +1,5 @@
 /// A rejected Inspired request; each message says what the caller can do.
-public enum InspiredError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum InspiredError: AppError, Equatable, CustomStringConvertible {
     case unauthenticated
     case profileAlreadyExists(userId: String)
     case profileNotFound(userId: String)
@@ -33,9 +33,8 @@ public enum InspiredError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    static func wrap(_ error: any Error) -> InspiredError {
-        if let error = error as? InspiredError { return error }
-        if let error = error as? BackendError { return .backend(error) }
-        return .backend(.invalidArgument("unexpected error \(error)"))
+    public var backendError: BackendError? {
+        if case .backend(let error) = self { return error }
+        return nil
     }
 }

@@ -15,6 +15,9 @@ public final class SafeNSoundApp: Sendable {
     let probe: SafeNSoundProbe
     /// The warm function instance's module-scope memory (`rate-limit-in-memory`: last call per user).
     let functionMemory: InstanceMemory
+    /// The backend the functions are deployed on (`deployed(on:)`); nil for an app driven directly
+    /// on an environment (benchmarks, timelines), which has no devices.
+    public let backend: Backend?
 
     /// Builds the app on `store` (default: `SafeNSoundActorStore`), sending through `messenger`.
     public convenience init(
@@ -28,9 +31,11 @@ public final class SafeNSoundApp: Sendable {
 
     package init(
         environment: DomainEnvironment, configuration: SafeNSoundConfiguration,
-        messenger: any SafeNSoundMessenger, store: (any SafeNSoundStore)? = nil, probe: SafeNSoundProbe
+        messenger: any SafeNSoundMessenger, store: (any SafeNSoundStore)? = nil, probe: SafeNSoundProbe,
+        backend: Backend? = nil
     ) {
         self.environment = environment
+        self.backend = backend
         self.configuration = configuration
         self.messenger = messenger
         self.probe = probe

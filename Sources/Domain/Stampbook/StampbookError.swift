@@ -1,5 +1,5 @@
 /// A rejected Stampbook request; each message says what the caller can do.
-public enum StampbookError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum StampbookError: AppError, Equatable, CustomStringConvertible {
     case unauthenticated
     case stampNotFound(stampId: String)
     case alreadyCollected(userId: String, stampId: String)
@@ -29,9 +29,8 @@ public enum StampbookError: Error, Equatable, Sendable, CustomStringConvertible 
         }
     }
 
-    static func wrap(_ error: any Error) -> StampbookError {
-        if let error = error as? StampbookError { return error }
-        if let error = error as? BackendError { return .backend(error) }
-        return .backend(.invalidArgument("unexpected error \(error)"))
+    public var backendError: BackendError? {
+        if case .backend(let error) = self { return error }
+        return nil
     }
 }

@@ -1,5 +1,5 @@
 /// A rejected UFree request; each message says what the caller can do.
-public enum UFreeError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum UFreeError: AppError, Equatable, CustomStringConvertible {
     case unauthenticated
     case permissionDenied(userId: String, resource: String)
     case userNotFound(userId: String)
@@ -33,9 +33,8 @@ public enum UFreeError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    static func wrap(_ error: any Error) -> UFreeError {
-        if let error = error as? UFreeError { return error }
-        if let error = error as? BackendError { return .backend(error) }
-        return .backend(.invalidArgument("unexpected error \(error)"))
+    public var backendError: BackendError? {
+        if case .backend(let error) = self { return error }
+        return nil
     }
 }

@@ -19,6 +19,9 @@ public protocol Scenario: Sendable {
     /// The parameter that counts the scenario's users (`users`, `bidders`), if any: memory per user
     /// and scale measurements vary it.
     var population: ScenarioParameter? { get }
+    /// What `rehearse load` runs for this scenario (the same client code on a runner-built
+    /// backend), nil if the scenario has no load profile.
+    var loadProfile: LoadProfile? { get }
     /// Cross-parameter validation beyond each parameter's range.
     func validate(_ parameters: ScenarioParameters) throws(ScenarioError)
     /// Runs one seed inside `Simulation.run`; reports through `context`.
@@ -29,6 +32,8 @@ extension Scenario {
     public var usesBackend: Bool { true }
 
     public var population: ScenarioParameter? { nil }
+
+    public var loadProfile: LoadProfile? { nil }
 
     public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {}
 }

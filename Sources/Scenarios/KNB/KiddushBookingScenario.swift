@@ -4,6 +4,7 @@ import Sim
 /// KNB kiddush sponsorship: users (some admins) race to book a few Shabbat dates.
 public struct KiddushBookingScenario: Scenario {
     public init() {}
+    public var loadProfile: LoadProfile? { .kiddushBooking }
     public let name = "kiddush-booking"
     public let summary = "users and admins race to sponsor a few kiddush dates; one booking and one email per date"
     public let parameters: [ScenarioParameter] = [
@@ -14,7 +15,7 @@ public struct KiddushBookingScenario: Scenario {
         Parameter.duplicatePercent,
     ]
     public let operations: [String] = ["bookKiddush"]
-    public let variants = KNBScenarioSupport.variants([.kiddushRandomId, .kiddushSetDataOverwrite, .kiddushCheckSendSet])
+    public let variants = ScenarioSupport.variants([KNBVariant.kiddushRandomId, .kiddushSetDataOverwrite, .kiddushCheckSendSet])
     public let checks: [CheckDeclaration] = [
         Check.oneBookingPerDate,
         Check.rejectionSaysAlreadyBooked,
@@ -51,7 +52,7 @@ public struct KiddushBookingScenario: Scenario {
                         let date = Self.date(random.below(p[Parameter.dates]))
                         context.note(user.email, "book \(date)")
                         do {
-                            let path = try await KNBScenarioSupport.retrying {
+                            let path = try await ScenarioSupport.retrying {
                                 try await user.bookKiddush(date: date, occasion: "Simcha", tierName: "Gold", tierAmount: 500)
                             }
                             confirmed.append(user: user.email, path: path)
@@ -60,7 +61,7 @@ public struct KiddushBookingScenario: Scenario {
                             context.sometimes(Check.dateAlreadyBooked, true)
                             context.always(Check.rejectionSaysAlreadyBooked, true, "")
                             context.note(user.email, "\(date) already booked")
-                        } catch BackendError.permissionDenied(let operation, let path) {
+                        } catch KNBError.backend(.permissionDenied(let operation, let path)) {
                             context.always(Check.rejectionSaysAlreadyBooked, false, "\(user.email) booking \(date) got PERMISSION_DENIED (\(operation) \(path))")
                         } catch {
                             context.note(user.email, "booking failed: \(error)")

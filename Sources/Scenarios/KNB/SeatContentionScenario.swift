@@ -4,6 +4,7 @@ import Sim
 /// KNB seat reservations: more users than seats, all reserving at about the same time.
 public struct SeatContentionScenario: Scenario {
     public init() {}
+    public var loadProfile: LoadProfile? { .seatContention }
     public let name = "seat-contention"
     public let summary = "users race for a few KNB seats; no seat may be reserved twice"
     public let parameters: [ScenarioParameter] = [
@@ -13,7 +14,7 @@ public struct SeatContentionScenario: Scenario {
         Parameter.windowSeconds,
     ]
     public let operations: [String] = ["reserveSeat"]
-    public let variants = KNBScenarioSupport.variants([.seatRandomId])
+    public let variants = ScenarioSupport.variants([KNBVariant.seatRandomId])
     public let checks: [CheckDeclaration] = [
         Check.noSeatDoubleBooked,
         Check.confirmedReservationsHeld,
@@ -39,7 +40,7 @@ public struct SeatContentionScenario: Scenario {
                             let seat = 1 + random.below(p[Parameter.seats])
                             context.note(user.email, "reserve A-\(seat)")
                             do {
-                                let path = try await KNBScenarioSupport.retrying { try await user.reserveSeat(row: "A", number: seat) }
+                                let path = try await ScenarioSupport.retrying { try await user.reserveSeat(row: "A", number: seat) }
                                 confirmed.append(user: user.email, path: path)
                                 context.note(user.email, "reserved A-\(seat)")
                                 break

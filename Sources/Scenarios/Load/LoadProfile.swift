@@ -36,10 +36,9 @@ public struct LoadProfile: Sendable {
     /// Builds the app on the runner's backend and returns its workload (not timed).
     public let setUp: @Sendable (_ setup: Setup) async -> Workload
 
-    /// Every profile, by scenario name.
-    public static let all: [LoadProfile] = [
-        auctionRace, likeStorm, seatContention, kiddushBooking, friendHandshake, nudgeStorm, stampCollect, privacyAccess, heartbeatTimeline,
-    ]
+    /// Every registered scenario's profile, in registry order (a scenario declares its own,
+    /// `Scenario.loadProfile`, so adding one touches no list here).
+    public static var all: [LoadProfile] { ScenarioRegistry.all.compactMap(\.loadProfile) }
 
     /// The profile of `scenario`, if it has one.
     public static func named(_ scenario: String) -> LoadProfile? { all.first { $0.scenario == scenario } }

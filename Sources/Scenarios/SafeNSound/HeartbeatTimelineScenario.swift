@@ -9,6 +9,7 @@ import Synchronization
 /// SendGrid answers 429 and Cloud Scheduler duplicates ticks.
 public struct HeartbeatTimelineScenario: Scenario {
     public init() {}
+    public var loadProfile: LoadProfile? { .heartbeatTimeline }
     public let name = "heartbeat-timeline"
     public let summary = "SafeNSound check-ins, pre-notifications and emails over 72 h across a DST change"
     public let parameters: [ScenarioParameter] = [
@@ -133,8 +134,7 @@ public struct HeartbeatTimelineScenario: Scenario {
         let log = SafeNSoundDeliveryLog(inner: SafeNSoundBackendMessenger(backend: backend), clock: clock) { delivery in
             Self.onDelivery(delivery, backend: backend, members: byId, context: context, virtual: virtual)
         }
-        let app = SafeNSoundApp(environment: env, configuration: configuration, messenger: log, store: SafeNSoundFirestoreStore(firestore: backend.firestore))
-        app.register(on: backend.functions)
+        let app = SafeNSoundApp.deployed(on: backend, configuration: configuration, messenger: log)
         for member in roster {
             let user = SafeNSoundUser(
                 userId: member.userId, name: "User \(member.userId)", fcmToken: "tok-\(member.userId)",
@@ -172,7 +172,7 @@ public struct HeartbeatTimelineScenario: Scenario {
     ) async {
         let p = context.parameters
         var random = Simulation.random("heartbeat/\(member.userId)")
-        let device = backend.client(auth: AuthContext(uid: member.userId), label: member.userId)
+        let device = app.client(uid: member.userId)
         let threshold = Duration.seconds(Int64(member.thresholdHours) * 3600)
         let lead = Duration.seconds(Int64(min(leadHours, member.thresholdHours)) * 3600)
         var lastHeartbeat = member.initialHeartbeat
@@ -212,25 +212,23 @@ public struct HeartbeatTimelineScenario: Scenario {
 
     /// One tap on the check-in button: maybe offline, maybe a double tap. Returns the accepted heartbeat time.
     static func checkIn(
-        _ member: Member, device: FirestoreClient, backend: Backend, app: SafeNSoundApp, random: inout SimRandom,
+        _ member: Member, device: SafeNSoundClient, backend: Backend, app: SafeNSoundApp, random: inout SimRandom,
         observed: Observed, context: ScenarioContext
     ) async -> Timestamp? {
         let p = context.parameters
-        let data: Fields = ["timezone": .string(member.timeZone), "deviceInfo": .map(["model": "iPhone"])]
-        let auth = AuthContext(uid: member.userId)
         if random.below(100) < p[Parameter.offlinePercent] {
-            device.network.setOnline(false)
-            _ = try? await backend.functions.invoke(SafeNSoundApp.recordHeartbeatName, data: data, auth: auth, network: device.network)
-            device.network.setOnline(true)
+            device.firestore.network.setOnline(false)
+            _ = try? await device.checkIn(timeZone: member.timeZone)
+            device.firestore.network.setOnline(true)
             context.note(member.userId, "check-in failed: \"Failed - No Internet. Your check-in did not go through.\"")
             return nil
         }
-        let results: [Result<Value, any Error>]
+        let results: [Result<Timestamp, SafeNSoundError>]
         if random.below(100) < p[Parameter.rapidTapPercent] {
             // Two taps pipelined on one connection reach the function in the same instant.
             try? await SimClock().sleep(for: .milliseconds(20 + random.below(80)))
-            let call: @Sendable () async -> Result<Value, any Error> = {
-                do { return .success(try await backend.functions.invoke(SafeNSoundApp.recordHeartbeatName, data: data, auth: auth)) } catch { return .failure(error) }
+            let call: @Sendable () async -> Result<Timestamp, SafeNSoundError> = {
+                do throws(SafeNSoundError) { return .success(try await device.checkIn(timeZone: member.timeZone, overNetwork: false)) } catch { return .failure(error) }
             }
             async let first = call()
             async let second = call()
@@ -238,7 +236,7 @@ public struct HeartbeatTimelineScenario: Scenario {
             try? await SimClock().sleep(for: .milliseconds(20 + random.below(80)))
         } else {
             do {
-                results = [.success(try await backend.functions.invoke(SafeNSoundApp.recordHeartbeatName, data: data, auth: auth, network: device.network))]
+                results = [.success(try await device.checkIn(timeZone: member.timeZone))]
             } catch {
                 results = [.failure(error)]
             }
@@ -246,12 +244,11 @@ public struct HeartbeatTimelineScenario: Scenario {
         var accepted: Timestamp?
         for result in results {
             switch result {
-            case .success(let value):
-                guard let time = value.mapValue?["lastHeartbeat"]?.timestampValue else { continue }
+            case .success(let time):
                 observed.state.withLock { $0.accepted[member.userId, default: []].append(time) }
                 accepted = max(accepted ?? time, time)
             case .failure(let error):
-                if case SafeNSoundError.rateLimited = error { context.sometimes(Check.rateLimited, true); continue }
+                if case .rateLimited = error { context.sometimes(Check.rateLimited, true); continue }
                 context.note(member.userId, "check-in failed: \(error)")
             }
         }

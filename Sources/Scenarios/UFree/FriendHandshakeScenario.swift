@@ -6,6 +6,7 @@ import Synchronization
 /// accept what arrives in their inbox and remove friends; one friendship per pair, both ways.
 public struct FriendHandshakeScenario: Scenario {
     public init() {}
+    public var loadProfile: LoadProfile? { .friendHandshake }
     public let name = "friend-handshake"
     public let summary = "UFree friend requests sent both ways at once, accepted and removed"
     public let parameters: [ScenarioParameter] = [
@@ -87,27 +88,27 @@ public struct FriendHandshakeScenario: Scenario {
                 context.note(me.uid, "remove \(other.uid)")
                 await activity.run(PairActivity.key(me.uid, other.uid)) {
                     do {
-                        try await UFreeScenarioSupport.retrying { try await app.removeFriend(other.uid, as: me.client) }
+                        try await ScenarioSupport.retrying { try await me.client.removeFriend(other.uid) }
                         context.sometimes(Check.removed, true)
                     } catch { context.note(me.uid, "remove failed: \(error)") }
                 }
                 context.recordLatency("removeFriend", user: me.uid, intendedStartNanoseconds: arrival)
-            } else if let inbox = try? await app.inbox(as: me.client),
+            } else if let inbox = try? await me.client.inbox(),
                       let request = inbox.first(where: { $0.kind == .friendRequest && !$0.isRead }) {
                 context.note(me.uid, "accept \(request.senderId)")
                 await activity.run(PairActivity.key(me.uid, request.senderId)) {
                     do {
-                        _ = try await UFreeScenarioSupport.retrying { try await app.respondToFriendRequest(from: request.senderId, accept: true, as: me.client) }
+                        _ = try await ScenarioSupport.retrying { try await me.client.respondToFriendRequest(from: request.senderId, accept: true) }
                         context.sometimes(Check.accepted, true)
                     } catch { context.note(me.uid, "accept failed: \(error)") }
                 }
-                _ = try? await app.markRead(request.notificationId, as: me.client)
+                _ = try? await me.client.markRead(request.notificationId)
                 context.recordLatency("acceptRequest", user: me.uid, intendedStartNanoseconds: arrival)
             } else {
                 context.note(me.uid, "request \(other.uid)")
                 await activity.run(PairActivity.key(me.uid, other.uid)) {
                     do {
-                        _ = try await UFreeScenarioSupport.retrying { try await app.sendFriendRequest(to: other.uid, as: me.client) }
+                        _ = try await ScenarioSupport.retrying { try await me.client.sendFriendRequest(to: other.uid) }
                     } catch { context.note(me.uid, "request failed: \(error)") }
                 }
                 context.recordLatency("sendRequest", user: me.uid, intendedStartNanoseconds: arrival)
@@ -121,7 +122,7 @@ public struct FriendHandshakeScenario: Scenario {
     ) async {
         context.note(first.uid, "crossing request with \(second.uid)")
         let send: @Sendable (UFreeScenarioSupport.User, UFreeScenarioSupport.User) async -> Result<UFreeFriendshipOutcome, any Error> = { from, to in
-            do { return .success(try await UFreeScenarioSupport.retrying { try await app.sendFriendRequest(to: to.uid, as: from.client) }) }
+            do { return .success(try await ScenarioSupport.retrying { try await from.client.sendFriendRequest(to: to.uid) }) }
             catch { return .failure(error) }
         }
         let key = PairActivity.key(first.uid, second.uid)

@@ -6,6 +6,7 @@ import Synchronization
 /// plan day), then tap Nudge rapidly (several taps a moment apart) and press Nudge All.
 public struct NudgeStormScenario: Scenario {
     public init() {}
+    public var loadProfile: LoadProfile? { .nudgeStorm }
     public let name = "nudge-storm"
     public let summary = "UFree rapid nudge taps and Nudge All on a plan day, across time zones"
     public let parameters: [ScenarioParameter] = [
@@ -45,8 +46,8 @@ public struct NudgeStormScenario: Scenario {
         let users = await UFreeScenarioSupport.signUp(app, count: p[Parameter.users])
         for (a, first) in users.enumerated() {
             for second in users[(a + 1)...] {
-                _ = try? await UFreeScenarioSupport.retrying { try await app.sendFriendRequest(to: second.uid, as: first.client) }
-                _ = try? await UFreeScenarioSupport.retrying { try await app.respondToFriendRequest(from: first.uid, accept: true, as: second.client) }
+                _ = try? await ScenarioSupport.retrying { try await first.client.sendFriendRequest(to: second.uid) }
+                _ = try? await ScenarioSupport.retrying { try await second.client.respondToFriendRequest(from: first.uid, accept: true) }
             }
         }
         var random = Simulation.random("nudge/setup")
@@ -54,7 +55,7 @@ public struct NudgeStormScenario: Scenario {
         for user in users {
             let today = UFreeDay.containing(app.backend.env.clock.now, timeZoneIdentifier: user.timeZone)
             do {
-                try await UFreeScenarioSupport.retrying { try await app.setAvailability(day: today, status: .busy, as: user.client) }
+                try await ScenarioSupport.retrying { try await user.client.setAvailability(day: today, status: .busy) }
             } catch UFreeError.cannotUpdatePastDate(let day, let appToday) {
                 context.always(Check.localTodayAccepted, false, "\(user.uid) in \(user.timeZone) could not set today \(day): app says today is \(appToday)")
             } catch { context.note(user.uid, "set today failed: \(error)") }
@@ -62,7 +63,7 @@ public struct NudgeStormScenario: Scenario {
             let isFree = random.below(100) < p[Parameter.freePercent]
             let status: UFreeAvailabilityStatus = isFree ? .free : [.busy, .morningOnly, .eveningOnly][random.below(3)]
             do {
-                try await UFreeScenarioSupport.retrying { try await app.setAvailability(day: Self.planDay, status: status, as: user.client) }
+                try await ScenarioSupport.retrying { try await user.client.setAvailability(day: Self.planDay, status: status) }
             } catch { context.note(user.uid, "set plan day failed: \(error)") }
             // Who is free is what the backend stored: a set that timed out may have been applied.
             let stored = await app.backend.firestore.get(DocumentPath("users", user.uid).child("availability", Self.planDay.key))
@@ -123,7 +124,7 @@ public struct NudgeStormScenario: Scenario {
             if random.below(100) < p[Parameter.nudgeAllPercent] {
                 context.note(me.uid, "nudge all \(planDay)")
                 do {
-                    let result = try await UFreeScenarioSupport.retrying { try await app.nudgeAllFree(on: planDay, as: me.client) }
+                    let result = try await ScenarioSupport.retrying { try await me.client.nudgeAllFree(on: planDay) }
                     for friend in result.nudgedFriendIds { record(friend, .success(())) }
                     for failure in result.failures { record(failure.friendId, .failure(failure.error)) }
                     let tried = (result.nudgedFriendIds + result.failures.map(\.friendId)).sorted()
@@ -155,7 +156,7 @@ public struct NudgeStormScenario: Scenario {
                     group.addTask {
                         await ScenarioSupport.sleep(milliseconds: delay)
                         do throws(UFreeError) {
-                            try await app.nudge(friend, as: me.client)
+                            try await me.client.nudge(friend)
                             record(friend, .success(()))
                         } catch { record(friend, .failure(error)) }
                     }
