@@ -50,9 +50,24 @@ public struct RunRequest: Sendable, Hashable {
     /// The strategy the kernel runs: the replayed log when `decisions` is set.
     public var effectiveStrategy: SchedulingStrategy { decisions.map { .replay(decisions: $0) } ?? strategy }
 
-    /// Deterministic from scenario, seed, strategy and variant: `auction-race-s42-pct3-careful`.
-    public var runId: String {
-        let strategyPart = strategy.description.replacingOccurrences(of: ":", with: "-")
-        return "\(scenario)-s\(seed)-\(strategyPart)-\(variant ?? "careful")"
+    /// The request that runs `identity` again: its strategy parsed (`malformedStrategy` when it
+    /// is not one `--strategy` takes), its parameters and swarm as recorded.
+    public init(
+        replaying identity: RunIdentity, thresholds: [Threshold] = [], gitCommit: String? = nil, decisions: [UInt32]? = nil,
+        timingWindowNanoseconds: UInt64? = nil
+    ) throws(ScenarioError) {
+        guard let strategy = SchedulingStrategy(parsing: identity.strategy) else { throw .malformedStrategy(identity.strategy) }
+        self.init(
+            scenario: identity.scenario, seed: identity.seed, strategy: strategy, parameters: identity.parameters,
+            variant: identity.variant, thresholds: thresholds, gitCommit: gitCommit, swarm: identity.swarm, decisions: decisions,
+            timingWindowNanoseconds: timingWindowNanoseconds)
     }
+
+    /// What this request asks for as a run identity: the requested strategy, the explicit parameters.
+    public var identity: RunIdentity {
+        RunIdentity(scenario: scenario, seed: seed, strategy: strategy.description, variant: variant, parameters: parameters, swarm: swarm)
+    }
+
+    /// Deterministic from scenario, seed, strategy and variant: `auction-race-s42-pct-3-careful`.
+    public var runId: String { identity.runId }
 }

@@ -129,10 +129,18 @@ public struct SweepResult: Sendable, Codable {
         self.checks = checks; self.checked = []; self.unreachable = unreachable
     }
 
+    /// The identity of one of this sweep's runs: a sweep is the family of runs that differ only
+    /// in the seed (and, with `swarm`, the swarm each seed draws), so it stores no seed and keeps
+    /// `swarm` as a flag in its file; each seed's identity is derived here.
+    public func identity(seed: UInt64) -> RunIdentity {
+        RunIdentity(
+            scenario: scenario, seed: seed, strategy: strategy, variant: variant, parameters: parameters,
+            swarm: swarm ? SwarmConfiguration.draw(seed: seed) : nil)
+    }
+
     /// The `rehearse run` line of one of this sweep's seeds.
     public func runCommandLine(seed: UInt64) -> RunCommandLine {
-        RunCommandLine(scenario: scenario, seed: seed, strategy: strategy, parameters: parameters, variant: variant,
-                       swarm: swarm, timingWindowNanoseconds: timingWindowNanoseconds)
+        identity(seed: seed).commandLine(timingWindowNanoseconds: timingWindowNanoseconds)
     }
 
     /// Goals no seed reached though the parameters allow them (a sweep fails if any).

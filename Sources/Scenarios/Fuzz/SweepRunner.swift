@@ -53,8 +53,7 @@ public struct SweepRunner: Sendable {
             deterministic = verdict.isDeterministic
             if !verdict.isDeterministic {
                 var nondeterministic = FailureArtifact(
-                    kind: .nondeterminism, scenario: report.scenario, seed: seed, strategy: report.strategy, variant: report.variant,
-                    parameters: report.parameters, swarm: report.swarm, decisions: execution.decisions, violation: nil,
+                    kind: .nondeterminism, identity: report.identity, decisions: execution.decisions, violation: nil,
                     message: verdict.summary, steps: report.steps, traceHash: report.traceHash, build: report.build, story: [verdict.summary])
                 nondeterministic.story = [verdict.summary]
                 artifact = nondeterministic
