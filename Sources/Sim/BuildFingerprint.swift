@@ -8,6 +8,7 @@ public struct BuildFingerprint: Sendable, Hashable, Codable, CustomStringConvert
     /// The project's git commit (with "-dirty" for uncommitted changes), or "unknown".
     public var commit: String
 
+    /// This binary's fingerprint by default; a report's when decoding one.
     public init(compiler: String = BuildFingerprint.compilerVersion,
                 configuration: String = BuildFingerprint.buildConfiguration,
                 commit: String) {
@@ -16,6 +17,7 @@ public struct BuildFingerprint: Sendable, Hashable, Codable, CustomStringConvert
         self.commit = commit
     }
 
+    /// "swift 6.3, release, commit abc123": how reports print it.
     public var description: String { "swift \(compiler), \(configuration), commit \(commit)" }
 
     /// The compiler version this binary was built with.

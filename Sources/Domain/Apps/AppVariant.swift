@@ -31,5 +31,6 @@ public struct AppVariantError: Error, Equatable, Sendable, CustomStringConvertib
     /// Every valid name, in declaration order.
     public let valid: [String]
 
+    /// One line naming the app, the unknown name and the valid ones.
     public var description: String { "unknown \(app) variant \(name); valid: \(valid.joined(separator: ", "))" }
 }

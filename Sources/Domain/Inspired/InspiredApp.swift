@@ -6,13 +6,17 @@ import Synchronization
 /// Clients act through their `FirestoreClient`; the username is assigned by the
 /// `assignUsername` onCreate trigger on `users` (at least once, so it is idempotent).
 public final class InspiredApp: Sendable {
+    /// The backend the app is deployed on.
     public let backend: Backend
+    /// The design that runs.
     public let variant: InspiredVariant
     /// Digits of the username suffix (4 in the seed: `#1234`).
     public let usernameSuffixDigits: Int
     /// Suffixes tried before giving up with `usernameSpaceExhausted`.
     public let usernameAttemptsMaximum: Int
+    /// Characters a profile's bio may have.
     public static let bioLengthMaximum = 280
+    /// Characters a post may have.
     public static let contentLengthMaximum = 500
     let probe: InspiredProbe
     /// The devices' like-button guards (`like-tap-guard-reentrant`), keyed by user and post.

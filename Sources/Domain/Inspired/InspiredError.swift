@@ -15,6 +15,7 @@ public enum InspiredError: AppError, Equatable, CustomStringConvertible {
     case notLiked(userId: String, postId: String)
     case backend(BackendError)
 
+    /// What went wrong and what the user can do.
     public var description: String {
         switch self {
         case .unauthenticated: return "Sign in (Google or magic link) first."
@@ -33,6 +34,7 @@ public enum InspiredError: AppError, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The backend's error for `.backend`, nil for Inspired's own refusals.
     public var backendError: BackendError? {
         if case .backend(let error) = self { return error }
         return nil

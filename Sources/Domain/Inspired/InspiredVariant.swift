@@ -21,5 +21,6 @@ public enum InspiredVariant: String, AppVariant {
         }
     }
 
+    /// "inspired".
     public static var app: String { "inspired" }
 }

@@ -3,6 +3,7 @@
 /// `Backend`, and hands out per-user `KNBClient`s. Careful by default; `variant` selects a
 /// literal design (see `KNBVariant`).
 public final class KNBApp: Sendable {
+    /// The backend the app is deployed on.
     public let backend: Backend
     /// The design that runs.
     public let variant: KNBVariant
@@ -10,6 +11,7 @@ public final class KNBApp: Sendable {
     let deviceMemory: InstanceMemory
     /// Seed: `KIDDUSH_BOOKING_NOTIFY_TO` has three recipients.
     public static let bookingRecipients = ["office@knb.org", "kiddush@knb.org", "rabbi@knb.org"]
+    /// The From address of kiddush booking emails.
     public static let bookingSender = "noreply@knb.org"
     /// Attempts at a SendGrid call that returned 429 (nothing was sent, so retrying is safe).
     static let emailRateLimitAttempts = 3

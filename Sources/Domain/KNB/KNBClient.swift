@@ -1,8 +1,11 @@
 /// The KNB iOS app of one signed-in user (its `FirestoreManager`): every action goes through
 /// the user's `FirestoreClient`, so it pays network faults and is checked by KNB's rules.
 public final class KNBClient: Sendable {
+    /// The signed-in user's email (their user id in KNB).
     public let email: String
+    /// The user's display name, written into their bids and posts.
     public let name: String
+    /// The device's view of the backend (its network and auth).
     public let firestore: FirestoreClient
     let app: KNBApp
     /// Careful design: extra rounds of the bid transaction after ABORTED (contention).
@@ -40,6 +43,7 @@ public final class KNBClient: Sendable {
         } catch { throw .wrap(error) }
     }
 
+    /// Records this device's push token under the user.
     public func registerToken(_ token: String) async throws(KNBError) {
         do {
             try await firestore.updateData(KNBApp.userPath(email), [
@@ -166,11 +170,13 @@ public final class KNBClient: Sendable {
         } catch { throw .wrap(error) }
     }
 
+    /// Replies to post `postId`; returns the reply's path.
     @discardableResult
     public func reply(to postId: String, _ content: String) async throws(KNBError) -> DocumentPath {
         try await createPost(content, parentPostId: postId)
     }
 
+    /// Likes a post once (careful: in a transaction; a repeat is a no-op).
     public func like(_ postId: String) async throws(KNBError) {
         do {
             let path = DocumentPath("social_posts", postId)
@@ -221,6 +227,7 @@ public final class KNBClient: Sendable {
         } catch { throw .wrap(error) }
     }
 
+    /// Replaces a post's text and stamps `editedAt` (its author only, per the rules).
     public func edit(_ postId: String, content: String) async throws(KNBError) {
         do {
             if content.count > 140 { throw KNBError.postTooLong(characters: content.count) }
@@ -265,6 +272,7 @@ public final class KNBClient: Sendable {
         } catch { throw .wrap(error) }
     }
 
+    /// Cancels a kiddush booking (its sponsor or an admin, per the rules).
     public func cancelKiddush(_ path: DocumentPath) async throws(KNBError) {
         do { try await firestore.delete(path) } catch { throw .wrap(error) }
     }
@@ -287,6 +295,7 @@ public final class KNBClient: Sendable {
         } catch { throw .wrap(error) }
     }
 
+    /// Releases a seat (its holder or an admin, per the rules).
     public func releaseSeat(_ path: DocumentPath) async throws(KNBError) {
         do { try await firestore.delete(path) } catch { throw .wrap(error) }
     }

@@ -14,6 +14,7 @@ public enum KNBError: AppError, Hashable, CustomStringConvertible {
     /// The backend refused or failed the request (rules, contention, network).
     case backend(BackendError)
 
+    /// What went wrong and what the user can do.
     public var description: String {
         switch self {
         case .honorNotFound(let id): return "honor \(id) does not exist; refresh the auction list"
@@ -31,6 +32,7 @@ public enum KNBError: AppError, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The backend's error for `.backend`, nil for KNB's own refusals.
     public var backendError: BackendError? {
         if case .backend(let error) = self { return error }
         return nil

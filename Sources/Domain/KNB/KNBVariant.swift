@@ -63,7 +63,9 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
         }
     }
 
+    /// The variant's kebab-case name.
     public var description: String { rawValue }
 
+    /// "knb".
     public static var app: String { "knb" }
 }

@@ -1,7 +1,9 @@
 extension SafeNSoundApp {
     /// Function names as deployed.
     public static let recordHeartbeatName = "recordHeartbeat"
+    /// The 30-minute scheduled check's function name.
     public static let checkMissedHeartbeatsName = "checkMissedHeartbeats"
+    /// The 2-minute sender's function name.
     public static let processScheduledAlertsName = "processScheduledAlerts"
 
     /// Builds the app on `backend`: alerts go out through FCM/SendGrid into `backend.outbox` (or

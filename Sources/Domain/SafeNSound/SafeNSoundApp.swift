@@ -7,7 +7,9 @@
 /// An app value holds no state of its own: like a Cloud Functions instance, a fresh one over the
 /// same store does the same work. Handlers read time from `environment.clock` and nothing else.
 public final class SafeNSoundApp: Sendable {
+    /// The clock, executors and randomness the functions use.
     public let environment: DomainEnvironment
+    /// Thresholds, lead time, intervals and the variant.
     public let configuration: SafeNSoundConfiguration
     let messenger: any SafeNSoundMessenger
     /// Where users and alerts live (actors, or backend documents).
@@ -43,6 +45,7 @@ public final class SafeNSoundApp: Sendable {
         self.store = store ?? SafeNSoundActorStore(environment: environment, checkSlotWidth: configuration.missedHeartbeatCheckInterval)
     }
 
+    /// The design that runs (`configuration.variant`).
     public var variant: SafeNSoundVariant { configuration.variant }
 
     private func deadlines(of user: SafeNSoundUser) -> SafeNSoundDeadlines {
@@ -97,6 +100,7 @@ public final class SafeNSoundApp: Sendable {
         try await store.setEmergencyContacts(userId: userId, emails)
     }
 
+    /// The user's document, nil if they never onboarded.
     public func user(_ userId: String) async -> SafeNSoundUser? {
         await store.user(userId)
     }

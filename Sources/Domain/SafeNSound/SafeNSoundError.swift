@@ -15,6 +15,7 @@ public enum SafeNSoundError: AppError, Equatable, CustomStringConvertible {
     /// The backend refused or failed the request (network, an unknown function).
     case backend(BackendError)
 
+    /// What went wrong and what the user can do.
     public var description: String {
         switch self {
         case .unauthenticated:
@@ -42,6 +43,7 @@ public enum SafeNSoundError: AppError, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The backend's error for `.backend`, nil for SafeNSound's own refusals.
     public var backendError: BackendError? {
         if case .backend(let error) = self { return error }
         return nil

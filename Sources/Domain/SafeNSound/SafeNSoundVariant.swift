@@ -49,5 +49,6 @@ public enum SafeNSoundVariant: String, AppVariant {
         }
     }
 
+    /// "safensound".
     public static var app: String { "safensound" }
 }

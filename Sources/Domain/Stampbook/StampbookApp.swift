@@ -12,8 +12,11 @@ import Synchronization
 /// `feed_posts/{postId}/comments/{commentId}`, `users/{uid}` {followerCount, followingCount},
 /// `users/{uid}/following/{targetUid}`.
 public final class StampbookApp: Sendable {
+    /// The backend the app is deployed on.
     public let backend: Backend
+    /// The design that runs.
     public let variant: StampbookVariant
+    /// Characters a feed post's caption may have.
     public static let captionLengthMaximum = 500
     private let likeRequests = Mutex<[String: StampbookLikeRequests]>([:])
     /// The devices' in-memory managers of the reentrant variants, keyed by user and post/stamp.

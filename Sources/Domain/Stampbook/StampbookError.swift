@@ -13,6 +13,7 @@ public enum StampbookError: AppError, Equatable, CustomStringConvertible {
     /// The backend refused or failed the request (rules, contention, network).
     case backend(BackendError)
 
+    /// What went wrong and what the user can do.
     public var description: String {
         switch self {
         case .unauthenticated: return "Sign in to Stampbook first."
@@ -29,6 +30,7 @@ public enum StampbookError: AppError, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The backend's error for `.backend`, nil for Stampbook's own refusals.
     public var backendError: BackendError? {
         if case .backend(let error) = self { return error }
         return nil

@@ -28,5 +28,6 @@ public enum StampbookVariant: String, AppVariant {
         }
     }
 
+    /// "stampbook".
     public static var app: String { "stampbook" }
 }

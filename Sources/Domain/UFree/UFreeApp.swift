@@ -10,7 +10,9 @@ import Synchronization
 /// unordered pair `friendships/{low}_{high}` {members, state: pending|friends, requesterId}, so the
 /// pair's document actor serialises every request, answer and removal of that pair.
 public final class UFreeApp: Sendable {
+    /// The backend the app is deployed on.
     public let backend: Backend
+    /// The design that runs.
     public let variant: UFreeVariant
     /// Minimum time between two nudges from one sender to one recipient (*estimate*: 60 s).
     public let nudgeCooldown: Duration

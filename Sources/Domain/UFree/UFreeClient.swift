@@ -80,10 +80,12 @@ public final class UFreeClient: Sendable {
         try await app.unreadCount(as: firestore)
     }
 
+    /// Marks one notification of the user's inbox read.
     public func markRead(_ notificationId: String) async throws(UFreeError) {
         try await app.markRead(notificationId, as: firestore)
     }
 
+    /// Marks every unread notification of the user's inbox read, one by one.
     public func markAllRead() async throws(UFreeError) {
         try await app.markAllRead(as: firestore)
     }

@@ -15,6 +15,7 @@ public enum UFreeError: AppError, Equatable, CustomStringConvertible {
     /// The backend refused or failed the request (rules, contention, network).
     case backend(BackendError)
 
+    /// What went wrong and what the user can do.
     public var description: String {
         switch self {
         case .unauthenticated: return "Sign in before using UFree."
@@ -33,6 +34,7 @@ public enum UFreeError: AppError, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The backend's error for `.backend`, nil for UFree's own refusals.
     public var backendError: BackendError? {
         if case .backend(let error) = self { return error }
         return nil

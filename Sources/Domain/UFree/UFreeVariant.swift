@@ -26,5 +26,6 @@ public enum UFreeVariant: String, AppVariant {
         }
     }
 
+    /// "ufree".
     public static var app: String { "ufree" }
 }

@@ -2,6 +2,7 @@ import Domain
 import Sim
 /// The result of one scenario run, as written to `report.json` (schema-versioned).
 public struct RunReport: Sendable, Hashable, Codable {
+    /// The `schemaVersion` this build writes and reads.
     public static let currentSchemaVersion = 1
 
     /// Why a run failed, if it did.
@@ -20,12 +21,16 @@ public struct RunReport: Sendable, Hashable, Codable {
 
     /// One check's status in this run.
     public struct CheckResult: Sendable, Hashable, Codable {
+        /// The check's name.
         public let name: String
+        /// Always, Sometimes or Eventually.
         public let kind: CheckDeclaration.Kind
+        /// What the check asserts.
         public let summary: String
         /// `passed`, `violated`, `not-checked` (Always/Eventually); `reached`, `not-reached` (Sometimes);
         /// `unreachable` (either kind) when the run's parameters rule the check out.
         public let status: CheckStatus
+        /// How often the run evaluated it.
         public let observations: Int
         /// Why the parameters make the check unreachable (status `unreachable` only).
         public var unreachableReason: String? = nil
@@ -45,8 +50,11 @@ public struct RunReport: Sendable, Hashable, Codable {
 
     /// One threshold's verdict.
     public struct ThresholdResult: Sendable, Hashable, Codable {
+        /// The threshold as given (`placeBid.p99<2s`).
         public let expression: String
+        /// The statistic the run measured, nil without samples.
         public let observedNanoseconds: UInt64?
+        /// Whether the threshold held.
         public let passed: Bool
 
         /// A threshold's verdict (`observedNanoseconds` nil: no samples).
@@ -57,7 +65,9 @@ public struct RunReport: Sendable, Hashable, Codable {
         }
     }
 
+    /// The file format version (`currentSchemaVersion`).
     public var schemaVersion = RunReport.currentSchemaVersion
+    /// The report folder's name: `<scenario>-s<seed>-<strategy>-<variant>` as requested.
     public var runId: String
     /// Which run this is (scenario, seed, strategy, variant, parameters, swarm); in JSON its fields
     /// are keys of this object, as before `RunIdentity` existed.
@@ -75,20 +85,35 @@ public struct RunReport: Sendable, Hashable, Codable {
     /// The seed's swarm of fault kinds, nil for the scenario's own faults (`identity.swarm`).
     public var swarm: SwarmConfiguration? { get { identity.swarm } set { identity.swarm = newValue } }
 
+    /// True when no check, threshold or kernel outcome failed the run.
     public var passed: Bool
+    /// Why the run failed, nil when it passed.
     public var failure: Failure?
+    /// The first violated check, if any.
     public var violation: InvariantViolation?
+    /// How the simulation ended (`finished`, `deadlock`, `stopped-by-violation`, …).
     public var outcome: String
+    /// The outcome in one line, with its details.
     public var outcomeDetail: String
+    /// Jobs the kernel ran (iterations for a load run).
     public var steps: UInt64
+    /// Virtual time the run took.
     public var virtualNanoseconds: UInt64
+    /// The run's trace hash: same seed, same binary, same hash.
     public var traceHash: String
+    /// The binary the run belongs to.
     public var build: BuildFingerprint
+    /// Every declared check with its status.
     public var checks: [CheckResult]
+    /// Per operation, its latency summary.
     public var latency: [LatencySummary]
+    /// Each requested threshold's verdict.
     public var thresholds: [ThresholdResult]
+    /// The users' and the backend's events, by time (capped).
     public var timeline: [TimelineEntry]
+    /// Samples beyond the cap, left out of the summaries.
     public var droppedLatencySamples: Int
+    /// Timeline entries beyond the cap.
     public var droppedTimelineEntries: Int
     /// The command that reproduces this run.
     public var replayCommand: String

@@ -29,11 +29,15 @@ public protocol Scenario: Sendable {
 }
 
 extension Scenario {
+    /// Scenarios build a backend unless they say otherwise.
     public var usesBackend: Bool { true }
 
+    /// No parameter counts users unless the scenario names one.
     public var population: ScenarioParameter? { nil }
 
+    /// No load profile unless the scenario has one.
     public var loadProfile: LoadProfile? { nil }
 
+    /// No cross-parameter rules unless the scenario has some.
     public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {}
 }

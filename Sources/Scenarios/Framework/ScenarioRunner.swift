@@ -28,9 +28,13 @@ public enum ScenarioRunner {
     /// Everything one run produced: the report, the trace (when recorded), the decisions log
     /// (replaying it reproduces the run) and the latency samples.
     public struct Execution: Sendable {
+        /// The run's report.
         public var report: RunReport
+        /// The full trace, empty unless requested.
         public var trace: [TraceEvent]
+        /// The decisions log (replaying it reproduces the run).
         public var decisions: [UInt32]
+        /// Every latency sample the run recorded.
         public var samples: [LatencySample]
         /// A replayed decisions log that asked for a choice that did not exist (nil: followed exactly).
         public var replayDivergence: ReplayDivergence? = nil

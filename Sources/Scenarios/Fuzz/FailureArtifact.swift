@@ -5,18 +5,26 @@ import Sim
 /// the decisions log to replay (`.replay(decisions:)`, so a shrunk case reproduces although its
 /// choices differ from the seed's strategy), what failed and where, and a short story.
 public struct FailureArtifact: Sendable, Hashable, Codable {
+    /// The `schemaVersion` this build writes and reads.
     public static let currentSchemaVersion = 1
 
     /// What shrinking did (absent on an unshrunk artifact).
     public struct ShrinkSummary: Sendable, Hashable, Codable {
+        /// Parameters before shrinking.
         public var parametersBefore: [String: Int]
+        /// Swarm fault kinds before shrinking.
         public var faultKindsBefore: [String]
+        /// Swarm fault kinds the shrunk case still needs.
         public var faultKindsAfter: [String]
+        /// Non-default decisions before shrinking.
         public var preemptionsBefore: Int
+        /// Non-default decisions after shrinking.
         public var preemptionsAfter: Int
+        /// Runs shrinking took.
         public var runs: Int
     }
 
+    /// The file format version (`currentSchemaVersion`).
     public var schemaVersion = FailureArtifact.currentSchemaVersion
     /// What failed: an invariant, the kernel, a threshold, a crash (the process died), nondeterminism.
     public var kind: FailureKind
@@ -38,15 +46,21 @@ public struct FailureArtifact: Sendable, Hashable, Codable {
 
     /// Replay these with `.replay(decisions:)`; empty for a crash (the seed's strategy replays it).
     public var decisions: [UInt32]
+    /// The violated check and where, for invariant failures.
     public var violation: InvariantViolation?
+    /// What failed, in one line.
     public var message: String
     /// The signal that killed the worker (kind `crash`).
     public var signal: Int32?
+    /// Steps of the failing run (absent for a crash).
     public var steps: UInt64?
+    /// The failing run's trace hash (absent for a crash).
     public var traceHash: String?
+    /// The binary the artifact replays on.
     public var build: BuildFingerprint
     /// The few events that matter, in order, ending with the violation (≤ `FailureStory.maxLines`).
     public var story: [String]
+    /// What shrinking removed, nil for an unshrunk artifact.
     public var shrink: ShrinkSummary?
     /// The run's timing window (replay needs it: timing choices are in `decisions`); absent in
     /// artifacts written before timing choices existed (read as 0).

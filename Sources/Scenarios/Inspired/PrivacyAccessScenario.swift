@@ -5,10 +5,15 @@ import Sim
 /// profiles they may not see (private, no shared community, or signed out), and like posts with
 /// double taps. No unauthorised read may succeed; usernames stay unique; likeCount stays true.
 public struct PrivacyAccessScenario: Scenario {
+    /// The scenario with its documented defaults (parameters come with each run).
     public init() {}
+    /// What `rehearse load` runs for this scenario.
     public var loadProfile: LoadProfile? { .privacyAccess }
+    /// The name `rehearse` takes.
     public let name = "privacy-access"
+    /// One line for `rehearse list`.
     public let summary = "Inspired unauthorised profile reads, concurrent sign-ups, double-tapped likes"
+    /// Its parameters with defaults and ranges (`Parameter`).
     public let parameters: [ScenarioParameter] = [
         Parameter.users,
         Parameter.communities,
@@ -19,8 +24,11 @@ public struct PrivacyAccessScenario: Scenario {
         Parameter.doubleTapPercent,
         Parameter.triggerQueryMilliseconds,
     ]
+    /// The operations whose latency it records.
     public let operations: [String] = ["readProfile", "like", "unlike"]
+    /// The variants it should catch.
     public let variants = [InspiredVariant.unreservedUsername.rawValue, InspiredVariant.likeWithoutTransaction.rawValue, InspiredVariant.likeTapGuardReentrant.rawValue]
+    /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
         Check.noUnauthorisedRead,
         Check.signedOutReadDenied,
@@ -54,6 +62,7 @@ public struct PrivacyAccessScenario: Scenario {
         let isPublic: Bool
     }
 
+    /// Runs one seed: sets up the app, runs the users, then the end-state checks.
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters
         // The trigger's admin-SDK reads and writes take time (the simulated admin calls take none):

@@ -4,10 +4,15 @@ import Synchronization
 
 /// KNB honors auction: N bidders on M honors, bursts near the close, a Buy Now mid-race.
 public struct AuctionRaceScenario: Scenario {
+    /// The scenario with its documented defaults (parameters come with each run).
     public init() {}
+    /// What `rehearse load` runs for this scenario.
     public var loadProfile: LoadProfile? { .auctionRace }
+    /// The name `rehearse` takes.
     public let name = "auction-race"
+    /// One line for `rehearse list`.
     public let summary = "N bidders on M KNB honors, bursts near the close, Buy Now mid-race"
+    /// Its parameters with defaults and ranges (`Parameter`).
     public let parameters: [ScenarioParameter] = [
         Parameter.bidders,
         Parameter.honors,
@@ -24,12 +29,15 @@ public struct AuctionRaceScenario: Scenario {
         Parameter.snipesPerSniper,
         Parameter.sniperWindowMilliseconds,
     ]
+    /// The operations whose latency it records.
     public let operations: [String] = ["placeBid", "buyNow", "snipe"]
     /// Timeline operations that change an honor's bids (stories leave out "sees … sold").
     static let bidOperations = ["bid", "snipe", "buyNow", "bought"]
+    /// The variants it should catch.
     public let variants = ScenarioSupport.variants([
         KNBVariant.bidBurstLosesBids, .buyNowOutsideTransaction, .outbidRereadsLiveDoc, .outbidNoDedup, .outbidSelfNotify, .totalPledgedIncrement,
     ])
+    /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
         Check.bidsStrictlyIncreasing,
         Check.winnerIsHighestBidder,
@@ -48,6 +56,7 @@ public struct AuctionRaceScenario: Scenario {
 
     static let buyNowPrice = 100_000.0
 
+    /// Refuses parameter combinations the ranges alone allow but the workload cannot run.
     public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {
         // Increments of at most 20 per bid must stay below the Buy Now price.
         let maximumRaise = parameters[Parameter.bidders] * parameters[Parameter.bidsPerBidder] * 1_000 * 3
@@ -59,6 +68,7 @@ public struct AuctionRaceScenario: Scenario {
         }
     }
 
+    /// Runs one seed: sets up the app, runs the users, then the end-state checks.
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters
         let app = KNBScenarioSupport.makeApp(context, duplicatePercent: p[Parameter.duplicatePercent])

@@ -3,10 +3,15 @@ import Sim
 
 /// KNB feed: users like, unlike (sometimes from a stale UI) and reply to a few posts, with double taps.
 public struct LikeStormScenario: Scenario {
+    /// The scenario with its documented defaults (parameters come with each run).
     public init() {}
+    /// What `rehearse load` runs for this scenario.
     public var loadProfile: LoadProfile? { .likeStorm }
+    /// The name `rehearse` takes.
     public let name = "like-storm"
+    /// One line for `rehearse list`.
     public let summary = "likes, unlikes (stale UI) and replies on KNB posts, with double taps"
+    /// Its parameters with defaults and ranges (`Parameter`).
     public let parameters: [ScenarioParameter] = [
         Parameter.users,
         Parameter.posts,
@@ -17,8 +22,11 @@ public struct LikeStormScenario: Scenario {
         Parameter.replyPercent,
         Parameter.duplicatePercent,
     ]
+    /// The operations whose latency it records.
     public let operations: [String] = ["like", "unlike", "reply"]
+    /// The variants it should catch.
     public let variants = ScenarioSupport.variants([KNBVariant.likeArrayUnionIncrement, .unlikeNonLikerDecrements, .replyCountTriggerIncrement, .likeGuardReentrant])
+    /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
         Check.likeCountMatchesLikes,
         Check.likeCountNotNegative,
@@ -27,6 +35,7 @@ public struct LikeStormScenario: Scenario {
         Check.staleUnlike,
     ]
 
+    /// Runs one seed: sets up the app, runs the users, then the end-state checks.
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters
         let app = KNBScenarioSupport.makeApp(context, duplicatePercent: p[Parameter.duplicatePercent])

@@ -10,6 +10,7 @@ public struct LoadProfile: Sendable {
     /// The operations of one set-up app: `iterate(index, user, record)` runs iteration `index`
     /// as pool user `user` and reports each timed operation through `record`.
     public struct Workload: Sendable {
+        /// Runs iteration `index` as pool user `user`, reporting each timed operation.
         public let iterate: @Sendable (_ index: Int, _ user: Int, _ record: LoadRecorder) async -> Void
     }
 

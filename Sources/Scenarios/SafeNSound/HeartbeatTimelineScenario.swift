@@ -8,10 +8,15 @@ import Synchronization
 /// threshold, or not at all; who double-tap, lose the network, or pause monitoring; while
 /// SendGrid answers 429 and Cloud Scheduler duplicates ticks.
 public struct HeartbeatTimelineScenario: Scenario {
+    /// The scenario with its documented defaults (parameters come with each run).
     public init() {}
+    /// What `rehearse load` runs for this scenario.
     public var loadProfile: LoadProfile? { .heartbeatTimeline }
+    /// The name `rehearse` takes.
     public let name = "heartbeat-timeline"
+    /// One line for `rehearse list`.
     public let summary = "SafeNSound check-ins, pre-notifications and emails over 72 h across a DST change"
+    /// Its parameters with defaults and ranges (`Parameter`).
     public let parameters: [ScenarioParameter] = [
         Parameter.users,
         Parameter.hours,
@@ -24,8 +29,11 @@ public struct HeartbeatTimelineScenario: Scenario {
         Parameter.emailFailurePercent,
         Parameter.duplicateTickPercent,
     ]
+    /// The operations whose latency it records.
     public let operations: [String] = ["checkIn", "thresholdToEmail", "preDueToPush"]
+    /// The variants it should catch.
     public let variants = SafeNSoundVariant.allCases.filter { $0 != .careful }.map(\.rawValue)
+    /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
         Check.oneAlertPerKindPerWindow,
         Check.noDoubleSend,
@@ -54,6 +62,7 @@ public struct HeartbeatTimelineScenario: Scenario {
     static let attemptAllowance: Duration = .seconds(2 * 60 + 10)
     static let slack: Duration = .seconds(60)
 
+    /// Refuses parameter combinations the ranges alone allow but the workload cannot run.
     public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {
         let shares = parameters[Parameter.missedPercent] + parameters[Parameter.latePercent] + parameters[Parameter.thresholdRacePercent]
         if shares > 100 {
@@ -93,6 +102,7 @@ public struct HeartbeatTimelineScenario: Scenario {
         let state = Mutex(State())
     }
 
+    /// Runs one seed: sets up the app, runs the users, then the end-state checks.
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters
         let variant = context.variant.flatMap(SafeNSoundVariant.init(rawValue:)) ?? .careful

@@ -4,10 +4,15 @@ import Sim
 /// Stampbook: users collect stamps (double taps, retries) and like collection posts with an
 /// optimistic UI (double taps joined by request de-duplication, stale unlikes).
 public struct StampCollectScenario: Scenario {
+    /// The scenario with its documented defaults (parameters come with each run).
     public init() {}
+    /// What `rehearse load` runs for this scenario.
     public var loadProfile: LoadProfile? { .stampCollect }
+    /// The name `rehearse` takes.
     public let name = "stamp-collect"
+    /// One line for `rehearse list`.
     public let summary = "Stampbook stamp collecting (double taps, retries) and de-duplicated likes"
+    /// Its parameters with defaults and ranges (`Parameter`).
     public let parameters: [ScenarioParameter] = [
         Parameter.users,
         Parameter.stamps,
@@ -17,9 +22,12 @@ public struct StampCollectScenario: Scenario {
         Parameter.doubleTapPercent,
         Parameter.staleUnlikePercent,
     ]
+    /// The operations whose latency it records.
     public let operations: [String] = ["collect", "like", "unlike"]
+    /// The variants it should catch.
     public let variants = [StampbookVariant.incrementCollectors.rawValue, StampbookVariant.blindLikeIncrement.rawValue,
                                  StampbookVariant.likeDedupReentrant.rawValue, StampbookVariant.collectGuardReentrant.rawValue]
+    /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
         Check.collectorsConsistent,
         Check.likeCountNotNegative,
@@ -29,6 +37,7 @@ public struct StampCollectScenario: Scenario {
         Check.likeJoined,
     ]
 
+    /// Runs one seed: sets up the app, runs the users, then the end-state checks.
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters
         let app = StampbookApp(backend: context.backend(), variant: ScenarioSupport.variant(context, StampbookVariant.self))

@@ -5,10 +5,15 @@ import Synchronization
 /// UFree friend handshake: users send each other requests (sometimes both at the same instant),
 /// accept what arrives in their inbox and remove friends; one friendship per pair, both ways.
 public struct FriendHandshakeScenario: Scenario {
+    /// The scenario with its documented defaults (parameters come with each run).
     public init() {}
+    /// What `rehearse load` runs for this scenario.
     public var loadProfile: LoadProfile? { .friendHandshake }
+    /// The name `rehearse` takes.
     public let name = "friend-handshake"
+    /// One line for `rehearse list`.
     public let summary = "UFree friend requests sent both ways at once, accepted and removed"
+    /// Its parameters with defaults and ranges (`Parameter`).
     public let parameters: [ScenarioParameter] = [
         Parameter.users,
         Parameter.actionsPerUser,
@@ -16,8 +21,11 @@ public struct FriendHandshakeScenario: Scenario {
         Parameter.crossPercent,
         Parameter.removePercent,
     ]
+    /// The operations whose latency it records.
     public let operations: [String] = ["sendRequest", "acceptRequest", "crossingRequest", "removeFriend"]
+    /// The variants it should catch.
     public let variants = [UFreeVariant.twoWayRequests.rawValue]
+    /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
         Check.oneFriendshipPerPair,
         Check.noDuplicateRequests,
@@ -43,6 +51,7 @@ public struct FriendHandshakeScenario: Scenario {
         }
     }
 
+    /// Runs one seed: sets up the app, runs the users, then the end-state checks.
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters
         let app = UFreeScenarioSupport.makeApp(context)

@@ -5,10 +5,15 @@ import Synchronization
 /// UFree nudges: friends set their availability (today, in their own time zone, and a shared
 /// plan day), then tap Nudge rapidly (several taps a moment apart) and press Nudge All.
 public struct NudgeStormScenario: Scenario {
+    /// The scenario with its documented defaults (parameters come with each run).
     public init() {}
+    /// What `rehearse load` runs for this scenario.
     public var loadProfile: LoadProfile? { .nudgeStorm }
+    /// The name `rehearse` takes.
     public let name = "nudge-storm"
+    /// One line for `rehearse list`.
     public let summary = "UFree rapid nudge taps and Nudge All on a plan day, across time zones"
+    /// Its parameters with defaults and ranges (`Parameter`).
     public let parameters: [ScenarioParameter] = [
         Parameter.users,
         Parameter.actionsPerUser,
@@ -18,8 +23,11 @@ public struct NudgeStormScenario: Scenario {
         Parameter.nudgeAllPercent,
         Parameter.freePercent,
     ]
+    /// The operations whose latency it records.
     public let operations: [String] = ["nudgeAll", "nudgeBurst"]
+    /// The variants it should catch.
     public let variants = [UFreeVariant.clientTapGuardOnly.rawValue, UFreeVariant.utcToday.rawValue, UFreeVariant.nudgeGuardReentrant.rawValue]
+    /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
         Check.localTodayAccepted,
         Check.oneNudgePerCooldown,
@@ -40,6 +48,7 @@ public struct NudgeStormScenario: Scenario {
     static let planDay = UFreeDay(year: 2026, month: 1, day: 14)
     static let cooldownSeconds = 60
 
+    /// Runs one seed: sets up the app, runs the users, then the end-state checks.
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters
         let app = UFreeScenarioSupport.makeApp(context, nudgeCooldownSeconds: Self.cooldownSeconds)
