@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(name: "SimTests", dependencies: ["Sim", "KernelWorkloads"], linkerSettings: exportDynamic),
         // Linked WITHOUT the flag on purpose: its simulation must refuse to start (a test bundle
         // cannot show that: SwiftPM links every test target into one binary).
-        .executableTarget(name: "virtual-time-probe", dependencies: ["Sim"], path: "Sources/VirtualTimeProbe"),
+        .executableTarget(name: "virtual-time-probe", dependencies: ["Sim", "RehearseCLI"], path: "Sources/VirtualTimeProbe"),
         .testTarget(name: "VirtualTimeRefusalTests", dependencies: ["virtual-time-probe"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "Sim"], linkerSettings: exportDynamic),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Sim", "Domain", "ScenarioFixtures"], linkerSettings: exportDynamic),

@@ -1,8 +1,9 @@
 import Foundation
 import Sim
 
-/// The build fingerprint of this binary, with the git commit of the source tree it was built
-/// from (looked up once, at run time, next to this file's build-time path).
+/// The build fingerprint of this binary: the git commit of the source tree it was built in
+/// (looked up once, at run time, next to this file's build-time path, so a binary older than the
+/// tree names the tree's commit) and the executable's build ID, which identifies the binary itself.
 enum Fingerprint {
     static let current = BuildFingerprint(commit: gitCommit())
 

@@ -83,7 +83,7 @@ extension Rehearse {
             let runner = SweepRunner(template: template, swarm: swarm, determinismEvery: determinismEvery, failureDirectory: failureDirectory)
             let pending = Self.gaps(in: range, done: initial.ranges)
             let remaining = pending.reduce(0) { $0 + $1.count }
-            print("rehearse fuzz \(scenario) seeds=\(range)\(selection.map { " shard=\($0.label) of \(whole)" } ?? "") strategy=\(template.strategy) variant=\(template.variant ?? "careful") swarm=\(swarm ? "on" : "off") determinism=\(determinismEvery == 0 ? "off" : "1/\(determinismEvery)") build=\(build)\(resume ? " resuming: \(initial.seedsRun) done, \(remaining) to run" : "")")
+            print("\(ScenarioRegistry.commandName) fuzz \(scenario) seeds=\(range)\(selection.map { " shard=\($0.label) of \(whole)" } ?? "") strategy=\(template.strategy) variant=\(template.variant ?? "careful") swarm=\(swarm ? "on" : "off") determinism=\(determinismEvery == 0 ? "off" : "1/\(determinismEvery)") build=\(build)\(resume ? " resuming: \(initial.seedsRun) done, \(remaining) to run" : "")")
             let recorder = SweepRecorder(initial, path: resultPath)
             try recorder.checkpoint()
             let progress = ProgressBar(total: remaining, label: "fuzz \(scenario)", quiet: options.quiet)
@@ -143,7 +143,7 @@ extension Rehearse {
             print("failures: \(failureDirectory)")
             print("result: \(resultPath)")
             print("page: \(try SweepPage.write(final, resultPath: resultPath, shrunk: shrunkArtifact))")
-            try JUnitOutput.write(JUnitReport.sweep(final, command: "rehearse fuzz"), to: junit)
+            try JUnitOutput.write(JUnitReport.sweep(final, command: "\(ScenarioRegistry.commandName) fuzz"), to: junit)
             if !final.passed { throw ExitCode(1) }
         }
 

@@ -33,7 +33,7 @@ extension Rehearse {
         func run() throws {
             try ReportDirectory.check(reportDir)
             let request = try options.request(scenario: scenario, variant: variant)
-            if !quiet { print("rehearse load \(request.scenario) \(request.modelDescription) on \(Self.where(request))") }
+            if !quiet { print("\(ScenarioRegistry.commandName) load \(request.scenario) \(request.modelDescription) on \(Self.where(request))") }
             let started = ContinuousClock.now  // wall clock on purpose: printed, never in the report
             let report = Self.execute(request)
             let folder = try ReportWriter.write(report, trace: [], to: reportDir)

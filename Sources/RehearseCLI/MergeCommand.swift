@@ -61,7 +61,7 @@ extension Rehearse {
             print("merged \(shards.count) shard(s) over \(merged.ranges.map(\.description).joined(separator: ", ")): \(merged.seedsRun) seeds, \(merged.seedsPassed) passed, \(merged.failures.count) failed\(coverage.isEmpty ? "" : "; \(coverage)")")
             print("result: \(output)")
             print("page: \(try SweepPage.write(merged, resultPath: output))")
-            try JUnitOutput.write(JUnitReport.sweep(merged, command: "rehearse merge"), to: junit)
+            try JUnitOutput.write(JUnitReport.sweep(merged, command: "\(ScenarioRegistry.commandName) merge"), to: junit)
             if !merged.passed { throw ExitCode(1) }
         }
     }

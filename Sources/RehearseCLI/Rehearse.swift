@@ -41,14 +41,16 @@ public struct Rehearse: ParsableCommand {
     /// one-line message (swift-argument-parser's default is 64).
     static func main() -> Never {
         DeterministicHashing.ensure()
-        if let problem = Sim.Simulation.virtualTimeProblem {
-            printError(problem)
-            fflush(nil)
-            Glibc.exit(2)
-        }
         let code: Int32
         do {
             var command = try parseAsRoot()
+            // Only commands that simulate need virtual time; `list` and `merge` run without it, and
+            // help, version and usage errors are answered by the parser above.
+            if command is any Simulates, let problem = Sim.Simulation.virtualTimeProblem {
+                printError(problem)
+                fflush(nil)
+                Glibc.exit(2)
+            }
             try command.run()
             code = 0
         } catch let error as RehearseError {

@@ -21,7 +21,7 @@ extension Rehearse {
             try JUnitOutput.check(junit)
             if swarm { request.swarm = SwarmConfiguration.draw(seed: seed) }
             if !options.quiet {
-                print("rehearse run \(request.scenario) seed=\(request.seed) strategy=\(request.strategy) variant=\(request.variant ?? "careful")\(request.swarm.map { " swarm: \($0)" } ?? "")")
+                print("\(ScenarioRegistry.commandName) run \(request.scenario) seed=\(request.seed) strategy=\(request.strategy) variant=\(request.variant ?? "careful")\(request.swarm.map { " swarm: \($0)" } ?? "")")
             }
             let (report, trace) = try ScenarioRunner.run(request)
             let folder = try ReportWriter.write(report, trace: trace, to: options.reportDir)

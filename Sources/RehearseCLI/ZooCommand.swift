@@ -19,6 +19,8 @@ extension Rehearse {
         var bug: [String] = []
         @Option(name: .long, parsing: .unconditional, help: "Also write the table as JSON here.")
         var output: String?
+        @Option(name: .long, parsing: .singleValue, help: "Compare these strategies instead of random, pct:2, pct:3 and portfolio (repeatable), e.g. nonpreemptive.")
+        var strategy: [String] = []
 
         func run() throws {
             try Limits.check(seeds, in: Limits.zooSeeds, option: "--seeds", limit: "zooSeeds")
@@ -31,12 +33,22 @@ extension Rehearse {
             let names = BugZoo.bugs.map(\.variant)
             for name in bug where !names.contains(name) { throw InputError.fail("unknown bug '\(name)'; valid: \(names.joined(separator: ", "))") }
             let selected = BugZoo.bugs.filter { bug.isEmpty || bug.contains($0.variant) }
-            let strategyNames = BugZoo.strategies.map(\.description)
+            var strategies = BugZoo.strategies
+            if !strategy.isEmpty {
+                strategies = []
+                for name in strategy {
+                    guard let parsed = SchedulingStrategy(parsing: name), !name.hasPrefix("replay") else {
+                        throw InputError.fail("unknown --strategy '\(name)'; valid: random, pct:D, pct:D:K, urw, portfolio, nonpreemptive, fifo")
+                    }
+                    strategies.append(parsed)
+                }
+            }
+            let strategyNames = strategies.map(\.description)
             print("zoo: \(seeds) seeds per bug and strategy, no swarm; per strategy: first failing seed / hits per 1,000 seeds")
             print((["bug", "app", "needs"] + strategyNames + ["shrunk decisions (before)", "story lines", "check"]).joined(separator: " | "))
             var measurements: [BugZoo.Measurement] = []
             for entry in selected {
-                let m = try BugZoo.measure(entry, seeds: seeds, shrinkRuns: shrinkRuns, threads: jobs)
+                let m = try BugZoo.measure(entry, seeds: seeds, shrinkRuns: shrinkRuns, strategies: strategies, threads: jobs)
                 measurements.append(m)
                 let cells = m.results.map { result in
                     "\(result.firstFailure.map(String.init) ?? ">\(seeds)") / \(String(format: "%.0f", result.hitsPerThousand))"

@@ -5,20 +5,30 @@ public struct BuildFingerprint: Sendable, Hashable, Codable, CustomStringConvert
     public var compiler: String
     /// "debug" or "release".
     public var configuration: String
-    /// The project's git commit (with "-dirty" for uncommitted changes), or "unknown".
+    /// The git commit (with "-dirty" for uncommitted changes) of the source tree the binary was
+    /// built in, looked up when it runs (a stale binary names the tree's newer commit: `binary`
+    /// tells them apart), or "unknown".
     public var commit: String
+    /// The executable's GNU build ID (hex), derived by the linker from its contents; nil when
+    /// unknown (files written before it was recorded, library callers).
+    public var binary: String?
 
-    /// This binary's fingerprint by default; a report's when decoding one.
+    /// A fingerprint for this compiler, configuration and commit; the build ID defaults to the
+    /// running executable's (whoever makes a fingerprint is the binary that ran).
     public init(compiler: String = BuildFingerprint.compilerVersion,
                 configuration: String = BuildFingerprint.buildConfiguration,
-                commit: String) {
+                commit: String, binary: String? = BuildFingerprint.executableBuildID) {
         self.compiler = compiler
         self.configuration = configuration
         self.commit = commit
+        self.binary = binary
     }
 
-    /// "swift 6.3, release, commit abc123": how reports print it.
-    public var description: String { "swift \(compiler), \(configuration), commit \(commit)" }
+    /// "swift 6.3, release, commit abc, binary 0123456789ab".
+    public var description: String { "swift \(compiler), \(configuration), commit \(commit)" + (binary.map { ", binary \($0.prefix(12))" } ?? "") }
+
+    /// The running executable's GNU build ID (hex), nil when it has none.
+    public static var executableBuildID: String? { ExecutableBuildID.current }
 
     /// The compiler version this binary was built with.
     public static var compilerVersion: String {

@@ -8,6 +8,24 @@ import Testing
         #expect(output.standardOutput.contains("rehearse 0.1.0 (swift 6."))
     }
 
+    /// The fingerprint names the binary by its GNU build ID (a stale binary's reports cannot pass
+    /// for the tree's commit): the ID printed is the one `readelf -n` reads from the file.
+    @Test func versionNamesTheBinaryByItsBuildID() throws {
+        let output = try CommandLineRunner.run(["--version"])
+        let printed = try #require(output.standardOutput.firstMatch(of: /binary ([0-9a-f]{12})\)/)).output.1
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/readelf") else { return }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/readelf")
+        process.arguments = ["-n", CommandLineRunner.binary.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let notes = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let fromFile = try #require(notes.firstMatch(of: /Build ID: ([0-9a-f]+)/)).output.1
+        #expect(fromFile.hasPrefix(printed), "readelf says \(fromFile), rehearse printed \(printed)")
+    }
+
     @Test func selfcheckPassesAndReportsThroughput() throws {
         let trace = FileManager.default.temporaryDirectory.appendingPathComponent("rehearse-selfcheck-\(getpid()).jsonl").path
         let output = try CommandLineRunner.run(["selfcheck", "--seeds", "40", "--jobs", "2", "--bidders", "10", "--trace", trace])

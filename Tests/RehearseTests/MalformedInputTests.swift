@@ -374,6 +374,7 @@ struct MalformedFixtures {
             cases.append(["replay", report, "--report-dir", folder])
         }
         cases += [["zoo", "--bug", "no-such-bug"], ["zoo", "--bug", ""], ["zoo", "--seeds", "0"], ["zoo", "extra"]]
+        for strategy in strategies + ["replay"] { cases.append(["zoo", "--bug", "unlike-nonliker-decrements", "--seeds", "1", "--strategy", strategy]) }
 
         for option in ["--seeds", "--jobs", "--bidders"] { numeric(["selfcheck"], option) }
         for strategy in strategies { cases.append(["selfcheck", "--seeds", "1", "--strategy", strategy]) }

@@ -8,6 +8,8 @@ import Testing
 @Suite(.serialized) struct BugZooDecisionTests {
     @Test(arguments: [
         ("like-guard-reentrant", "like-count-matches-likes"),
+        // Both failed non-preemptive seed 170 (release) until their transactions recognised their
+        // own re-run after a commit time-out: a second, fault-driven bug, not a decision.
         ("like-dedup-reentrant", "like-count-matches-likes"),
         ("collect-guard-reentrant", "collectors-consistent"),
         ("nudge-guard-reentrant", "one-nudge-per-cooldown"),

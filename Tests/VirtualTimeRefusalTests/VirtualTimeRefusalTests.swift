@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 /// `virtual-time-probe` is linked WITHOUT `-Xlinker --export-dynamic` (Package.swift; a test
@@ -20,6 +23,37 @@ import Testing
         #expect(process.terminationReason == .uncaughtSignal)
         #expect(error.contains("virtual time is not in effect"))
         #expect(error.contains(#"linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]"#))
+    }
+
+    /// As a user's `Rehearse.main` program linked without the flag: `list` (and `--help`) still
+    /// work, `run` is refused with exit 2 and one line naming the linker setting, never run on the
+    /// real clock.
+    @Test func aRehearseProgramListsButRefusesToSimulate() throws {
+        let list = try Self.runProbe(["list"])
+        #expect(list.status == 0, "\(list.error)")
+        #expect(list.output.contains("auction-race"))
+        let help = try Self.runProbe(["--help"])
+        #expect(help.status == 0 && help.output.contains("USAGE"), "\(help.error)")
+        let run = try Self.runProbe(["run", "auction-race", "--seed", "1", "--report-dir", FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(getpid())").path])
+        #expect(run.status == 2)
+        #expect(run.error.contains("virtual time is not in effect"), "\(run.error)")
+        #expect(run.error.split(separator: "\n").count == 1)
+        #expect(!run.output.contains("PASS") && !run.output.contains("FAIL"))
+    }
+
+    /// Runs the probe with `arguments`: exit status, standard output and standard error.
+    static func runProbe(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+        let process = Process()
+        process.executableURL = try probe()
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let error = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output, error)
     }
 
     /// The probe binary next to the test bundle.

@@ -93,6 +93,12 @@ extension KNBApp {
             }
             if has(.replyCountTriggerIncrement) {
                 _ = try? await firestore.update(parent, ["replyCount": .increment(1)])
+            } else if has(.replyCountReadThenWrite) {
+                // The literal reading: the parent is read anyway (to notify its author), and the
+                // count is written from that read, two admin round trips apart.
+                let read = await firestore.get(parent)
+                guard let count = read["replyCount"]?.intValue else { return }
+                _ = try? await firestore.update(parent, ["replyCount": .set(.int(count + 1))])
             } else {
                 try await adjustOnce(mark: "reply-\(event.path.id)", create: true, parent: parent, delta: 1)
             }
@@ -115,6 +121,12 @@ extension KNBApp {
         let parent = DocumentPath("social_posts", parentId)
         if has(.replyCountTriggerIncrement) {
             _ = try? await firestore.update(parent, ["replyCount": .increment(-1)])
+            return
+        }
+        if has(.replyCountReadThenWrite) {
+            let read = await firestore.get(parent)
+            guard let count = read["replyCount"]?.intValue else { return }
+            _ = try? await firestore.update(parent, ["replyCount": .set(.int(count - 1))])
             return
         }
         try await adjustOnce(mark: "reply-\(event.path.id)", create: false, parent: parent, delta: -1)

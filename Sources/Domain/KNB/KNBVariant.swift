@@ -41,6 +41,10 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
     /// reentrancy); the like itself is read-then-`arrayUnion` + `increment(1)`: a double tap
     /// that slips past the guard counts one like twice.
     case likeGuardReentrant = "like-guard-reentrant"
+    /// `onPostReplyCreate`, which reads the parent post to notify its author, keeps `replyCount`
+    /// from that read: admin `get`, then `update(replyCount: read + 1)`. Another reply's
+    /// invocation landing between the read and the write is overwritten (a lost count).
+    case replyCountReadThenWrite = "reply-count-read-then-write"
 
     /// One-line description of what the variant gets wrong.
     public var summary: String {
@@ -60,6 +64,7 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
         case .kiddushCheckSendSet: return "booking email via check-send-set: two invocations both send"
         case .seatRandomId: return "seat reservation via add(): one seat reserved twice"
         case .likeGuardReentrant: return "like tap guard checks, awaits, then marks: a preempted double tap reads 'not liked' twice and counts +2"
+        case .replyCountReadThenWrite: return "reply trigger reads the parent, then writes replyCount = read + 1: an invocation between the two is lost"
         }
     }
 

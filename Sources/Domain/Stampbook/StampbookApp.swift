@@ -19,6 +19,9 @@ public final class StampbookApp: Sendable {
     /// Characters a feed post's caption may have.
     public static let captionLengthMaximum = 500
     private let likeRequests = Mutex<[String: StampbookLikeRequests]>([:])
+    /// Numbers each tap of the reentrant variants, so their transactions recognise their own
+    /// re-run after an ambiguous commit (and only that: another tap is the planted race).
+    private let tapSequence = Mutex<UInt64>(0)
     /// The devices' in-memory managers of the reentrant variants, keyed by user and post/stamp.
     private let deviceMemory: InstanceMemory
 
@@ -67,11 +70,15 @@ public final class StampbookApp: Sendable {
                 guard await deviceMemory.claimAcrossAwait("collect/\(userId)/\(stampId)", at: now) else {
                     throw StampbookError.alreadyCollected(userId: userId, stampId: stampId)
                 }
+                let tap = tapSequence.withLock { value -> UInt64 in value += 1; return value }
                 try await client.runTransaction { transaction in
                     let stamp = try await transaction.get(DocumentPath("stamps", stampId))
                     guard stamp.exists else { throw StampbookError.stampNotFound(stampId: stampId) }
+                    // Idempotent against its own re-run only (the SDK re-runs a transaction whose
+                    // commit response was lost): another tap's record is not checked, the planted bug.
+                    if try await transaction.get(Self.collected(userId, stampId))["tap"] == .int(Int64(tap)) { return }
                     _ = try await transaction.get(Self.statistics(stampId))
-                    transaction.set(Self.collected(userId, stampId), ["collectedAt": .timestamp(now)])
+                    transaction.set(Self.collected(userId, stampId), ["collectedAt": .timestamp(now), "tap": .int(Int64(tap))])
                     transaction.merge(Self.statistics(stampId), [
                         "totalCollectors": .increment(1), "collectorUserIds": .arrayUnion([.string(userId)]),
                         "lastUpdated": .serverTimestamp,
@@ -188,11 +195,15 @@ public final class StampbookApp: Sendable {
     private func writeLikeIfChanged(postId: String, userId: String, liked: Bool, client: FirestoreClient) async throws {
         let likePath = Self.like(postId, userId)
         if try await client.get(likePath).exists == liked { return }
+        let tap = tapSequence.withLock { value -> UInt64 in value += 1; return value }
         try await client.runTransaction { transaction in
             let post = try await transaction.get(Self.post(postId))
             guard post.exists else { throw StampbookError.postNotFound(postId: postId) }
+            // Idempotent against its own re-run only (an ambiguous commit re-runs the
+            // transaction): another tap's like is not checked, the planted bug.
+            if liked, try await transaction.get(likePath)["tap"] == .int(Int64(tap)) { return }
             if liked {
-                transaction.set(likePath, ["userId": .string(userId), "createdAt": .timestamp(self.backend.env.clock.now)])
+                transaction.set(likePath, ["userId": .string(userId), "createdAt": .timestamp(self.backend.env.clock.now), "tap": .int(Int64(tap))])
             } else {
                 transaction.delete(likePath)
             }

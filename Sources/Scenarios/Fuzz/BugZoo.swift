@@ -34,6 +34,14 @@ public enum BugZoo {
         Bug(variant: "like-arrayunion-increment", app: "knb", scenario: "like-storm", needs: "depth-2"),
         Bug(variant: "unlike-nonliker-decrements", app: "knb", scenario: "like-storm", needs: "depth-1"),
         Bug(variant: "reply-count-trigger-increment", app: "knb", scenario: "like-storm", needs: "fault:duplicate-triggers"),
+        // A race inside a trigger across admin-SDK round trips: another reply's invocation lands
+        // between onPostReplyCreate's read of the parent and its write. The write's own round
+        // trip (0–16 ms) is a window the latency draws open about as often as the 10 ms timing
+        // window adds, so every strategy, non-preemptive included, finds it at the same rate: a
+        // depth-2 bug, not a decision bug (docs/zoo.md). No duplicate deliveries (a duplicate
+        // would double-count without any race); half the actions are replies.
+        Bug(variant: "reply-count-read-then-write", app: "knb", scenario: "like-storm", needs: "depth-2+function",
+            parameters: ["duplicatePercent": "0", "replyPercent": "50"]),
         Bug(variant: "seat-random-id", app: "knb", scenario: "seat-contention", needs: "depth-2"),
         Bug(variant: "kiddush-random-id", app: "knb", scenario: "kiddush-booking", needs: "depth-2"),
         Bug(variant: "kiddush-setdata-overwrite", app: "knb", scenario: "kiddush-booking", needs: "depth-2"),

@@ -25,7 +25,9 @@ public struct LikeStormScenario: Scenario {
     /// The operations whose latency it records.
     public let operations: [String] = ["like", "unlike", "reply"]
     /// The variants it should catch.
-    public let variants = ScenarioSupport.variants([KNBVariant.likeArrayUnionIncrement, .unlikeNonLikerDecrements, .replyCountTriggerIncrement, .likeGuardReentrant])
+    public let variants = ScenarioSupport.variants([
+        KNBVariant.likeArrayUnionIncrement, .unlikeNonLikerDecrements, .replyCountTriggerIncrement, .likeGuardReentrant, .replyCountReadThenWrite,
+    ])
     /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
         Check.likeCountMatchesLikes,

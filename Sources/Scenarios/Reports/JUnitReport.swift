@@ -66,7 +66,7 @@ public struct JUnitReport: Sendable {
     /// kernel outcome.
     public static func run(_ report: RunReport, folder: String) -> JUnitReport {
         let scenario = report.scenario
-        let replay = ["replay: rehearse replay \(folder)/report.json", "   or: \(report.replayCommand)"]
+        let replay = ["replay: \(ScenarioRegistry.commandName) replay \(folder)/report.json", "   or: \(report.replayCommand)"]
         var cases: [TestCase] = []
         for check in report.checks {
             let outcome: Outcome
@@ -105,7 +105,7 @@ public struct JUnitReport: Sendable {
             ("build", report.build.description), ("replayCommand", report.replayCommand), ("report", "\(folder)/report.json"),
         ]
         properties += report.parameters.keys.sorted().map { ("param.\($0)", "\(report.parameters[$0]!)") }
-        return JUnitReport(name: "rehearse run \(scenario) seed \(report.seed)", suites: [Suite(name: scenario, properties: properties, cases: cases)])
+        return JUnitReport(name: "\(ScenarioRegistry.commandName) run \(scenario) seed \(report.seed)", suites: [Suite(name: scenario, properties: properties, cases: cases)])
     }
 
     // MARK: Sweep
@@ -204,7 +204,7 @@ public struct JUnitReport: Sendable {
 
     /// The line that replays one failing seed: its artifact, else the `run` line of its seed.
     static func replayLine(_ failure: SweepFailure, result: SweepResult) -> String {
-        if let artifact = failure.artifact { return "rehearse replay \(artifact)" }
+        if let artifact = failure.artifact { return "\(ScenarioRegistry.commandName) replay \(artifact)" }
         return result.runCommandLine(seed: failure.seed).description
     }
 

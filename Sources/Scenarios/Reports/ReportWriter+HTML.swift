@@ -77,7 +77,7 @@ extension ReportWriter {
         } else {
             box += "<b>All checks held.</b>\(report.notChecked.isEmpty ? "" : " Not checked in this run: \(e(report.notChecked.joined(separator: ", "))).")<br>"
         }
-        let command = report.replayOf.map { "rehearse replay \($0.artifact)" } ?? report.replayCommand
+        let command = report.replayOf.map { "\(ScenarioRegistry.commandName) replay \($0.artifact)" } ?? report.replayCommand
         box += "replay: <code>\(e(command))</code>"
         if let source = report.replayOf {
             box += "<br>replayed the failure artifact <code>\(e(source.artifact))</code> (its decisions log)"

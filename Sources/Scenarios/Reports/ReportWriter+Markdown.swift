@@ -28,7 +28,7 @@ extension ReportWriter {
                 lines.append("Check `\(violation.check)` (\(violation.kind.rawValue)) failed at step \(violation.step), virtual time \(ReportFormat.duration(violation.virtualNanoseconds)).")
             }
             lines.append("")
-            lines.append("Replay: `\(report.replayCommand)` or `rehearse replay <this report.json>`")
+            lines.append("Replay: `\(report.replayCommand)` or `\(ScenarioRegistry.commandName) replay <this report.json>`")
         }
         lines.append("")
         lines.append("## Checks")

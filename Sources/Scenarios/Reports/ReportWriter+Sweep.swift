@@ -131,8 +131,8 @@ extension ReportWriter {
 
     /// The command that replays `failure`: its shrunk artifact when there is one, else its artifact.
     static func replayCommand(_ failure: SweepFailure, sweep: SweepResult, stories: [SweepStory]) -> String {
-        if let shrunk = stories.first(where: { $0.seed == failure.seed })?.shrunkArtifact { return "rehearse replay \(shrunk)" }
-        if let artifact = failure.artifact { return "rehearse replay \(artifact)" }
+        if let shrunk = stories.first(where: { $0.seed == failure.seed })?.shrunkArtifact { return "\(ScenarioRegistry.commandName) replay \(shrunk)" }
+        if let artifact = failure.artifact { return "\(ScenarioRegistry.commandName) replay \(artifact)" }
         return sweep.runCommandLine(seed: failure.seed).description
     }
 
