@@ -20,6 +20,9 @@ let package = Package(
         .library(name: "RehearseCLI", targets: ["RehearseCLI"]),
         // Swift Testing helpers: sweep seeds x strategies over a closure or a scenario.
         .library(name: "RehearsalTesting", targets: ["RehearsalTesting"]),
+        // The kernel's own workloads (`rehearse bench`/`selfcheck` and the separate Benchmarks
+        // package, which `package` access cannot reach): not part of Sim's API, not for users.
+        .library(name: "KernelWorkloads", targets: ["KernelWorkloads"]),
         .executable(name: "rehearse", targets: ["rehearse"]),
     ],
     dependencies: [
@@ -41,6 +44,7 @@ let package = Package(
             // single-threaded by construction, so dynamic exclusivity checks there buy nothing).
         ),
         .target(name: "Domain"),
+        .target(name: "KernelWorkloads", dependencies: ["Sim"]),
         // The system zlib: HdrHistogram's standard compressed encoding (sweep files) is zlib-deflated.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(
@@ -53,7 +57,7 @@ let package = Package(
         .target(
             name: "RehearseCLI",
             dependencies: [
-                "Scenarios", "Sim", "Domain",
+                "Scenarios", "Sim", "Domain", "KernelWorkloads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Clocks", package: "swift-clocks"),
             ]
@@ -67,7 +71,7 @@ let package = Package(
             dependencies: ["RehearseCLI", "ScenarioFixtures", "Scenarios"],
             linkerSettings: exportDynamic
         ),
-        .testTarget(name: "SimTests", dependencies: ["Sim"], linkerSettings: exportDynamic),
+        .testTarget(name: "SimTests", dependencies: ["Sim", "KernelWorkloads"], linkerSettings: exportDynamic),
         // Linked WITHOUT the flag on purpose: its simulation must refuse to start (a test bundle
         // cannot show that: SwiftPM links every test target into one binary).
         .executableTarget(name: "virtual-time-probe", dependencies: ["Sim", "RehearseCLI"], path: "Sources/VirtualTimeProbe"),

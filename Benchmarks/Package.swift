@@ -21,6 +21,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Sim", package: "Rehearsal"),
+                .product(name: "KernelWorkloads", package: "Rehearsal"),
             ],
             path: "Benchmarks/KernelBenchmarks",
             // The kernel's clock_gettime interposer must be visible to the runtime's libraries.
@@ -33,6 +34,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Sim", package: "Rehearsal"),
                 .product(name: "Scenarios", package: "Rehearsal"),
+                .product(name: "KernelWorkloads", package: "Rehearsal"),
             ],
             path: "Benchmarks/WorkloadBenchmarks",
             linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])],

@@ -1,6 +1,7 @@
 import Foundation
 import Scenarios
 import Sim
+import KernelWorkloads
 
 extension BenchCommand {
     /// (c) Seeds/s of a 50-bidder auction race on 1 and on 2 threads (`SimulationPool.map`), and

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Sim
+import KernelWorkloads
 
 /// `rehearse bench`: the simulator against what Swift users have today, side by side in one run,
 /// as ratios. Sections: `kernel` (actor workloads vs the default executor), `timeline` (72 h of

@@ -201,8 +201,10 @@ extension Rehearse {
             let lastError = crash.standardError.split(separator: "\n").first { $0.contains("Fatal error") || $0.contains("failed:") }.map(String.init)
             let message = "worker died with \(cause) on seed \(crash.seed)\(lastError.map { ": \($0)" } ?? "")"
             let artifact = FailureArtifact(
-                kind: .crash, scenario: request.scenario, seed: crash.seed, strategy: request.strategy.description, variant: request.variant,
-                parameters: (try? ScenarioRunner.prepare(request).1.values) ?? request.parameters, swarm: request.swarm, decisions: [],
+                kind: .crash, identity: RunIdentity(
+                    scenario: request.scenario, seed: crash.seed, strategy: request.strategy.description, variant: request.variant,
+                    parameters: (try? ScenarioRunner.prepare(request).1.values) ?? request.parameters, swarm: request.swarm),
+                decisions: [],
                 violation: nil, message: message, signal: crash.signal ?? 0, build: build, story: [message],
                 timingWindowNanoseconds: request.effectiveTimingWindowNanoseconds)
             let path = "\(directory)/\(artifact.fileName)"

@@ -62,9 +62,7 @@ extension Rehearse {
         /// Re-runs a crashed seed in a child `rehearse run`; it must die with the same signal.
         func replayCrash(_ failure: FailureArtifact, _ request: RunRequest) throws {
             // As `replayRequest`: an artifact older than timing windows ran with none.
-            let line = RunCommandLine(
-                scenario: failure.scenario, seed: failure.seed, strategy: failure.strategy, parameters: failure.parameters,
-                variant: failure.variant, swarm: failure.swarm != nil, timingWindowNanoseconds: failure.timingWindowNanoseconds ?? 0)
+            let line = failure.identity.commandLine(timingWindowNanoseconds: failure.timingWindowNanoseconds ?? 0)
             let arguments = line.arguments + ["--quiet", "--report-dir", reportDir]
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()

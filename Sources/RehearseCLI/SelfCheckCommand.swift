@@ -1,6 +1,7 @@
 import Foundation
 import ArgumentParser
 import Sim
+import KernelWorkloads
 
 /// `rehearse selfcheck`: runs the kernel's racing workload over many seeds, twice each, and fails
 /// on the first seed whose two runs differ.

@@ -4,23 +4,23 @@ import Sim
 /// Test only (hidden from `rehearse list`; a fixture target in no product, registered by the
 /// built-in `rehearse` executable): traps on one seed and fails a check on another, so the
 /// sweep's crash isolation and failure artifacts can be tested.
-public struct CrashTestScenario: Scenario {
-    public init() {}
-    public let name = "crash-test"
-    public let summary = "(test only) traps on crashSeed, violates a check on failSeed"
-    public let parameters: [ScenarioParameter] = [
+package struct CrashTestScenario: Scenario {
+    package init() {}
+    package let name = "crash-test"
+    package let summary = "(test only) traps on crashSeed, violates a check on failSeed"
+    package let parameters: [ScenarioParameter] = [
         Parameter.crashSeed,
         Parameter.failSeed,
     ]
-    public let operations: [String] = []
-    public let variants: [String] = []
-    public let usesBackend = false
-    public let checks: [CheckDeclaration] = [
+    package let operations: [String] = []
+    package let variants: [String] = []
+    package let usesBackend = false
+    package let checks: [CheckDeclaration] = [
         Check.crashTestOk,
         Check.ran,
     ]
 
-    public func run(_ context: ScenarioContext) async throws {
+    package func run(_ context: ScenarioContext) async throws {
         try? await SimClock().sleep(for: .milliseconds(10))
         context.note("tester", "woke")
         context.sometimes(Check.ran, true)

@@ -16,13 +16,18 @@ public enum SimulatedEnvironment {
 
 /// Gives each domain actor its own simulator executor, so every hop is a scheduling point.
 public struct SimExecutorSource: ActorExecutorSource {
+    /// A source of simulator executors.
     public init() {}
+    /// A new `SimExecutor` labelled `label` (one per actor).
     public func makeExecutor(label: String) -> any SerialExecutor { SimExecutor(label) }
 }
 
 /// The simulation's named random streams, as the domain core's `RandomSource`.
 public struct SimRandomSource: RandomSource {
+    /// The run's named streams.
     public let streams: RandomStreams
+    /// Randomness from `streams`.
     public init(streams: RandomStreams) { self.streams = streams }
+    /// The stream called `name`.
     public func stream(named name: String) -> any RandomNumberGenerator { streams.stream(named: name) }
 }

@@ -13,8 +13,11 @@ import Synchronization
 public enum AtomicFile {
     /// Why a write failed, with the path and the reason (the system's, or the refusal's).
     public struct WriteError: Error, CustomStringConvertible {
+        /// The file that could not be written.
         public var path: String
+        /// What went wrong, from the system call that failed.
         public var reason: String
+        /// One line naming the file and the reason.
         public var description: String { "cannot write \(path): \(reason)" }
     }
 

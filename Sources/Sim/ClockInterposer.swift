@@ -62,6 +62,7 @@ enum ClockInterposer {
         """
 }
 
+/// `clock_gettime` for the whole process: virtual time on a simulation thread, the real clock elsewhere.
 @_cdecl("clock_gettime")
 public func rehearsalClockGetTime(_ clock: clockid_t, _ time: UnsafeMutablePointer<timespec>?) -> Int32 {
     guard let scheduler = SimulationContext.current, let time else {

@@ -12,6 +12,7 @@ public enum DecisionShrinker {
         public var decisions: [UInt32]
         /// Non-default choices (preemptions) before and after.
         public var preemptionsBefore: Int
+        /// Non-zero decisions left in the shrunk log.
         public var preemptionsAfter: Int
         /// Runs spent shrinking.
         public var runs: Int

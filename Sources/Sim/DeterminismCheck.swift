@@ -4,13 +4,18 @@
 public enum DeterminismCheck {
     /// The verdict of one check.
     public struct Verdict: Sendable {
+        /// The seed that ran twice.
         public var seed: UInt64
+        /// The first run's trace hash.
         public var first: TraceHash
+        /// The second run's trace hash.
         public var second: TraceHash
         /// The first trace entries that differ (nil, nil when the hashes match; one nil when a
         /// trace ended early).
         public var divergence: (index: Int, first: TraceEvent?, second: TraceEvent?)?
+        /// True when both runs hashed the same.
         public var isDeterministic: Bool { first == second }
+        /// Steps of the first run.
         public var steps: UInt64
 
         /// One line for a terminal or a report.

@@ -9,6 +9,7 @@ public struct ReplayDivergence: Sendable, Hashable, CustomStringConvertible {
     /// How many choices there were.
     public var choices: Int
 
+    /// Names the choice point, the logged decision and the choices that were ready.
     public var description: String {
         "the decisions log diverged at choice point \(choicePoint): it chose \(decision), but only \(choices) choices (0...\(choices - 1)) were ready"
     }

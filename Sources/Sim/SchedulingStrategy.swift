@@ -50,6 +50,7 @@ public enum SchedulingStrategy: Sendable, Hashable, CustomStringConvertible {
         return Self.portfolioMembers[Int(seed % UInt64(Self.portfolioMembers.count))]
     }
 
+    /// The strategy as `--strategy` takes it (`pct:3:417`); `replay(n decisions)` for a log.
     public var description: String {
         switch self {
         case .fifo: "fifo"

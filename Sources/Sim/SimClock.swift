@@ -12,24 +12,31 @@ public struct SimClock: Clock, Sendable {
         /// Virtual nanoseconds since the start of the run.
         public var nanoseconds: UInt64
 
+        /// The instant `nanoseconds` after the start of the run.
         public init(nanoseconds: UInt64) { self.nanoseconds = nanoseconds }
 
+        /// This instant moved by `duration` (negative moves back).
         public func advanced(by duration: Duration) -> Instant {
             let delta = duration.simNanoseconds
             return Instant(nanoseconds: delta >= 0 ? nanoseconds &+ UInt64(delta) : nanoseconds &- UInt64(-delta))
         }
 
+        /// Virtual time from this instant to `other`.
         public func duration(to other: Instant) -> Duration {
             .nanoseconds(Int64(bitPattern: other.nanoseconds &- nanoseconds))
         }
 
+        /// Earlier instants order first.
         public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
     }
 
+    /// The clock of the simulation running on this thread.
     public init() {}
 
+    /// The current virtual instant.
     public var now: Instant { Instant(nanoseconds: Self.scheduler().now) }
 
+    /// One virtual nanosecond.
     public var minimumResolution: Duration { .nanoseconds(1) }
 
     /// Calendar time at virtual zero, in nanoseconds since the Unix epoch.
@@ -38,6 +45,7 @@ public struct SimClock: Clock, Sendable {
     /// Calendar time of `instant`, in nanoseconds since the Unix epoch.
     public func unixNanoseconds(at instant: Instant) -> Int64 { epochUnixNanoseconds + Int64(instant.nanoseconds) }
 
+    /// Suspends until `deadline` as a virtual timer (a past deadline yields once); throws on cancellation.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let scheduler = Self.scheduler()
         try Task.checkCancellation()

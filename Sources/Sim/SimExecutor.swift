@@ -18,14 +18,17 @@ public final class SimExecutor: SerialExecutor, @unchecked Sendable {
         self.ordinal = scheduler.registerExecutor(label: label)
     }
 
+    /// Puts the actor's job in the simulation's ready set (the strategy decides when it runs).
     public func enqueue(_ job: consuming ExecutorJob) {
         scheduler.enqueue(UnownedJob(job), on: self, origin: .actor)
     }
 
+    /// This executor as the runtime sees it.
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)
     }
 
+    /// Traps unless this actor's job is the one running.
     public func checkIsolated() {
         precondition(scheduler.isRunning(self), "not isolated to simulated actor \(label)")
     }

@@ -3,6 +3,7 @@
 public struct SimRandom: RandomNumberGenerator, Sendable {
     private var s0: UInt64, s1: UInt64, s2: UInt64, s3: UInt64
 
+    /// A generator seeded with `seed` (xoshiro256**, state from splitmix64).
     public init(seed: UInt64) {
         var mixer = seed
         func splitMix() -> UInt64 {
@@ -15,6 +16,7 @@ public struct SimRandom: RandomNumberGenerator, Sendable {
         s0 = splitMix(); s1 = splitMix(); s2 = splitMix(); s3 = splitMix()
     }
 
+    /// The next 64 random bits.
     @inline(__always)
     public mutating func next() -> UInt64 {
         let result = ((s1 &* 5) << 7 | (s1 &* 5) >> 57) &* 9
@@ -39,6 +41,7 @@ public struct RandomStreams: Sendable {
     /// The simulation's seed.
     public let seed: UInt64
 
+    /// The named streams of a run with seed `seed`.
     public init(seed: UInt64) { self.seed = seed }
 
     /// The generator for stream `name`.

@@ -31,6 +31,7 @@ public struct SimulationConfiguration: Sendable, Hashable {
     /// Whether the run counts jobs per task (the measuring run of `.urw`).
     var measuresTaskSteps = false
 
+    /// A run of `seed` under `strategy`; the rest defaults to strict mode and the standard limits.
     public init(
         seed: UInt64,
         strategy: SchedulingStrategy = .random,

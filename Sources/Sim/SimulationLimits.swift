@@ -7,6 +7,7 @@ public struct SimulationLimits: Sendable, Hashable {
     /// Jobs allowed to run after the root task finished, to let in-flight work settle.
     public var maxStepsAfterRoot: UInt64
 
+    /// Limits generous enough for any scenario at its documented sizes.
     public init(
         maxSteps: UInt64 = 50_000_000,
         maxVirtualNanoseconds: UInt64 = 30 * 24 * 3_600 * 1_000_000_000,

@@ -9,9 +9,13 @@ public enum SimulationOutcome: Sendable, Hashable, CustomStringConvertible {
 
     /// One escape, with where it happened.
     public struct Escape: Sendable, Hashable, Codable {
+        /// What escaped the simulation.
         public var kind: EscapeKind
+        /// The call or job that escaped, as the kernel saw it.
         public var detail: String
+        /// The step at which it was detected.
         public var step: UInt64
+        /// Virtual time at detection.
         public var timeNanoseconds: UInt64
     }
 
@@ -44,6 +48,7 @@ public enum SimulationOutcome: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// One line: the outcome and its details (blocked tasks, the escape).
     public var description: String {
         switch self {
         case .finished: "finished"

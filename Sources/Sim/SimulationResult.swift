@@ -3,6 +3,7 @@ public struct SimulationResult<Output: Sendable>: Sendable {
     /// The configuration that produced this result (seed, strategy, limits), with the strategy
     /// resolved: a portfolio's member for the seed, PCT's measured horizon.
     public var configuration: SimulationConfiguration
+    /// How the run ended.
     public var outcome: SimulationOutcome
     /// The root task's return value, when it finished.
     public var output: Output?
@@ -25,6 +26,7 @@ public struct SimulationResult<Output: Sendable>: Sendable {
     public var actorLabels: [String]
     /// Work left when the run ended: ready jobs and pending timers that never ran.
     public var leftoverReadyJobs: Int
+    /// Timers still pending when the run ended.
     public var leftoverTimers: Int
     /// Jobs that tried to leave for the global executor and were kept inside (`Task {}`, detached).
     public var globalJobsCaptured: UInt64

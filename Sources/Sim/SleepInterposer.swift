@@ -33,6 +33,7 @@ enum SleepInterposer {
     }
 }
 
+/// `nanosleep` for the process: on a simulation thread the sleep moves virtual time instead of blocking.
 @_cdecl("nanosleep")
 public func rehearsalNanosleep(_ request: UnsafePointer<timespec>?, _ remaining: UnsafeMutablePointer<timespec>?) -> Int32 {
     if let request, SleepInterposer.intercept("nanosleep", nanoseconds: Int64(request.pointee.tv_sec) * 1_000_000_000 + Int64(request.pointee.tv_nsec)) {
@@ -41,6 +42,7 @@ public func rehearsalNanosleep(_ request: UnsafePointer<timespec>?, _ remaining:
     return SleepInterposer.realNanosleep(request, remaining)
 }
 
+/// `usleep` for the process: on a simulation thread the sleep moves virtual time instead of blocking.
 @_cdecl("usleep")
 public func rehearsalUsleep(_ microseconds: UInt32) -> Int32 {
     if SleepInterposer.intercept("usleep", nanoseconds: Int64(microseconds) * 1_000) { return 0 }
@@ -48,6 +50,7 @@ public func rehearsalUsleep(_ microseconds: UInt32) -> Int32 {
     return 0
 }
 
+/// `sleep` for the process: on a simulation thread the sleep moves virtual time instead of blocking.
 @_cdecl("sleep")
 public func rehearsalSleep(_ seconds: UInt32) -> UInt32 {
     if SleepInterposer.intercept("sleep", nanoseconds: Int64(seconds) * 1_000_000_000) { return 0 }

@@ -17,11 +17,13 @@ public struct TraceEvent: Sendable, Hashable, Codable {
     public var step: UInt64
     /// Virtual nanoseconds since the start of the run.
     public var timeNanoseconds: UInt64
+    /// What happened at this step.
     public var kind: Kind
     /// Ordinal of the executor (actor) involved: 0 is nonisolated code, then actors in creation order.
     public var actor: UInt32
     /// For `.run`: the number of ready jobs and the index chosen; for `.event`: 0.
     public var readyCount: UInt32
+    /// The index the strategy chose among `readyCount` candidates.
     public var chosenIndex: UInt32
     /// Human-readable: the actor's label for `.run`, the event text for `.event`.
     public var detail: String

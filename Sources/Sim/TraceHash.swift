@@ -4,10 +4,11 @@ public struct TraceHash: Sendable, Hashable, CustomStringConvertible {
     /// The current value.
     public private(set) var value: UInt64 = 0x6A09_E667_F3BC_C908
 
+    /// The hash of an empty trace.
     public init() {}
 
     @inline(__always)
-    mutating func mix(_ word: UInt64) {
+    package mutating func mix(_ word: UInt64) {
         // One round of a strong 64-bit mixer (from MurmurHash3's finaliser) per word.
         var x = value ^ word &* 0x9E37_79B9_7F4A_7C15
         x ^= x >> 33

@@ -12,7 +12,7 @@ private func device(_ backend: Backend, _ uid: String) -> FirestoreClient {
 }
 
 private func onboard(_ app: InspiredApp, _ backend: Backend, _ uid: String, name: String = "Jane Doe", communities: [String] = []) async throws {
-    try await app.createProfile(displayName: name, joinedCommunities: communities, as: device(backend, uid))
+    try await app.client(uid: uid).createProfile(displayName: name, joinedCommunities: communities)
 }
 
 private func username(_ backend: Backend, _ uid: String) async -> String? {
@@ -26,7 +26,7 @@ struct InspiredTests {
         let (app, backend) = makeInspired()
         try await onboard(app, backend, "a", communities: ["area_askew"])
         try await onboard(app, backend, "b")
-        try await app.updatePrivacy(InspiredPrivacySettings(isProfilePublic: true, avatarPrivacy: .public, showJoinedGroups: .public), as: device(backend, "a"))
+        try await app.client(uid: "a").updatePrivacy(InspiredPrivacySettings(isProfilePublic: true, avatarPrivacy: .public, showJoinedGroups: .public))
         let profile = try await device(backend, "b").get(InspiredApp.user("a"))
         #expect(profile["profilePictureUrl"] != nil)
     }
@@ -36,7 +36,7 @@ struct InspiredTests {
         let (app, backend) = makeInspired()
         try await onboard(app, backend, "a", communities: ["area_askew"])
         try await onboard(app, backend, "b", communities: ["area_askew"])
-        let profile = try await app.profile(of: "a", as: device(backend, "b"))
+        let profile = try await app.client(uid: "b").profile(of: "a")
         #expect(profile["profilePictureUrl"] != nil)
     }
 
@@ -47,7 +47,7 @@ struct InspiredTests {
         try await onboard(app, backend, "b", communities: ["area_chelsea"])
         let error = await backendError { _ = try await device(backend, "b").get(InspiredApp.user("a")) }
         #expect(error?.code == "PERMISSION_DENIED")
-        await #expect(throws: InspiredError.profileNotVisible(userId: "a")) { _ = try await app.profile(of: "a", as: device(backend, "b")) }
+        await #expect(throws: InspiredError.profileNotVisible(userId: "a")) { _ = try await app.client(uid: "b").profile(of: "a") }
         #expect(InspiredError.profileNotVisible(userId: "a").description == "This profile is now private.")
     }
 
@@ -55,10 +55,10 @@ struct InspiredTests {
     func securityUnauthenticated() async throws {
         let (app, backend) = makeInspired()
         try await onboard(app, backend, "a")
-        try await app.updatePrivacy(InspiredPrivacySettings(isProfilePublic: true, avatarPrivacy: .public, showJoinedGroups: .public), as: device(backend, "a"))
+        try await app.client(uid: "a").updatePrivacy(InspiredPrivacySettings(isProfilePublic: true, avatarPrivacy: .public, showJoinedGroups: .public))
         let error = await backendError { _ = try await backend.client(auth: nil, label: "anon").get(InspiredApp.user("a")) }
         #expect(error?.code == "PERMISSION_DENIED")
-        await #expect(throws: InspiredError.unauthenticated) { _ = try await app.profile(of: "a", as: backend.client(auth: nil, label: "anon")) }
+        await #expect(throws: InspiredError.unauthenticated) { _ = try await app.client(uid: nil).profile(of: "a") }
     }
 
     @Test("Defaults are private; a public profile needs a public avatar (app and rules)")
@@ -69,7 +69,7 @@ struct InspiredTests {
         #expect(privacy?["isProfilePublic"] == .bool(false))
         #expect(privacy?["avatarPrivacy"] == .string("groups-only"))
         await #expect(throws: InspiredError.publicProfileRequiresPublicAvatar) {
-            try await app.updatePrivacy(InspiredPrivacySettings(isProfilePublic: true, avatarPrivacy: .groupsOnly, showJoinedGroups: .public), as: device(backend, "a"))
+            try await app.client(uid: "a").updatePrivacy(InspiredPrivacySettings(isProfilePublic: true, avatarPrivacy: .groupsOnly, showJoinedGroups: .public))
         }
         let bypass = await backendError {
             try await device(backend, "a").updateData(InspiredApp.user("a"), ["privacySettings.isProfilePublic": .set(true)])
@@ -84,10 +84,10 @@ struct InspiredTests {
         await #expect(throws: InspiredError.profileAlreadyExists(userId: "a")) { try await onboard(app, backend, "a") }
         await #expect(throws: InspiredError.displayNameEmpty) { try await onboard(app, backend, "b", name: "") }
         await #expect(throws: InspiredError.bioTooLong(length: 281, maximum: 280)) {
-            try await app.createProfile(displayName: "B", bio: String(repeating: "x", count: 281), as: device(backend, "b"))
+            try await app.client(uid: "b").createProfile(displayName: "B", bio: String(repeating: "x", count: 281))
         }
         await #expect(throws: InspiredError.unauthenticated) {
-            try await app.createProfile(displayName: "C", as: backend.client(auth: nil, label: "anon"))
+            try await app.client(uid: nil).createProfile(displayName: "C")
         }
     }
 
@@ -154,27 +154,27 @@ struct InspiredTests {
         let (app, backend) = makeInspired()
         try await onboard(app, backend, "a")
         await backend.waitUntilIdle()
-        try await app.createPost(postId: "p1", content: "Morning flow", source: ("area", "Askew"), as: device(backend, "a"))
-        try await app.likePost("p1", as: device(backend, "b"))
-        await #expect(throws: InspiredError.alreadyLiked(userId: "b", postId: "p1")) { try await app.likePost("p1", as: device(backend, "b")) }
-        try await app.likePost("p1", as: device(backend, "c"))
+        try await app.client(uid: "a").createPost(postId: "p1", content: "Morning flow", source: ("area", "Askew"))
+        try await app.client(uid: "b").likePost("p1")
+        await #expect(throws: InspiredError.alreadyLiked(userId: "b", postId: "p1")) { try await app.client(uid: "b").likePost("p1") }
+        try await app.client(uid: "c").likePost("p1")
         let post = await backend.firestore.get(InspiredApp.post("p1"))
         #expect(post["stats"]?.mapValue?["likeCount"] == .int(2))
         #expect(post["author"]?.mapValue?["username"] == .string(await username(backend, "a")!))
-        #expect(try await app.likedPostIds(among: ["p1", "p2"], as: device(backend, "b")) == ["p1"])
-        try await app.unlikePost("p1", as: device(backend, "b"))
-        await #expect(throws: InspiredError.notLiked(userId: "b", postId: "p1")) { try await app.unlikePost("p1", as: device(backend, "b")) }
+        #expect(try await app.client(uid: "b").likedPostIds(among: ["p1", "p2"]) == ["p1"])
+        try await app.client(uid: "b").unlikePost("p1")
+        await #expect(throws: InspiredError.notLiked(userId: "b", postId: "p1")) { try await app.client(uid: "b").unlikePost("p1") }
         #expect(await backend.firestore.get(InspiredApp.post("p1"))["stats"]?.mapValue?["likeCount"] == .int(1))
-        await #expect(throws: InspiredError.postNotFound(postId: "p9")) { try await app.likePost("p9", as: device(backend, "b")) }
+        await #expect(throws: InspiredError.postNotFound(postId: "p9")) { try await app.client(uid: "b").likePost("p9") }
     }
 
     @Test("Concurrent likes keep likeCount equal to the likes sub-collection (aborted ones count for neither)")
     func concurrentLikes() async throws {
         let (app, backend) = makeInspired()
         try await onboard(app, backend, "a")
-        try await app.createPost(postId: "p1", content: "x", source: ("area", "Askew"), as: device(backend, "a"))
+        try await app.client(uid: "a").createPost(postId: "p1", content: "x", source: ("area", "Askew"))
         let successes = await withTaskGroup(of: Bool.self) { group in
-            for index in 0..<4 { group.addTask { (try? await app.likePost("p1", as: device(backend, "u\(index)"))) != nil } }
+            for index in 0..<4 { group.addTask { (try? await app.client(uid: "u\(index)").likePost("p1")) != nil } }
             return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
         #expect(successes >= 1)
@@ -187,9 +187,9 @@ struct InspiredTests {
     func likeWithoutTransactionVariant() async throws {
         let (app, backend) = makeInspired(.likeWithoutTransaction)
         try await onboard(app, backend, "a")
-        try await app.createPost(postId: "p1", content: "x", source: ("area", "Askew"), as: device(backend, "a"))
-        try await app.likePost("p1", as: device(backend, "b"))
-        try await app.likePost("p1", as: device(backend, "b"))
+        try await app.client(uid: "a").createPost(postId: "p1", content: "x", source: ("area", "Askew"))
+        try await app.client(uid: "b").likePost("p1")
+        try await app.client(uid: "b").likePost("p1")
         #expect(await backend.firestore.get(InspiredApp.post("p1"))["stats"]?.mapValue?["likeCount"] == .int(2))
         #expect(backend.firestore.query("posts/p1/likes").count == 1)
     }
@@ -198,15 +198,15 @@ struct InspiredTests {
     func comments() async throws {
         let (app, backend) = makeInspired()
         try await onboard(app, backend, "a")
-        try await app.createPost(postId: "p1", content: "x", source: ("community", "studio_123"), as: device(backend, "a"))
-        try await app.addComment(postId: "p1", commentId: "c1", text: "See you there", as: device(backend, "b"))
-        try await app.addComment(postId: "p1", commentId: "c1", text: "See you there", as: device(backend, "b"))
+        try await app.client(uid: "a").createPost(postId: "p1", content: "x", source: ("community", "studio_123"))
+        try await app.client(uid: "b").addComment(postId: "p1", commentId: "c1", text: "See you there")
+        try await app.client(uid: "b").addComment(postId: "p1", commentId: "c1", text: "See you there")
         #expect(await backend.firestore.get(InspiredApp.post("p1"))["stats"]?.mapValue?["commentCount"] == .int(1))
         await #expect(throws: InspiredError.contentTooLong(length: 501, maximum: 500)) {
-            try await app.createPost(postId: "p2", content: String(repeating: "a", count: 501), source: ("area", "Askew"), as: device(backend, "a"))
+            try await app.client(uid: "a").createPost(postId: "p2", content: String(repeating: "a", count: 501), source: ("area", "Askew"))
         }
         await #expect(throws: InspiredError.profileNotFound(userId: "nobody")) {
-            try await app.createPost(postId: "p3", content: "x", source: ("area", "Askew"), as: device(backend, "nobody"))
+            try await app.client(uid: "nobody").createPost(postId: "p3", content: "x", source: ("area", "Askew"))
         }
     }
 
@@ -241,8 +241,8 @@ struct InspiredUsernameBackfillTests {
         let (app, backend) = makeInspired(probe: InspiredProbe(beforeUsernameClaim: { _ in await gate.pass() }))
         try await onboard(app, backend, "a")
         #expect(await gate.waitUntilHolding())
-        try await app.createPost(postId: "p1", content: "first flow", source: (type: "area", name: "Askew"), as: device(backend, "a"))
-        try await app.addComment(postId: "p1", commentId: "c1", text: "me again", as: device(backend, "a"))
+        try await app.client(uid: "a").createPost(postId: "p1", content: "first flow", source: (type: "area", name: "Askew"))
+        try await app.client(uid: "a").addComment(postId: "p1", commentId: "c1", text: "me again")
         #expect(await backend.firestore.get(InspiredApp.post("p1"))["author"]?.mapValue?["username"] == .null)
         await gate.open()
         await backend.waitUntilIdle()

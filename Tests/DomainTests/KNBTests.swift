@@ -2,10 +2,10 @@ import Domain
 import Testing
 
 /// A KNB app with users alice, bob, carol (tokens tok-<name>) and admin dana.
-func makeKNB(seed: UInt64 = 1, faults: BackendFaults = .none, variants: Set<KNBVariant> = []) async throws
+func makeKNB(seed: UInt64 = 1, faults: BackendFaults = .none, variant: KNBVariant = .careful) async throws
     -> (app: KNBApp, alice: KNBClient, bob: KNBClient, carol: KNBClient, admin: KNBClient)
 {
-    let app = KNBApp(backend: Backend(env: testEnvironment(seed: seed), faults: faults), variants: variants)
+    let app = KNBApp(backend: Backend(env: testEnvironment(seed: seed), faults: faults), variant: variant)
     var clients: [KNBClient] = []
     for name in ["alice", "bob", "carol", "dana"] {
         let client = app.client(email: "\(name)@knb.org", name: name)
@@ -75,15 +75,15 @@ func duplicatingFaults() -> BackendFaults {
     }
 
     @Test func totalPledgedDoesNotDriftUnderDuplicatesButTheIncrementVariantDoes() async throws {
-        for variants: Set<KNBVariant> in [[], [.totalPledgedIncrement]] {
-            let knb = try await makeKNB(faults: duplicatingFaults(), variants: variants)
+        for variant: KNBVariant in [.careful, .totalPledgedIncrement] {
+            let knb = try await makeKNB(faults: duplicatingFaults(), variant: variant)
             try await knb.alice.placeBid(honorId: "h1", amount: 10)
             await knb.app.backend.waitUntilIdle()
             try await knb.bob.placeBid(honorId: "h1", amount: 25)
             await knb.app.backend.waitUntilIdle()
             let alice = await knb.app.backend.firestore.get(DocumentPath("users", "alice@knb.org"))["totalPledged"]
             let bob = await knb.app.backend.firestore.get(DocumentPath("users", "bob@knb.org"))["totalPledged"]
-            if variants.isEmpty {
+            if variant == .careful {
                 #expect(alice == .double(0) && bob == .double(25))
             } else {
                 #expect(bob == .double(50))  // each bid counted twice
@@ -92,11 +92,17 @@ func duplicatingFaults() -> BackendFaults {
     }
 
     @Test func selfNotifyAndNoDedupVariantsMisbehave() async throws {
-        let knb = try await makeKNB(faults: duplicatingFaults(), variants: [.outbidSelfNotify, .outbidNoDedup])
-        try await knb.alice.placeBid(honorId: "h1", amount: 10)
-        try await knb.alice.placeBid(honorId: "h1", amount: 20)
-        await knb.app.backend.waitUntilIdle()
-        #expect(knb.app.backend.outbox.records(type: "OUTBID", recipient: "alice@knb.org").count == 2)
+        // Every trigger event is delivered twice (duplicatingFaults).
+        let selfNotify = try await makeKNB(faults: duplicatingFaults(), variant: .outbidSelfNotify)
+        try await selfNotify.alice.placeBid(honorId: "h1", amount: 10)
+        try await selfNotify.alice.placeBid(honorId: "h1", amount: 20)  // raises her own bid
+        await selfNotify.app.backend.waitUntilIdle()
+        #expect(selfNotify.app.backend.outbox.records(type: "OUTBID", recipient: "alice@knb.org").count == 1)
+        let noDedup = try await makeKNB(faults: duplicatingFaults(), variant: .outbidNoDedup)
+        try await noDedup.alice.placeBid(honorId: "h1", amount: 10)
+        try await noDedup.bob.placeBid(honorId: "h1", amount: 20)
+        await noDedup.app.backend.waitUntilIdle()
+        #expect(noDedup.app.backend.outbox.records(type: "OUTBID", recipient: "alice@knb.org").count == 2)
     }
 
     @Test func unregisteredTokensAreDeleted() async throws {
@@ -136,15 +142,17 @@ func duplicatingFaults() -> BackendFaults {
     }
 
     @Test func likeVariantsDrift() async throws {
-        let knb = try await makeKNB(variants: [.likeArrayUnionIncrement, .unlikeNonLikerDecrements])
+        let knb = try await makeKNB(variant: .likeArrayUnionIncrement)
         let post = try await knb.alice.createPost("hello")
         try await knb.bob.like(post.id)
         try await knb.bob.like(post.id)
         #expect(await knb.app.backend.firestore.get(post)["likeCount"] == 2)  // one liker, count 2
-        try await knb.carol.unlike(post.id)
-        try await knb.carol.unlike(post.id)
-        try await knb.carol.unlike(post.id)
-        #expect(await knb.app.backend.firestore.get(post)["likeCount"] == -1)
+        let unliking = try await makeKNB(variant: .unlikeNonLikerDecrements)
+        let other = try await unliking.alice.createPost("hello")
+        try await unliking.carol.unlike(other.id)
+        try await unliking.carol.unlike(other.id)
+        try await unliking.carol.unlike(other.id)
+        #expect(await unliking.app.backend.firestore.get(other)["likeCount"] == -3)
     }
 
     @Test func likeNotificationsGoToAuthorOncePerLikerNotToSelf() async throws {
@@ -162,7 +170,7 @@ func duplicatingFaults() -> BackendFaults {
     }
 
     @Test(arguments: [false, true]) func replyCountUnderDuplicates(literal: Bool) async throws {
-        let knb = try await makeKNB(faults: duplicatingFaults(), variants: literal ? [.replyCountTriggerIncrement] : [])
+        let knb = try await makeKNB(faults: duplicatingFaults(), variant: literal ? .replyCountTriggerIncrement : .careful)
         let post = try await knb.alice.createPost("hello")
         for i in 0..<3 { try await knb.bob.reply(to: post.id, "r\(i)") }
         await knb.app.backend.waitUntilIdle()
@@ -210,17 +218,18 @@ func duplicatingFaults() -> BackendFaults {
     }
 
     @Test func randomIdVariantsDoubleBook() async throws {
-        let knb = try await makeKNB(variants: [.kiddushRandomId, .seatRandomId])
+        let knb = try await makeKNB(variant: .kiddushRandomId)
         _ = try await knb.alice.bookKiddush(date: "2026-02-07", occasion: "a", tierName: "Gold", tierAmount: 500)
         _ = try await knb.bob.bookKiddush(date: "2026-02-07", occasion: "b", tierName: "Gold", tierAmount: 500)
-        _ = try await knb.alice.reserveSeat(row: "A", number: 1)
-        _ = try await knb.bob.reserveSeat(row: "A", number: 1)
         #expect(knb.app.backend.firestore.query("kiddush_sponsorships").count == 2)
-        #expect(knb.app.backend.firestore.query("seat_reservations").count == 2)
+        let seats = try await makeKNB(variant: .seatRandomId)
+        _ = try await seats.alice.reserveSeat(row: "A", number: 1)
+        _ = try await seats.bob.reserveSeat(row: "A", number: 1)
+        #expect(seats.app.backend.firestore.query("seat_reservations").count == 2)
     }
 
     @Test func setDataVariantLetsAnAdminOverwriteABooking() async throws {
-        let knb = try await makeKNB(variants: [.kiddushSetDataOverwrite])
+        let knb = try await makeKNB(variant: .kiddushSetDataOverwrite)
         let path = try await knb.alice.bookKiddush(date: "2026-02-07", occasion: "a", tierName: "Gold", tierAmount: 500)
         #expect(await backendError { try await knb.bob.bookKiddush(date: "2026-02-07", occasion: "b", tierName: "G", tierAmount: 1) }?.code
             == "PERMISSION_DENIED")
@@ -257,12 +266,12 @@ func duplicatingFaults() -> BackendFaults {
         #expect(await backendError { _ = try await signedOut.get(DocumentPath("honors", "h1")) }?.code == "PERMISSION_DENIED")
     }
 
-    @Test func variantRegistryNamesAreUniqueAndParse() throws {
-        let names = KNBVariant.registry.map(\.name)
-        #expect(Set(names).count == names.count && names.count == KNBVariant.allCases.count)
-        #expect(try KNBVariant.parse(["seat-random-id"]) == [.seatRandomId])
-        #expect(try KNBVariant.parse(["like-guard-reentrant", "seat-random-id"]) == [.likeGuardReentrant, .seatRandomId])
-        #expect(throws: KNBError.self) { try KNBVariant.parse(["nope"]) }
+    @Test func variantNamesAreUniqueAndParse() throws {
+        let names = KNBVariant.allCases.map(\.rawValue)
+        #expect(Set(names).count == names.count)
+        #expect(try KNBVariant.named("seat-random-id") == .seatRandomId)
+        #expect(try KNBVariant.named(nil) == .careful)
+        #expect(throws: AppVariantError.self) { try KNBVariant.named("nope") }
     }
 
     @Test func sameInputsAndSeedGiveTheSameOutbox() async throws {

@@ -37,5 +37,5 @@ func makeBackend(seed: UInt64 = 1, faults: BackendFaults = .none, rules: Securit
 
 /// Runs `body` and returns the BackendError it throws (nil if none or another type).
 func backendError(_ body: () async throws -> Void) async -> BackendError? {
-    do { try await body(); return nil } catch let error as BackendError { return error } catch { return nil }
+    do { try await body(); return nil } catch { return BackendError.inside(error) }
 }

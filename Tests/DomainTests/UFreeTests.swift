@@ -14,18 +14,18 @@ private func makeUFree(_ variant: UFreeVariant = .careful, users: [String] = ["a
     let app = UFreeApp(backend: backend, variant: variant)
     try await backend.env.clock.sleep(until: Timestamp(unixNanoseconds: testEpochUnixNanoseconds) + .seconds(laEveningOffsetSeconds))
     for user in users {
-        try await app.registerUser(displayName: user.uppercased(), timeZoneIdentifier: "America/Los_Angeles", as: device(backend, user))
+        try await app.client(uid: user).registerUser(displayName: user.uppercased(), timeZoneIdentifier: "America/Los_Angeles")
     }
     return (app, backend)
 }
 
 private func befriend(_ app: UFreeApp, _ backend: Backend, _ first: String, _ second: String) async throws {
-    try await app.sendFriendRequest(to: second, as: device(backend, first))
-    try await app.respondToFriendRequest(from: first, accept: true, as: device(backend, second))
+    try await app.client(uid: first).sendFriendRequest(to: second)
+    try await app.client(uid: second).respondToFriendRequest(from: first, accept: true)
 }
 
 private func nudgeCount(_ app: UFreeApp, _ backend: Backend, _ uid: String) async throws -> Int {
-    try await app.inbox(as: device(backend, uid)).filter { $0.kind == .nudge }.count
+    try await app.client(uid: uid).inbox().filter { $0.kind == .nudge }.count
 }
 
 @Suite("UFree")
@@ -35,22 +35,22 @@ struct UFreeTests {
         #expect(UFreeAvailabilityStatus.allCases.map(\.rawValue) == [0, 1, 2, 3, 4])
         let (app, backend) = try await makeUFree()
         for (offset, status) in UFreeAvailabilityStatus.allCases.enumerated() {
-            try await app.setAvailability(day: jan12.adding(days: offset), status: status, note: "n\(offset)", as: device(backend, "a"))
-            let stored = try await app.availability(of: "a", on: jan12.adding(days: offset), as: device(backend, "b"))
+            try await app.client(uid: "a").setAvailability(day: jan12.adding(days: offset), status: status, note: "n\(offset)")
+            let stored = try await app.client(uid: "b").availability(of: "a", on: jan12.adding(days: offset))
             #expect(stored?.status == status)
             #expect(stored?.note == "n\(offset)")
         }
-        #expect(try await app.availability(of: "a", on: jan12.adding(days: 9), as: device(backend, "b")) == nil)
+        #expect(try await app.client(uid: "b").availability(of: "a", on: jan12.adding(days: 9)) == nil)
         #expect(jan12.adding(days: 20).key == "2026-02-01")
     }
 
     @Test("Past dates are rejected; today is the user's local day")
     func noPastDates() async throws {
         let (app, backend) = try await makeUFree()
-        #expect(try await app.today(as: device(backend, "a")) == jan12)
-        try await app.setAvailability(day: jan12, status: .free, as: device(backend, "a"))
+        #expect(try await app.client(uid: "a").today() == jan12)
+        try await app.client(uid: "a").setAvailability(day: jan12, status: .free)
         await #expect(throws: UFreeError.cannotUpdatePastDate(day: "2026-01-11", today: "2026-01-12")) {
-            try await app.setAvailability(day: jan12.adding(days: -1), status: .busy, as: device(backend, "a"))
+            try await app.client(uid: "a").setAvailability(day: jan12.adding(days: -1), status: .busy)
         }
     }
 
@@ -58,7 +58,7 @@ struct UFreeTests {
     func utcTodayVariant() async throws {
         let (app, backend) = try await makeUFree(.utcToday)
         await #expect(throws: UFreeError.cannotUpdatePastDate(day: "2026-01-12", today: "2026-01-13")) {
-            try await app.setAvailability(day: jan12, status: .free, as: device(backend, "a"))
+            try await app.client(uid: "a").setAvailability(day: jan12, status: .free)
         }
     }
 
@@ -68,20 +68,20 @@ struct UFreeTests {
         let error = await backendError { try await device(backend, "b").setData(UFreeApp.availability("a", jan12), ["status": 0]) }
         #expect(error?.code == "PERMISSION_DENIED")
         await #expect(throws: UFreeError.unauthenticated) {
-            try await app.setAvailability(day: jan12, status: .free, as: backend.client(auth: nil, label: "anon"))
+            try await app.client(uid: nil).setAvailability(day: jan12, status: .free)
         }
-        await #expect(throws: UFreeError.userNotFound(userId: "zz")) { try await app.sendFriendRequest(to: "zz", as: device(backend, "a")) }
+        await #expect(throws: UFreeError.userNotFound(userId: "zz")) { try await app.client(uid: "a").sendFriendRequest(to: "zz") }
     }
 
     @Test("Handshake: request, notification, accept, friends on both sides")
     func handshake() async throws {
         let (app, backend) = try await makeUFree()
-        #expect(try await app.sendFriendRequest(to: "b", as: device(backend, "a")) == .requested)
-        let inbox = try await app.inbox(as: device(backend, "b"))
+        #expect(try await app.client(uid: "a").sendFriendRequest(to: "b") == .requested)
+        let inbox = try await app.client(uid: "b").inbox()
         #expect(inbox.map(\.kind) == [.friendRequest])
         #expect(inbox.first?.senderId == "a")
         #expect(await app.friendIds(of: "a").isEmpty)
-        #expect(try await app.respondToFriendRequest(from: "a", accept: true, as: device(backend, "b")) == .becameFriends)
+        #expect(try await app.client(uid: "b").respondToFriendRequest(from: "a", accept: true) == .becameFriends)
         #expect(await app.friendIds(of: "a") == ["b"])
         #expect(await app.friendIds(of: "b") == ["a"])
         #expect(app.friendshipCount("a", "b") == 1)
@@ -90,24 +90,24 @@ struct UFreeTests {
     @Test("Friend request rejections are typed")
     func friendRequestRejections() async throws {
         let (app, backend) = try await makeUFree()
-        await #expect(throws: UFreeError.cannotFriendYourself(userId: "a")) { try await app.sendFriendRequest(to: "a", as: device(backend, "a")) }
-        try await app.sendFriendRequest(to: "b", as: device(backend, "a"))
-        await #expect(throws: UFreeError.alreadyRequested(fromUserId: "a", toUserId: "b")) { try await app.sendFriendRequest(to: "b", as: device(backend, "a")) }
+        await #expect(throws: UFreeError.cannotFriendYourself(userId: "a")) { try await app.client(uid: "a").sendFriendRequest(to: "a") }
+        try await app.client(uid: "a").sendFriendRequest(to: "b")
+        await #expect(throws: UFreeError.alreadyRequested(fromUserId: "a", toUserId: "b")) { try await app.client(uid: "a").sendFriendRequest(to: "b") }
         await #expect(throws: UFreeError.noPendingRequest(fromUserId: "c", toUserId: "b")) {
-            try await app.respondToFriendRequest(from: "c", accept: true, as: device(backend, "b"))
+            try await app.client(uid: "b").respondToFriendRequest(from: "c", accept: true)
         }
-        #expect(try await app.respondToFriendRequest(from: "a", accept: false, as: device(backend, "b")) == .declined)
+        #expect(try await app.client(uid: "b").respondToFriendRequest(from: "a", accept: false) == .declined)
         #expect(app.friendshipCount("a", "b") == 0)
         try await backend.env.clock.sleep(for: .seconds(10))  // stay under the pair document's ~1 write/s
         try await befriend(app, backend, "a", "b")
-        await #expect(throws: UFreeError.alreadyFriends(userId: "b", friendId: "a")) { try await app.sendFriendRequest(to: "a", as: device(backend, "b")) }
+        await #expect(throws: UFreeError.alreadyFriends(userId: "b", friendId: "a")) { try await app.client(uid: "b").sendFriendRequest(to: "a") }
     }
 
     @Test("Both sides sending at once end in exactly one friendship")
     func crossingRequests() async throws {
         let (app, backend) = try await makeUFree()
-        async let first = app.sendFriendRequest(to: "b", as: device(backend, "a"))
-        async let second = app.sendFriendRequest(to: "a", as: device(backend, "b"))
+        async let first = app.client(uid: "a").sendFriendRequest(to: "b")
+        async let second = app.client(uid: "b").sendFriendRequest(to: "a")
         let outcomes = [try await first, try await second]
         #expect(outcomes.contains(.requested))
         #expect(outcomes.contains(.becameFriends))
@@ -119,12 +119,12 @@ struct UFreeTests {
     @Test("Variant two-way-requests makes two friendships and leaves a ghost after removal")
     func twoWayRequestsVariant() async throws {
         let (app, backend) = try await makeUFree(.twoWayRequests)
-        try await app.sendFriendRequest(to: "b", as: device(backend, "a"))
-        try await app.sendFriendRequest(to: "a", as: device(backend, "b"))
-        try await app.respondToFriendRequest(from: "a", accept: true, as: device(backend, "b"))
-        try await app.respondToFriendRequest(from: "b", accept: true, as: device(backend, "a"))
+        try await app.client(uid: "a").sendFriendRequest(to: "b")
+        try await app.client(uid: "b").sendFriendRequest(to: "a")
+        try await app.client(uid: "b").respondToFriendRequest(from: "a", accept: true)
+        try await app.client(uid: "a").respondToFriendRequest(from: "b", accept: true)
         #expect(app.friendshipCount("a", "b") == 2)
-        try await app.removeFriend("b", as: device(backend, "a"))
+        try await app.client(uid: "a").removeFriend("b")
         #expect(await app.friendIds(of: "a").isEmpty)
         #expect(app.friendshipCount("a", "b") == 1)
     }
@@ -133,11 +133,11 @@ struct UFreeTests {
     func removeFriend() async throws {
         let (app, backend) = try await makeUFree()
         try await befriend(app, backend, "a", "b")
-        try await app.removeFriend("a", as: device(backend, "b"))
+        try await app.client(uid: "b").removeFriend("a")
         #expect(await app.friendIds(of: "a").isEmpty)
         #expect(await app.friendIds(of: "b").isEmpty)
         #expect(app.friendshipCount("a", "b") == 0)
-        await #expect(throws: UFreeError.notFriends(userId: "a", otherUserId: "b")) { try await app.removeFriend("b", as: device(backend, "a")) }
+        await #expect(throws: UFreeError.notFriends(userId: "a", otherUserId: "b")) { try await app.client(uid: "a").removeFriend("b") }
         try await befriend(app, backend, "b", "a")
         #expect(await app.friendIds(of: "a") == ["b"])
     }
@@ -152,15 +152,15 @@ struct UFreeTests {
     @Test("Nudges need a friendship and respect the cooldown")
     func nudgeCooldown() async throws {
         let (app, backend) = try await makeUFree()
-        await #expect(throws: UFreeError.notFriends(userId: "a", otherUserId: "b")) { try await app.nudge("b", as: device(backend, "a")) }
+        await #expect(throws: UFreeError.notFriends(userId: "a", otherUserId: "b")) { try await app.client(uid: "a").nudge("b") }
         try await befriend(app, backend, "a", "b")
-        try await app.nudge("b", as: device(backend, "a"))
+        try await app.client(uid: "a").nudge("b")
         try await backend.env.clock.sleep(for: .seconds(1))
         await #expect(throws: UFreeError.nudgeTooSoon(fromUserId: "a", toUserId: "b", retryAfterSeconds: 59)) {
-            try await app.nudge("b", as: device(backend, "a"))
+            try await app.client(uid: "a").nudge("b")
         }
         try await backend.env.clock.sleep(for: .seconds(59))
-        try await app.nudge("b", as: device(backend, "a"))
+        try await app.client(uid: "a").nudge("b")
         #expect(try await nudgeCount(app, backend, "b") == 2)
     }
 
@@ -168,10 +168,10 @@ struct UFreeTests {
     func rapidTaps() async throws {
         let (app, backend) = try await makeUFree()
         try await befriend(app, backend, "a", "b")
-        let client = device(backend, "a")
-        async let t1: Bool = (try? await app.nudge("b", as: client)) != nil
-        async let t2: Bool = (try? await app.nudge("b", as: client)) != nil
-        async let t3: Bool = (try? await app.nudge("b", as: client)) != nil
+        let client = app.client(uid: "a")
+        async let t1: Bool = (try? await client.nudge("b")) != nil
+        async let t2: Bool = (try? await client.nudge("b")) != nil
+        async let t3: Bool = (try? await client.nudge("b")) != nil
         let delivered = [await t1, await t2, await t3].filter { $0 }.count
         #expect(delivered == 1)
         #expect(try await nudgeCount(app, backend, "b") == 1)
@@ -181,9 +181,9 @@ struct UFreeTests {
     func clientTapGuardVariant() async throws {
         let (app, backend) = try await makeUFree(.clientTapGuardOnly)
         try await befriend(app, backend, "a", "b")
-        try await app.nudge("b", as: device(backend, "a"))
+        try await app.client(uid: "a").nudge("b")
         try await backend.env.clock.sleep(for: .seconds(1))
-        try await app.nudge("b", as: device(backend, "a"))
+        try await app.client(uid: "a").nudge("b")
         #expect(try await nudgeCount(app, backend, "b") == 2)
     }
 
@@ -191,11 +191,11 @@ struct UFreeTests {
     func nudgeAll() async throws {
         let (app, backend) = try await makeUFree()
         for friend in ["b", "c", "d"] { try await befriend(app, backend, "a", friend) }
-        try await app.setAvailability(day: jan12, status: .free, as: device(backend, "b"))
-        try await app.setAvailability(day: jan12, status: .busy, as: device(backend, "c"))
-        try await app.setAvailability(day: jan12, status: .free, as: device(backend, "d"))
-        try await app.nudge("d", as: device(backend, "a"))
-        let result = try await app.nudgeAllFree(on: jan12, as: device(backend, "a"))
+        try await app.client(uid: "b").setAvailability(day: jan12, status: .free)
+        try await app.client(uid: "c").setAvailability(day: jan12, status: .busy)
+        try await app.client(uid: "d").setAvailability(day: jan12, status: .free)
+        try await app.client(uid: "a").nudge("d")
+        let result = try await app.client(uid: "a").nudgeAllFree(on: jan12)
         #expect(result.nudgedFriendIds == ["b"])
         #expect(result.failures.map(\.friendId) == ["d"])
         if case .nudgeTooSoon(fromUserId: "a", toUserId: "d", _)? = result.failures.first?.error {} else {
@@ -208,11 +208,11 @@ struct UFreeTests {
         let (app, backend) = try await makeUFree()
         for friend in ["b", "c", "d"] { try await befriend(app, backend, "a", friend) }
         let jan13 = jan12.adding(days: 1)
-        try await app.setAvailability(day: jan12, status: .free, as: device(backend, "b"))
-        try await app.setAvailability(day: jan12, status: .eveningOnly, as: device(backend, "c"))
-        try await app.setAvailability(day: jan12, status: .free, as: device(backend, "d"))
-        try await app.setAvailability(day: jan13, status: .busy, as: device(backend, "d"))
-        let map = try await app.whosFreeHeatmap(days: [jan12, jan13], as: device(backend, "a"))
+        try await app.client(uid: "b").setAvailability(day: jan12, status: .free)
+        try await app.client(uid: "c").setAvailability(day: jan12, status: .eveningOnly)
+        try await app.client(uid: "d").setAvailability(day: jan12, status: .free)
+        try await app.client(uid: "d").setAvailability(day: jan13, status: .busy)
+        let map = try await app.client(uid: "a").whosFreeHeatmap(days: [jan12, jan13])
         #expect(map == [UFreeHeatmapDay(day: jan12, freeCount: 2, partlyFreeCount: 1), UFreeHeatmapDay(day: jan13, freeCount: 0, partlyFreeCount: 0)])
     }
 
@@ -221,20 +221,20 @@ struct UFreeTests {
         let (app, backend) = try await makeUFree()
         try await befriend(app, backend, "a", "b")
         try await backend.env.clock.sleep(for: .seconds(1))
-        try await app.sendFriendRequest(to: "b", as: device(backend, "c"))
+        try await app.client(uid: "c").sendFriendRequest(to: "b")
         try await backend.env.clock.sleep(for: .seconds(5))
-        try await app.nudge("b", as: device(backend, "a"))
-        let inbox = try await app.inbox(as: device(backend, "b"))
+        try await app.client(uid: "a").nudge("b")
+        let inbox = try await app.client(uid: "b").inbox()
         #expect(inbox.map(\.kind) == [.nudge, .friendRequest, .friendRequest])
         #expect(inbox.map(\.senderId) == ["a", "c", "a"])
-        #expect(try await app.unreadCount(as: device(backend, "b")) == 3)
-        try await app.markRead(inbox[0].notificationId, as: device(backend, "b"))
-        #expect(try await app.unreadCount(as: device(backend, "b")) == 2)
-        try await app.markAllRead(as: device(backend, "b"))
-        #expect(try await app.unreadCount(as: device(backend, "b")) == 0)
+        #expect(try await app.client(uid: "b").unreadCount() == 3)
+        try await app.client(uid: "b").markRead(inbox[0].notificationId)
+        #expect(try await app.client(uid: "b").unreadCount() == 2)
+        try await app.client(uid: "b").markAllRead()
+        #expect(try await app.client(uid: "b").unreadCount() == 0)
         let error = await backendError { _ = try await device(backend, "a").get(UFreeApp.notification("b", inbox[0].notificationId)) }
         #expect(error?.code == "PERMISSION_DENIED")
-        await #expect(throws: UFreeError.notificationNotFound(notificationId: "nope")) { try await app.markRead("nope", as: device(backend, "b")) }
+        await #expect(throws: UFreeError.notificationNotFound(notificationId: "nope")) { try await app.client(uid: "b").markRead("nope") }
     }
 
     @Test("Same inputs and seed give the same inboxes")
@@ -243,10 +243,10 @@ struct UFreeTests {
         for _ in 0..<2 {
             let (app, backend) = try await makeUFree()
             try await befriend(app, backend, "a", "b")
-            try await app.sendFriendRequest(to: "b", as: device(backend, "c"))
+            try await app.client(uid: "c").sendFriendRequest(to: "b")
             try await backend.env.clock.sleep(for: .seconds(61))
-            try await app.nudge("b", as: device(backend, "a"))
-            runs.append(try await app.inbox(as: device(backend, "b")).map { "\($0.notificationId) \($0.createdAt)" })
+            try await app.client(uid: "a").nudge("b")
+            runs.append(try await app.client(uid: "b").inbox().map { "\($0.notificationId) \($0.createdAt)" })
         }
         #expect(runs[0] == runs[1])
     }

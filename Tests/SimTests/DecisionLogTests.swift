@@ -1,5 +1,6 @@
 import Testing
 @testable import Sim
+import KernelWorkloads
 
 /// `recordsDecisions = false` (load runs): the same run, its choice points counted, none logged.
 @Suite struct DecisionLogTests {

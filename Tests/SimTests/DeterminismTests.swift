@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Sim
+import KernelWorkloads
 
 @Suite struct DeterminismTests {
     @Test func deterministicHashingIsOn() {

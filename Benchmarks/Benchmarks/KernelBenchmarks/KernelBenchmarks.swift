@@ -1,5 +1,6 @@
 import Benchmark
 import Sim
+import KernelWorkloads
 
 // The kernel's dispatch costs: jobs on the simulator (ping-pong, fan-in, timer-heavy), one actor
 // hop on the simulator vs Swift's default executor, and the cost of recording trace events.

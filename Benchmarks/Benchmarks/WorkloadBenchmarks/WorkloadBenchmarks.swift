@@ -1,6 +1,7 @@
 import Benchmark
 import Scenarios
 import Sim
+import KernelWorkloads
 
 // Steps/s of every registered scenario (one seed per iteration, report included), of the
 // kernel's auction race and of the SafeNSound 72-hour heartbeat timeline.

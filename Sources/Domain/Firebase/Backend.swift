@@ -21,15 +21,23 @@ import Synchronization
 /// The simulated Firebase project: Firestore, Cloud Functions, Cloud Scheduler, FCM, SendGrid
 /// and the outbox, all driven by one `DomainEnvironment` and one `BackendFaults`.
 public final class Backend: Sendable {
+    /// The clock, executors and randomness every part of the project uses.
     public let env: DomainEnvironment
+    /// The latencies and fault rates of this run.
     public let faults: BackendFaults
+    /// The project's background work (trigger deliveries, listener pumps), for `waitUntilIdle`.
     public let tracker: TaskTracker
     /// The admin SDK view (Cloud Functions): no rules, no client network.
     public let firestore: Firestore
+    /// Cloud Functions: triggers, callables and scheduled jobs.
     public let functions: Functions
+    /// Cloud Scheduler: ticks of the scheduled jobs, with jitter and duplicates.
     public let scheduler: Scheduler
+    /// FCM: push tokens and sends.
     public let messaging: Messaging
+    /// SendGrid: emails, with rate limits and time-outs.
     public let email: EmailService
+    /// Every push and email that went out, in order (what checkers read).
     public let outbox: Outbox
     /// What faults had the chance to happen, were expected and happened (see `FaultLedger`).
     public let faultLedger: FaultLedger
@@ -37,6 +45,7 @@ public final class Backend: Sendable {
     public let coverage: CoverageLedger
     private let deployedRules = Mutex(SecurityRules())
 
+    /// A project with no rules deployed, on `env`, with `faults`.
     public init(env: DomainEnvironment, faults: BackendFaults = .default) {
         self.env = env
         self.faults = faults

@@ -49,6 +49,7 @@ public enum BackendError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The gRPC code and the detail, as the SDK prints them.
     public var description: String {
         switch self {
         case .aborted(let why): return "ABORTED: \(why)"

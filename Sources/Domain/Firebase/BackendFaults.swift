@@ -45,7 +45,9 @@ public struct BackendFaults: Sendable, Hashable {
     public var triggerRetriesEnabled = false
     /// Documented: retry backoff 10–600 s, for up to 24 h (2nd gen).
     public var triggerRetryBackoffMin: Duration = .seconds(10)
+    /// The longest backoff between trigger retries.
     public var triggerRetryBackoffMax: Duration = .seconds(600)
+    /// How long a failing trigger keeps being retried.
     public var triggerRetryWindow: Duration = .seconds(24 * 3600)
     /// Unconfirmed in the docs, so a switch: whether a duplicate delivery reuses the event id.
     public var duplicatesShareEventId = true
@@ -109,6 +111,7 @@ public struct BackendFaults: Sendable, Hashable {
     /// backend fails a sweep (`BackendDefect`).
     public var defects: Set<BackendDefect> = []
 
+    /// The documented defaults (`BackendFaults.default`).
     public init() {}
 
     /// The documented and estimated defaults.

@@ -17,6 +17,7 @@ public final class ClientNetwork: Sendable {
         self.random = SharedRandom(env, stream: "network/\(label)")
     }
 
+    /// Whether the device has a connection (`setOnline`).
     public var isOnline: Bool { online.load(ordering: .relaxed) }
 
     /// Takes the device offline or back online (offline requests fail UNAVAILABLE at once).

@@ -2,6 +2,7 @@
 /// scheduled job's invocations (and how many threw), a security rule's evaluations (and how many
 /// denied). A declared entry that never ran has `invocations` 0.
 public struct CoverageCount: Sendable, Hashable, Codable {
+    /// Callable, trigger, scheduled job or rule.
     public var kind: CoverageKind
     /// The function's registered name, or the rule's collection pattern (`users/{uid}/notifications`).
     public var name: String
@@ -10,6 +11,7 @@ public struct CoverageCount: Sendable, Hashable, Codable {
     /// Invocations that threw, or evaluations that denied.
     public var failures: Int
 
+    /// A count for one declared entry.
     public init(kind: CoverageKind, name: String, invocations: Int = 0, failures: Int = 0) {
         self.kind = kind
         self.name = name

@@ -13,6 +13,7 @@ public final class CoverageLedger: Sendable {
     }
     private let state = Mutex([CoverageKey: Tally]())
 
+    /// An empty ledger.
     public init() {}
 
     /// `name` of `kind` exists in this backend (it shows in the table even if it never runs).

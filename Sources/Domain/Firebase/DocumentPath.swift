@@ -1,9 +1,12 @@
 /// The address of one document: its collection path (which may be a sub-collection such as
 /// `users/a@b.org/notifications`) and its id.
 public struct DocumentPath: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The collection path (`users/u1/notifications` for a sub-collection).
     public let collection: String
+    /// The document id within the collection.
     public let id: String
 
+    /// The document `id` in `collection`.
     public init(_ collection: String, _ id: String) {
         precondition(!collection.isEmpty && !id.isEmpty, "document path needs a collection and an id")
         precondition(!id.utf8.contains(UInt8(ascii: "/")), "document id must not contain '/': \(id)")
@@ -23,7 +26,9 @@ public struct DocumentPath: Hashable, Sendable, Comparable, CustomStringConverti
         DocumentPath("\(collection)/\(self.id)/\(subcollection)", id)
     }
 
+    /// `collection/id`.
     public var description: String { "\(collection)/\(id)" }
 
+    /// By the full path (the order transactions lock documents in).
     public static func < (lhs: DocumentPath, rhs: DocumentPath) -> Bool { lhs.description < rhs.description }
 }

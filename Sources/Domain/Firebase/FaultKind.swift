@@ -22,5 +22,6 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
     /// A SendGrid call timed out after the email was sent (§17).
     case emailTimeout = "email-timeout"
 
+    /// By name (the order reports list them in).
     public static func < (lhs: FaultKind, rhs: FaultKind) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -21,6 +21,7 @@ public final class FaultLedger: Sendable {
         /// Times the fault took effect.
         public var observed: Int = 0
 
+        /// A tally with the given counts (zero by default).
         public init(opportunities: Int = 0, expectedBillionths: UInt64 = 0, varianceBillionths: UInt64 = 0, observed: Int = 0) {
             self.opportunities = opportunities
             self.expectedBillionths = expectedBillionths

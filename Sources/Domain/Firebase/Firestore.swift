@@ -3,7 +3,9 @@ import Synchronization
 /// The simulated Cloud Firestore database, seen through the admin SDK (Cloud Functions):
 /// no security rules, no client network. Clients go through `FirestoreClient`.
 public final class Firestore: Sendable {
+    /// The project's clock, executors and randomness.
     public let env: DomainEnvironment
+    /// The project's latencies and fault rates.
     public let faults: BackendFaults
     let tracker: TaskTracker
     let triggers: TriggerDispatcher
@@ -91,6 +93,7 @@ public final class Firestore: Sendable {
         try await write(path, .update(updates), authorize: nil)
     }
 
+    /// Deletes a document (admin; deleting a missing one is a no-op).
     public func delete(_ path: DocumentPath) async throws(BackendError) {
         _ = try await write(path, .delete, authorize: nil)
     }

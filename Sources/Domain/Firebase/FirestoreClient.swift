@@ -1,7 +1,9 @@
 /// One signed-in device's view of the backend (the iOS SDK): every call crosses the device's
 /// `ClientNetwork` and is checked by the deployed security rules.
 public final class FirestoreClient: Sendable {
+    /// The signed-in user, nil for a signed-out device.
     public let auth: AuthContext?
+    /// The device's connection: latency, faults, online state.
     public let network: ClientNetwork
     let backend: Backend
     private let backoffRandom: SharedRandom
@@ -65,6 +67,7 @@ public final class FirestoreClient: Sendable {
         try await write(path, .update(updates))
     }
 
+    /// `delete()`: removes a document, if the rules allow.
     public func delete(_ path: DocumentPath) async throws(BackendError) {
         _ = try await write(path, .delete)
     }

@@ -3,8 +3,11 @@ import Synchronization
 /// Cloud Functions: Firestore triggers, scheduled functions and HTTPS callables. Handlers use
 /// the admin SDK (`backend.firestore`), which bypasses security rules.
 public final class Functions: Sendable {
+    /// A Firestore trigger's body.
     public typealias TriggerHandler = @Sendable (TriggerEvent) async throws -> Void
+    /// A scheduled function's body.
     public typealias ScheduledHandler = @Sendable (ScheduledRun) async throws -> Void
+    /// An HTTPS callable's body: the request in, the response value out.
     public typealias CallableHandler = @Sendable (CallableRequest) async throws -> Value
 
     struct ScheduledJob: Sendable {
@@ -36,12 +39,15 @@ public final class Functions: Sendable {
     public func onWrite(_ collection: String, kinds: Set<TriggerKind>, name: String, retry: Bool = false, _ handler: @escaping TriggerHandler) {
         dispatcher.register(name: name, collection: collection, kinds: kinds, retry: retry, handler: handler)
     }
+    /// Registers `name` to run on each document created in `collection`.
     public func onCreate(_ collection: String, name: String, retry: Bool = false, _ handler: @escaping TriggerHandler) {
         onWrite(collection, kinds: [.create], name: name, retry: retry, handler)
     }
+    /// Registers `name` to run on each document updated in `collection`.
     public func onUpdate(_ collection: String, name: String, retry: Bool = false, _ handler: @escaping TriggerHandler) {
         onWrite(collection, kinds: [.update], name: name, retry: retry, handler)
     }
+    /// Registers `name` to run on each document deleted in `collection`.
     public func onDelete(_ collection: String, name: String, retry: Bool = false, _ handler: @escaping TriggerHandler) {
         onWrite(collection, kinds: [.delete], name: name, retry: retry, handler)
     }
@@ -86,6 +92,7 @@ public final class Functions: Sendable {
 
     // MARK: Callables
 
+    /// Registers the HTTPS callable `name` (once per name).
     public func callable(_ name: String, _ handler: @escaping CallableHandler) {
         state.withLock { state in
             precondition(state.callables[name] == nil, "callable \(name) registered twice")

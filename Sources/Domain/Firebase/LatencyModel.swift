@@ -4,10 +4,14 @@
 /// Chosen over a log-normal so no floating-point library is needed and the shape is easy to
 /// reason about in reports; every use of it is an *estimate* (see `BackendFaults`).
 public struct LatencyModel: Sendable, Hashable {
+    /// The typical latency.
     public var median: Duration
+    /// The chance a draw falls in the tail.
     public var tailProbability: Double
+    /// The longest latency a tail draw takes.
     public var tailMax: Duration
 
+    /// A model with the given median and tail.
     public init(median: Duration, tailProbability: Double, tailMax: Duration) {
         precondition(median >= .zero && tailMax >= median * 2, "latency model needs 0 ≤ 2×median ≤ tailMax")
         precondition((0...1).contains(tailProbability), "tail probability must be in [0, 1]")

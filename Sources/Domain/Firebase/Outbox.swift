@@ -4,6 +4,7 @@ import Synchronization
 public final class Outbox: Sendable {
     private let state = Mutex<[OutboxRecord]>([])
 
+    /// An empty outbox.
     public init() {}
 
     func append(_ record: OutboxRecord) { state.withLock { $0.append(record) } }

@@ -1,6 +1,8 @@
 /// One push or email that left the backend, as the outbox records it.
 public struct OutboxRecord: Sendable, Hashable, CustomStringConvertible {
+    /// Push (FCM) or email (SendGrid).
     public enum Channel: String, Sendable, Hashable { case push, email }
+    /// How the message went out.
     public let channel: Channel
     /// The user (push) or email address the message is for.
     public let recipient: String
@@ -15,6 +17,7 @@ public struct OutboxRecord: Sendable, Hashable, CustomStringConvertible {
     /// The FCM token, for pushes.
     public let token: String?
 
+    /// One line: send time, channel, type, recipient, token and payload.
     public var description: String {
         let body = payload.keys.sorted().map { "\($0)=\(payload[$0]!)" }.joined(separator: ",")
         return "\(sentAt.unixNanoseconds) \(channel.rawValue) \(type) → \(recipient)\(token.map { " [\($0)]" } ?? "") {\(body)}"

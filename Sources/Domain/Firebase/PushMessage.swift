@@ -2,11 +2,16 @@
 public struct PushMessage: Sendable, Hashable {
     /// The user the tokens belong to (recorded in the outbox).
     public let recipient: String
+    /// The app's kind of notification (e.g. "OUTBID"), for checkers.
     public let type: String
+    /// The notification's title.
     public let title: String
+    /// The notification's text.
     public let body: String
+    /// The data payload (ids the app opens).
     public let data: [String: String]
 
+    /// A push with every field given.
     public init(recipient: String, type: String, title: String, body: String, data: [String: String] = [:]) {
         self.recipient = recipient
         self.type = type

@@ -1,5 +1,6 @@
 /// One run of a scheduled function: the tick it belongs to and why it runs.
 public struct ScheduledRun: Sendable, Hashable {
+    /// The scheduled function's name.
     public let name: String
     /// The nominal tick time (the cron instant), not the jittered start.
     public let scheduledTime: Timestamp
@@ -8,6 +9,7 @@ public struct ScheduledRun: Sendable, Hashable {
     /// True for an at-least-once duplicate of the tick (~7 s later).
     public let isDuplicate: Bool
 
+    /// One run of `name` for the tick at `scheduledTime`.
     public init(name: String, scheduledTime: Timestamp, attempt: Int = 1, isDuplicate: Bool = false) {
         self.name = name
         self.scheduledTime = scheduledTime

@@ -5,6 +5,7 @@ import Synchronization
 /// late, a tick can run twice (`scheduleDuplicateDelay` apart), and a run that outlives
 /// `scheduleDeadline` may be retried while it still runs (overlap).
 public actor Scheduler: DomainActor {
+    /// The scheduler actor's injected executor.
     public nonisolated let executor: any SerialExecutor
     private let env: DomainEnvironment
     private let faults: BackendFaults

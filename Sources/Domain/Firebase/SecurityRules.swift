@@ -1,8 +1,11 @@
 /// What a security rule sees: the caller, the operation, the document before (`resource`) and
 /// after (`data`, for writes), and `lookup` for rules' `get()` of other documents.
 public struct RuleRequest: Sendable {
+    /// The caller, nil when signed out.
     public let auth: AuthContext?
+    /// What the request does (get, list, create, update, delete).
     public let operation: RuleOperation
+    /// The document the request touches.
     public let path: DocumentPath
     /// The stored document (`resource.data`), nil if it does not exist.
     public let resource: Fields?
@@ -21,9 +24,11 @@ public struct RuleRequest: Sendable {
 /// A Firestore security rules set: per collection pattern (`users/{uid}/notifications`), one
 /// function deciding every operation. Collections without a match are denied (as in Firestore).
 public struct SecurityRules: Sendable {
+    /// One match's condition: true allows the request.
     public typealias Rule = @Sendable (RuleRequest) -> Bool
     private var entries: [(pattern: String, segments: [Substring], rule: Rule)] = []
 
+    /// Rules that allow nothing until matches are added.
     public init() {}
 
     /// Allows everything to anyone (no rules deployed in test mode).
@@ -47,6 +52,7 @@ public struct SecurityRules: Sendable {
     /// The name coverage counts `allowAll`'s evaluations under.
     public static let allowAllRule = "(allow all: test mode)"
 
+    /// Whether the most specific matching rule allows `request`.
     public func allows(_ request: RuleRequest) -> Bool { decide(request).allowed }
 
     /// Whether `request` is allowed, and which rule decided (its pattern, or `noMatchingRule`).

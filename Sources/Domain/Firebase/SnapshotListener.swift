@@ -3,6 +3,7 @@ import Synchronization
 /// A real-time listener on one collection: receives every committed change in commit order,
 /// batched and delayed by `listenerLatency`; the first batch holds the existing documents.
 public final class SnapshotListener: Sendable {
+    /// Receives each batch of changes, in commit order.
     public typealias Handler = @Sendable (_ changes: [DocumentChange]) async -> Void
     private struct State {
         var queue: [DocumentChange] = []

@@ -9,6 +9,7 @@ public final class TaskTracker: Sendable {
     }
     private let state = Mutex(State())
 
+    /// A tracker with no work in flight.
     public init() {}
 
     /// Spawns `body` as an unstructured task (the simulator captures it) and counts it.

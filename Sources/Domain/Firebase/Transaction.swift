@@ -32,9 +32,14 @@ public final class Transaction {
         return snapshot
     }
 
+    /// Creates the document at commit (ALREADY_EXISTS if it exists).
     public func create(_ path: DocumentPath, _ fields: Fields) { writes[path, default: []].append(.create(fields)) }
+    /// Overwrites the document at commit.
     public func set(_ path: DocumentPath, _ fields: Fields) { writes[path, default: []].append(.set(fields)) }
+    /// Merges `updates` into the document at commit, creating it if missing.
     public func merge(_ path: DocumentPath, _ updates: [String: FieldUpdate]) { writes[path, default: []].append(.merge(updates)) }
+    /// Applies `updates` at commit (NOT_FOUND if the document is missing).
     public func update(_ path: DocumentPath, _ updates: [String: FieldUpdate]) { writes[path, default: []].append(.update(updates)) }
+    /// Deletes the document at commit.
     public func delete(_ path: DocumentPath) { writes[path, default: []].append(.delete) }
 }

@@ -12,8 +12,11 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
     case array([Value])
     case map([String: Value])
 
+    /// The string, nil for another type.
     public var stringValue: String? { if case .string(let v) = self { return v }; return nil }
+    /// The boolean, nil for another type.
     public var boolValue: Bool? { if case .bool(let v) = self { return v }; return nil }
+    /// The integer (a whole double counts), nil for another type.
     public var intValue: Int64? {
         switch self {
         case .int(let v): return v
@@ -29,10 +32,14 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
         default: return nil
         }
     }
+    /// The timestamp, nil for another type.
     public var timestampValue: Timestamp? { if case .timestamp(let v) = self { return v }; return nil }
+    /// The array, nil for another type.
     public var arrayValue: [Value]? { if case .array(let v) = self { return v }; return nil }
+    /// The map, nil for another type.
     public var mapValue: [String: Value]? { if case .map(let v) = self { return v }; return nil }
 
+    /// The value as JSON-like text, for notes and stories.
     public var description: String {
         switch self {
         case .null: return "null"
@@ -54,14 +61,21 @@ public typealias Fields = [String: Value]
 extension Value: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
     ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
 {
+    /// `"text"` is a string value.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// `42` is an integer value.
     public init(integerLiteral value: Int64) { self = .int(value) }
+    /// `4.2` is a double value.
     public init(floatLiteral value: Double) { self = .double(value) }
+    /// `true` is a boolean value.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// `[…]` is an array value.
     public init(arrayLiteral elements: Value...) { self = .array(elements) }
+    /// `[key: …]` is a map value.
     public init(dictionaryLiteral elements: (String, Value)...) {
         self = .map(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
+    /// `nil` is the null value.
     public init(nilLiteral: ()) { self = .null }
 }
 

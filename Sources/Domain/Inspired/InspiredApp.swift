@@ -6,13 +6,17 @@ import Synchronization
 /// Clients act through their `FirestoreClient`; the username is assigned by the
 /// `assignUsername` onCreate trigger on `users` (at least once, so it is idempotent).
 public final class InspiredApp: Sendable {
+    /// The backend the app is deployed on.
     public let backend: Backend
+    /// The design that runs.
     public let variant: InspiredVariant
     /// Digits of the username suffix (4 in the seed: `#1234`).
     public let usernameSuffixDigits: Int
     /// Suffixes tried before giving up with `usernameSpaceExhausted`.
     public let usernameAttemptsMaximum: Int
+    /// Characters a profile's bio may have.
     public static let bioLengthMaximum = 280
+    /// Characters a post may have.
     public static let contentLengthMaximum = 500
     let probe: InspiredProbe
     /// The devices' like-button guards (`like-tap-guard-reentrant`), keyed by user and post.
@@ -54,7 +58,7 @@ public final class InspiredApp: Sendable {
     // MARK: Profiles
 
     /// One-time onboarding: creates `users/{uid}` with the default privacy settings.
-    public func createProfile(displayName: String, bio: String = "", joinedCommunities: [String] = [], as client: FirestoreClient) async throws(InspiredError) {
+    func createProfile(displayName: String, bio: String = "", joinedCommunities: [String] = [], as client: FirestoreClient) async throws(InspiredError) {
         let userId = try uid(client)
         guard !displayName.isEmpty else { throw .displayNameEmpty }
         guard bio.count <= Self.bioLengthMaximum else { throw .bioTooLong(length: bio.count, maximum: Self.bioLengthMaximum) }
@@ -76,7 +80,7 @@ public final class InspiredApp: Sendable {
     }
 
     /// Changes the caller's privacy settings; the public-profile constraint is checked here and by the rules.
-    public func updatePrivacy(_ settings: InspiredPrivacySettings, as client: FirestoreClient) async throws(InspiredError) {
+    func updatePrivacy(_ settings: InspiredPrivacySettings, as client: FirestoreClient) async throws(InspiredError) {
         let userId = try uid(client)
         guard settings.isValid else { throw .publicProfileRequiresPublicAvatar }
         do {
@@ -85,7 +89,7 @@ public final class InspiredApp: Sendable {
     }
 
     /// Joins a community (area or studio).
-    public func joinCommunity(_ communityId: String, as client: FirestoreClient) async throws(InspiredError) {
+    func joinCommunity(_ communityId: String, as client: FirestoreClient) async throws(InspiredError) {
         let userId = try uid(client)
         do {
             try await client.updateData(Self.user(userId), ["joinedCommunities": .arrayUnion([.string(communityId)])])
@@ -93,7 +97,7 @@ public final class InspiredApp: Sendable {
     }
 
     /// Reads a profile as the caller; a rules refusal becomes `profileNotVisible` ("This profile is now private.").
-    public func profile(of userId: String, as client: FirestoreClient) async throws(InspiredError) -> DocumentSnapshot {
+    func profile(of userId: String, as client: FirestoreClient) async throws(InspiredError) -> DocumentSnapshot {
         guard client.auth != nil else { throw .unauthenticated }
         do {
             let snapshot = try await client.get(Self.user(userId))
@@ -200,7 +204,7 @@ public final class InspiredApp: Sendable {
     // MARK: Posts
 
     /// Creates a post with a client-chosen id and the author's denormalized info.
-    public func createPost(postId: String, content: String, source: (type: String, name: String), as client: FirestoreClient) async throws(InspiredError) {
+    func createPost(postId: String, content: String, source: (type: String, name: String), as client: FirestoreClient) async throws(InspiredError) {
         let userId = try uid(client)
         guard content.count <= Self.contentLengthMaximum else { throw .contentTooLong(length: content.count, maximum: Self.contentLengthMaximum) }
         let now = backend.env.clock.now
@@ -227,7 +231,7 @@ public final class InspiredApp: Sendable {
     }
 
     /// Likes a post: creates `likes/{uid}` and increments `stats.likeCount` in one transaction.
-    public func likePost(_ postId: String, as client: FirestoreClient) async throws(InspiredError) {
+    func likePost(_ postId: String, as client: FirestoreClient) async throws(InspiredError) {
         let userId = try uid(client)
         let now = backend.env.clock.now
         if variant == .likeTapGuardReentrant {
@@ -273,7 +277,7 @@ public final class InspiredApp: Sendable {
     }
 
     /// Unlikes a post: deletes `likes/{uid}` and decrements `stats.likeCount` in one transaction.
-    public func unlikePost(_ postId: String, as client: FirestoreClient) async throws(InspiredError) {
+    func unlikePost(_ postId: String, as client: FirestoreClient) async throws(InspiredError) {
         let userId = try uid(client)
         do {
             try await client.runTransaction { transaction in
@@ -290,7 +294,7 @@ public final class InspiredApp: Sendable {
     }
 
     /// The batched "did I like these?" query for one page of the feed.
-    public func likedPostIds(among postIds: [String], as client: FirestoreClient) async throws(InspiredError) -> [String] {
+    func likedPostIds(among postIds: [String], as client: FirestoreClient) async throws(InspiredError) -> [String] {
         let userId = try uid(client)
         var liked: [String] = []
         for postId in postIds {
@@ -302,7 +306,7 @@ public final class InspiredApp: Sendable {
     }
 
     /// Adds a comment with a client-chosen id and increments `stats.commentCount` in one transaction.
-    public func addComment(postId: String, commentId: String, text: String, as client: FirestoreClient) async throws(InspiredError) {
+    func addComment(postId: String, commentId: String, text: String, as client: FirestoreClient) async throws(InspiredError) {
         let userId = try uid(client)
         let now = backend.env.clock.now
         do {

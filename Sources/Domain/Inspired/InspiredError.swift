@@ -1,5 +1,5 @@
 /// A rejected Inspired request; each message says what the caller can do.
-public enum InspiredError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum InspiredError: AppError, Equatable, CustomStringConvertible {
     case unauthenticated
     case profileAlreadyExists(userId: String)
     case profileNotFound(userId: String)
@@ -15,6 +15,7 @@ public enum InspiredError: Error, Equatable, Sendable, CustomStringConvertible {
     case notLiked(userId: String, postId: String)
     case backend(BackendError)
 
+    /// What went wrong and what the user can do.
     public var description: String {
         switch self {
         case .unauthenticated: return "Sign in (Google or magic link) first."
@@ -33,9 +34,9 @@ public enum InspiredError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    static func wrap(_ error: any Error) -> InspiredError {
-        if let error = error as? InspiredError { return error }
-        if let error = error as? BackendError { return .backend(error) }
-        return .backend(.invalidArgument("unexpected error \(error)"))
+    /// The backend's error for `.backend`, nil for Inspired's own refusals.
+    public var backendError: BackendError? {
+        if case .backend(let error) = self { return error }
+        return nil
     }
 }

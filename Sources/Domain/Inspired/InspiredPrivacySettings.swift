@@ -5,13 +5,17 @@ public struct InspiredPrivacySettings: Sendable, Equatable {
     /// Who may see the joined-communities list.
     public enum GroupsVisibility: String, Sendable, CaseIterable { case `public`, groupsOnly = "groups-only", membersOnly = "members-only" }
 
+    /// Whether anyone signed in may read the profile.
     public var isProfilePublic: Bool
+    /// Who sees the avatar.
     public var avatarPrivacy: AvatarPrivacy
+    /// Who sees the communities the user joined.
     public var showJoinedGroups: GroupsVisibility
 
     /// New users: private profile, groups-only avatar, members-only groups.
     public static let defaults = InspiredPrivacySettings(isProfilePublic: false, avatarPrivacy: .groupsOnly, showJoinedGroups: .membersOnly)
 
+    /// Settings with each field given (`isValid` checks the public-profile constraint).
     public init(isProfilePublic: Bool, avatarPrivacy: AvatarPrivacy, showJoinedGroups: GroupsVisibility) {
         self.isProfilePublic = isProfilePublic
         self.avatarPrivacy = avatarPrivacy

@@ -1,5 +1,5 @@
 /// Which Inspired design runs: the careful default or one literal, flawed reading of the seed.
-public enum InspiredVariant: String, CaseIterable, Sendable, Codable {
+public enum InspiredVariant: String, AppVariant {
     /// Usernames reserved through `usernames/{name}` in a transaction; likes and `likeCount` in one transaction.
     case careful = "careful"
     /// "Ensure uniqueness" as query-then-write: two profiles created at once can get the same username.
@@ -20,4 +20,7 @@ public enum InspiredVariant: String, CaseIterable, Sendable, Codable {
         case .likeTapGuardReentrant: return "likeCount drift: a double tap preempted inside the like button's guard counts one like twice."
         }
     }
+
+    /// "inspired".
+    public static var app: String { "inspired" }
 }

@@ -1,29 +1,33 @@
 /// The KNB app's backend half: deploys its security rules and Cloud Functions (OUTBID,
 /// totalPledged, likes/replies/admin-post notifications, kiddush email + calendar) on a
-/// `Backend`, and hands out per-user `KNBClient`s. Careful by default; `variants` select the
-/// literal designs (see `KNBVariant`).
+/// `Backend`, and hands out per-user `KNBClient`s. Careful by default; `variant` selects a
+/// literal design (see `KNBVariant`).
 public final class KNBApp: Sendable {
+    /// The backend the app is deployed on.
     public let backend: Backend
-    public let variants: Set<KNBVariant>
+    /// The design that runs.
+    public let variant: KNBVariant
     /// The devices' in-memory tap guards (`like-guard-reentrant`), keyed by user and post.
     let deviceMemory: InstanceMemory
     /// Seed: `KIDDUSH_BOOKING_NOTIFY_TO` has three recipients.
     public static let bookingRecipients = ["office@knb.org", "kiddush@knb.org", "rabbi@knb.org"]
+    /// The From address of kiddush booking emails.
     public static let bookingSender = "noreply@knb.org"
     /// Attempts at a SendGrid call that returned 429 (nothing was sent, so retrying is safe).
     static let emailRateLimitAttempts = 3
 
-    public init(backend: Backend, variants: Set<KNBVariant> = []) {
+    /// Builds the app on `backend`, deploys KNB's rules and functions.
+    public init(backend: Backend, variant: KNBVariant = .careful) {
         self.backend = backend
-        self.variants = variants
+        self.variant = variant
         self.deviceMemory = InstanceMemory(env: backend.env, label: "knb-devices")
         backend.setRules(KNBRules.rules)
         installFunctions()
     }
 
     /// A convenience: builds the backend from an environment, then the app.
-    public convenience init(env: DomainEnvironment, faults: BackendFaults = .default, variants: Set<KNBVariant> = []) {
-        self.init(backend: Backend(env: env, faults: faults), variants: variants)
+    public convenience init(env: DomainEnvironment, faults: BackendFaults = .default, variant: KNBVariant = .careful) {
+        self.init(backend: Backend(env: env, faults: faults), variant: variant)
     }
 
     /// The app on one user's device, signed in as `email`.
@@ -31,7 +35,7 @@ public final class KNBApp: Sendable {
         KNBClient(app: self, email: email, name: name)
     }
 
-    func has(_ variant: KNBVariant) -> Bool { variants.contains(variant) }
+    func has(_ variant: KNBVariant) -> Bool { self.variant == variant }
 
     var firestore: Firestore { backend.firestore }
 

@@ -1,12 +1,12 @@
 /// The device-side state the KNB `FirestoreManager` keeps from its real-time listeners on
 /// honors, social posts and seat reservations (latest snapshot per document id).
-public actor KNBCache: DomainActor {
-    public nonisolated let executor: any SerialExecutor
-    public private(set) var honors: [String: Fields] = [:]
-    public private(set) var posts: [String: Fields] = [:]
-    public private(set) var seats: [String: Fields] = [:]
+package actor KNBCache: DomainActor {
+    package nonisolated let executor: any SerialExecutor
+    package private(set) var honors: [String: Fields] = [:]
+    package private(set) var posts: [String: Fields] = [:]
+    package private(set) var seats: [String: Fields] = [:]
     /// Number of change batches applied (for tests and reports).
-    public private(set) var batchCount = 0
+    package private(set) var batchCount = 0
 
     init(env: DomainEnvironment, label: String) {
         executor = env.makeExecutor(label: "knb-cache/\(label)")
@@ -29,7 +29,7 @@ public actor KNBCache: DomainActor {
 extension KNBClient {
     /// Starts the manager's listeners on honors, social_posts and seat_reservations; returns the
     /// cache they fill and the registrations (call `remove()` to stop).
-    public func startListening() -> (cache: KNBCache, listeners: [SnapshotListener]) {
+    package func startListening() -> (cache: KNBCache, listeners: [SnapshotListener]) {
         let cache = KNBCache(env: app.backend.env, label: email)
         let listeners = ["honors", "social_posts", "seat_reservations"].map { collection in
             firestore.listen(collection) { changes in await cache.apply(changes) }

@@ -1,5 +1,6 @@
-/// Rejections of the KNB app's own logic (security-rule and backend rejections are `BackendError`).
-public enum KNBError: Error, Hashable, Sendable, CustomStringConvertible {
+/// A rejected KNB request: the app's own refusals, or `backend` for what the backend refused or
+/// failed (rules, contention, network).
+public enum KNBError: AppError, Hashable, CustomStringConvertible {
     case honorNotFound(String)
     case bidTooLow(amount: Double, currentBid: Double)
     case honorSold(String)
@@ -10,8 +11,10 @@ public enum KNBError: Error, Hashable, Sendable, CustomStringConvertible {
     case postNotFound(String)
     case dateAlreadyBooked(String)
     case seatTaken(String)
-    case unknownVariant(String, valid: [String])
+    /// The backend refused or failed the request (rules, contention, network).
+    case backend(BackendError)
 
+    /// What went wrong and what the user can do.
     public var description: String {
         switch self {
         case .honorNotFound(let id): return "honor \(id) does not exist; refresh the auction list"
@@ -25,7 +28,13 @@ public enum KNBError: Error, Hashable, Sendable, CustomStringConvertible {
         case .postNotFound(let id): return "post \(id) does not exist (deleted?)"
         case .dateAlreadyBooked(let date): return "the kiddush on \(date) is already sponsored; pick another Shabbat"
         case .seatTaken(let seat): return "seat \(seat) is already reserved; pick another seat"
-        case .unknownVariant(let name, let valid): return "unknown KNB variant \(name); valid: \(valid.joined(separator: ", "))"
+        case .backend(let error): return "Backend: \(error)"
         }
+    }
+
+    /// The backend's error for `.backend`, nil for KNB's own refusals.
+    public var backendError: BackendError? {
+        if case .backend(let error) = self { return error }
+        return nil
     }
 }

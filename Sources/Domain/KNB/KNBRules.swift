@@ -4,6 +4,7 @@
 /// the hard-coded `admin@knb.com`. Backend-only collections (`kiddushMeta`, `communityMeta`,
 /// `knb_marks`) are denied to clients.
 public enum KNBRules {
+    /// The one account that may promote or demote admins.
     public static let superAdminEmail = "admin@knb.com"
 
     static func isSuperAdmin(_ request: RuleRequest) -> Bool { request.auth?.email == superAdminEmail }
@@ -18,6 +19,7 @@ public enum KNBRules {
         return keys.filter { before?[$0] != after?[$0] }
     }
 
+    /// KNB's security rules, as deployed by `KNBApp`.
     public static var rules: SecurityRules {
         var rules = SecurityRules()
         rules.match("users") { r in

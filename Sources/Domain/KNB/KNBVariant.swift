@@ -1,7 +1,9 @@
-/// A named variant of the KNB app that reproduces a design taken literally from the seed, with
+/// Which KNB design runs: the careful default, or one design taken literally from the seed with
 /// the race or bug it invites (MODEL_RULES, "Bugs that designs like the seeds' invite").
-/// The careful design is the default (no variant selected); select variants by `rawValue`.
-public enum KNBVariant: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+public enum KNBVariant: String, AppVariant, CustomStringConvertible {
+    /// Bids retried after contention, Buy Now in a transaction, de-duplicated triggers with
+    /// markers, likes and bookings in transactions on deterministic ids.
+    case careful = "careful"
     /// One client transaction per bid and no app-level retry: a burst above ~1 write/s exhausts
     /// the 5 attempts and the bid is lost with ABORTED.
     case bidBurstLosesBids = "bid-burst-loses-bids"
@@ -47,6 +49,7 @@ public enum KNBVariant: String, Sendable, Hashable, CaseIterable, CustomStringCo
     /// One-line description of what the variant gets wrong.
     public var summary: String {
         switch self {
+        case .careful: return "Careful design: no lost bid, no double booking, counters equal what they count, one notification per event."
         case .bidBurstLosesBids: return "bids in one 5-attempt transaction, no app retry: bursts lose bids (ABORTED)"
         case .buyNowOutsideTransaction: return "Buy Now as read-then-update: a concurrent bid is overruled, sold below an accepted bid"
         case .outbidRereadsLiveDoc: return "OUTBID handler re-reads the live honor: wrong or skipped recipient under bursts"
@@ -65,18 +68,9 @@ public enum KNBVariant: String, Sendable, Hashable, CaseIterable, CustomStringCo
         }
     }
 
+    /// The variant's kebab-case name.
     public var description: String { rawValue }
 
-    /// Every variant name with its one-line description, in declaration order.
-    public static var registry: [(name: String, summary: String)] { allCases.map { ($0.rawValue, $0.summary) } }
-
-    /// Parses variant names; throws with the list of valid names on an unknown one.
-    public static func parse(_ names: [String]) throws(KNBError) -> Set<KNBVariant> {
-        var result: Set<KNBVariant> = []
-        for name in names {
-            guard let variant = KNBVariant(rawValue: name) else { throw .unknownVariant(name, valid: allCases.map(\.rawValue)) }
-            result.insert(variant)
-        }
-        return result
-    }
+    /// "knb".
+    public static var app: String { "knb" }
 }

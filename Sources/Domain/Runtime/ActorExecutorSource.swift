@@ -18,6 +18,7 @@ public protocol DomainActor: Actor {
 }
 
 extension DomainActor {
+    /// The actor's injected executor, as the runtime asks for it.
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
         executor.asUnownedSerialExecutor()
     }

@@ -3,8 +3,10 @@ import Synchronization
 /// The executor source for the real Swift runtime: each actor gets a serial queue drained on
 /// the global concurrent executor, so the domain core runs on all cores at full speed.
 public struct ConcurrentPoolExecutorSource: ActorExecutorSource {
+    /// A source whose executors run on the global concurrent pool.
     public init() {}
 
+    /// A new serial executor (one per actor) on the global pool.
     public func makeExecutor(label: String) -> any SerialExecutor {
         SerialQueueExecutor(label: label)
     }

@@ -11,6 +11,7 @@ public struct DomainEnvironment: Sendable {
     /// Seeded randomness, as named independent streams.
     public var random: any RandomSource
 
+    /// An environment of the given clock, executors and randomness.
     public init(clock: DomainClock, executors: any ActorExecutorSource, random: any RandomSource) {
         self.clock = clock
         self.executors = executors

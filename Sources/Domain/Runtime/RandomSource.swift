@@ -11,10 +11,13 @@ public protocol RandomSource: Sendable {
 /// outside a simulator (tests, load mode). Stream seeds mix the seed with an FNV-1a hash of the
 /// name, never with `Hasher` (whose seed changes per process).
 public struct SeededRandomSource: RandomSource {
+    /// The seed every stream derives from.
     public let seed: UInt64
 
+    /// Streams derived from `seed`.
     public init(seed: UInt64) { self.seed = seed }
 
+    /// The stream called `name`: the same draws for the same seed and name.
     public func stream(named name: String) -> any RandomNumberGenerator {
         SplitMix64(seed: seed ^ fnv1a64(name))
     }
@@ -24,8 +27,10 @@ public struct SeededRandomSource: RandomSource {
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
+    /// A generator starting from `seed`.
     public init(seed: UInt64) { state = seed }
 
+    /// The next 64 random bits.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

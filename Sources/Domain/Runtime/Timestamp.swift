@@ -6,6 +6,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, Codable, CustomStringCo
     /// Nanoseconds since the Unix epoch.
     public var unixNanoseconds: Int64
 
+    /// The instant `unixNanoseconds` after 1970-01-01T00:00Z.
     public init(unixNanoseconds: Int64) { self.unixNanoseconds = unixNanoseconds }
 
     /// A timestamp from whole seconds since the Unix epoch.
@@ -16,12 +17,15 @@ public struct Timestamp: Hashable, Comparable, Sendable, Codable, CustomStringCo
         unixNanoseconds >= 0 ? unixNanoseconds / 1_000_000_000 : (unixNanoseconds - 999_999_999) / 1_000_000_000
     }
 
+    /// Earlier instants order first.
     public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.unixNanoseconds < rhs.unixNanoseconds }
 
+    /// The instant `rhs` after `lhs`.
     public static func + (lhs: Timestamp, rhs: Duration) -> Timestamp {
         Timestamp(unixNanoseconds: lhs.unixNanoseconds + rhs.nanoseconds)
     }
 
+    /// The instant `rhs` before `lhs`.
     public static func - (lhs: Timestamp, rhs: Duration) -> Timestamp {
         Timestamp(unixNanoseconds: lhs.unixNanoseconds - rhs.nanoseconds)
     }
@@ -31,5 +35,6 @@ public struct Timestamp: Hashable, Comparable, Sendable, Codable, CustomStringCo
         .nanoseconds(lhs.unixNanoseconds - rhs.unixNanoseconds)
     }
 
+    /// `t=<ns>ns`, for logs and notes.
     public var description: String { "t=\(unixNanoseconds)ns" }
 }

@@ -1,23 +1,33 @@
 extension SafeNSoundApp {
     /// Function names as deployed.
     public static let recordHeartbeatName = "recordHeartbeat"
+    /// The 30-minute scheduled check's function name.
     public static let checkMissedHeartbeatsName = "checkMissedHeartbeats"
+    /// The 2-minute sender's function name.
     public static let processScheduledAlertsName = "processScheduledAlerts"
 
-    /// Builds the app on `backend`: alerts go out through FCM/SendGrid into `backend.outbox`, and
-    /// `recordHeartbeat` (callable), `checkMissedHeartbeats` (every 30 min) and
-    /// `processScheduledAlerts` (every 2 min) are registered with Cloud Functions, so Cloud
-    /// Scheduler's jitter, duplicate ticks and overlapping runs reach them.
+    /// Builds the app on `backend`: alerts go out through FCM/SendGrid into `backend.outbox` (or
+    /// through `messenger`, which may wrap that), and `recordHeartbeat` (callable),
+    /// `checkMissedHeartbeats` (every 30 min) and `processScheduledAlerts` (every 2 min) are
+    /// registered with Cloud Functions, so Cloud Scheduler's jitter, duplicate ticks and
+    /// overlapping runs reach them. Devices then act through `client(uid:)`.
     /// State lives in backend documents (`SafeNSoundFirestoreStore`) unless `store` says otherwise
     /// (pass `SafeNSoundActorStore` for 100k-user timelines).
     public static func deployed(
-        on backend: Backend, configuration: SafeNSoundConfiguration = SafeNSoundConfiguration(), store: (any SafeNSoundStore)? = nil
+        on backend: Backend, configuration: SafeNSoundConfiguration = SafeNSoundConfiguration(),
+        messenger: (any SafeNSoundMessenger)? = nil, store: (any SafeNSoundStore)? = nil
     ) -> SafeNSoundApp {
         let app = SafeNSoundApp(
-            environment: backend.env, configuration: configuration, messenger: SafeNSoundBackendMessenger(backend: backend),
-            store: store ?? SafeNSoundFirestoreStore(firestore: backend.firestore))
+            environment: backend.env, configuration: configuration, messenger: messenger ?? SafeNSoundBackendMessenger(backend: backend),
+            store: store ?? SafeNSoundFirestoreStore(firestore: backend.firestore), probe: SafeNSoundProbe(), backend: backend)
         app.register(on: backend.functions)
         return app
+    }
+
+    /// The app on one user's device, signed in as `uid`; the app must be `deployed(on:)` a backend.
+    public func client(uid: String) -> SafeNSoundClient {
+        guard let backend else { preconditionFailure("SafeNSoundApp.client(uid:) needs an app deployed on a backend: use SafeNSoundApp.deployed(on:)") }
+        return SafeNSoundClient(firestore: backend.client(auth: AuthContext(uid: uid), label: uid), functions: backend.functions)
     }
 
     /// Registers the callable and the two scheduled functions.

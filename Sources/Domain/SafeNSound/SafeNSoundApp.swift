@@ -7,7 +7,9 @@
 /// An app value holds no state of its own: like a Cloud Functions instance, a fresh one over the
 /// same store does the same work. Handlers read time from `environment.clock` and nothing else.
 public final class SafeNSoundApp: Sendable {
+    /// The clock, executors and randomness the functions use.
     public let environment: DomainEnvironment
+    /// Thresholds, lead time, intervals and the variant.
     public let configuration: SafeNSoundConfiguration
     let messenger: any SafeNSoundMessenger
     /// Where users and alerts live (actors, or backend documents).
@@ -15,6 +17,9 @@ public final class SafeNSoundApp: Sendable {
     let probe: SafeNSoundProbe
     /// The warm function instance's module-scope memory (`rate-limit-in-memory`: last call per user).
     let functionMemory: InstanceMemory
+    /// The backend the functions are deployed on (`deployed(on:)`); nil for an app driven directly
+    /// on an environment (benchmarks, timelines), which has no devices.
+    public let backend: Backend?
 
     /// Builds the app on `store` (default: `SafeNSoundActorStore`), sending through `messenger`.
     public convenience init(
@@ -28,9 +33,11 @@ public final class SafeNSoundApp: Sendable {
 
     package init(
         environment: DomainEnvironment, configuration: SafeNSoundConfiguration,
-        messenger: any SafeNSoundMessenger, store: (any SafeNSoundStore)? = nil, probe: SafeNSoundProbe
+        messenger: any SafeNSoundMessenger, store: (any SafeNSoundStore)? = nil, probe: SafeNSoundProbe,
+        backend: Backend? = nil
     ) {
         self.environment = environment
+        self.backend = backend
         self.configuration = configuration
         self.messenger = messenger
         self.probe = probe
@@ -38,6 +45,7 @@ public final class SafeNSoundApp: Sendable {
         self.store = store ?? SafeNSoundActorStore(environment: environment, checkSlotWidth: configuration.missedHeartbeatCheckInterval)
     }
 
+    /// The design that runs (`configuration.variant`).
     public var variant: SafeNSoundVariant { configuration.variant }
 
     private func deadlines(of user: SafeNSoundUser) -> SafeNSoundDeadlines {
@@ -92,6 +100,7 @@ public final class SafeNSoundApp: Sendable {
         try await store.setEmergencyContacts(userId: userId, emails)
     }
 
+    /// The user's document, nil if they never onboarded.
     public func user(_ userId: String) async -> SafeNSoundUser? {
         await store.user(userId)
     }

@@ -6,11 +6,15 @@
 /// `deliveryUnconfirmed`: the email may have gone out (SendGrid has no idempotency key), and
 /// the sender retries it — a contact may get the alert twice, but never zero times.
 public struct SafeNSoundBackendMessenger: SafeNSoundMessenger {
+    /// The backend whose FCM and SendGrid carry the messages.
     public let backend: Backend
+    /// The From address of alert emails.
     public static let fromAddress = "alerts@safensound.app"
 
+    /// A messenger sending through `backend`.
     public init(backend: Backend) { self.backend = backend }
 
+    /// Sends a push through FCM or an email through SendGrid; their failures become `SafeNSoundError`.
     public func deliver(_ message: SafeNSoundMessage) async throws(SafeNSoundError) {
         switch message.channel {
         case .push:

@@ -16,6 +16,7 @@ public struct SafeNSoundConfiguration: Sendable {
     /// Which design runs.
     public var variant: SafeNSoundVariant
 
+    /// The seed's defaults: 3 h lead, 24/48/72 h thresholds, 1 heartbeat a minute, checks every 30 min, sends every 2 min.
     public init(
         preNotificationLeadHours: Int = 3,
         allowedThresholdHours: [Int] = [24, 48, 72],

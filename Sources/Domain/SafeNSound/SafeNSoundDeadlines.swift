@@ -11,6 +11,7 @@ public struct SafeNSoundDeadlines: Sendable, Equatable {
     /// When the email to the emergency contacts is due (the threshold).
     public var emailDue: Timestamp
 
+    /// Deadlines with both instants given.
     public init(preNotificationDue: Timestamp, emailDue: Timestamp) {
         precondition(preNotificationDue <= emailDue, "pre-notification must not be due after the email")
         self.preNotificationDue = preNotificationDue

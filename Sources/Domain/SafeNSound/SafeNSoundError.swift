@@ -1,5 +1,5 @@
 /// A rejected SafeNSound request; each message says what the caller can do about it.
-public enum SafeNSoundError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum SafeNSoundError: AppError, Equatable, CustomStringConvertible {
     case unauthenticated
     case userIdMismatch(authenticatedUserId: String, requestedUserId: String)
     case userNotFound(userId: String)
@@ -12,7 +12,10 @@ public enum SafeNSoundError: Error, Equatable, Sendable, CustomStringConvertible
     /// The provider timed out after accepting the request: the message may have gone out. The
     /// recipient is not marked delivered, so the next run sends again (at-least-once).
     case deliveryUnconfirmed(recipient: String, reason: String)
+    /// The backend refused or failed the request (network, an unknown function).
+    case backend(BackendError)
 
+    /// What went wrong and what the user can do.
     public var description: String {
         switch self {
         case .unauthenticated:
@@ -35,6 +38,14 @@ public enum SafeNSoundError: Error, Equatable, Sendable, CustomStringConvertible
             return "Could not deliver to \(recipient): \(reason); the alert stays scheduled and is retried."
         case let .deliveryUnconfirmed(recipient, reason):
             return "Delivery to \(recipient) is unconfirmed (\(reason)); it may have been sent, and the next run sends it again (at-least-once)."
+        case let .backend(error):
+            return "Backend: \(error)"
         }
+    }
+
+    /// The backend's error for `.backend`, nil for SafeNSound's own refusals.
+    public var backendError: BackendError? {
+        if case .backend(let error) = self { return error }
+        return nil
     }
 }

@@ -11,11 +11,17 @@ public struct SafeNSoundScheduledAlert: Sendable, Equatable {
         case scheduled, sending, sent, cancelled
     }
 
+    /// The document id (deterministic in the careful design).
     public var alertId: String
+    /// The user who missed the check-in.
     public var userId: String
+    /// Pre-notification push or email alert.
     public var kind: Kind
+    /// When the sender should send it.
     public var scheduledFor: Timestamp
+    /// Where it is in its lifecycle.
     public var status: Status
+    /// When the check created it.
     public var createdAt: Timestamp
     /// The `lastHeartbeat` this alert's missed window started from; a later heartbeat voids it.
     public var windowLastHeartbeat: Timestamp

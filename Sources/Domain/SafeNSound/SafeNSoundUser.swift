@@ -1,20 +1,27 @@
 /// The `users/{userId}` document of SafeNSound, kept small (a few short strings and integers).
 public struct SafeNSoundUser: Sendable, Equatable {
+    /// The Firebase Auth uid.
     public var userId: String
+    /// The name alerts use ("Ana hasn't checked in…").
     public var name: String
+    /// The device's push token.
     public var fcmToken: String
+    /// Who gets the email alert (at least one).
     public var emergencyContactEmails: [String]
     /// `checkInThreshold` in hours (24, 48 or 72 by default).
     public var checkInThresholdHours: Int
+    /// The last accepted check-in (onboarding counts as the first).
     public var lastHeartbeat: Timestamp
     /// IANA identifier, e.g. "America/Los_Angeles"; updated on every heartbeat.
     public var timeZoneIdentifier: String
+    /// Whether monitoring is on (inactive users get no alerts).
     public var isActive: Bool
     /// Time of the last accepted `recordHeartbeat` call (nil until the first call); the rate limit reads it.
     public var lastHeartbeatCallAt: Timestamp?
     /// Number of `heartbeats/{id}` records written for this user.
     public var heartbeatCount: Int
 
+    /// A user with no heartbeat calls yet, monitoring on unless `isActive` is false.
     public init(
         userId: String, name: String, fcmToken: String, emergencyContactEmails: [String],
         checkInThresholdHours: Int, lastHeartbeat: Timestamp, timeZoneIdentifier: String,

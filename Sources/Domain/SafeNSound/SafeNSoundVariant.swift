@@ -3,7 +3,7 @@
 /// Selected at run time by its kebab-case raw value (`SafeNSoundVariant(rawValue: "unclaimed-sender")`).
 /// Each non-default case reproduces exactly one flaw of the seed taken literally; its `summary`
 /// says what goes wrong so a run's report can explain a violation.
-public enum SafeNSoundVariant: String, CaseIterable, Sendable, Codable {
+public enum SafeNSoundVariant: String, AppVariant {
     /// Deterministic alert ids, transactional claims, heartbeat re-check, exact due times, atomic
     /// rate limit, user-time-zone email, elapsed-time thresholds.
     case careful = "careful"
@@ -48,4 +48,7 @@ public enum SafeNSoundVariant: String, CaseIterable, Sendable, Codable {
             return "Two heartbeat calls interleaved inside the function's in-memory rate limiter are both accepted."
         }
     }
+
+    /// "safensound".
+    public static var app: String { "safensound" }
 }

@@ -12,8 +12,11 @@ import Synchronization
 /// `feed_posts/{postId}/comments/{commentId}`, `users/{uid}` {followerCount, followingCount},
 /// `users/{uid}/following/{targetUid}`.
 public final class StampbookApp: Sendable {
+    /// The backend the app is deployed on.
     public let backend: Backend
+    /// The design that runs.
     public let variant: StampbookVariant
+    /// Characters a feed post's caption may have.
     public static let captionLengthMaximum = 500
     private let likeRequests = Mutex<[String: StampbookLikeRequests]>([:])
     /// Numbers each tap of the reentrant variants, so their transactions recognise their own
@@ -53,7 +56,7 @@ public final class StampbookApp: Sendable {
 
     /// Collects `stampId` for the caller: the collected record, the statistics and an
     /// `isCollection` feed post (id `{uid}_{stampId}`) commit together, once.
-    public func collectStamp(_ stampId: String, caption: String = "", as client: FirestoreClient) async throws(StampbookError) {
+    func collectStamp(_ stampId: String, caption: String = "", as client: FirestoreClient) async throws(StampbookError) {
         let userId = try uid(client)
         let now = backend.env.clock.now
         let postFields: Fields = [
@@ -123,7 +126,7 @@ public final class StampbookApp: Sendable {
     // MARK: Feed
 
     /// Creates a feed post with a client-chosen id (so a retried create cannot duplicate it).
-    public func createPost(postId: String, stampId: String, caption: String, as client: FirestoreClient) async throws(StampbookError) {
+    func createPost(postId: String, stampId: String, caption: String, as client: FirestoreClient) async throws(StampbookError) {
         let userId = try uid(client)
         guard caption.count <= Self.captionLengthMaximum else {
             throw .captionTooLong(length: caption.count, maximum: Self.captionLengthMaximum)
@@ -141,7 +144,7 @@ public final class StampbookApp: Sendable {
     }
 
     /// The feed, newest first ("All" tab), or only `userId`'s posts ("Only You").
-    public func feed(onlyUserId: String? = nil, as client: FirestoreClient) async throws(StampbookError) -> [DocumentSnapshot] {
+    func feed(onlyUserId: String? = nil, as client: FirestoreClient) async throws(StampbookError) -> [DocumentSnapshot] {
         do {
             let posts = try await client.query("feed_posts") { onlyUserId == nil || $0["userId"]?.stringValue == onlyUserId }
             return posts.sorted {
@@ -166,7 +169,7 @@ public final class StampbookApp: Sendable {
     /// flight joins it (request de-duplication); the like document and `likeCount` change in
     /// one transaction, so repeats are no-ops. Returns false if the tap joined an earlier request.
     @discardableResult
-    public func setLike(postId: String, liked: Bool, as client: FirestoreClient) async throws(StampbookError) -> Bool {
+    func setLike(postId: String, liked: Bool, as client: FirestoreClient) async throws(StampbookError) -> Bool {
         let userId = try uid(client)
         if variant == .likeDedupReentrant {
             let key = "like/\(userId)/\(postId)"
@@ -239,7 +242,7 @@ public final class StampbookApp: Sendable {
 
     /// Adds a comment with a client-assigned id (CommentManager's "manual document ID"), so a
     /// retry cannot duplicate it; `commentCount` changes in the same transaction.
-    public func addComment(postId: String, commentId: String, text: String, as client: FirestoreClient) async throws(StampbookError) {
+    func addComment(postId: String, commentId: String, text: String, as client: FirestoreClient) async throws(StampbookError) {
         let userId = try uid(client)
         do {
             try await client.runTransaction { transaction in
@@ -256,7 +259,7 @@ public final class StampbookApp: Sendable {
     }
 
     /// Deletes the caller's own comment and decrements `commentCount` in one transaction.
-    public func deleteComment(postId: String, commentId: String, as client: FirestoreClient) async throws(StampbookError) {
+    func deleteComment(postId: String, commentId: String, as client: FirestoreClient) async throws(StampbookError) {
         let userId = try uid(client)
         do {
             try await client.runTransaction { transaction in
@@ -273,7 +276,7 @@ public final class StampbookApp: Sendable {
     // MARK: Follows
 
     /// Follows or unfollows `targetUserId`; the following record and both counts change together.
-    public func setFollowing(_ targetUserId: String, following: Bool, as client: FirestoreClient) async throws(StampbookError) {
+    func setFollowing(_ targetUserId: String, following: Bool, as client: FirestoreClient) async throws(StampbookError) {
         let userId = try uid(client)
         guard userId != targetUserId else { throw .cannotFollowYourself(userId: userId) }
         do {

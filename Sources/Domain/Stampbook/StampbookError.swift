@@ -1,5 +1,5 @@
 /// A rejected Stampbook request; each message says what the caller can do.
-public enum StampbookError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum StampbookError: AppError, Equatable, CustomStringConvertible {
     case unauthenticated
     case stampNotFound(stampId: String)
     case alreadyCollected(userId: String, stampId: String)
@@ -13,6 +13,7 @@ public enum StampbookError: Error, Equatable, Sendable, CustomStringConvertible 
     /// The backend refused or failed the request (rules, contention, network).
     case backend(BackendError)
 
+    /// What went wrong and what the user can do.
     public var description: String {
         switch self {
         case .unauthenticated: return "Sign in to Stampbook first."
@@ -29,9 +30,9 @@ public enum StampbookError: Error, Equatable, Sendable, CustomStringConvertible 
         }
     }
 
-    static func wrap(_ error: any Error) -> StampbookError {
-        if let error = error as? StampbookError { return error }
-        if let error = error as? BackendError { return .backend(error) }
-        return .backend(.invalidArgument("unexpected error \(error)"))
+    /// The backend's error for `.backend`, nil for Stampbook's own refusals.
+    public var backendError: BackendError? {
+        if case .backend(let error) = self { return error }
+        return nil
     }
 }

@@ -1,5 +1,5 @@
 /// Which Stampbook design runs: the careful default or one literal, flawed reading of the seed.
-public enum StampbookVariant: String, CaseIterable, Sendable, Codable {
+public enum StampbookVariant: String, AppVariant {
     /// Collecting, liking, commenting and following each commit in one transaction with the counter.
     case careful = "careful"
     /// "Updates collected_stamps, then increments collectors": two writes, no transaction, so a
@@ -27,4 +27,7 @@ public enum StampbookVariant: String, CaseIterable, Sendable, Codable {
         case .collectGuardReentrant: return "A double tap preempted between the local collected check and its mark counts one collector twice."
         }
     }
+
+    /// "stampbook".
+    public static var app: String { "stampbook" }
 }

@@ -10,7 +10,9 @@ import Synchronization
 /// unordered pair `friendships/{low}_{high}` {members, state: pending|friends, requesterId}, so the
 /// pair's document actor serialises every request, answer and removal of that pair.
 public final class UFreeApp: Sendable {
+    /// The backend the app is deployed on.
     public let backend: Backend
+    /// The design that runs.
     public let variant: UFreeVariant
     /// Minimum time between two nudges from one sender to one recipient (*estimate*: 60 s).
     public let nudgeCooldown: Duration
@@ -51,7 +53,7 @@ public final class UFreeApp: Sendable {
     // MARK: Users
 
     /// Signs the caller up (anonymous auth): creates `users/{uid}`; a repeat is a no-op.
-    public func registerUser(displayName: String, timeZoneIdentifier: String, as client: FirestoreClient) async throws(UFreeError) {
+    func registerUser(displayName: String, timeZoneIdentifier: String, as client: FirestoreClient) async throws(UFreeError) {
         let userId = try uid(client)
         do {
             try await client.runTransaction { transaction in
@@ -78,7 +80,7 @@ public final class UFreeApp: Sendable {
     // MARK: Availability
 
     /// "Today" for the caller: the local day in their time zone (UTC in the `utc-today` variant).
-    public func today(as client: FirestoreClient) async throws(UFreeError) -> UFreeDay {
+    func today(as client: FirestoreClient) async throws(UFreeError) -> UFreeDay {
         let userId = try uid(client)
         let profile: DocumentSnapshot
         do { profile = try await client.get(Self.user(userId)) } catch { throw .backend(error) }
@@ -87,7 +89,7 @@ public final class UFreeApp: Sendable {
     }
 
     /// Sets the caller's status for `day`, never for a day before their local today.
-    public func setAvailability(day: UFreeDay, status: UFreeAvailabilityStatus, note: String? = nil, as client: FirestoreClient) async throws(UFreeError) {
+    func setAvailability(day: UFreeDay, status: UFreeAvailabilityStatus, note: String? = nil, as client: FirestoreClient) async throws(UFreeError) {
         let userId = try uid(client)
         let today = try await today(as: client)
         guard day >= today else { throw .cannotUpdatePastDate(day: day.key, today: today.key) }
@@ -97,7 +99,7 @@ public final class UFreeApp: Sendable {
     }
 
     /// `userId`'s status for `day` (any signed-in user may read it), nil if unknown.
-    public func availability(of userId: String, on day: UFreeDay, as client: FirestoreClient) async throws(UFreeError) -> UFreeDayAvailability? {
+    func availability(of userId: String, on day: UFreeDay, as client: FirestoreClient) async throws(UFreeError) -> UFreeDayAvailability? {
         _ = try uid(client)
         let snapshot: DocumentSnapshot
         do { snapshot = try await client.get(Self.availability(userId, day)) } catch { throw .backend(error) }
@@ -111,7 +113,7 @@ public final class UFreeApp: Sendable {
     /// other user already asked the caller, the handshake completes and they become friends, so
     /// two users asking each other at once end with exactly one friendship.
     @discardableResult
-    public func sendFriendRequest(to recipientId: String, as client: FirestoreClient) async throws(UFreeError) -> UFreeFriendshipOutcome {
+    func sendFriendRequest(to recipientId: String, as client: FirestoreClient) async throws(UFreeError) -> UFreeFriendshipOutcome {
         let sender = try uid(client)
         guard sender != recipientId else { throw .cannotFriendYourself(userId: sender) }
         let now = backend.env.clock.now
@@ -158,7 +160,7 @@ public final class UFreeApp: Sendable {
 
     /// Accepts or declines the pending request from `requesterId` to the caller.
     @discardableResult
-    public func respondToFriendRequest(from requesterId: String, accept: Bool, as client: FirestoreClient) async throws(UFreeError) -> UFreeFriendshipOutcome {
+    func respondToFriendRequest(from requesterId: String, accept: Bool, as client: FirestoreClient) async throws(UFreeError) -> UFreeFriendshipOutcome {
         let recipient = try uid(client)
         let now = backend.env.clock.now
         do {
@@ -188,7 +190,7 @@ public final class UFreeApp: Sendable {
     }
 
     /// Removes the friendship on both sides (bidirectional swipe-to-remove).
-    public func removeFriend(_ friendId: String, as client: FirestoreClient) async throws(UFreeError) {
+    func removeFriend(_ friendId: String, as client: FirestoreClient) async throws(UFreeError) {
         let caller = try uid(client)
         do {
             if variant == .twoWayRequests {
@@ -215,7 +217,7 @@ public final class UFreeApp: Sendable {
     /// Sends a nudge to a friend. Careful design: the recipient-side marker
     /// `nudge_senders/{sender}` and the notification commit in one transaction, so rapid taps or
     /// two devices deliver one nudge per `nudgeCooldown`; the others get `nudgeTooSoon`.
-    public func nudge(_ friendId: String, as client: FirestoreClient) async throws(UFreeError) {
+    func nudge(_ friendId: String, as client: FirestoreClient) async throws(UFreeError) {
         let sender = try uid(client)
         let now = backend.env.clock.now
         if variant == .nudgeGuardReentrant {
@@ -256,7 +258,7 @@ public final class UFreeApp: Sendable {
     /// "Nudge All": nudges every friend whose status on `day` is free, in friend-id order; one
     /// failure does not stop the others, including a failed read of one friend's status (that
     /// friend is reported in `unreadable`, not nudged), so the nudges already sent are reported.
-    public func nudgeAllFree(on day: UFreeDay, as client: FirestoreClient) async throws(UFreeError) -> UFreeNudgeAllResult {
+    func nudgeAllFree(on day: UFreeDay, as client: FirestoreClient) async throws(UFreeError) -> UFreeNudgeAllResult {
         let sender = try uid(client)
         var result = UFreeNudgeAllResult()
         for friendId in await friendIds(of: sender) {
@@ -279,7 +281,7 @@ public final class UFreeApp: Sendable {
     }
 
     /// "Who's free on…": for each of `days`, how many of the caller's friends are free or partly free.
-    public func whosFreeHeatmap(days: [UFreeDay], as client: FirestoreClient) async throws(UFreeError) -> [UFreeHeatmapDay] {
+    func whosFreeHeatmap(days: [UFreeDay], as client: FirestoreClient) async throws(UFreeError) -> [UFreeHeatmapDay] {
         let caller = try uid(client)
         var heatmap = days.map { UFreeHeatmapDay(day: $0, freeCount: 0, partlyFreeCount: 0) }
         for friendId in await friendIds(of: caller) {
@@ -295,7 +297,7 @@ public final class UFreeApp: Sendable {
     // MARK: Inbox
 
     /// The caller's notifications, newest first.
-    public func inbox(as client: FirestoreClient) async throws(UFreeError) -> [UFreeNotification] {
+    func inbox(as client: FirestoreClient) async throws(UFreeError) -> [UFreeNotification] {
         let userId = try uid(client)
         let documents: [DocumentSnapshot]
         do { documents = try await client.query("users/\(userId)/notifications") } catch { throw .backend(error) }
@@ -309,11 +311,11 @@ public final class UFreeApp: Sendable {
     }
 
     /// The unread badge.
-    public func unreadCount(as client: FirestoreClient) async throws(UFreeError) -> Int {
+    func unreadCount(as client: FirestoreClient) async throws(UFreeError) -> Int {
         try await inbox(as: client).count { !$0.isRead }
     }
 
-    public func markRead(_ notificationId: String, as client: FirestoreClient) async throws(UFreeError) {
+    func markRead(_ notificationId: String, as client: FirestoreClient) async throws(UFreeError) {
         let userId = try uid(client)
         do {
             try await client.updateData(Self.notification(userId, notificationId), ["read": .set(true)])
@@ -322,7 +324,7 @@ public final class UFreeApp: Sendable {
         } catch { throw .backend(error) }
     }
 
-    public func markAllRead(as client: FirestoreClient) async throws(UFreeError) {
+    func markAllRead(as client: FirestoreClient) async throws(UFreeError) {
         for notification in try await inbox(as: client) where !notification.isRead {
             try await markRead(notification.notificationId, as: client)
         }

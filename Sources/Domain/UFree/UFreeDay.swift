@@ -2,10 +2,14 @@ import Foundation
 
 /// A calendar day, the id of `availability/{YYYY-MM-DD}`; "today" is always computed in a given time zone.
 public struct UFreeDay: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The year, e.g. 2026.
     public var year: Int
+    /// The month, 1–12.
     public var month: Int
+    /// The day of the month, 1–31.
     public var day: Int
 
+    /// The calendar day `year`-`month`-`day`.
     public init(year: Int, month: Int, day: Int) {
         precondition((1...12).contains(month), "month out of range")
         precondition((1...31).contains(day), "day out of range")
@@ -23,8 +27,10 @@ public struct UFreeDay: Hashable, Comparable, Sendable, CustomStringConvertible 
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
     }
 
+    /// The day as `YYYY-MM-DD`.
     public var description: String { key }
 
+    /// Earlier days order first.
     public static func < (lhs: UFreeDay, rhs: UFreeDay) -> Bool {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }

@@ -1,5 +1,5 @@
 /// A rejected UFree request; each message says what the caller can do.
-public enum UFreeError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum UFreeError: AppError, Equatable, CustomStringConvertible {
     case unauthenticated
     case permissionDenied(userId: String, resource: String)
     case userNotFound(userId: String)
@@ -15,6 +15,7 @@ public enum UFreeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The backend refused or failed the request (rules, contention, network).
     case backend(BackendError)
 
+    /// What went wrong and what the user can do.
     public var description: String {
         switch self {
         case .unauthenticated: return "Sign in before using UFree."
@@ -33,9 +34,9 @@ public enum UFreeError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    static func wrap(_ error: any Error) -> UFreeError {
-        if let error = error as? UFreeError { return error }
-        if let error = error as? BackendError { return .backend(error) }
-        return .backend(.invalidArgument("unexpected error \(error)"))
+    /// The backend's error for `.backend`, nil for UFree's own refusals.
+    public var backendError: BackendError? {
+        if case .backend(let error) = self { return error }
+        return nil
     }
 }

@@ -1,5 +1,5 @@
 /// Which UFree design runs: the careful default or one literal, flawed reading of the seed.
-public enum UFreeVariant: String, CaseIterable, Sendable, Codable {
+public enum UFreeVariant: String, AppVariant {
     /// One friendship document per pair, crossing requests auto-accept, server-side nudge cooldown,
     /// "today" in the user's time zone.
     case careful = "careful"
@@ -25,4 +25,7 @@ public enum UFreeVariant: String, CaseIterable, Sendable, Codable {
         case .nudgeGuardReentrant: return "Two rapid taps preempted between the view model's cooldown check and its mark both nudge."
         }
     }
+
+    /// "ufree".
+    public static var app: String { "ufree" }
 }

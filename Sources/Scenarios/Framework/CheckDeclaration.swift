@@ -5,8 +5,11 @@ public struct CheckDeclaration: Sendable, Hashable, Codable {
     /// run of a sweep must reach; Eventually: must hold at the end, once the backend is idle.
     public enum Kind: String, Sendable, Hashable, Codable { case always, sometimes, eventually }
 
+    /// The check's kebab-case name, as reports print it.
     public let name: String
+    /// Always, Sometimes or Eventually.
     public let kind: Kind
+    /// What the check asserts, in one line.
     public let summary: String
     /// Every requirement must hold for the check to be reachable; empty: always reachable.
     /// A sweep does not fail on a goal its parameters make unreachable; it reports it, with why.
@@ -17,6 +20,7 @@ public struct CheckDeclaration: Sendable, Hashable, Codable {
     /// the faults that hit it. Empty: every operation on the entity.
     public let operations: [String]
 
+    /// A check of `kind` called `name`, exercisable only when `requirements` hold, about `operations`.
     public init(
         _ kind: Kind, _ name: String, _ summary: String, requires requirements: [CheckRequirement] = [], operations: [String] = []
     ) {
@@ -35,6 +39,7 @@ public struct CheckDeclaration: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey { case name, kind, summary, requirements, operations }
 
+    /// Reads a declaration; `requirements` and `operations` may be absent (older files).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)

@@ -16,21 +16,16 @@ struct ClientRetry: Sendable {
     /// The policy on `clock` (load runs, on the real runtime or the simulator).
     static func on(_ clock: DomainClock) -> ClientRetry { ClientRetry { try? await clock.sleep(for: $0) } }
 
-    /// Runs `body` under the policy.
+    /// Runs `body` under the policy. The transient error is found the same way for every app
+    /// (`BackendError.inside`: a `BackendError`, or the one an app's error wraps).
     func callAsFunction<T>(attempts: Int = 3, _ body: () async throws -> T) async throws -> T {
-        try await Self.retrying(attempts: attempts, sleep: sleep, body)
-    }
-
-    /// Runs `body` under the policy, for apps that wrap backend errors in their own (`unwrap`
-    /// finds the `BackendError` inside, nil: not transient).
-    func callAsFunction<T>(attempts: Int = 3, unwrap: (any Error) -> BackendError?, _ body: () async throws -> T) async throws -> T {
         precondition(attempts >= 1, "a retry policy needs at least one attempt")
         var attempt = 1
         while true {
             do {
                 return try await body()
             } catch {
-                switch unwrap(error) {
+                switch BackendError.inside(error) {
                 case .unavailable? where attempt < attempts, .deadlineExceeded? where attempt < attempts:
                     await sleep(.seconds(attempt))
                     attempt += 1
@@ -38,11 +33,5 @@ struct ClientRetry: Sendable {
                 }
             }
         }
-    }
-
-    static func retrying<T>(
-        attempts: Int, sleep: @escaping @Sendable (Duration) async -> Void, _ body: () async throws -> T
-    ) async throws -> T {
-        try await ClientRetry(sleep: sleep)(attempts: attempts, unwrap: { $0 as? BackendError }, body)
     }
 }

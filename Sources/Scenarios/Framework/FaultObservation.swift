@@ -3,12 +3,15 @@ import Domain
 /// One fault kind over a run or a sweep: how often the backend had the chance to inject it, how
 /// often it should have (the sum of its configured probabilities), and how often it took effect.
 public struct FaultObservation: Sendable, Hashable, Codable {
+    /// The fault kind observed.
     public var kind: FaultKind
+    /// Times the backend had the chance to inject it.
     public var opportunities: Int
     /// Sum of the configured probabilities, in billionths (exact, so merges are associative).
     public var expectedBillionths: UInt64
     /// Binomial variance of `observed` (sum of p·(1 − p)), in billionths.
     public var varianceBillionths: UInt64
+    /// Times it took effect.
     public var observed: Int
 
     /// Faults expected.
@@ -16,6 +19,7 @@ public struct FaultObservation: Sendable, Hashable, Codable {
     /// Binomial variance of `observed`.
     public var variance: Double { Double(varianceBillionths) / 1e9 }
 
+    /// The observation of `kind` from a backend's ledger tally.
     public init(kind: FaultKind, tally: FaultLedger.Tally) {
         self.kind = kind
         self.opportunities = tally.opportunities

@@ -6,23 +6,39 @@ import Synchronization
 public struct LatencySummary: Sendable, Hashable, Codable {
     /// The operation at a percentile that a replay of `seed` reproduces (ends at `step`).
     public struct Exemplar: Sendable, Hashable, Codable {
+        /// The percentile it stands for ("p99", "max").
         public let percentile: String
+        /// Its latency.
         public let latencyNanoseconds: UInt64
+        /// The seed that produced it.
         public let seed: UInt64
+        /// The kernel step at which it ended.
         public let step: UInt64
+        /// The user who ran it.
         public let user: String
+        /// When it should have started (its arrival), virtual ns.
         public let intendedStartNanoseconds: UInt64
+        /// When it ended, virtual ns.
         public let endNanoseconds: UInt64
     }
 
+    /// The operation measured.
     public let operation: String
+    /// Samples of it.
     public let count: Int
+    /// Median latency.
     public var p50Nanoseconds: UInt64 { details.p50Nanoseconds }
+    /// 90th percentile.
     public var p90Nanoseconds: UInt64 { details.p90Nanoseconds }
+    /// 99th percentile.
     public var p99Nanoseconds: UInt64 { details.p99Nanoseconds }
+    /// 99.9th percentile.
     public var p999Nanoseconds: UInt64 { details.p999Nanoseconds }
+    /// Slowest sample.
     public var maxNanoseconds: UInt64 { details.maxNanoseconds }
+    /// Mean latency, rounded.
     public var meanNanoseconds: UInt64 { details.meanNanoseconds }
+    /// One replayable operation per percentile.
     public var exemplars: [Exemplar] { details.exemplars }
     /// HdrHistogram `outputPercentileDistribution` text, values in milliseconds.
     public var spectrum: String { details.spectrum }
@@ -84,6 +100,7 @@ public struct LatencySummary: Sendable, Hashable, Codable {
         self.storage = Storage(details: details)
     }
 
+    /// Reads a summary as a report stores it.
     public init(from decoder: any Decoder) throws {
         let details = try Details(from: decoder)
         self.operation = details.operation
@@ -91,12 +108,15 @@ public struct LatencySummary: Sendable, Hashable, Codable {
         self.storage = Storage(details: details)
     }
 
+    /// Writes every field, spectrum and series included.
     public func encode(to encoder: any Encoder) throws { try details.encode(to: encoder) }
 
+    /// Equal operation, count and details.
     public static func == (a: LatencySummary, b: LatencySummary) -> Bool {
         a.operation == b.operation && a.count == b.count && (a.storage === b.storage || a.details == b.details)
     }
 
+    /// Hashes the details.
     public func hash(into hasher: inout Hasher) { hasher.combine(details) }
 
     /// The value of `statistic`, in nanoseconds.

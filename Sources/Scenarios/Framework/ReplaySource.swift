@@ -5,6 +5,7 @@ public struct ReplaySource: Sendable, Hashable, Codable {
     /// Present when the artifact was shrunk.
     public var shrink: FailureArtifact.ShrinkSummary?
 
+    /// The artifact at `artifact`, with its shrink summary if shrunk.
     public init(artifact: String, shrink: FailureArtifact.ShrinkSummary?) {
         self.artifact = artifact
         self.shrink = shrink

@@ -7,6 +7,7 @@ public struct ReportCalendar: Sendable, Hashable, Codable {
     /// Users' IANA time zones (calendar-based scenarios only; absent otherwise).
     public var timeZones: [String: String]?
 
+    /// Virtual zero at `zeroUnixNanoseconds`, with users' time zones where the scenario has them.
     public init(zeroUnixNanoseconds: Int64, timeZones: [String: String]? = nil) {
         self.zeroUnixNanoseconds = zeroUnixNanoseconds
         self.timeZones = timeZones

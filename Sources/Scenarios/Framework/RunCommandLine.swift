@@ -1,4 +1,4 @@
-/// The `rehearse run` line that reproduces one seed: the one builder behind every report's
+/// The `rehearse run` line that reproduces one seed (`RunIdentity.commandLine`): the one builder behind every report's
 /// `replayCommand`, the sweep page's and JUnit's replay lines and `replay`'s crash re-run, so none
 /// of them can forget a parameter, the variant, the swarm or the timing window.
 public struct RunCommandLine: Sendable, Hashable, CustomStringConvertible {
@@ -17,8 +17,9 @@ public struct RunCommandLine: Sendable, Hashable, CustomStringConvertible {
     /// The timing window, when it was set explicitly.
     public var timingWindowNanoseconds: UInt64?
 
-    /// A line for `scenario` and `seed` with the rest given.
-    public init(
+    /// A line for `scenario` and `seed` with the rest given; programs build one from a run's
+    /// identity (`RunIdentity.commandLine`), the one builder.
+    package init(
         scenario: String, seed: UInt64, strategy: String, parameters: [String: Int] = [:], variant: String? = nil,
         swarm: Bool = false, timingWindowNanoseconds: UInt64? = nil
     ) {

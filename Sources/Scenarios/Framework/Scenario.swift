@@ -19,6 +19,9 @@ public protocol Scenario: Sendable {
     /// The parameter that counts the scenario's users (`users`, `bidders`), if any: memory per user
     /// and scale measurements vary it.
     var population: ScenarioParameter? { get }
+    /// What `rehearse load` runs for this scenario (the same client code on a runner-built
+    /// backend), nil if the scenario has no load profile.
+    var loadProfile: LoadProfile? { get }
     /// Cross-parameter validation beyond each parameter's range.
     func validate(_ parameters: ScenarioParameters) throws(ScenarioError)
     /// Runs one seed inside `Simulation.run`; reports through `context`.
@@ -26,9 +29,15 @@ public protocol Scenario: Sendable {
 }
 
 extension Scenario {
+    /// Scenarios build a backend unless they say otherwise.
     public var usesBackend: Bool { true }
 
+    /// No parameter counts users unless the scenario names one.
     public var population: ScenarioParameter? { nil }
 
+    /// No load profile unless the scenario has one.
+    public var loadProfile: LoadProfile? { nil }
+
+    /// No cross-parameter rules unless the scenario has some.
     public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {}
 }

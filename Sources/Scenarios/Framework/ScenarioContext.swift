@@ -6,8 +6,11 @@ import Synchronization
 /// run at the first violation, recording the kernel step and virtual time), its Sometimes goals,
 /// latency samples and per-user timeline. Safe to call from any task of the simulation.
 public final class ScenarioContext: Sendable {
+    /// The running scenario's name.
     public let scenario: String
+    /// The run's seed.
     public let seed: UInt64
+    /// Every parameter's value, range-checked.
     public let parameters: ScenarioParameters
     /// The selected domain variant name, or nil for the careful design.
     public let variant: String?
@@ -38,6 +41,7 @@ public final class ScenarioContext: Sendable {
     }
     private let state = Mutex(State())
 
+    /// A context for one run (the runner makes it; tests may too).
     public convenience init(scenario: String, seed: UInt64, parameters: ScenarioParameters, variant: String?, swarm: SwarmConfiguration? = nil) {
         self.init(scenario: scenario, seed: seed, parameters: parameters, variant: variant, swarm: swarm, backendDefects: [])
     }

@@ -15,6 +15,7 @@ public enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A registered scenario's name is not kebab-case (letters, digits, dashes).
     case malformedScenarioName(String)
 
+    /// One line naming the problem and what is valid.
     public var description: String {
         switch self {
         case .unknownScenario(let name, let valid):

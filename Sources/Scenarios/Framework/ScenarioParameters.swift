@@ -3,6 +3,7 @@ public struct ScenarioParameters: Sendable, Hashable, Codable {
     /// Values by name; encoded with sorted keys.
     public private(set) var values: [String: Int]
 
+    /// Values by parameter name (the runner fills in defaults).
     public init(values: [String: Int]) { self.values = values }
 
     /// The value of `parameter`; a scenario asking for a parameter it did not declare is a programmer error.

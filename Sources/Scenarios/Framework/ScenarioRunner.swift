@@ -28,9 +28,13 @@ public enum ScenarioRunner {
     /// Everything one run produced: the report, the trace (when recorded), the decisions log
     /// (replaying it reproduces the run) and the latency samples.
     public struct Execution: Sendable {
+        /// The run's report.
         public var report: RunReport
+        /// The full trace, empty unless requested.
         public var trace: [TraceEvent]
+        /// The decisions log (replaying it reproduces the run).
         public var decisions: [UInt32]
+        /// Every latency sample the run recorded.
         public var samples: [LatencySample]
         /// A replayed decisions log that asked for a choice that did not exist (nil: followed exactly).
         public var replayDivergence: ReplayDivergence? = nil
@@ -118,19 +122,18 @@ public enum ScenarioRunner {
         }
         // The strategy the seed actually ran: a portfolio's member, PCT with its measured horizon.
         let ranStrategy = request.decisions == nil ? result.configuration.strategy : request.strategy.resolved(forSeed: request.seed)
-        let replay = RunCommandLine(
-            scenario: scenario.name, seed: request.seed, strategy: ranStrategy.description,
-            parameters: request.parameters.filter { parameters.values[$0.key] != nil }, variant: request.variant,
-            swarm: request.swarm != nil, timingWindowNanoseconds: request.timingWindowNanoseconds).description
+        let identity = RunIdentity(
+            scenario: scenario.name, seed: request.seed, strategy: ranStrategy.description, variant: request.variant,
+            parameters: parameters.values, swarm: request.swarm)
+        let replay = identity.commandLine(explicit: Set(request.parameters.keys), timingWindowNanoseconds: request.timingWindowNanoseconds).description
         var report = RunReport(
-            runId: request.runId, scenario: scenario.name, seed: request.seed, strategy: ranStrategy.description,
-            variant: request.variant, parameters: parameters.values, passed: failure == nil, failure: failure,
+            runId: request.runId, identity: identity, passed: failure == nil, failure: failure,
             violation: observed.violation, outcome: outcomeKind, outcomeDetail: result.outcome.description,
             steps: result.steps, virtualNanoseconds: result.virtualNanoseconds, traceHash: result.traceHash.description,
             build: BuildFingerprint(commit: request.gitCommit ?? "unknown"), checks: checks, latency: latency, thresholds: thresholds,
             timeline: Self.timeline(observed), droppedLatencySamples: observed.droppedSamples,
             droppedTimelineEntries: observed.droppedTimeline, replayCommand: replay,
-            swarm: request.swarm, replayedDecisions: request.decisions == nil ? nil : true,
+            replayedDecisions: request.decisions == nil ? nil : true,
             timingWindowNanoseconds: request.effectiveTimingWindowNanoseconds,
             choicePoints: result.decisions.count, timingChoicePoints: Int(result.timingDecisions),
             faults: observed.faults)
@@ -164,11 +167,10 @@ public enum ScenarioRunner {
 
     /// Rebuilds the request that produced `report` (for replay).
     public static func request(replaying report: RunReport) throws(ScenarioError) -> RunRequest {
-        guard let strategy = SchedulingStrategy(parsing: report.strategy) else { throw .malformedStrategy(report.strategy) }
-        return RunRequest(
-            scenario: report.scenario, seed: report.seed, strategy: strategy, parameters: report.parameters,
-            variant: report.variant, thresholds: try report.thresholds.map { (t: RunReport.ThresholdResult) throws(ScenarioError) in try Threshold(parsing: t.expression) },
-            swarm: report.swarm, timingWindowNanoseconds: report.timingWindowNanoseconds ?? 0)
+        try RunRequest(
+            replaying: report.identity,
+            thresholds: try report.thresholds.map { (t: RunReport.ThresholdResult) throws(ScenarioError) in try Threshold(parsing: t.expression) },
+            timingWindowNanoseconds: report.timingWindowNanoseconds ?? 0)
     }
 }
 

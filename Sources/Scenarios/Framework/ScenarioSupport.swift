@@ -1,15 +1,21 @@
 import Domain
 import Sim
 
-/// Set-up and client behaviour shared by the UFree, Stampbook and Inspired scenarios:
-/// variant selection, arrivals, waits and two-tap helpers.
+/// Set-up and client behaviour shared by the scenarios of every app: variant selection,
+/// arrivals, waits and the client retry policy.
 enum ScenarioSupport {
-    /// The variant of type `V` the run selected (nil: careful); the runner validated the name.
-    static func variant<V: RawRepresentable>(_ context: ScenarioContext, _ type: V.Type) -> V? where V.RawValue == String {
-        guard let name = context.variant else { return nil }
-        guard let variant = V(rawValue: name) else { preconditionFailure("variant \(name) validated by the runner") }
-        return variant
+    /// The variant of type `V` the run selected (`careful` when none); the runner validated the name.
+    static func variant<V: AppVariant>(_ context: ScenarioContext, _ type: V.Type) -> V {
+        variant(named: context.variant, type)
     }
+
+    /// The variant `name` of type `V` (`careful` when nil); the caller validated the name.
+    static func variant<V: AppVariant>(named name: String?, _ type: V.Type) -> V {
+        do { return try V.named(name) } catch { preconditionFailure("variant validated by the runner: \(error)") }
+    }
+
+    /// The names of `variants`, in the given order (what `Scenario.variants` lists).
+    static func variants<V: AppVariant>(_ variants: [V]) -> [String] { variants.map(\.rawValue) }
 
     /// Sorted arrivals of `count` operations spread evenly at random over `durationSeconds`.
     static func arrivals(count: Int, durationSeconds: Int, random: inout SimRandom, origin: UInt64) -> [UInt64] {
@@ -25,11 +31,9 @@ enum ScenarioSupport {
         try? await SimClock().sleep(for: .milliseconds(milliseconds))
     }
 
-    /// Runs `body` with the client retry policy for transient errors (UNAVAILABLE,
-    /// DEADLINE_EXCEEDED, also when wrapped in an app error by `unwrap`).
-    static func retrying<T>(
-        attempts: Int = 3, unwrap: (any Error) -> BackendError?, _ body: () async throws -> T
-    ) async throws -> T {
-        try await ClientRetry.simulated(attempts: attempts, unwrap: unwrap, body)
+    /// Runs `body` with the client retry policy (`ClientRetry`) on the simulator's clock: transient
+    /// errors (UNAVAILABLE, DEADLINE_EXCEEDED, also inside an app's error) are retried.
+    static func retrying<T>(attempts: Int = 3, _ body: () async throws -> T) async throws -> T {
+        try await ClientRetry.simulated(attempts: attempts, body)
     }
 }

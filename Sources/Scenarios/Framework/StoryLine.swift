@@ -11,9 +11,11 @@ public struct StoryLine: Sendable, Hashable, Codable {
         case violation
     }
 
+    /// What the line is: a user event, a fault, the violation.
     public var kind: Kind
     /// The lane: a user, `backend`, or the violated check's name for the violation.
     public var user: String
+    /// What happened.
     public var event: String
     /// When the event was noted (virtual nanoseconds).
     public var timeNanoseconds: UInt64
@@ -22,9 +24,12 @@ public struct StoryLine: Sendable, Hashable, Codable {
     /// The operation the event belongs to and its intended start and end (from the latency sample
     /// of `user` whose span contains the event; nil when none does).
     public var operation: String?
+    /// The operation's intended start, nil when no operation spans the event.
     public var startNanoseconds: UInt64?
+    /// The operation's end, nil when no operation spans the event.
     public var endNanoseconds: UInt64?
 
+    /// A line without an operation.
     public init(kind: Kind, user: String, event: String, timeNanoseconds: UInt64, step: UInt64? = nil) {
         self.kind = kind
         self.user = user

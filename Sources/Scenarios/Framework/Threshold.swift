@@ -4,14 +4,21 @@ public struct Threshold: Sendable, Hashable, Codable, CustomStringConvertible {
     public enum Statistic: String, Sendable, Hashable, Codable, CaseIterable {
         case p50, p90, p99, p999 = "p99.9", max, mean
     }
+    /// `<` or `<=`.
     public enum Comparison: String, Sendable, Hashable, Codable { case less = "<", lessOrEqual = "<=" }
 
+    /// The operation it constrains.
     public let operation: String
+    /// The statistic compared.
     public let statistic: Statistic
+    /// How it is compared with the limit.
     public let comparison: Comparison
+    /// The limit.
     public let limitNanoseconds: UInt64
+    /// The threshold as given.
     public let expression: String
 
+    /// The threshold as given.
     public var description: String { expression }
 
     /// Parses `operation.stat<value[unit]` or `<=`; units ns, us, ms, s, m, h (default ms).

@@ -6,8 +6,11 @@ import Sim
 public enum BugZoo {
     /// One planted bug.
     public struct Bug: Sendable, Hashable {
+        /// The variant that plants the bug.
         public var variant: String
+        /// The app it belongs to.
         public var app: String
+        /// The scenario expected to catch it.
         public var scenario: String
         /// What the bug needs: `depth-1` (sequential), `depth-2` (one wrong interleaving),
         /// `depth-3`, or `fault:` the fault it needs (duplicate triggers, contention).
@@ -79,7 +82,9 @@ public enum BugZoo {
 
     /// How one strategy did on one bug over the zoo's seeds.
     public struct StrategyResult: Sendable, Codable {
+        /// The strategy measured.
         public var strategy: String
+        /// Seeds run.
         public var seeds: Int
         /// Failing seeds among `seeds`.
         public var hits: Int
@@ -91,15 +96,22 @@ public enum BugZoo {
 
     /// What the zoo measured for one bug.
     public struct Measurement: Sendable, Codable {
+        /// The bug's variant.
         public var variant: String
+        /// The bug's app.
         public var app: String
+        /// What the bug needs (`depth-1`, `depth-2`, a timing choice).
         public var needs: String
+        /// Each strategy's hits.
         public var results: [StrategyResult]
         /// Non-default decisions left after shrinking the first failure (0: the bug shows
         /// without any preemption or timing choice), and before.
         public var shrunkPreemptions: Int?
+        /// Non-default decisions in the first failure before shrinking.
         public var preemptionsBefore: Int?
+        /// Lines in the shrunk failure's story.
         public var storyEvents: Int?
+        /// The check the first failure violated.
         public var check: String?
 
         /// The result of `strategy` (by its description).

@@ -5,53 +5,75 @@ import Sim
 /// the decisions log to replay (`.replay(decisions:)`, so a shrunk case reproduces although its
 /// choices differ from the seed's strategy), what failed and where, and a short story.
 public struct FailureArtifact: Sendable, Hashable, Codable {
+    /// The `schemaVersion` this build writes and reads.
     public static let currentSchemaVersion = 1
 
     /// What shrinking did (absent on an unshrunk artifact).
     public struct ShrinkSummary: Sendable, Hashable, Codable {
+        /// Parameters before shrinking.
         public var parametersBefore: [String: Int]
+        /// Swarm fault kinds before shrinking.
         public var faultKindsBefore: [String]
+        /// Swarm fault kinds the shrunk case still needs.
         public var faultKindsAfter: [String]
+        /// Non-default decisions before shrinking.
         public var preemptionsBefore: Int
+        /// Non-default decisions after shrinking.
         public var preemptionsAfter: Int
+        /// Runs shrinking took.
         public var runs: Int
     }
 
+    /// The file format version (`currentSchemaVersion`).
     public var schemaVersion = FailureArtifact.currentSchemaVersion
     /// What failed: an invariant, the kernel, a threshold, a crash (the process died), nondeterminism.
     public var kind: FailureKind
-    public var scenario: String
-    public var seed: UInt64
-    /// The strategy the seed ran with (the decisions log replaces it on replay).
-    public var strategy: String
-    public var variant: String?
-    public var parameters: [String: Int]
-    public var swarm: SwarmConfiguration?
+    /// Which run this is (scenario, seed, strategy, variant, parameters, swarm); in JSON its fields
+    /// are keys of this object, as before `RunIdentity` existed.
+    public var identity: RunIdentity
+    /// The scenario's name (`identity.scenario`).
+    public var scenario: String { get { identity.scenario } set { identity.scenario = newValue } }
+    /// The seed (`identity.seed`).
+    public var seed: UInt64 { get { identity.seed } set { identity.seed = newValue } }
+    /// The strategy that ran, as `--strategy` takes it (`identity.strategy`).
+    public var strategy: String { get { identity.strategy } set { identity.strategy = newValue } }
+    /// The Domain variant, nil for the careful design (`identity.variant`).
+    public var variant: String? { get { identity.variant } set { identity.variant = newValue } }
+    /// Every parameter's resolved value (`identity.parameters`).
+    public var parameters: [String: Int] { get { identity.parameters } set { identity.parameters = newValue } }
+    /// The seed's swarm of fault kinds, nil for the scenario's own faults (`identity.swarm`).
+    public var swarm: SwarmConfiguration? { get { identity.swarm } set { identity.swarm = newValue } }
+
     /// Replay these with `.replay(decisions:)`; empty for a crash (the seed's strategy replays it).
     public var decisions: [UInt32]
+    /// The violated check and where, for invariant failures.
     public var violation: InvariantViolation?
+    /// What failed, in one line.
     public var message: String
     /// The signal that killed the worker (kind `crash`).
     public var signal: Int32?
+    /// Steps of the failing run (absent for a crash).
     public var steps: UInt64?
+    /// The failing run's trace hash (absent for a crash).
     public var traceHash: String?
+    /// The binary the artifact replays on.
     public var build: BuildFingerprint
     /// The few events that matter, in order, ending with the violation (≤ `FailureStory.maxLines`).
     public var story: [String]
+    /// What shrinking removed, nil for an unshrunk artifact.
     public var shrink: ShrinkSummary?
     /// The run's timing window (replay needs it: timing choices are in `decisions`); absent in
     /// artifacts written before timing choices existed (read as 0).
     public var timingWindowNanoseconds: UInt64?
 
+    /// The artifact of the run `identity`, which failed with `kind`.
     public init(
-        kind: FailureKind, scenario: String, seed: UInt64, strategy: String, variant: String?, parameters: [String: Int],
-        swarm: SwarmConfiguration?, decisions: [UInt32], violation: InvariantViolation?, message: String, signal: Int32? = nil,
-        steps: UInt64? = nil, traceHash: String? = nil, build: BuildFingerprint, story: [String], shrink: ShrinkSummary? = nil,
-        timingWindowNanoseconds: UInt64? = nil
+        kind: FailureKind, identity: RunIdentity, decisions: [UInt32], violation: InvariantViolation?, message: String,
+        signal: Int32? = nil, steps: UInt64? = nil, traceHash: String? = nil, build: BuildFingerprint, story: [String],
+        shrink: ShrinkSummary? = nil, timingWindowNanoseconds: UInt64? = nil
     ) {
         self.timingWindowNanoseconds = timingWindowNanoseconds
-        self.kind = kind; self.scenario = scenario; self.seed = seed; self.strategy = strategy; self.variant = variant
-        self.parameters = parameters; self.swarm = swarm; self.decisions = decisions; self.violation = violation
+        self.kind = kind; self.identity = identity; self.decisions = decisions; self.violation = violation
         self.message = message; self.signal = signal; self.steps = steps; self.traceHash = traceHash; self.build = build
         self.story = story; self.shrink = shrink
     }
@@ -61,8 +83,7 @@ public struct FailureArtifact: Sendable, Hashable, Codable {
         let report = execution.report
         precondition(!report.passed, "an artifact records a failed run")
         self.init(
-            kind: report.failure?.kind ?? .invariant, scenario: report.scenario, seed: report.seed, strategy: report.strategy,
-            variant: report.variant, parameters: report.parameters, swarm: report.swarm, decisions: execution.decisions,
+            kind: report.failure?.kind ?? .invariant, identity: report.identity, decisions: execution.decisions,
             violation: report.violation, message: report.failure?.message ?? "", steps: report.steps, traceHash: report.traceHash,
             build: report.build,
             story: FailureStory.lines(
@@ -79,10 +100,9 @@ public struct FailureArtifact: Sendable, Hashable, Codable {
     /// every strategy (random's swap-remove once reordered the set, so a replayed log picked other
     /// jobs: heartbeat-timeline `random-alert-id` reproduced 0 of 16).
     public func replayRequest(gitCommit: String?) throws(ScenarioError) -> RunRequest {
-        guard let parsed = SchedulingStrategy(parsing: strategy) else { throw .malformedStrategy(strategy) }
-        return RunRequest(
-            scenario: scenario, seed: seed, strategy: parsed, parameters: parameters, variant: variant, gitCommit: gitCommit,
-            swarm: swarm, decisions: kind == .crash ? nil : decisions, timingWindowNanoseconds: timingWindowNanoseconds ?? 0)
+        try RunRequest(
+            replaying: identity, gitCommit: gitCommit, decisions: kind == .crash ? nil : decisions,
+            timingWindowNanoseconds: timingWindowNanoseconds ?? 0)
     }
 
     /// What a replay must show: the same check at the same step (or the same failure kind).
@@ -94,8 +114,7 @@ public struct FailureArtifact: Sendable, Hashable, Codable {
 
     /// The file name fuzz and shrink use: `<scenario>-s<seed>-<strategy>-<variant>[.shrunk].json`.
     public var fileName: String {
-        let strategyPart = strategy.replacingOccurrences(of: ":", with: "-")
-        return "\(scenario)-s\(seed)-\(strategyPart)-\(variant ?? "careful")\(shrink == nil ? "" : ".shrunk")\(kind == .crash ? ".crash" : "").json"
+        "\(identity.runId)\(shrink == nil ? "" : ".shrunk")\(kind == .crash ? ".crash" : "").json"
     }
 
     /// Sorted-keys JSON.
@@ -118,5 +137,45 @@ public struct FailureArtifact: Sendable, Hashable, Codable {
               object["kind"] != nil else { return nil }
         try InputFile.requireSchemaVersion(data, path: path, expected: currentSchemaVersion, what: "a failure artifact")
         return try InputFile.decode(FailureArtifact.self, from: data, path: path, what: "a failure artifact")
+    }
+}
+
+extension FailureArtifact {
+    private enum CodingKeys: String, CodingKey { case schemaVersion, kind, decisions, violation, message, signal, steps, traceHash, build, story, shrink, timingWindowNanoseconds }
+
+    /// Reads the identity's keys and the rest from one JSON object.
+    public init(from decoder: any Decoder) throws {
+        identity = try RunIdentity(from: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
+        kind = try container.decode(FailureKind.self, forKey: .kind)
+        decisions = try container.decode([UInt32].self, forKey: .decisions)
+        violation = try container.decodeIfPresent(InvariantViolation.self, forKey: .violation)
+        message = try container.decode(String.self, forKey: .message)
+        signal = try container.decodeIfPresent(Int32.self, forKey: .signal)
+        steps = try container.decodeIfPresent(UInt64.self, forKey: .steps)
+        traceHash = try container.decodeIfPresent(String.self, forKey: .traceHash)
+        build = try container.decode(BuildFingerprint.self, forKey: .build)
+        story = try container.decode([String].self, forKey: .story)
+        shrink = try container.decodeIfPresent(ShrinkSummary.self, forKey: .shrink)
+        timingWindowNanoseconds = try container.decodeIfPresent(UInt64.self, forKey: .timingWindowNanoseconds)
+    }
+
+    /// Writes the identity's keys and the rest into one JSON object.
+    public func encode(to encoder: any Encoder) throws {
+        try identity.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(schemaVersion, forKey: .schemaVersion)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(decisions, forKey: .decisions)
+        try container.encodeIfPresent(violation, forKey: .violation)
+        try container.encode(message, forKey: .message)
+        try container.encodeIfPresent(signal, forKey: .signal)
+        try container.encodeIfPresent(steps, forKey: .steps)
+        try container.encodeIfPresent(traceHash, forKey: .traceHash)
+        try container.encode(build, forKey: .build)
+        try container.encode(story, forKey: .story)
+        try container.encodeIfPresent(shrink, forKey: .shrink)
+        try container.encodeIfPresent(timingWindowNanoseconds, forKey: .timingWindowNanoseconds)
     }
 }

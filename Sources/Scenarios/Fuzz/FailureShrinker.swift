@@ -11,8 +11,11 @@ public enum FailureShrinker {
 
     /// The smallest failing case found, its artifact (with story) and what shrinking cost.
     public struct Result: Sendable {
+        /// The request that reproduces the smallest case.
         public var request: RunRequest
+        /// Its run.
         public var execution: ScenarioRunner.Execution
+        /// Its artifact, with the shrink summary.
         public var artifact: FailureArtifact
     }
 

@@ -1,9 +1,12 @@
 /// A half-open range of seeds `low..<high`, and its split into disjoint shards for job arrays
 /// (`--shard i/n`, Kubernetes Indexed Jobs): shard i of n takes `low + ⌊N·i/n⌋ ..< low + ⌊N·(i+1)/n⌋`.
 public struct SeedRange: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The first seed.
     public var low: UInt64
+    /// One past the last seed.
     public var high: UInt64
 
+    /// Seeds `low..<high`; traps if `high < low`.
     public init(low: UInt64, high: UInt64) {
         precondition(low <= high, "a seed range cannot end before it starts")
         self.low = low
@@ -18,6 +21,7 @@ public struct SeedRange: Sendable, Hashable, Codable, CustomStringConvertible {
         self.init(low: low, high: high)
     }
 
+    /// How many seeds.
     public var count: Int { Int(high - low) }
 
     /// Adds `seed` to sorted, disjoint `ranges`, joining neighbours (a sweep's seeds as they finish).
@@ -42,7 +46,9 @@ public struct SeedRange: Sendable, Hashable, Codable, CustomStringConvertible {
     public static func contains(_ seed: UInt64, in ranges: [SeedRange]) -> Bool {
         ranges.contains { $0.low <= seed && seed < $0.high }
     }
+    /// Every seed, in order.
     public var seeds: [UInt64] { Array(low..<high) }
+    /// `low..<high`, as `--seeds` takes it.
     public var description: String { "\(low)..<\(high)" }
 
     /// Shard `index` of `count`: disjoint from every other shard, and together they cover the range.

@@ -36,6 +36,7 @@ public struct SwarmConfiguration: Sendable, Hashable, Codable, CustomStringConve
     /// Rate per enabled kind (kinds not listed are off), keyed by `FaultKind.rawValue`.
     public private(set) var rates: [String: Double]
 
+    /// A swarm with the given kinds on at the given rates.
     public init(rates: [FaultKind: Double]) {
         var byName: [String: Double] = [:]
         for (kind, rate) in rates {

@@ -8,16 +8,20 @@ import Domain
 public struct SweepCoverage: Sendable, Hashable, Codable {
     /// Seeds that ran one strategy, and how many of them failed.
     public struct StrategyCount: Sendable, Hashable, Codable {
+        /// Seeds that ran the strategy.
         public var seeds: Int = 0
+        /// Of those, seeds that failed.
         public var failures: Int = 0
     }
 
+    /// Backend functions, triggers, jobs and rules, with how often they ran over the sweep.
     public var backend: [CoverageCount] = []
     /// Goal → seeds that reached it.
     public var goalSeeds: [String: Int] = [:]
     /// Strategy → seeds run and failed.
     public var strategies: [String: StrategyCount] = [:]
 
+    /// Coverage of no seeds.
     public init() {}
 
     /// The strategy name a seed's report gives, without PCT's measured horizon (`pct:3:417` → `pct:3`).

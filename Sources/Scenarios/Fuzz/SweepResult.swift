@@ -5,11 +5,14 @@ import Sim
 /// The result of a sweep or of one shard of it (`rehearse fuzz --shard`), written as a shard
 /// result JSON; `merge` combines shards into the result a single machine would have produced.
 public struct SweepResult: Sendable, Codable {
+    /// The `schemaVersion` this build writes and reads.
     public static let currentSchemaVersion = 3
 
     /// A check the sweep's parameters rule out, and why (e.g. "sniperPercent=0 (needs >= 1)").
     public struct UnreachableCheck: Sendable, Hashable, Codable {
+        /// The check's name.
         public var name: String
+        /// Why the parameters rule it out.
         public var reason: String
     }
 
@@ -17,7 +20,9 @@ public struct SweepResult: Sendable, Codable {
     /// In the file, `histogram` is HdrHistogram's standard compressed encoding, base64
     /// (`HdrHistogramCodec`), which decoding validates.
     public struct OperationLatency: Sendable, Codable {
+        /// The operation measured.
         public var operation: String
+        /// Its latencies over the sweep, in µs.
         public var histogram: Histogram<UInt64>
         /// The summary is the canonical histogram's (`HdrHistogramCodec.canonical`, what the file
         /// holds): each percentile the top of its bucket, so it is the same computed from the
@@ -25,8 +30,11 @@ public struct SweepResult: Sendable, Codable {
         /// Computed when read, not at every seed a sweep adds (that once cost the fuzz parent a
         /// third of a worker's CPU).
         public var count: UInt64 { histogram.totalCount }
+        /// Median, as the canonical histogram gives it.
         public var p50Microseconds: UInt64 { Self.percentile(50, of: histogram) }
+        /// 99th percentile, as the canonical histogram gives it.
         public var p99Microseconds: UInt64 { Self.percentile(99, of: histogram) }
+        /// Slowest sample.
         public var maxMicroseconds: UInt64 { histogram.max }
         /// The summary fields of an entry: as a file stated them, or as the histogram gives them.
         struct Summary: Equatable {
@@ -51,6 +59,7 @@ public struct SweepResult: Sendable, Codable {
 
         private enum CodingKeys: String, CodingKey { case operation, count, p50Microseconds, p99Microseconds, maxMicroseconds, histogram }
 
+        /// Reads an entry; the histogram must be a valid compressed encoding.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             operation = try container.decode(String.self, forKey: .operation)
@@ -66,6 +75,7 @@ public struct SweepResult: Sendable, Codable {
             }
         }
 
+        /// Writes the summary and the compressed histogram.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(operation, forKey: .operation)
@@ -77,34 +87,47 @@ public struct SweepResult: Sendable, Codable {
         }
     }
 
+    /// The file format version (`currentSchemaVersion`).
     public var schemaVersion = SweepResult.currentSchemaVersion
+    /// The scenario swept.
     public var scenario: String
+    /// The strategy asked for (`portfolio` picks per seed).
     public var strategy: String
+    /// The Domain variant, nil for the careful design.
     public var variant: String?
+    /// Parameters given explicitly.
     public var parameters: [String: Int]
+    /// Whether each seed drew its swarm of faults.
     public var swarm: Bool
     /// The seed ranges this result covers (one per shard merged), sorted.
     public var ranges: [SeedRange]
     /// "i/n" when this is one shard's result.
     public var shard: String?
+    /// Seeds run.
     public var seedsRun: Int
+    /// Seeds that passed.
     public var seedsPassed: Int
+    /// Every failing seed, with its artifact.
     public var failures: [SweepFailure]
     /// Seeds run twice for the nondeterminism check.
     public var determinismChecked: [UInt64]
     /// Every Sometimes goal of the scenario, and those some seed reached.
     public var goals: [String]
+    /// Goals some seed reached.
     public var reached: [String]
     /// Every Always/Eventually check of the scenario, and those some seed evaluated.
     public var checks: [String]
+    /// Always/Eventually checks some seed evaluated.
     public var checked: [String]
     /// Checks (of any kind) the sweep's parameters make unreachable: they do not fail it.
     public var unreachable: [UnreachableCheck]
+    /// Per operation, its latency over every seed.
     public var latency: [OperationLatency]
     /// Per fault kind over the seeds run: chances, expected and observed injections (absent in
     /// older files). A kind observed far below its expectation fails the sweep: the backend was
     /// kinder than it claims (`FaultObservation.isSuppressed`).
     public var faults: [FaultObservation]?
+    /// The binary the sweep ran.
     public var build: BuildFingerprint
     /// The range the sweep was asked to run (`ranges` lists the seeds that did run; they differ
     /// when the sweep stopped at a failure or was killed). Absent in older files.
@@ -121,6 +144,7 @@ public struct SweepResult: Sendable, Codable {
     /// strategies (absent in older files).
     public var coverage: SweepCoverage?
 
+    /// An empty result for a sweep over `range` (seeds are added as they run).
     public init(scenario: String, strategy: String, variant: String?, parameters: [String: Int], swarm: Bool, range: SeedRange,
                 shard: String?, goals: [String], checks: [String] = [], unreachable: [UnreachableCheck] = [], build: BuildFingerprint) {
         self.scenario = scenario; self.strategy = strategy; self.variant = variant; self.parameters = parameters
@@ -129,10 +153,18 @@ public struct SweepResult: Sendable, Codable {
         self.checks = checks; self.checked = []; self.unreachable = unreachable
     }
 
+    /// The identity of one of this sweep's runs: a sweep is the family of runs that differ only
+    /// in the seed (and, with `swarm`, the swarm each seed draws), so it stores no seed and keeps
+    /// `swarm` as a flag in its file; each seed's identity is derived here.
+    public func identity(seed: UInt64) -> RunIdentity {
+        RunIdentity(
+            scenario: scenario, seed: seed, strategy: strategy, variant: variant, parameters: parameters,
+            swarm: swarm ? SwarmConfiguration.draw(seed: seed) : nil)
+    }
+
     /// The `rehearse run` line of one of this sweep's seeds.
     public func runCommandLine(seed: UInt64) -> RunCommandLine {
-        RunCommandLine(scenario: scenario, seed: seed, strategy: strategy, parameters: parameters, variant: variant,
-                       swarm: swarm, timingWindowNanoseconds: timingWindowNanoseconds)
+        identity(seed: seed).commandLine(timingWindowNanoseconds: timingWindowNanoseconds)
     }
 
     /// Goals no seed reached though the parameters allow them (a sweep fails if any).
@@ -196,6 +228,7 @@ public struct SweepResult: Sendable, Codable {
 
     /// Why two results cannot be merged.
     public struct MergeError: Error, CustomStringConvertible {
+        /// Which field differs between the two results.
         public var description: String
     }
 

@@ -9,13 +9,16 @@ public struct SweepRunner: Sendable {
     /// FoundationDB checks about 5 %.
     public static let defaultDeterminismEvery = 20
 
+    /// The request each seed's run copies (its seed and swarm replaced).
     public var template: RunRequest
+    /// Whether each seed draws its swarm of faults.
     public var swarm: Bool
     /// 0 turns the nondeterminism check off.
     public var determinismEvery: Int
     /// Folder for failure artifacts (nil: none written).
     public var failureDirectory: String?
 
+    /// A runner of `template` over seeds; every `determinismEvery`-th seed runs twice.
     public init(template: RunRequest, swarm: Bool, determinismEvery: Int = SweepRunner.defaultDeterminismEvery, failureDirectory: String?) {
         precondition(determinismEvery >= 0, "a sampling period cannot be negative")
         self.template = template
@@ -53,8 +56,7 @@ public struct SweepRunner: Sendable {
             deterministic = verdict.isDeterministic
             if !verdict.isDeterministic {
                 var nondeterministic = FailureArtifact(
-                    kind: .nondeterminism, scenario: report.scenario, seed: seed, strategy: report.strategy, variant: report.variant,
-                    parameters: report.parameters, swarm: report.swarm, decisions: execution.decisions, violation: nil,
+                    kind: .nondeterminism, identity: report.identity, decisions: execution.decisions, violation: nil,
                     message: verdict.summary, steps: report.steps, traceHash: report.traceHash, build: report.build, story: [verdict.summary])
                 nondeterministic.story = [verdict.summary]
                 artifact = nondeterministic

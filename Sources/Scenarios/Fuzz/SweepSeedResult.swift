@@ -6,9 +6,13 @@ import Sim
 /// verdict, failure, Sometimes goals reached, the determinism check (if sampled) and latency
 /// histograms (mergeable).
 public struct SweepSeedResult: Sendable, Codable {
+    /// The seed.
     public var seed: UInt64
+    /// Whether it passed.
     public var passed: Bool
+    /// Its failure, nil when it passed.
     public var failure: SweepFailure?
+    /// Goals it reached.
     public var reached: [String]
     /// Always/Eventually checks this seed evaluated at least once.
     public var checked: [String]
@@ -23,6 +27,7 @@ public struct SweepSeedResult: Sendable, Codable {
     /// The strategy the seed ran (a portfolio's member; absent in old lines and for crashes).
     public var strategy: String?
 
+    /// A seed's result with every field given.
     public init(seed: UInt64, passed: Bool, failure: SweepFailure?, reached: [String], checked: [String] = [], deterministic: Bool?,
                 histograms: [String: Histogram<UInt64>]) {
         self.seed = seed; self.passed = passed; self.failure = failure; self.reached = reached; self.checked = checked
@@ -51,11 +56,15 @@ public struct SweepSeedResult: Sendable, Codable {
 
 /// One failing seed in a sweep or shard result, pointing at its replayable artifact.
 public struct SweepFailure: Sendable, Hashable, Codable {
+    /// The failing seed.
     public var seed: UInt64
     /// What failed: an invariant, the kernel, a threshold, a crash, nondeterminism.
     public var kind: FailureKind
+    /// The violated check, for invariant failures.
     public var check: String?
+    /// The step of the violation.
     public var step: UInt64?
+    /// What failed, in one line.
     public var message: String
     /// Path of the failure artifact (`rehearse replay` it).
     public var artifact: String?
@@ -64,6 +73,7 @@ public struct SweepFailure: Sendable, Hashable, Codable {
     /// replay does not apply (crashes re-run in a child, nondeterminism) or in older files.
     public var replayed: Bool?
 
+    /// A failure with every field given (`replayed` unknown).
     public init(seed: UInt64, kind: FailureKind, check: String?, step: UInt64?, message: String, artifact: String?) {
         self.seed = seed; self.kind = kind; self.check = check; self.step = step; self.message = message; self.artifact = artifact
     }

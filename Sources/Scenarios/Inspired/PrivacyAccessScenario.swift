@@ -5,9 +5,15 @@ import Sim
 /// profiles they may not see (private, no shared community, or signed out), and like posts with
 /// double taps. No unauthorised read may succeed; usernames stay unique; likeCount stays true.
 public struct PrivacyAccessScenario: Scenario {
+    /// The scenario with its documented defaults (parameters come with each run).
     public init() {}
+    /// What `rehearse load` runs for this scenario.
+    public var loadProfile: LoadProfile? { .privacyAccess }
+    /// The name `rehearse` takes.
     public let name = "privacy-access"
+    /// One line for `rehearse list`.
     public let summary = "Inspired unauthorised profile reads, concurrent sign-ups, double-tapped likes"
+    /// Its parameters with defaults and ranges (`Parameter`).
     public let parameters: [ScenarioParameter] = [
         Parameter.users,
         Parameter.communities,
@@ -18,8 +24,11 @@ public struct PrivacyAccessScenario: Scenario {
         Parameter.doubleTapPercent,
         Parameter.triggerQueryMilliseconds,
     ]
+    /// The operations whose latency it records.
     public let operations: [String] = ["readProfile", "like", "unlike"]
+    /// The variants it should catch.
     public let variants = [InspiredVariant.unreservedUsername.rawValue, InspiredVariant.likeWithoutTransaction.rawValue, InspiredVariant.likeTapGuardReentrant.rawValue]
+    /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
         Check.noUnauthorisedRead,
         Check.signedOutReadDenied,
@@ -48,11 +57,12 @@ public struct PrivacyAccessScenario: Scenario {
     /// One user as the scenario models them: what the rules should let others see.
     struct Member: Sendable {
         let uid: String
-        let client: FirestoreClient
+        let client: InspiredClient
         let community: String
         let isPublic: Bool
     }
 
+    /// Runs one seed: sets up the app, runs the users, then the end-state checks.
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters
         // The trigger's admin-SDK reads and writes take time (the simulated admin calls take none):
@@ -65,14 +75,14 @@ public struct PrivacyAccessScenario: Scenario {
         let probe = InspiredProbe(
             beforeUsernameClaim: { await adminLatency("check", $0) }, betweenUsernameCheckAndWrite: { await adminLatency("write", $0) })
         let app = InspiredApp(
-            backend: context.backend(), variant: ScenarioSupport.variant(context, InspiredVariant.self) ?? .careful,
+            backend: context.backend(), variant: ScenarioSupport.variant(context, InspiredVariant.self),
             usernameSuffixDigits: 4, probe: probe)
         var random = Simulation.random("privacy/setup")
         var members: [Member] = []
         for index in 0..<p[Parameter.users] {
             let uid = "u\(index)"
             members.append(Member(
-                uid: uid, client: app.backend.client(auth: AuthContext(uid: uid), label: uid),
+                uid: uid, client: app.client(uid: uid),
                 community: "c\(random.below(p[Parameter.communities]))", isPublic: random.below(100) < p[Parameter.publicPercent]))
         }
         let everyone = members
@@ -81,18 +91,18 @@ public struct PrivacyAccessScenario: Scenario {
             for (index, member) in everyone.enumerated() {
                 group.addTask {
                     let name = index % 2 == 0 ? "Sam Lee" : "User \(index)"
-                    _ = try? await Self.retrying { try await app.createProfile(displayName: name, joinedCommunities: [member.community], as: member.client) }
+                    _ = try? await ScenarioSupport.retrying { try await member.client.createProfile(displayName: name, joinedCommunities: [member.community]) }
                     if member.isPublic {
                         let settings = InspiredPrivacySettings(isProfilePublic: true, avatarPrivacy: .public, showJoinedGroups: .public)
-                        _ = try? await Self.retrying { try await app.updatePrivacy(settings, as: member.client) }
+                        _ = try? await ScenarioSupport.retrying { try await member.client.updatePrivacy(settings) }
                     }
-                    _ = try? await Self.retrying {
-                        try await app.createPost(postId: "p\(index)", content: "Post by \(member.uid)", source: (type: "studio", name: member.community), as: member.client)
+                    _ = try? await ScenarioSupport.retrying {
+                        try await member.client.createPost(postId: "p\(index)", content: "Post by \(member.uid)", source: (type: "studio", name: member.community))
                     }
                 }
             }
         }
-        let anonymous = app.backend.client(auth: nil, label: "signed-out")
+        let anonymous = app.client(uid: nil)
         let origin = Simulation.nowNanoseconds
         try await context.monitored(every: .milliseconds(250), check: { Self.checkState(app, context) }) {
             await withTaskGroup(of: Void.self) { group in
@@ -120,17 +130,7 @@ public struct PrivacyAccessScenario: Scenario {
         try context.throwIfStopped()
     }
 
-    static func retrying<T>(_ body: () async throws -> T) async throws -> T {
-        try await ScenarioSupport.retrying(unwrap: backendError, body)
-    }
-
-    /// The backend error inside an app error (what the retry policy looks at).
-    static func backendError(_ error: any Error) -> BackendError? {
-        if case InspiredError.backend(let backend) = error { return backend }
-        return error as? BackendError
-    }
-
-    static func userLoop(_ app: InspiredApp, members: [Member], index: Int, anonymous: FirestoreClient, origin: UInt64, context: ScenarioContext) async {
+    static func userLoop(_ app: InspiredApp, members: [Member], index: Int, anonymous: InspiredClient, origin: UInt64, context: ScenarioContext) async {
         let p = context.parameters
         var random = Simulation.random("privacy/user-\(index)")
         let me = members[index]
@@ -147,7 +147,7 @@ public struct PrivacyAccessScenario: Scenario {
                 // no-unauthorised-read is evaluated only on unauthorised attempts (an allowed read
                 // succeeding says nothing about privacy), so a sweep without one reports it not-checked.
                 do {
-                    _ = try await retrying { try await app.profile(of: target.uid, as: me.client) }
+                    _ = try await ScenarioSupport.retrying { try await me.client.profile(of: target.uid) }
                     context.sometimes(Check.readAllowed, allowed)
                     if !allowed { context.always(Check.noUnauthorisedRead, false, "\(me.uid) (\(me.community)) read private \(target.uid) (\(target.community))") }
                 } catch {
@@ -156,7 +156,7 @@ public struct PrivacyAccessScenario: Scenario {
                         context.always(Check.noUnauthorisedRead, true, "")
                     }
                 }
-                let signedOut = try? await anonymous.get(DocumentPath("users", target.uid))
+                let signedOut = try? await anonymous.firestore.get(DocumentPath("users", target.uid))
                 context.always(Check.signedOutReadDenied, signedOut == nil, "a signed-out client read \(target.uid)")
                 context.recordLatency("readProfile", user: me.uid, intendedStartNanoseconds: arrival)
                 continue
@@ -164,14 +164,14 @@ public struct PrivacyAccessScenario: Scenario {
             let postId = "p\(targetIndex)"
             if liked.contains(postId) {
                 context.note(me.uid, "unlike \(postId)")
-                _ = try? await retrying { try await app.unlikePost(postId, as: me.client) }
+                _ = try? await ScenarioSupport.retrying { try await me.client.unlikePost(postId) }
                 liked.remove(postId)
                 context.recordLatency("unlike", user: me.uid, intendedStartNanoseconds: arrival)
                 continue
             }
             let doubleTap = random.below(100) < p[Parameter.doubleTapPercent]
             context.note(me.uid, "like \(postId)\(doubleTap ? " ×2" : "")")
-            let tap: @Sendable () async -> Void = { _ = try? await retrying { try await app.likePost(postId, as: me.client) } }
+            let tap: @Sendable () async -> Void = { _ = try? await ScenarioSupport.retrying { try await me.client.likePost(postId) } }
             if doubleTap {
                 async let first: Void = tap()
                 async let second: Void = tap()

@@ -4,9 +4,15 @@ import Synchronization
 
 /// KNB honors auction: N bidders on M honors, bursts near the close, a Buy Now mid-race.
 public struct AuctionRaceScenario: Scenario {
+    /// The scenario with its documented defaults (parameters come with each run).
     public init() {}
+    /// What `rehearse load` runs for this scenario.
+    public var loadProfile: LoadProfile? { .auctionRace }
+    /// The name `rehearse` takes.
     public let name = "auction-race"
+    /// One line for `rehearse list`.
     public let summary = "N bidders on M KNB honors, bursts near the close, Buy Now mid-race"
+    /// Its parameters with defaults and ranges (`Parameter`).
     public let parameters: [ScenarioParameter] = [
         Parameter.bidders,
         Parameter.honors,
@@ -23,12 +29,15 @@ public struct AuctionRaceScenario: Scenario {
         Parameter.snipesPerSniper,
         Parameter.sniperWindowMilliseconds,
     ]
+    /// The operations whose latency it records.
     public let operations: [String] = ["placeBid", "buyNow", "snipe"]
     /// Timeline operations that change an honor's bids (stories leave out "sees … sold").
     static let bidOperations = ["bid", "snipe", "buyNow", "bought"]
-    public let variants = KNBScenarioSupport.variants([
-        .bidBurstLosesBids, .buyNowOutsideTransaction, .outbidRereadsLiveDoc, .outbidNoDedup, .outbidSelfNotify, .totalPledgedIncrement,
+    /// The variants it should catch.
+    public let variants = ScenarioSupport.variants([
+        KNBVariant.bidBurstLosesBids, .buyNowOutsideTransaction, .outbidRereadsLiveDoc, .outbidNoDedup, .outbidSelfNotify, .totalPledgedIncrement,
     ])
+    /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
         Check.bidsStrictlyIncreasing,
         Check.winnerIsHighestBidder,
@@ -47,6 +56,7 @@ public struct AuctionRaceScenario: Scenario {
 
     static let buyNowPrice = 100_000.0
 
+    /// Refuses parameter combinations the ranges alone allow but the workload cannot run.
     public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {
         // Increments of at most 20 per bid must stay below the Buy Now price.
         let maximumRaise = parameters[Parameter.bidders] * parameters[Parameter.bidsPerBidder] * 1_000 * 3
@@ -58,6 +68,7 @@ public struct AuctionRaceScenario: Scenario {
         }
     }
 
+    /// Runs one seed: sets up the app, runs the users, then the end-state checks.
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters
         let app = KNBScenarioSupport.makeApp(context, duplicatePercent: p[Parameter.duplicatePercent])
@@ -67,7 +78,7 @@ public struct AuctionRaceScenario: Scenario {
             for change in changes { Self.checkUpdate(change, context) }
         }
         for id in honorIds {
-            _ = try? await KNBScenarioSupport.retrying { try await admin.createHonor(id: id, name: "Honor \(id)", buyNowPrice: Self.buyNowPrice) }
+            _ = try? await ScenarioSupport.retrying { try await admin.createHonor(id: id, name: "Honor \(id)", buyNowPrice: Self.buyNowPrice) }
         }
         var signedUp: [KNBClient] = []
         for index in 0..<p[Parameter.bidders] {
@@ -101,7 +112,7 @@ public struct AuctionRaceScenario: Scenario {
                         context.note(buyer.email, "buyNow \(honorIds[0])")
                         let start = Simulation.nowNanoseconds
                         do {
-                            _ = try await KNBScenarioSupport.retrying { try await buyer.buyNow(honorId: honorIds[0]) }
+                            _ = try await ScenarioSupport.retrying { try await buyer.buyNow(honorId: honorIds[0]) }
                             context.note(buyer.email, "bought \(honorIds[0])")
                         } catch {
                             context.note(buyer.email, "buyNow failed: \(error)")
@@ -148,7 +159,7 @@ public struct AuctionRaceScenario: Scenario {
         let honorId = honorIds[random.below(honorIds.count)]
         await KNBScenarioSupport.sleep(until: close - window)
         if context.isStopped { return }
-        guard let honor = try? await KNBScenarioSupport.retrying({ try await bidder.firestore.get(DocumentPath("honors", honorId)) }),
+        guard let honor = try? await ScenarioSupport.retrying({ try await bidder.firestore.get(DocumentPath("honors", honorId)) }),
               let fields = honor.fields, fields["isSold"] != .bool(true) else { return }
         // A blind jump well above what it read (1000…5000), while the other bidders' re-read
         // bids keep committing below it: each commit is a conflict for the snipe in flight.
@@ -165,9 +176,9 @@ public struct AuctionRaceScenario: Scenario {
                     if context.isStopped { return }
                     context.note(bidder.email, "snipe \(honorId) \(Int(snipe.amount))")
                     do {
-                        _ = try await KNBScenarioSupport.retrying { try await bidder.placeBid(honorId: honorId, amount: snipe.amount) }
+                        _ = try await ScenarioSupport.retrying { try await bidder.placeBid(honorId: honorId, amount: snipe.amount) }
                         context.sometimes(Check.snipeLanded, true)
-                    } catch BackendError.aborted(let reason) {
+                    } catch KNBError.backend(.aborted(let reason)) {
                         context.always(Check.bidNotLost, false, "\(bidder.email)'s snipe of \(snipe.amount) on \(honorId) was lost: ABORTED \(reason)")
                     } catch {
                         if case KNBError.bidTooLow = error { context.sometimes(Check.bidTooLow, true) }

@@ -35,7 +35,7 @@ enum KNBBidding {
             for result in results {
                 guard case .failure(let error) = result else { placed = true; continue }
                 if case KNBError.bidTooLow = error { lostRace = true; observer.sometimes(AuctionRaceScenario.Check.bidTooLow, true) }
-                if case BackendError.aborted(let reason) = error {
+                if case KNBError.backend(.aborted(let reason)) = error {
                     observer.always(AuctionRaceScenario.Check.bidNotLost, false, "\(bidder.email)'s bid of \(amount) on \(honorId) was lost: ABORTED \(reason)")
                 }
                 observer.note(bidder.email, "bid failed: \(error)")

@@ -7,9 +7,7 @@ enum KNBScenarioSupport {
     /// The KNB app on the running simulation, with `duplicatePercent` % duplicate trigger events.
     static func makeApp(_ context: ScenarioContext, duplicatePercent: Int) -> KNBApp {
         let faults = Self.faults(duplicatePercent: duplicatePercent)
-        let variants: Set<KNBVariant> = context.variant.flatMap(KNBVariant.init(rawValue:)).map { [$0] } ?? []
-        precondition(context.variant == nil || !variants.isEmpty, "variant validated by the runner")
-        return KNBApp(backend: context.backend(faults), variants: variants)
+        return KNBApp(backend: context.backend(faults), variant: ScenarioSupport.variant(context, KNBVariant.self))
     }
 
     /// The backend faults of the KNB scenarios: the documented defaults with `duplicatePercent` %
@@ -22,7 +20,7 @@ enum KNBScenarioSupport {
 
     /// The KNB app of a load run, on the runner's backend with the run's variant.
     static func makeApp(_ setup: LoadProfile.Setup) -> KNBApp {
-        KNBApp(backend: setup.backend, variants: setup.variant.flatMap(KNBVariant.init(rawValue:)).map { [$0] } ?? [])
+        KNBApp(backend: setup.backend, variant: ScenarioSupport.variant(named: setup.variant, KNBVariant.self))
     }
 
     /// Registers `email` (with a push token) and makes them an admin when asked.
@@ -34,11 +32,6 @@ enum KNBScenarioSupport {
             _ = try? await app.backend.firestore.update(DocumentPath("users", email), ["isAdmin": .set(true)])
         }
         return client
-    }
-
-    /// The client retry policy (`ClientRetry`) on the simulator's clock.
-    static func retrying<T>(attempts: Int = 3, _ body: () async throws -> T) async throws -> T {
-        try await ClientRetry.simulated(attempts: attempts, body)
     }
 
     /// Sorted arrival times (virtual ns from `origin`) of `count` operations over `duration`
@@ -58,7 +51,4 @@ enum KNBScenarioSupport {
         guard nanoseconds > now else { return }
         try? await SimClock().sleep(for: .nanoseconds(Int64(nanoseconds - now)))
     }
-
-    /// The KNB variant names, in declaration order, for the scenarios that catch them.
-    static func variants(_ list: [KNBVariant]) -> [String] { list.map(\.rawValue) }
 }

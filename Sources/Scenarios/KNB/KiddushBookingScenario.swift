@@ -3,9 +3,15 @@ import Sim
 
 /// KNB kiddush sponsorship: users (some admins) race to book a few Shabbat dates.
 public struct KiddushBookingScenario: Scenario {
+    /// The scenario with its documented defaults (parameters come with each run).
     public init() {}
+    /// What `rehearse load` runs for this scenario.
+    public var loadProfile: LoadProfile? { .kiddushBooking }
+    /// The name `rehearse` takes.
     public let name = "kiddush-booking"
+    /// One line for `rehearse list`.
     public let summary = "users and admins race to sponsor a few kiddush dates; one booking and one email per date"
+    /// Its parameters with defaults and ranges (`Parameter`).
     public let parameters: [ScenarioParameter] = [
         Parameter.users,
         Parameter.admins,
@@ -13,8 +19,11 @@ public struct KiddushBookingScenario: Scenario {
         Parameter.windowSeconds,
         Parameter.duplicatePercent,
     ]
+    /// The operations whose latency it records.
     public let operations: [String] = ["bookKiddush"]
-    public let variants = KNBScenarioSupport.variants([.kiddushRandomId, .kiddushSetDataOverwrite, .kiddushCheckSendSet])
+    /// The variants it should catch.
+    public let variants = ScenarioSupport.variants([KNBVariant.kiddushRandomId, .kiddushSetDataOverwrite, .kiddushCheckSendSet])
+    /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
         Check.oneBookingPerDate,
         Check.rejectionSaysAlreadyBooked,
@@ -23,6 +32,7 @@ public struct KiddushBookingScenario: Scenario {
         Check.dateAlreadyBooked,
     ]
 
+    /// Refuses parameter combinations the ranges alone allow but the workload cannot run.
     public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {
         if parameters[Parameter.admins] > parameters[Parameter.users] {
             throw .invalidParameter(name: Parameter.admins.name, value: parameters[Parameter.admins], reason: "cannot exceed users (\(parameters[Parameter.users]))")
@@ -31,6 +41,7 @@ public struct KiddushBookingScenario: Scenario {
 
     static func date(_ index: Int) -> String { "2026-02-\(String(format: "%02d", 7 + 7 * index % 21))" }
 
+    /// Runs one seed: sets up the app, runs the users, then the end-state checks.
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters
         let app = KNBScenarioSupport.makeApp(context, duplicatePercent: p[Parameter.duplicatePercent])
@@ -51,7 +62,7 @@ public struct KiddushBookingScenario: Scenario {
                         let date = Self.date(random.below(p[Parameter.dates]))
                         context.note(user.email, "book \(date)")
                         do {
-                            let path = try await KNBScenarioSupport.retrying {
+                            let path = try await ScenarioSupport.retrying {
                                 try await user.bookKiddush(date: date, occasion: "Simcha", tierName: "Gold", tierAmount: 500)
                             }
                             confirmed.append(user: user.email, path: path)
@@ -60,7 +71,7 @@ public struct KiddushBookingScenario: Scenario {
                             context.sometimes(Check.dateAlreadyBooked, true)
                             context.always(Check.rejectionSaysAlreadyBooked, true, "")
                             context.note(user.email, "\(date) already booked")
-                        } catch BackendError.permissionDenied(let operation, let path) {
+                        } catch KNBError.backend(.permissionDenied(let operation, let path)) {
                             context.always(Check.rejectionSaysAlreadyBooked, false, "\(user.email) booking \(date) got PERMISSION_DENIED (\(operation) \(path))")
                         } catch {
                             context.note(user.email, "booking failed: \(error)")

@@ -3,9 +3,15 @@ import Sim
 
 /// KNB feed: users like, unlike (sometimes from a stale UI) and reply to a few posts, with double taps.
 public struct LikeStormScenario: Scenario {
+    /// The scenario with its documented defaults (parameters come with each run).
     public init() {}
+    /// What `rehearse load` runs for this scenario.
+    public var loadProfile: LoadProfile? { .likeStorm }
+    /// The name `rehearse` takes.
     public let name = "like-storm"
+    /// One line for `rehearse list`.
     public let summary = "likes, unlikes (stale UI) and replies on KNB posts, with double taps"
+    /// Its parameters with defaults and ranges (`Parameter`).
     public let parameters: [ScenarioParameter] = [
         Parameter.users,
         Parameter.posts,
@@ -16,8 +22,13 @@ public struct LikeStormScenario: Scenario {
         Parameter.replyPercent,
         Parameter.duplicatePercent,
     ]
+    /// The operations whose latency it records.
     public let operations: [String] = ["like", "unlike", "reply"]
-    public let variants = KNBScenarioSupport.variants([.likeArrayUnionIncrement, .unlikeNonLikerDecrements, .replyCountTriggerIncrement, .likeGuardReentrant, .replyCountReadThenWrite])
+    /// The variants it should catch.
+    public let variants = ScenarioSupport.variants([
+        KNBVariant.likeArrayUnionIncrement, .unlikeNonLikerDecrements, .replyCountTriggerIncrement, .likeGuardReentrant, .replyCountReadThenWrite,
+    ])
+    /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
         Check.likeCountMatchesLikes,
         Check.likeCountNotNegative,
@@ -26,13 +37,14 @@ public struct LikeStormScenario: Scenario {
         Check.staleUnlike,
     ]
 
+    /// Runs one seed: sets up the app, runs the users, then the end-state checks.
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters
         let app = KNBScenarioSupport.makeApp(context, duplicatePercent: p[Parameter.duplicatePercent])
         let author = await KNBScenarioSupport.signUp(app, email: "author@knb.org", name: "Author")
         var postIds: [String] = []
         for index in 0..<p[Parameter.posts] {
-            if let path = try? await KNBScenarioSupport.retrying({ try await author.createPost("Post \(index)") }) { postIds.append(path.id) }
+            if let path = try? await ScenarioSupport.retrying({ try await author.createPost("Post \(index)") }) { postIds.append(path.id) }
         }
         var signedUp: [KNBClient] = []
         for index in 0..<p[Parameter.users] { signedUp.append(await KNBScenarioSupport.signUp(app, email: "u\(index)@knb.org", name: "User \(index)")) }
@@ -69,12 +81,12 @@ public struct LikeStormScenario: Scenario {
             let roll = random.below(100)
             if roll < p[Parameter.replyPercent] {
                 context.note(user.email, "reply \(post)")
-                _ = try? await KNBScenarioSupport.retrying { try await user.reply(to: post, "Reply from \(user.name)") }
+                _ = try? await ScenarioSupport.retrying { try await user.reply(to: post, "Reply from \(user.name)") }
                 context.recordLatency("reply", user: user.email, intendedStartNanoseconds: arrival)
             } else if liked.contains(post) || random.below(100) < p[Parameter.staleUnlikePercent] {
                 context.sometimes(Check.staleUnlike, !liked.contains(post))
                 context.note(user.email, "unlike \(post)")
-                _ = try? await KNBScenarioSupport.retrying { try await user.unlike(post) }
+                _ = try? await ScenarioSupport.retrying { try await user.unlike(post) }
                 liked.remove(post)
                 context.recordLatency("unlike", user: user.email, intendedStartNanoseconds: arrival)
             } else {
@@ -82,11 +94,11 @@ public struct LikeStormScenario: Scenario {
                 context.sometimes(Check.doubleTapLike, doubleTap)
                 context.note(user.email, doubleTap ? "double-tap like \(post)" : "like \(post)")
                 if doubleTap {
-                    async let first: Void? = try? KNBScenarioSupport.retrying { try await user.like(post) }
-                    async let second: Void? = try? KNBScenarioSupport.retrying { try await user.like(post) }
+                    async let first: Void? = try? ScenarioSupport.retrying { try await user.like(post) }
+                    async let second: Void? = try? ScenarioSupport.retrying { try await user.like(post) }
                     _ = await (first, second)
                 } else {
-                    _ = try? await KNBScenarioSupport.retrying { try await user.like(post) }
+                    _ = try? await ScenarioSupport.retrying { try await user.like(post) }
                 }
                 liked.insert(post)
                 context.recordLatency("like", user: user.email, intendedStartNanoseconds: arrival)

@@ -3,23 +3,33 @@ import Sim
 
 /// KNB seat reservations: more users than seats, all reserving at about the same time.
 public struct SeatContentionScenario: Scenario {
+    /// The scenario with its documented defaults (parameters come with each run).
     public init() {}
+    /// What `rehearse load` runs for this scenario.
+    public var loadProfile: LoadProfile? { .seatContention }
+    /// The name `rehearse` takes.
     public let name = "seat-contention"
+    /// One line for `rehearse list`.
     public let summary = "users race for a few KNB seats; no seat may be reserved twice"
+    /// Its parameters with defaults and ranges (`Parameter`).
     public let parameters: [ScenarioParameter] = [
         Parameter.users,
         Parameter.seats,
         Parameter.attemptsPerUser,
         Parameter.windowSeconds,
     ]
+    /// The operations whose latency it records.
     public let operations: [String] = ["reserveSeat"]
-    public let variants = KNBScenarioSupport.variants([.seatRandomId])
+    /// The variants it should catch.
+    public let variants = ScenarioSupport.variants([KNBVariant.seatRandomId])
+    /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
         Check.noSeatDoubleBooked,
         Check.confirmedReservationsHeld,
         Check.seatTaken,
     ]
 
+    /// Runs one seed: sets up the app, runs the users, then the end-state checks.
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters
         let app = KNBScenarioSupport.makeApp(context, duplicatePercent: 0)
@@ -39,7 +49,7 @@ public struct SeatContentionScenario: Scenario {
                             let seat = 1 + random.below(p[Parameter.seats])
                             context.note(user.email, "reserve A-\(seat)")
                             do {
-                                let path = try await KNBScenarioSupport.retrying { try await user.reserveSeat(row: "A", number: seat) }
+                                let path = try await ScenarioSupport.retrying { try await user.reserveSeat(row: "A", number: seat) }
                                 confirmed.append(user: user.email, path: path)
                                 context.note(user.email, "reserved A-\(seat)")
                                 break

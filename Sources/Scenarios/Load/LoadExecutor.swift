@@ -61,6 +61,7 @@ public enum LoadExecutor: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The executor as `--executor` and reports print it.
     public var description: String {
         switch self {
         case .constantArrivalRate(let rate, let duration): "\(name) rate=\(LoadStage.format(rate))/s duration=\(LoadStage.format(duration))"
@@ -87,9 +88,12 @@ public enum LoadExecutor: Sendable, Hashable, CustomStringConvertible {
 
 /// One k6 stage: reach `target` (iterations/s or VUs) linearly over `duration`.
 public struct LoadStage: Sendable, Hashable {
+    /// How long the stage lasts.
     public var duration: Duration
+    /// The rate or VU count reached at its end.
     public var target: Double
 
+    /// A stage reaching `target` over `duration`.
     public init(duration: Duration, target: Double) {
         self.duration = duration
         self.target = target

@@ -36,16 +36,15 @@ extension LoadProfile {
         let (app, users, retry) = await ufreePool(setup, count: 60)
         return Workload { index, user, recorder in
             let me = users[user % users.count], other = users[(user + 1 + index % 5) % users.count]
-            let unwrap = UFreeScenarioSupport.backendError
             switch index % 3 {
             case 0:
-                let failed = await LoadProfile.failed(retry, unwrap) { try await app.sendFriendRequest(to: other.uid, as: me.client) }
+                let failed = await LoadProfile.failed(retry) { try await me.client.sendFriendRequest(to: other.uid) }
                 recorder.record("sendFriendRequest", failed: failed)
             case 1:
-                let failed = await LoadProfile.failed(retry, unwrap) { try await app.respondToFriendRequest(from: other.uid, accept: true, as: me.client) }
+                let failed = await LoadProfile.failed(retry) { try await me.client.respondToFriendRequest(from: other.uid, accept: true) }
                 recorder.record("respondToFriendRequest", failed: failed)
             default:
-                let failed = await LoadProfile.failed(retry, unwrap) { try await app.removeFriend(other.uid, as: me.client) }
+                let failed = await LoadProfile.failed(retry) { try await me.client.removeFriend(other.uid) }
                 recorder.record("removeFriend", failed: failed)
             }
         }
@@ -57,18 +56,17 @@ extension LoadProfile {
         operations: ["nudge"], users: 40, faults: .default
     ) { setup in
         let (app, users, retry) = await ufreePool(setup, count: 40)
-        let unwrap = UFreeScenarioSupport.backendError
         for (index, first) in users.enumerated() {
             let second = users[(index + 1) % users.count]
-            _ = try? await retry(unwrap: unwrap) { try await app.sendFriendRequest(to: second.uid, as: first.client) }
-            _ = try? await retry(unwrap: unwrap) { try await app.respondToFriendRequest(from: first.uid, accept: true, as: second.client) }
+            _ = try? await retry { try await first.client.sendFriendRequest(to: second.uid) }
+            _ = try? await retry { try await second.client.respondToFriendRequest(from: first.uid, accept: true) }
         }
         return Workload { index, user, recorder in
             let me = users[user % users.count]
             let friend = users[(user + (index % 2 == 0 ? 1 : users.count - 1)) % users.count]
             var failed = false
             do {
-                try await retry(unwrap: unwrap) { try await app.nudge(friend.uid, as: me.client) }
+                try await retry { try await me.client.nudge(friend.uid) }
             } catch UFreeError.backend {
                 failed = true
             } catch {
@@ -83,20 +81,19 @@ extension LoadProfile {
         scenario: "stamp-collect", summary: "collectStamp (50 %) on one of 10 stamps, setLike (50 %) on a collector's post; 40 users",
         operations: ["collectStamp", "setLike"], users: 40, faults: .default
     ) { setup in
-        let app = StampbookApp(backend: setup.backend, variant: setup.variant.flatMap(StampbookVariant.init(rawValue:)) ?? .careful)
+        let app = StampbookApp(backend: setup.backend, variant: ScenarioSupport.variant(named: setup.variant, StampbookVariant.self))
         let retry = ClientRetry.on(setup.env.clock)
-        let unwrap = StampCollectScenario.backendError
         let stampIds = (0..<10).map { "s\($0)" }
-        for id in stampIds { _ = try? await retry(unwrap: unwrap) { try await app.addStamp(stampId: id, name: "Stamp \(id)") } }
-        let clients = (0..<40).map { app.backend.client(auth: AuthContext(uid: "u\($0)"), label: "u\($0)") }
+        for id in stampIds { _ = try? await retry { try await app.addStamp(stampId: id, name: "Stamp \(id)") } }
+        let clients = (0..<40).map { app.client(uid: "u\($0)") }
         return Workload { index, user, recorder in
             let client = clients[user % clients.count]
             if index % 2 == 0 {
-                let failed = await LoadProfile.failed(retry, unwrap) { try await app.collectStamp(stampIds[index / 2 % stampIds.count], as: client) }
+                let failed = await LoadProfile.failed(retry) { try await client.collectStamp(stampIds[index / 2 % stampIds.count]) }
                 recorder.record("collectStamp", failed: failed)
             } else {
                 let postId = "u\((user + 1) % clients.count)_\(stampIds[index / 2 % stampIds.count])"
-                let failed = await LoadProfile.failed(retry, unwrap) { try await app.setLike(postId: postId, liked: index % 4 == 1, as: client) }
+                let failed = await LoadProfile.failed(retry) { try await client.setLike(postId: postId, liked: index % 4 == 1) }
                 recorder.record("setLike", failed: failed)
             }
         }
@@ -107,17 +104,16 @@ extension LoadProfile {
         scenario: "privacy-access", summary: "profile read (50 %, a private profile's refusal is not a failure), likePost/unlikePost (50 %); 40 users",
         operations: ["profile", "likePost", "unlikePost"], users: 40, faults: .default
     ) { setup in
-        let app = InspiredApp(backend: setup.backend, variant: setup.variant.flatMap(InspiredVariant.init(rawValue:)) ?? .careful)
+        let app = InspiredApp(backend: setup.backend, variant: ScenarioSupport.variant(named: setup.variant, InspiredVariant.self))
         let retry = ClientRetry.on(setup.env.clock)
-        let unwrap = PrivacyAccessScenario.backendError
-        let clients = (0..<40).map { app.backend.client(auth: AuthContext(uid: "u\($0)"), label: "u\($0)") }
+        let clients = (0..<40).map { app.client(uid: "u\($0)") }
         for (index, client) in clients.enumerated() {
-            _ = try? await retry(unwrap: unwrap) { try await app.createProfile(displayName: "User \(index)", joinedCommunities: ["c\(index % 3)"], as: client) }
+            _ = try? await retry { try await client.createProfile(displayName: "User \(index)", joinedCommunities: ["c\(index % 3)"]) }
             if index % 2 == 1 {  // half the profiles public, the rest keep the private defaults
                 let settings = InspiredPrivacySettings(isProfilePublic: true, avatarPrivacy: .public, showJoinedGroups: .public)
-                _ = try? await retry(unwrap: unwrap) { try await app.updatePrivacy(settings, as: client) }
+                _ = try? await retry { try await client.updatePrivacy(settings) }
             }
-            _ = try? await retry(unwrap: unwrap) { try await app.createPost(postId: "p\(index)", content: "Post \(index)", source: (type: "studio", name: "Studio"), as: client) }
+            _ = try? await retry { try await client.createPost(postId: "p\(index)", content: "Post \(index)", source: (type: "studio", name: "Studio")) }
         }
         return Workload { index, user, recorder in
             let me = clients[user % clients.count]
@@ -125,17 +121,17 @@ extension LoadProfile {
             switch index % 4 {
             case 0, 2:
                 var failed = false
-                do { _ = try await retry(unwrap: unwrap) { try await app.profile(of: "u\(target)", as: me) } } catch InspiredError.backend {
+                do { _ = try await retry { try await me.profile(of: "u\(target)") } } catch InspiredError.backend {
                     failed = true
                 } catch {
                     failed = false  // a private profile's refusal is the design, not a failure
                 }
                 recorder.record("profile", failed: failed)
             case 1:
-                let failed = await LoadProfile.failed(retry, unwrap) { try await app.likePost("p\(target)", as: me) }
+                let failed = await LoadProfile.failed(retry) { try await me.likePost("p\(target)") }
                 recorder.record("likePost", failed: failed)
             default:
-                let failed = await LoadProfile.failed(retry, unwrap) { try await app.unlikePost("p\(target)", as: me) }
+                let failed = await LoadProfile.failed(retry) { try await me.unlikePost("p\(target)") }
                 recorder.record("unlikePost", failed: failed)
             }
         }
@@ -147,7 +143,7 @@ extension LoadProfile {
         operations: ["recordHeartbeat"], users: 200, faults: .default
     ) { setup in
         let app = SafeNSoundApp(
-            environment: setup.env, configuration: SafeNSoundConfiguration(variant: setup.variant.flatMap(SafeNSoundVariant.init(rawValue:)) ?? .careful),
+            environment: setup.env, configuration: SafeNSoundConfiguration(variant: ScenarioSupport.variant(named: setup.variant, SafeNSoundVariant.self)),
             messenger: CountingMessenger(), store: SafeNSoundFirestoreStore(firestore: setup.backend.firestore))
         let now = setup.env.clock.now
         for index in 0..<200 {
@@ -173,18 +169,18 @@ extension LoadProfile {
     /// Runs `body` under `retry`; true when it failed for a backend reason (after the retries),
     /// false when it succeeded or the app refused it for a business reason (not a friend, already
     /// collected, not liked): those are the design's answers, not failures of the system.
-    static func failed<T>(_ retry: ClientRetry, _ unwrap: (any Error) -> BackendError?, _ body: () async throws -> T) async -> Bool {
+    static func failed<T>(_ retry: ClientRetry, _ body: () async throws -> T) async -> Bool {
         do {
-            _ = try await retry(unwrap: unwrap, body)
+            _ = try await retry(body)
             return false
         } catch {
-            return unwrap(error) != nil
+            return BackendError.inside(error) != nil
         }
     }
 
     /// The UFree app on the runner's backend with `count` signed-up users (the scenarios' sign-up).
     static func ufreePool(_ setup: Setup, count: Int) async -> (UFreeApp, [UFreeScenarioSupport.User], ClientRetry) {
-        let app = UFreeApp(backend: setup.backend, variant: setup.variant.flatMap(UFreeVariant.init(rawValue:)) ?? .careful)
+        let app = UFreeApp(backend: setup.backend, variant: ScenarioSupport.variant(named: setup.variant, UFreeVariant.self))
         let retry = ClientRetry.on(setup.env.clock)
         return (app, await UFreeScenarioSupport.signUp(app, count: count, retry: retry), retry)
     }

@@ -10,6 +10,7 @@ public struct LoadProfile: Sendable {
     /// The operations of one set-up app: `iterate(index, user, record)` runs iteration `index`
     /// as pool user `user` and reports each timed operation through `record`.
     public struct Workload: Sendable {
+        /// Runs iteration `index` as pool user `user`, reporting each timed operation.
         public let iterate: @Sendable (_ index: Int, _ user: Int, _ record: LoadRecorder) async -> Void
     }
 
@@ -36,10 +37,9 @@ public struct LoadProfile: Sendable {
     /// Builds the app on the runner's backend and returns its workload (not timed).
     public let setUp: @Sendable (_ setup: Setup) async -> Workload
 
-    /// Every profile, by scenario name.
-    public static let all: [LoadProfile] = [
-        auctionRace, likeStorm, seatContention, kiddushBooking, friendHandshake, nudgeStorm, stampCollect, privacyAccess, heartbeatTimeline,
-    ]
+    /// Every registered scenario's profile, in registry order (a scenario declares its own,
+    /// `Scenario.loadProfile`, so adding one touches no list here).
+    public static var all: [LoadProfile] { ScenarioRegistry.all.compactMap(\.loadProfile) }
 
     /// The profile of `scenario`, if it has one.
     public static func named(_ scenario: String) -> LoadProfile? { all.first { $0.scenario == scenario } }

@@ -8,14 +8,19 @@ public struct LoadRequest: Sendable, Hashable {
         case virtual
     }
 
+    /// The scenario whose load profile runs.
     public var scenario: String
+    /// How iterations arrive (open) or loop (closed).
     public var executor: LoadExecutor
     /// Closed model: pause after each iteration.
     public var thinkTime: Duration
+    /// The real runtime's clock or the simulator's.
     public var clock: Clock
     /// The design under load: nil for the careful one, or a variant name of the scenario.
     public var variant: String?
+    /// Latency thresholds the run must meet.
     public var thresholds: [Threshold]
+    /// Seeds the backend's faults and the profile's draws.
     public var seed: UInt64
     /// Open model: k6's `maxVUs`, the bound on iterations running at once; an arrival beyond it is
     /// dropped and counted.
@@ -23,10 +28,12 @@ public struct LoadRequest: Sendable, Hashable {
     /// After the executor's duration, how long iterations still running may finish before they
     /// are abandoned (k6's `gracefulStop`).
     public var gracefulStop: Duration
+    /// The commit to record in the report's build fingerprint.
     public var gitCommit: String?
     /// The command line, for the report (its replay command).
     public var commandLine: String
 
+    /// A load run of `scenario` under `executor`; the rest has k6's defaults.
     public init(
         scenario: String, executor: LoadExecutor, thinkTime: Duration = .zero, clock: Clock = .wall, variant: String? = nil,
         thresholds: [Threshold] = [], seed: UInt64 = 1, maxVUs: Int = 10_000, gracefulStop: Duration = .seconds(60),

@@ -149,8 +149,11 @@ public enum LoadRunner {
             + "offered \(String(format: "%.1f", summary.achievedRatePerSecond))/s, throughput \(String(format: "%.1f", summary.throughputPerSecond))/s; "
             + "\(state.dropped) dropped, \(errorCount) failed operations"
         return RunReport(
-            runId: request.runId, scenario: request.scenario, seed: request.seed, strategy: "load \(request.modelDescription)", variant: request.variant,
-            parameters: parameters, passed: failure == nil, failure: failure, violation: nil,
+            runId: request.runId,
+            identity: RunIdentity(
+                scenario: request.scenario, seed: request.seed, strategy: "load \(request.modelDescription)", variant: request.variant,
+                parameters: parameters),
+            passed: failure == nil, failure: failure, violation: nil,
             outcome: abandoned > 0 ? "drain-timeout" : "finished", outcomeDetail: detail,
             steps: UInt64(state.completed), virtualNanoseconds: elapsed, traceHash: "none",
             build: BuildFingerprint(commit: request.gitCommit ?? "unknown"), checks: [], latency: latency, thresholds: thresholds,

@@ -16,9 +16,11 @@ public struct LoadSummary: Sendable, Hashable, Codable {
     public var thinkTimeNanoseconds: UInt64?
     /// Ramping executors: k6's stages, `30s:100,1m:500`.
     public var stages: String?
+    /// The executor's duration.
     public var durationNanoseconds: UInt64
     /// Iterations started, and finished before the run stopped.
     public var iterationsStarted: Int
+    /// Iterations that finished before the run stopped.
     public var iterationsCompleted: Int
     /// Iterations started per second of the executor's duration (the load actually offered).
     public var achievedRatePerSecond: Double

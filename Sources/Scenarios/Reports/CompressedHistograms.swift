@@ -6,12 +6,15 @@ import Histogram
 /// validates each histogram and names the operation of a bad one.
 @propertyWrapper
 public struct CompressedHistograms: Sendable, Codable {
+    /// The histograms by operation.
     public var wrappedValue: [String: Histogram<UInt64>]
 
+    /// Wraps `wrappedValue`.
     public init(wrappedValue: [String: Histogram<UInt64>]) {
         self.wrappedValue = wrappedValue
     }
 
+    /// Reads each histogram from its compressed text, naming the operation of a bad one.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         var histograms: [String: Histogram<UInt64>] = [:]
@@ -23,6 +26,7 @@ public struct CompressedHistograms: Sendable, Codable {
         wrappedValue = histograms
     }
 
+    /// Writes each histogram as compressed base64 text.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(wrappedValue.mapValues(HdrHistogramCodec.encode))

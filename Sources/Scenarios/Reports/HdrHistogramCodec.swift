@@ -14,6 +14,7 @@ import Histogram
 public enum HdrHistogramCodec {
     /// Why a string is not an encoded histogram this build can use.
     public struct DecodeError: Error, CustomStringConvertible {
+        /// What is wrong with the text.
         public var description: String
     }
 

@@ -13,12 +13,16 @@ public struct JUnitReport: Sendable {
 
     /// One `<testcase>`.
     public struct TestCase: Sendable, Hashable {
+        /// The `classname` attribute (the scenario).
         public var classname: String
+        /// The case's name (the check).
         public var name: String
+        /// Passed, failed or skipped.
         public var outcome: Outcome
         /// What the case asserts (the check's summary), as `<system-out>`.
         public var output: String?
 
+        /// A case with every field given.
         public init(classname: String, name: String, outcome: Outcome, output: String?) {
             self.classname = classname; self.name = name; self.outcome = outcome; self.output = output
         }
@@ -26,18 +30,25 @@ public struct JUnitReport: Sendable {
 
     /// One `<testsuite>`.
     public struct Suite: Sendable {
+        /// The suite's name.
         public var name: String
+        /// `<properties>`: seed, strategy, variant, replay line.
         public var properties: [(name: String, value: String)]
+        /// Its test cases, one per check.
         public var cases: [TestCase]
 
+        /// A suite with every field given.
         public init(name: String, properties: [(name: String, value: String)], cases: [TestCase]) {
             self.name = name; self.properties = properties; self.cases = cases
         }
     }
 
+    /// The `<testsuites>` name.
     public var name: String
+    /// Its suites.
     public var suites: [Suite]
 
+    /// A report of `suites`.
     public init(name: String, suites: [Suite]) {
         self.name = name; self.suites = suites
     }

@@ -5,11 +5,14 @@ import Histogram
 extension ReportWriter {
     /// A failure's story as `fuzz`/`merge` found it (read from its artifact), for the sweep page.
     public struct SweepStory: Sendable {
+        /// The failing seed.
         public var seed: UInt64
+        /// Its story, from the artifact.
         public var lines: [String]
         /// The shrunk artifact's path (the sweep's first failure, shrunk by `fuzz`).
         public var shrunkArtifact: String?
 
+        /// A story with every field given.
         public init(seed: UInt64, lines: [String], shrunkArtifact: String? = nil) {
             self.seed = seed
             self.lines = lines

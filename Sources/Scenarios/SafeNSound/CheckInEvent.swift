@@ -22,14 +22,18 @@ public struct CheckInEvent: Sendable, Equatable {
         case sendFailure(SafeNSoundMessage.Channel, minutes: Int)
     }
 
+    /// When the event happens.
     public let time: Timestamp
+    /// Whose event it is.
     public let user: String
+    /// What happens.
     public let action: Action
     /// The device's time zone at this event, if the row gives one.
     public let timeZone: String?
     /// Line (CSV) or entry (JSON) number in the source file.
     public let line: Int
 
+    /// An event with every field given.
     public init(time: Timestamp, user: String, action: Action, timeZone: String? = nil, line: Int) {
         self.time = time
         self.user = user

@@ -9,11 +9,15 @@ import Synchronization
 public enum CheckInReplay {
     /// One line of the resulting table.
     public struct Row: Sendable, Equatable {
+        /// When it happened.
         public let time: Timestamp
+        /// Whose row it is.
         public let user: String
         /// Time since the user's last accepted check-in, nil before the first one.
         public let sinceLastCheckIn: Duration?
+        /// The user's time zone then.
         public let timeZone: String
+        /// What happened (check-in, alert created, email sent, …).
         public let what: String
     }
 
@@ -28,6 +32,7 @@ public enum CheckInReplay {
         case badInput(CheckInReplayError)
         case unfinished(String)
 
+        /// Why the replay failed, in one line.
         public var description: String {
             switch self {
             case .badInput(let error): error.description

@@ -8,9 +8,15 @@ import Synchronization
 /// threshold, or not at all; who double-tap, lose the network, or pause monitoring; while
 /// SendGrid answers 429 and Cloud Scheduler duplicates ticks.
 public struct HeartbeatTimelineScenario: Scenario {
+    /// The scenario with its documented defaults (parameters come with each run).
     public init() {}
+    /// What `rehearse load` runs for this scenario.
+    public var loadProfile: LoadProfile? { .heartbeatTimeline }
+    /// The name `rehearse` takes.
     public let name = "heartbeat-timeline"
+    /// One line for `rehearse list`.
     public let summary = "SafeNSound check-ins, pre-notifications and emails over 72 h across a DST change"
+    /// Its parameters with defaults and ranges (`Parameter`).
     public let parameters: [ScenarioParameter] = [
         Parameter.users,
         Parameter.hours,
@@ -23,8 +29,11 @@ public struct HeartbeatTimelineScenario: Scenario {
         Parameter.emailFailurePercent,
         Parameter.duplicateTickPercent,
     ]
+    /// The operations whose latency it records.
     public let operations: [String] = ["checkIn", "thresholdToEmail", "preDueToPush"]
+    /// The variants it should catch.
     public let variants = SafeNSoundVariant.allCases.filter { $0 != .careful }.map(\.rawValue)
+    /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
         Check.oneAlertPerKindPerWindow,
         Check.noDoubleSend,
@@ -53,6 +62,7 @@ public struct HeartbeatTimelineScenario: Scenario {
     static let attemptAllowance: Duration = .seconds(2 * 60 + 10)
     static let slack: Duration = .seconds(60)
 
+    /// Refuses parameter combinations the ranges alone allow but the workload cannot run.
     public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {
         let shares = parameters[Parameter.missedPercent] + parameters[Parameter.latePercent] + parameters[Parameter.thresholdRacePercent]
         if shares > 100 {
@@ -96,6 +106,7 @@ public struct HeartbeatTimelineScenario: Scenario {
         let state = Mutex(State())
     }
 
+    /// Runs one seed: sets up the app, runs the users, then the end-state checks.
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters
         let variant = context.variant.flatMap(SafeNSoundVariant.init(rawValue:)) ?? .careful
@@ -137,10 +148,9 @@ public struct HeartbeatTimelineScenario: Scenario {
         let log = SafeNSoundDeliveryLog(inner: SafeNSoundBackendMessenger(backend: backend), clock: clock) { delivery in
             Self.onDelivery(delivery, backend: backend, members: byId, context: context, virtual: virtual)
         }
-        let app = SafeNSoundApp(environment: env, configuration: configuration, messenger: log, store: SafeNSoundFirestoreStore(firestore: backend.firestore))
+        let app = SafeNSoundApp.deployed(on: backend, configuration: configuration, messenger: log)
         backend.firestore.followInsertions("scheduled_alerts")  // the monitor reads new alerts, not all
         let monitor = Monitor()
-        app.register(on: backend.functions)
         for member in roster {
             let user = SafeNSoundUser(
                 userId: member.userId, name: "User \(member.userId)", fcmToken: "tok-\(member.userId)",
@@ -178,7 +188,7 @@ public struct HeartbeatTimelineScenario: Scenario {
     ) async {
         let p = context.parameters
         var random = Simulation.random("heartbeat/\(member.userId)")
-        let device = backend.client(auth: AuthContext(uid: member.userId), label: member.userId)
+        let device = app.client(uid: member.userId)
         let threshold = Duration.seconds(Int64(member.thresholdHours) * 3600)
         let lead = Duration.seconds(Int64(min(leadHours, member.thresholdHours)) * 3600)
         var lastHeartbeat = member.initialHeartbeat
@@ -221,25 +231,23 @@ public struct HeartbeatTimelineScenario: Scenario {
 
     /// One tap on the check-in button: maybe offline, maybe a double tap. Returns the accepted heartbeat time.
     static func checkIn(
-        _ member: Member, device: FirestoreClient, backend: Backend, app: SafeNSoundApp, random: inout SimRandom,
+        _ member: Member, device: SafeNSoundClient, backend: Backend, app: SafeNSoundApp, random: inout SimRandom,
         observed: Observed, context: ScenarioContext
     ) async -> Timestamp? {
         let p = context.parameters
-        let data: Fields = ["timezone": .string(member.timeZone), "deviceInfo": .map(["model": "iPhone"])]
-        let auth = AuthContext(uid: member.userId)
         if random.below(100) < p[Parameter.offlinePercent] {
-            device.network.setOnline(false)
-            _ = try? await backend.functions.invoke(SafeNSoundApp.recordHeartbeatName, data: data, auth: auth, network: device.network)
-            device.network.setOnline(true)
+            device.firestore.network.setOnline(false)
+            _ = try? await device.checkIn(timeZone: member.timeZone)
+            device.firestore.network.setOnline(true)
             context.note(member.userId, "check-in failed: \"Failed - No Internet. Your check-in did not go through.\"")
             return nil
         }
-        let results: [Result<Value, any Error>]
+        let results: [Result<Timestamp, SafeNSoundError>]
         if random.below(100) < p[Parameter.rapidTapPercent] {
             // Two taps pipelined on one connection reach the function in the same instant.
             try? await SimClock().sleep(for: .milliseconds(20 + random.below(80)))
-            let call: @Sendable () async -> Result<Value, any Error> = {
-                do { return .success(try await backend.functions.invoke(SafeNSoundApp.recordHeartbeatName, data: data, auth: auth)) } catch { return .failure(error) }
+            let call: @Sendable () async -> Result<Timestamp, SafeNSoundError> = {
+                do throws(SafeNSoundError) { return .success(try await device.checkIn(timeZone: member.timeZone, overNetwork: false)) } catch { return .failure(error) }
             }
             async let first = call()
             async let second = call()
@@ -247,7 +255,7 @@ public struct HeartbeatTimelineScenario: Scenario {
             try? await SimClock().sleep(for: .milliseconds(20 + random.below(80)))
         } else {
             do {
-                results = [.success(try await backend.functions.invoke(SafeNSoundApp.recordHeartbeatName, data: data, auth: auth, network: device.network))]
+                results = [.success(try await device.checkIn(timeZone: member.timeZone))]
             } catch {
                 results = [.failure(error)]
             }
@@ -255,15 +263,14 @@ public struct HeartbeatTimelineScenario: Scenario {
         var accepted: Timestamp?
         for result in results {
             switch result {
-            case .success(let value):
-                guard let time = value.mapValue?["lastHeartbeat"]?.timestampValue else { continue }
+            case .success(let time):
                 observed.state.withLock { state in
                     state.accepted[member.userId, default: []].append(time)
                     state.acceptedSinceCheck.insert(member.userId)
                 }
                 accepted = max(accepted ?? time, time)
             case .failure(let error):
-                if case SafeNSoundError.rateLimited = error { context.sometimes(Check.rateLimited, true); continue }
+                if case .rateLimited = error { context.sometimes(Check.rateLimited, true); continue }
                 context.note(member.userId, "check-in failed: \(error)")
             }
         }

@@ -4,9 +4,15 @@ import Sim
 /// Stampbook: users collect stamps (double taps, retries) and like collection posts with an
 /// optimistic UI (double taps joined by request de-duplication, stale unlikes).
 public struct StampCollectScenario: Scenario {
+    /// The scenario with its documented defaults (parameters come with each run).
     public init() {}
+    /// What `rehearse load` runs for this scenario.
+    public var loadProfile: LoadProfile? { .stampCollect }
+    /// The name `rehearse` takes.
     public let name = "stamp-collect"
+    /// One line for `rehearse list`.
     public let summary = "Stampbook stamp collecting (double taps, retries) and de-duplicated likes"
+    /// Its parameters with defaults and ranges (`Parameter`).
     public let parameters: [ScenarioParameter] = [
         Parameter.users,
         Parameter.stamps,
@@ -16,9 +22,12 @@ public struct StampCollectScenario: Scenario {
         Parameter.doubleTapPercent,
         Parameter.staleUnlikePercent,
     ]
+    /// The operations whose latency it records.
     public let operations: [String] = ["collect", "like", "unlike"]
+    /// The variants it should catch.
     public let variants = [StampbookVariant.incrementCollectors.rawValue, StampbookVariant.blindLikeIncrement.rawValue,
                                  StampbookVariant.likeDedupReentrant.rawValue, StampbookVariant.collectGuardReentrant.rawValue]
+    /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
         Check.collectorsConsistent,
         Check.likeCountNotNegative,
@@ -28,12 +37,13 @@ public struct StampCollectScenario: Scenario {
         Check.likeJoined,
     ]
 
+    /// Runs one seed: sets up the app, runs the users, then the end-state checks.
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters
-        let app = StampbookApp(backend: context.backend(), variant: ScenarioSupport.variant(context, StampbookVariant.self) ?? .careful)
+        let app = StampbookApp(backend: context.backend(), variant: ScenarioSupport.variant(context, StampbookVariant.self))
         let stampIds = (0..<p[Parameter.stamps]).map { "stamp\($0)" }
         for id in stampIds { try? await app.addStamp(stampId: id, name: "Stamp \(id)") }
-        let users = (0..<p[Parameter.users]).map { index in (uid: "u\(index)", client: app.backend.client(auth: AuthContext(uid: "u\(index)"), label: "u\(index)")) }
+        let users = (0..<p[Parameter.users]).map { index in (uid: "u\(index)", client: app.client(uid: "u\(index)")) }
         let origin = Simulation.nowNanoseconds
         try await context.monitored(every: .milliseconds(250), check: { Self.checkState(app, context) }) {
             await withTaskGroup(of: Void.self) { group in
@@ -68,18 +78,8 @@ public struct StampCollectScenario: Scenario {
         try context.throwIfStopped()
     }
 
-    static func retrying<T>(_ body: () async throws -> T) async throws -> T {
-        try await ScenarioSupport.retrying(unwrap: backendError, body)
-    }
-
-    /// The backend error inside an app error (what the retry policy looks at).
-    static func backendError(_ error: any Error) -> BackendError? {
-        if case StampbookError.backend(let backend) = error { return backend }
-        return error as? BackendError
-    }
-
     static func userLoop(
-        _ app: StampbookApp, uid: String, client: FirestoreClient, index: Int, users: [String], stampIds: [String], origin: UInt64, context: ScenarioContext
+        _ app: StampbookApp, uid: String, client: StampbookClient, index: Int, users: [String], stampIds: [String], origin: UInt64, context: ScenarioContext
     ) async {
         let p = context.parameters
         var random = Simulation.random("stamps/user-\(index)")
@@ -92,7 +92,7 @@ public struct StampCollectScenario: Scenario {
                 let stampId = stampIds[random.below(stampIds.count)]
                 context.note(uid, doubleTap ? "double-tap collect \(stampId)" : "collect \(stampId)")
                 let collect: @Sendable () async -> Void = {
-                    do { try await retrying { try await app.collectStamp(stampId, as: client) } } catch {
+                    do { try await ScenarioSupport.retrying { try await client.collectStamp(stampId) } } catch {
                         if case StampbookError.alreadyCollected = error { context.sometimes(Check.doubleCollectRefused, true) }
                     }
                 }
@@ -111,7 +111,7 @@ public struct StampCollectScenario: Scenario {
             let like = !liked.contains(postId) && !stale
             context.note(uid, "\(like ? "like" : "unlike") \(postId)\(doubleTap ? " ×2" : "")")
             let tap: @Sendable () async -> Bool? = {
-                try? await retrying { try await app.setLike(postId: postId, liked: like, as: client) }
+                try? await ScenarioSupport.retrying { try await client.setLike(postId: postId, liked: like) }
             }
             if doubleTap {
                 async let first = tap()

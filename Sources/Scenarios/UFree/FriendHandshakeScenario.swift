@@ -5,9 +5,15 @@ import Synchronization
 /// UFree friend handshake: users send each other requests (sometimes both at the same instant),
 /// accept what arrives in their inbox and remove friends; one friendship per pair, both ways.
 public struct FriendHandshakeScenario: Scenario {
+    /// The scenario with its documented defaults (parameters come with each run).
     public init() {}
+    /// What `rehearse load` runs for this scenario.
+    public var loadProfile: LoadProfile? { .friendHandshake }
+    /// The name `rehearse` takes.
     public let name = "friend-handshake"
+    /// One line for `rehearse list`.
     public let summary = "UFree friend requests sent both ways at once, accepted and removed"
+    /// Its parameters with defaults and ranges (`Parameter`).
     public let parameters: [ScenarioParameter] = [
         Parameter.users,
         Parameter.actionsPerUser,
@@ -15,8 +21,11 @@ public struct FriendHandshakeScenario: Scenario {
         Parameter.crossPercent,
         Parameter.removePercent,
     ]
+    /// The operations whose latency it records.
     public let operations: [String] = ["sendRequest", "acceptRequest", "crossingRequest", "removeFriend"]
+    /// The variants it should catch.
     public let variants = [UFreeVariant.twoWayRequests.rawValue]
+    /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
         Check.oneFriendshipPerPair,
         Check.noDuplicateRequests,
@@ -42,6 +51,7 @@ public struct FriendHandshakeScenario: Scenario {
         }
     }
 
+    /// Runs one seed: sets up the app, runs the users, then the end-state checks.
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters
         let app = UFreeScenarioSupport.makeApp(context)
@@ -87,27 +97,27 @@ public struct FriendHandshakeScenario: Scenario {
                 context.note(me.uid, "remove \(other.uid)")
                 await activity.run(PairActivity.key(me.uid, other.uid)) {
                     do {
-                        try await UFreeScenarioSupport.retrying { try await app.removeFriend(other.uid, as: me.client) }
+                        try await ScenarioSupport.retrying { try await me.client.removeFriend(other.uid) }
                         context.sometimes(Check.removed, true)
                     } catch { context.note(me.uid, "remove failed: \(error)") }
                 }
                 context.recordLatency("removeFriend", user: me.uid, intendedStartNanoseconds: arrival)
-            } else if let inbox = try? await app.inbox(as: me.client),
+            } else if let inbox = try? await me.client.inbox(),
                       let request = inbox.first(where: { $0.kind == .friendRequest && !$0.isRead }) {
                 context.note(me.uid, "accept \(request.senderId)")
                 await activity.run(PairActivity.key(me.uid, request.senderId)) {
                     do {
-                        _ = try await UFreeScenarioSupport.retrying { try await app.respondToFriendRequest(from: request.senderId, accept: true, as: me.client) }
+                        _ = try await ScenarioSupport.retrying { try await me.client.respondToFriendRequest(from: request.senderId, accept: true) }
                         context.sometimes(Check.accepted, true)
                     } catch { context.note(me.uid, "accept failed: \(error)") }
                 }
-                _ = try? await app.markRead(request.notificationId, as: me.client)
+                _ = try? await me.client.markRead(request.notificationId)
                 context.recordLatency("acceptRequest", user: me.uid, intendedStartNanoseconds: arrival)
             } else {
                 context.note(me.uid, "request \(other.uid)")
                 await activity.run(PairActivity.key(me.uid, other.uid)) {
                     do {
-                        _ = try await UFreeScenarioSupport.retrying { try await app.sendFriendRequest(to: other.uid, as: me.client) }
+                        _ = try await ScenarioSupport.retrying { try await me.client.sendFriendRequest(to: other.uid) }
                     } catch { context.note(me.uid, "request failed: \(error)") }
                 }
                 context.recordLatency("sendRequest", user: me.uid, intendedStartNanoseconds: arrival)
@@ -121,7 +131,7 @@ public struct FriendHandshakeScenario: Scenario {
     ) async {
         context.note(first.uid, "crossing request with \(second.uid)")
         let send: @Sendable (UFreeScenarioSupport.User, UFreeScenarioSupport.User) async -> Result<UFreeFriendshipOutcome, any Error> = { from, to in
-            do { return .success(try await UFreeScenarioSupport.retrying { try await app.sendFriendRequest(to: to.uid, as: from.client) }) }
+            do { return .success(try await ScenarioSupport.retrying { try await from.client.sendFriendRequest(to: to.uid) }) }
             catch { return .failure(error) }
         }
         let key = PairActivity.key(first.uid, second.uid)

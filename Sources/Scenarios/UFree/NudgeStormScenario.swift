@@ -5,9 +5,15 @@ import Synchronization
 /// UFree nudges: friends set their availability (today, in their own time zone, and a shared
 /// plan day), then tap Nudge rapidly (several taps a moment apart) and press Nudge All.
 public struct NudgeStormScenario: Scenario {
+    /// The scenario with its documented defaults (parameters come with each run).
     public init() {}
+    /// What `rehearse load` runs for this scenario.
+    public var loadProfile: LoadProfile? { .nudgeStorm }
+    /// The name `rehearse` takes.
     public let name = "nudge-storm"
+    /// One line for `rehearse list`.
     public let summary = "UFree rapid nudge taps and Nudge All on a plan day, across time zones"
+    /// Its parameters with defaults and ranges (`Parameter`).
     public let parameters: [ScenarioParameter] = [
         Parameter.users,
         Parameter.actionsPerUser,
@@ -17,8 +23,11 @@ public struct NudgeStormScenario: Scenario {
         Parameter.nudgeAllPercent,
         Parameter.freePercent,
     ]
+    /// The operations whose latency it records.
     public let operations: [String] = ["nudgeAll", "nudgeBurst"]
+    /// The variants it should catch.
     public let variants = [UFreeVariant.clientTapGuardOnly.rawValue, UFreeVariant.utcToday.rawValue, UFreeVariant.nudgeGuardReentrant.rawValue]
+    /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
         Check.localTodayAccepted,
         Check.oneNudgePerCooldown,
@@ -39,14 +48,15 @@ public struct NudgeStormScenario: Scenario {
     static let planDay = UFreeDay(year: 2026, month: 1, day: 14)
     static let cooldownSeconds = 60
 
+    /// Runs one seed: sets up the app, runs the users, then the end-state checks.
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters
         let app = UFreeScenarioSupport.makeApp(context, nudgeCooldownSeconds: Self.cooldownSeconds)
         let users = await UFreeScenarioSupport.signUp(app, count: p[Parameter.users])
         for (a, first) in users.enumerated() {
             for second in users[(a + 1)...] {
-                _ = try? await UFreeScenarioSupport.retrying { try await app.sendFriendRequest(to: second.uid, as: first.client) }
-                _ = try? await UFreeScenarioSupport.retrying { try await app.respondToFriendRequest(from: first.uid, accept: true, as: second.client) }
+                _ = try? await ScenarioSupport.retrying { try await first.client.sendFriendRequest(to: second.uid) }
+                _ = try? await ScenarioSupport.retrying { try await second.client.respondToFriendRequest(from: first.uid, accept: true) }
             }
         }
         var random = Simulation.random("nudge/setup")
@@ -54,7 +64,7 @@ public struct NudgeStormScenario: Scenario {
         for user in users {
             let today = UFreeDay.containing(app.backend.env.clock.now, timeZoneIdentifier: user.timeZone)
             do {
-                try await UFreeScenarioSupport.retrying { try await app.setAvailability(day: today, status: .busy, as: user.client) }
+                try await ScenarioSupport.retrying { try await user.client.setAvailability(day: today, status: .busy) }
             } catch UFreeError.cannotUpdatePastDate(let day, let appToday) {
                 context.always(Check.localTodayAccepted, false, "\(user.uid) in \(user.timeZone) could not set today \(day): app says today is \(appToday)")
             } catch { context.note(user.uid, "set today failed: \(error)") }
@@ -62,7 +72,7 @@ public struct NudgeStormScenario: Scenario {
             let isFree = random.below(100) < p[Parameter.freePercent]
             let status: UFreeAvailabilityStatus = isFree ? .free : [.busy, .morningOnly, .eveningOnly][random.below(3)]
             do {
-                try await UFreeScenarioSupport.retrying { try await app.setAvailability(day: Self.planDay, status: status, as: user.client) }
+                try await ScenarioSupport.retrying { try await user.client.setAvailability(day: Self.planDay, status: status) }
             } catch { context.note(user.uid, "set plan day failed: \(error)") }
             // Who is free is what the backend stored: a set that timed out may have been applied.
             let stored = await app.backend.firestore.get(DocumentPath("users", user.uid).child("availability", Self.planDay.key))
@@ -123,7 +133,7 @@ public struct NudgeStormScenario: Scenario {
             if random.below(100) < p[Parameter.nudgeAllPercent] {
                 context.note(me.uid, "nudge all \(planDay)")
                 do {
-                    let result = try await UFreeScenarioSupport.retrying { try await app.nudgeAllFree(on: planDay, as: me.client) }
+                    let result = try await ScenarioSupport.retrying { try await me.client.nudgeAllFree(on: planDay) }
                     for friend in result.nudgedFriendIds { record(friend, .success(())) }
                     for failure in result.failures { record(failure.friendId, .failure(failure.error)) }
                     let tried = (result.nudgedFriendIds + result.failures.map(\.friendId)).sorted()
@@ -155,7 +165,7 @@ public struct NudgeStormScenario: Scenario {
                     group.addTask {
                         await ScenarioSupport.sleep(milliseconds: delay)
                         do throws(UFreeError) {
-                            try await app.nudge(friend, as: me.client)
+                            try await me.client.nudge(friend)
                             record(friend, .success(()))
                         } catch { record(friend, .failure(error)) }
                     }

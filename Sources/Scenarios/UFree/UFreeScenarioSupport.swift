@@ -1,8 +1,8 @@
 import Domain
 import Sim
 
-/// Set-up shared by the UFree scenarios: the app with the run's variant, signed-up users with
-/// time zones, and the client retry policy for UFree calls.
+/// Set-up shared by the UFree scenarios: the app with the run's variant and signed-up users
+/// with time zones.
 enum UFreeScenarioSupport {
     /// Time zones users are spread over (the evening of 2026-01-11 in the Americas at virtual zero).
     static let timeZones = ["America/Los_Angeles", "Europe/London", "Asia/Tokyo", "America/New_York"]
@@ -11,13 +11,13 @@ enum UFreeScenarioSupport {
     struct User: Sendable {
         let uid: String
         let timeZone: String
-        let client: FirestoreClient
+        let client: UFreeClient
     }
 
     /// The app on the running simulation (variant from the context).
     static func makeApp(_ context: ScenarioContext, nudgeCooldownSeconds: Int = 60) -> UFreeApp {
         UFreeApp(
-            backend: context.backend(), variant: ScenarioSupport.variant(context, UFreeVariant.self) ?? .careful,
+            backend: context.backend(), variant: ScenarioSupport.variant(context, UFreeVariant.self),
             nudgeCooldown: .seconds(nudgeCooldownSeconds))
     }
 
@@ -27,21 +27,11 @@ enum UFreeScenarioSupport {
         for index in 0..<count {
             let uid = "u\(index)"
             let zone = timeZones[index % timeZones.count]
-            let client = app.backend.client(auth: AuthContext(uid: uid), label: uid)
-            _ = try? await retry(unwrap: backendError) { try await app.registerUser(displayName: "User \(index)", timeZoneIdentifier: zone, as: client) }
+            let client = app.client(uid: uid)
+            _ = try? await retry { try await client.registerUser(displayName: "User \(index)", timeZoneIdentifier: zone) }
             users.append(User(uid: uid, timeZone: zone, client: client))
         }
         return users
     }
 
-    /// UFree calls retried on transient backend errors (3 attempts, 1 s then 2 s).
-    static func retrying<T>(_ body: () async throws -> T) async throws -> T {
-        try await ScenarioSupport.retrying(unwrap: backendError, body)
-    }
-
-    /// The backend error inside a UFree error (what the retry policy looks at).
-    static func backendError(_ error: any Error) -> BackendError? {
-        if case UFreeError.backend(let backend) = error { return backend }
-        return error as? BackendError
-    }
 }

@@ -3,10 +3,15 @@ import Sim
 extension HeartbeatWorkload {
     /// What one simulated timeline run produced, with the kernel's counters.
     public struct SimulatedRun: Sendable {
+        /// What the timeline produced, nil if the run did not finish.
         public var outcome: Outcome?
+        /// How the simulation ended.
         public var simulationOutcome: SimulationOutcome
+        /// Jobs the kernel ran.
         public var steps: UInt64
+        /// Virtual time the run took.
         public var virtualNanoseconds: UInt64
+        /// The run's trace hash.
         public var traceHash: TraceHash
     }
 

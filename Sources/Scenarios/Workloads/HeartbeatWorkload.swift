@@ -13,7 +13,9 @@ import Synchronization
 public final class HeartbeatWorkload: Sendable {
     /// What the timeline does; the counts of users, rhythms and thresholds are all derived from it.
     public struct Plan: Sendable, Equatable {
+        /// Registered users.
         public var users: Int
+        /// Clock hours the timeline covers.
         public var hours: Int
         /// Every `missingEvery`-th user (0, n, 2n, …) never checks in.
         public var missingEvery: Int
@@ -23,6 +25,7 @@ public final class HeartbeatWorkload: Sendable {
         /// Device tasks that send the heartbeats (each walks its slice of users in time order).
         public var deviceTasks: Int
 
+        /// A plan; traps on non-positive counts.
         public init(users: Int, hours: Int = 72, missingEvery: Int = 4, checkInIntervalsHours: [Int] = [12, 22, 30, 46], deviceTasks: Int = 16) {
             precondition(users >= 1, "a timeline needs at least one user")
             precondition(hours >= 1, "a timeline lasts at least one hour")
@@ -54,23 +57,36 @@ public final class HeartbeatWorkload: Sendable {
 
     /// What happened: equal for every driver that ran the plan correctly.
     public struct Outcome: Sendable, Equatable, CustomStringConvertible {
+        /// Heartbeats the app recorded.
         public var heartbeatsAccepted = 0
+        /// Heartbeats it refused (rate limit).
         public var heartbeatsRejected = 0
+        /// Runs of the 30-minute check.
         public var checkRuns = 0
+        /// Runs of the 2-minute sender.
         public var senderRuns = 0
+        /// Pre-notification alerts created.
         public var preNotificationAlerts = 0
+        /// Email alerts created.
         public var emailAlerts = 0
+        /// Alerts sent.
         public var sentAlerts = 0
+        /// Alerts cancelled by a later check-in.
         public var cancelledAlerts = 0
+        /// Pushes the messenger got.
         public var pushesDelivered = 0
+        /// Emails the messenger got.
         public var emailsDelivered = 0
 
+        /// All counts in one line.
         public var description: String {
             "heartbeats \(heartbeatsAccepted)+\(heartbeatsRejected) rejected, checks \(checkRuns), sender runs \(senderRuns), alerts \(preNotificationAlerts) pre + \(emailAlerts) email (\(sentAlerts) sent, \(cancelledAlerts) cancelled), delivered \(pushesDelivered) push + \(emailsDelivered) email"
         }
     }
 
+    /// What the timeline does.
     public let plan: Plan
+    /// The app under load (actor store).
     public let app: SafeNSoundApp
     let environment: DomainEnvironment
     let messenger: CountingMessenger

@@ -1,3 +1,5 @@
+import Sim
+
 /// Message-passing workloads for measuring dispatch (`rehearse bench`, `Benchmarks/`): the same
 /// ping-pong and fan-in on simulated actors and on Swift's default executor. Every actor touches
 /// its own state after each reply, so the optimizer keeps both hops of a round trip.

@@ -1,3 +1,5 @@
+import Sim
+
 /// The kernel's own racing workload, used by `rehearse selfcheck` and the kernel's tests:
 /// `bidders` actors each read an auction actor, think for a random virtual time, and bid, three
 /// times over, so the outcome depends on the interleaving and on the seed.

@@ -1,0 +1,66 @@
+/// The Inspired app of one signed-in user: every action goes through the user's `FirestoreClient`, so it pays network faults and
+/// is checked by Inspired's rules; each throws `InspiredError` (`.backend` for what the backend refused).
+public final class InspiredClient: Sendable {
+    /// The signed-in user's id (nil: signed out).
+    public var uid: String? { firestore.auth?.uid }
+    /// The device's view of the backend (its network and auth).
+    public let firestore: FirestoreClient
+    let app: InspiredApp
+
+    init(app: InspiredApp, firestore: FirestoreClient) {
+        self.app = app
+        self.firestore = firestore
+    }
+
+    /// One-time onboarding: creates `users/{uid}` with the default privacy settings.
+    public func createProfile(displayName: String, bio: String = "", joinedCommunities: [String] = []) async throws(InspiredError) {
+        try await app.createProfile(displayName: displayName, bio: bio, joinedCommunities: joinedCommunities, as: firestore)
+    }
+
+    /// Changes the caller's privacy settings; the public-profile constraint is checked here and by the rules.
+    public func updatePrivacy(_ settings: InspiredPrivacySettings) async throws(InspiredError) {
+        try await app.updatePrivacy(settings, as: firestore)
+    }
+
+    /// Joins a community (area or studio).
+    public func joinCommunity(_ communityId: String) async throws(InspiredError) {
+        try await app.joinCommunity(communityId, as: firestore)
+    }
+
+    /// Reads a profile as the caller; a rules refusal becomes `profileNotVisible` ("This profile is now private.").
+    public func profile(of userId: String) async throws(InspiredError) -> DocumentSnapshot {
+        try await app.profile(of: userId, as: firestore)
+    }
+
+    /// Creates a post with a client-chosen id and the author's denormalized info.
+    public func createPost(postId: String, content: String, source: (type: String, name: String)) async throws(InspiredError) {
+        try await app.createPost(postId: postId, content: content, source: source, as: firestore)
+    }
+
+    /// Likes a post: creates `likes/{uid}` and increments `stats.likeCount` in one transaction.
+    public func likePost(_ postId: String) async throws(InspiredError) {
+        try await app.likePost(postId, as: firestore)
+    }
+
+    /// Unlikes a post: deletes `likes/{uid}` and decrements `stats.likeCount` in one transaction.
+    public func unlikePost(_ postId: String) async throws(InspiredError) {
+        try await app.unlikePost(postId, as: firestore)
+    }
+
+    /// The batched "did I like these?" query for one page of the feed.
+    public func likedPostIds(among postIds: [String]) async throws(InspiredError) -> [String] {
+        try await app.likedPostIds(among: postIds, as: firestore)
+    }
+
+    /// Adds a comment with a client-chosen id and increments `stats.commentCount` in one transaction.
+    public func addComment(postId: String, commentId: String, text: String) async throws(InspiredError) {
+        try await app.addComment(postId: postId, commentId: commentId, text: text, as: firestore)
+    }
+}
+
+extension InspiredApp {
+    /// The app on one user's device, signed in as `uid` (nil: signed out).
+    public func client(uid: String?) -> InspiredClient {
+        InspiredClient(app: self, firestore: backend.client(auth: uid.map { AuthContext(uid: $0) }, label: uid ?? "signed-out"))
+    }
+}

@@ -1,0 +1,32 @@
+/// The SafeNSound iOS app of one signed-in user: a check-in calls the `recordHeartbeat` callable
+/// over the device's network (so it pays latency and faults, and fails offline); each action
+/// throws `SafeNSoundError` (`.backend` for what the backend or the network refused).
+public final class SafeNSoundClient: Sendable {
+    /// The signed-in user's id.
+    public var uid: String? { firestore.auth?.uid }
+    /// The device's view of the backend (its network and auth).
+    public let firestore: FirestoreClient
+    let functions: Functions
+
+    init(firestore: FirestoreClient, functions: Functions) {
+        self.firestore = firestore
+        self.functions = functions
+    }
+
+    /// Taps "check in": `recordHeartbeat` with the device's time zone; returns the heartbeat time
+    /// the server recorded. `overNetwork: false` reaches the function at once, without the
+    /// network's latency and faults (a second tap pipelined on the connection the first opened).
+    @discardableResult
+    public func checkIn(timeZone: String, deviceModel: String = "iPhone", overNetwork: Bool = true) async throws(SafeNSoundError) -> Timestamp {
+        let data: Fields = ["timezone": .string(timeZone), "deviceInfo": .map(["model": .string(deviceModel)])]
+        let value: Value
+        do {
+            value = try await functions.invoke(
+                SafeNSoundApp.recordHeartbeatName, data: data, auth: firestore.auth, network: overNetwork ? firestore.network : nil)
+        } catch { throw .wrap(error) }
+        guard let time = value.mapValue?["lastHeartbeat"]?.timestampValue else {
+            throw .backend(.invalidArgument("recordHeartbeat answered without lastHeartbeat: \(value)"))
+        }
+        return time
+    }
+}

@@ -1,0 +1,74 @@
+import Sim
+
+/// What identifies one run: scenario, seed, strategy, variant, parameters and swarm. `RunReport`
+/// and `FailureArtifact` store one (what ran); `RunRequest.identity` is what a request asks for;
+/// each of a sweep's seeds is one (`SweepResult.identity(seed:swarm:)`). In JSON its fields are
+/// keys of the enclosing object (`scenario`, `seed`, `strategy`, `variant`, `parameters`,
+/// `swarm`), as they were before this type existed, so old files read unchanged.
+public struct RunIdentity: Sendable, Hashable, Codable {
+    /// The scenario's name.
+    public var scenario: String
+    /// The seed.
+    public var seed: UInt64
+    /// The strategy as `--strategy` takes it: what ran (a portfolio's member, PCT with its
+    /// measured horizon) in a report or artifact; `load …` (the load model) in a load report.
+    public var strategy: String
+    /// The Domain variant, nil for the careful design.
+    public var variant: String?
+    /// Scenario parameters: every resolved value in a report or artifact, the explicit ones in a request.
+    public var parameters: [String: Int]
+    /// The seed's swarm of fault kinds (nil: the scenario's own faults).
+    public var swarm: SwarmConfiguration?
+
+    /// An identity with every field given.
+    public init(
+        scenario: String, seed: UInt64, strategy: String, variant: String? = nil, parameters: [String: Int] = [:],
+        swarm: SwarmConfiguration? = nil
+    ) {
+        self.scenario = scenario
+        self.seed = seed
+        self.strategy = strategy
+        self.variant = variant
+        self.parameters = parameters
+        self.swarm = swarm
+    }
+
+    /// Deterministic from scenario, seed, strategy and variant: `auction-race-s42-pct-3-careful`
+    /// (the report folder's and the failure artifact's name).
+    public var runId: String {
+        "\(scenario)-s\(seed)-\(strategy.replacingOccurrences(of: ":", with: "-"))-\(variant ?? "careful")"
+    }
+
+    /// The `rehearse run` line that reproduces this run: `parameters` restricted to `explicit`
+    /// (nil: all), with the timing window when it was set.
+    public func commandLine(explicit: Set<String>? = nil, timingWindowNanoseconds: UInt64? = nil) -> RunCommandLine {
+        RunCommandLine(
+            scenario: scenario, seed: seed, strategy: strategy,
+            parameters: explicit.map { names in parameters.filter { names.contains($0.key) } } ?? parameters,
+            variant: variant, swarm: swarm != nil, timingWindowNanoseconds: timingWindowNanoseconds)
+    }
+
+    private enum CodingKeys: String, CodingKey { case scenario, seed, strategy, variant, parameters, swarm }
+
+    /// Reads the identity's keys from the enclosing object (other keys are left to its owner).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        scenario = try container.decode(String.self, forKey: .scenario)
+        seed = try container.decode(UInt64.self, forKey: .seed)
+        strategy = try container.decode(String.self, forKey: .strategy)
+        variant = try container.decodeIfPresent(String.self, forKey: .variant)
+        parameters = try container.decode([String: Int].self, forKey: .parameters)
+        swarm = try container.decodeIfPresent(SwarmConfiguration.self, forKey: .swarm)
+    }
+
+    /// Writes the identity's keys into the enclosing object.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(scenario, forKey: .scenario)
+        try container.encode(seed, forKey: .seed)
+        try container.encode(strategy, forKey: .strategy)
+        try container.encodeIfPresent(variant, forKey: .variant)
+        try container.encode(parameters, forKey: .parameters)
+        try container.encodeIfPresent(swarm, forKey: .swarm)
+    }
+}
