@@ -21,6 +21,7 @@ public final class SafeNSoundActorStore: SafeNSoundStore {
         return account
     }
 
+    /// Creates the user's document; `userAlreadyRegistered` if it exists.
     public func insertUser(_ user: SafeNSoundUser) async throws(SafeNSoundError) {
         let account = SafeNSoundCheckInAccount(user: user, environment: environment)
         let inserted = accounts.withLock { table -> Bool in
@@ -31,47 +32,64 @@ public final class SafeNSoundActorStore: SafeNSoundStore {
         guard inserted else { throw .userAlreadyRegistered(userId: user.userId) }
     }
 
+    /// The user's document, nil if absent.
     public func user(_ userId: String) async -> SafeNSoundUser? {
         guard let account = try? account(userId) else { return nil }
         return await account.snapshot()
     }
 
+    /// Checks the 1-per-minute limit and records the heartbeat in one atomic step.
     public func recordHeartbeatAtomically(userId: String, at now: Timestamp, timeZoneIdentifier: String, minimumSpacing: Duration) async throws(SafeNSoundError) -> SafeNSoundUser {
         try await account(userId).recordHeartbeatAtomically(at: now, timeZoneIdentifier: timeZoneIdentifier, minimumSpacing: minimumSpacing)
     }
 
+    /// Records a heartbeat without any check (the write half of the literal read-then-write).
     public func applyHeartbeat(userId: String, at now: Timestamp, timeZoneIdentifier: String) async throws(SafeNSoundError) -> SafeNSoundUser {
         await (try account(userId)).applyHeartbeat(at: now, timeZoneIdentifier: timeZoneIdentifier)
     }
 
+    /// Sets `checkInThreshold` (hours) and returns the updated user.
     public func setThreshold(userId: String, hours: Int) async throws(SafeNSoundError) -> SafeNSoundUser {
         let account = try account(userId)
         await account.setThreshold(hours: hours)
         return await account.snapshot()
     }
 
+    /// Pauses or resumes monitoring (`isActive`).
     public func setActive(userId: String, _ isActive: Bool) async throws(SafeNSoundError) {
         await (try account(userId)).setActive(isActive)
     }
 
+    /// Replaces `emergencyContacts` (Settings: add, remove, edit a contact).
     public func setEmergencyContacts(userId: String, _ emails: [String]) async throws(SafeNSoundError) {
         await (try account(userId)).setEmergencyContacts(emails)
     }
 
+    /// Asks for a check of `userId` at `due` or earlier: the user's `nextCheckDue`, the earliest request wins. Kept with the users, not in a function instance, so any instance sees it.
     public func scheduleCheck(_ userId: String, at due: Timestamp) async { await dueIndex.schedule(userId, at: due) }
+    /// Removes and returns every `nextCheckDue <= horizon`, ordered by due time then user id; an overlapping run that already took a user does not get it again.
     public func takeDueChecks(through horizon: Timestamp) async -> [(userId: String, due: Timestamp)] {
         await dueIndex.takeDue(through: horizon)
     }
 
+    /// `create()` with the alert's id: false if an alert with that id exists (ALREADY_EXISTS).
     public func createAlertIfAbsent(_ alert: SafeNSoundScheduledAlert) async -> Bool { await alertQueue.createIfAbsent(alert) }
+    /// `add()` with a random id (the literal design).
     public func addAlertWithRandomId(_ alert: SafeNSoundScheduledAlert) async -> SafeNSoundScheduledAlert { await alertQueue.addWithRandomId(alert) }
+    /// Alerts with status `scheduled` and `scheduledFor <= now`, ordered by time then id.
     public func dueAlerts(at now: Timestamp) async -> [SafeNSoundScheduledAlert] { await alertQueue.dueAlerts(at: now) }
+    /// scheduled (or sending with an expired lease) → sending, atomically; nil if another run has it.
     public func claimAlert(_ alertId: String, at now: Timestamp, lease: Duration) async -> SafeNSoundScheduledAlert? {
         await alertQueue.claim(alertId, at: now, lease: lease)
     }
+    /// Adds `recipient` to the alert's `deliveredTo` (if absent) atomically; a retry skips it.
     public func recordDelivery(_ alertId: String, to recipient: String) async { await alertQueue.recordDelivery(alertId, to: recipient) }
+    /// An open (`scheduled` or claimed) alert back to `scheduled` at `due`; closed alerts stay closed.
     public func rescheduleAlert(_ alertId: String, to due: Timestamp) async { await alertQueue.reschedule(alertId, to: due) }
+    /// Closes the alert as `status` (sent, cancelled or failed).
     public func finishAlert(_ alertId: String, as status: SafeNSoundScheduledAlert.Status) async { await alertQueue.finish(alertId, as: status) }
+    /// Cancels every still-`scheduled` alert of the user; returns how many.
     public func cancelPendingAlerts(userId: String) async -> Int { await alertQueue.cancelPending(userId: userId) }
+    /// Every alert, ordered by creation time then id.
     public func allAlerts() async -> [SafeNSoundScheduledAlert] { await alertQueue.allAlerts() }
 }

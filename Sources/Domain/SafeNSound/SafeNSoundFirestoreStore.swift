@@ -9,8 +9,10 @@
 /// check's work list is the users' `nextCheckDue` field (an indexed query `nextCheckDue <= horizon`),
 /// so a fresh function instance finds the same work.
 public struct SafeNSoundFirestoreStore: SafeNSoundStore {
+    /// The Firestore holding `users` and `scheduled_alerts`.
     public let firestore: Firestore
 
+    /// A store over `firestore`'s `users` and `scheduled_alerts` collections.
     public init(firestore: Firestore) { self.firestore = firestore }
 
     static func userPath(_ userId: String) -> DocumentPath { DocumentPath("users", userId) }
@@ -73,6 +75,7 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
 
     // MARK: Users
 
+    /// Creates the user's document; `userAlreadyRegistered` if it exists.
     public func insertUser(_ user: SafeNSoundUser) async throws(SafeNSoundError) {
         do {
             try await firestore.create(Self.userPath(user.userId), Self.fields(user))
@@ -83,8 +86,10 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
         }
     }
 
+    /// The user's document, nil if absent.
     public func user(_ userId: String) async -> SafeNSoundUser? { Self.user(await firestore.get(Self.userPath(userId)).fields) }
 
+    /// Checks the 1-per-minute limit and records the heartbeat in one atomic step.
     public func recordHeartbeatAtomically(userId: String, at now: Timestamp, timeZoneIdentifier: String, minimumSpacing: Duration) async throws(SafeNSoundError) -> SafeNSoundUser {
         do {
             return try await firestore.runTransaction { transaction in
@@ -105,6 +110,7 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
         } catch { throw Self.wrap(error, userId: userId) }
     }
 
+    /// Records a heartbeat without any check (the write half of the literal read-then-write).
     public func applyHeartbeat(userId: String, at now: Timestamp, timeZoneIdentifier: String) async throws(SafeNSoundError) -> SafeNSoundUser {
         do {
             try await firestore.set(DocumentPath("heartbeats", "\(userId)_\(now.unixNanoseconds)"), ["userId": .string(userId), "timestamp": .timestamp(now)])
@@ -119,6 +125,7 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
         } catch { throw Self.wrap(error, userId: userId) }
     }
 
+    /// Sets `checkInThreshold` (hours) and returns the updated user.
     public func setThreshold(userId: String, hours: Int) async throws(SafeNSoundError) -> SafeNSoundUser {
         do {
             let after = try await firestore.update(Self.userPath(userId), ["checkInThreshold": .set(.int(Int64(hours)))])
@@ -129,6 +136,7 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
         } catch { throw Self.wrap(error, userId: userId) }
     }
 
+    /// Pauses or resumes monitoring (`isActive`).
     public func setActive(userId: String, _ isActive: Bool) async throws(SafeNSoundError) {
         do {
             try await firestore.update(Self.userPath(userId), ["isActive": .set(.bool(isActive))])
@@ -137,6 +145,7 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
         } catch { throw Self.wrap(error, userId: userId) }
     }
 
+    /// Replaces `emergencyContacts` (Settings: add, remove, edit a contact).
     public func setEmergencyContacts(userId: String, _ emails: [String]) async throws(SafeNSoundError) {
         do {
             try await firestore.update(Self.userPath(userId), ["emergencyContacts": .set(.array(emails.map(Value.string)))])
@@ -186,6 +195,7 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
 
     // MARK: Alerts
 
+    /// `create()` with the alert's id: false if an alert with that id exists (ALREADY_EXISTS).
     public func createAlertIfAbsent(_ alert: SafeNSoundScheduledAlert) async -> Bool {
         do {
             try await firestore.create(Self.alertPath(alert.alertId), Self.fields(alert))
@@ -196,6 +206,7 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
         }
     }
 
+    /// `add()` with a random id (the literal design).
     public func addAlertWithRandomId(_ alert: SafeNSoundScheduledAlert) async -> SafeNSoundScheduledAlert {
         var alert = alert
         do {
@@ -206,6 +217,7 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
         return alert
     }
 
+    /// Alerts with status `scheduled` and `scheduledFor <= now`, ordered by time then id.
     public func dueAlerts(at now: Timestamp) async -> [SafeNSoundScheduledAlert] {
         // `where status == "scheduled" and scheduledFor <= now order by scheduledFor` on its composite
         // index: the cost is the alerts due, not every alert ever created.
@@ -214,6 +226,7 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
             .compactMap(Self.alert)
     }
 
+    /// scheduled (or sending with an expired lease) → sending, atomically; nil if another run has it.
     public func claimAlert(_ alertId: String, at now: Timestamp, lease: Duration) async -> SafeNSoundScheduledAlert? {
         try? await firestore.runTransaction { transaction -> SafeNSoundScheduledAlert? in
             guard var alert = Self.alert(try await transaction.get(Self.alertPath(alertId))) else { return nil }
@@ -253,12 +266,14 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
         }
     }
 
+    /// Closes the alert as `status` (sent, cancelled or failed).
     public func finishAlert(_ alertId: String, as status: SafeNSoundScheduledAlert.Status) async {
         var updates: [String: FieldUpdate] = ["status": .set(.string(status.rawValue))]
         if status == .scheduled { updates["claimedAt"] = .delete }
         _ = try? await firestore.update(Self.alertPath(alertId), updates)
     }
 
+    /// Cancels every still-`scheduled` alert of the user; returns how many.
     public func cancelPendingAlerts(userId: String) async -> Int {
         let scheduled = SafeNSoundScheduledAlert.Status.scheduled.rawValue
         let pending = firestore.query("scheduled_alerts", whereField: "userId", isEqualTo: .string(userId))
@@ -276,10 +291,12 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
         return cancelled
     }
 
+    /// Every alert, ordered by creation time then id.
     public func allAlerts() async -> [SafeNSoundScheduledAlert] {
         firestore.query("scheduled_alerts").compactMap(Self.alert).sorted { ($0.createdAt, $0.alertId) < ($1.createdAt, $1.alertId) }
     }
 
+    /// Every alert of `userId`, ordered by creation time then id (`allAlerts` filtered to the user).
     public func alerts(of userId: String) async -> [SafeNSoundScheduledAlert] {
         firestore.query("scheduled_alerts", whereField: "userId", isEqualTo: .string(userId))
             .compactMap(Self.alert).filter { $0.userId == userId }.sorted { ($0.createdAt, $0.alertId) < ($1.createdAt, $1.alertId) }
