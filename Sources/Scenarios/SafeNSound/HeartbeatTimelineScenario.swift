@@ -186,7 +186,6 @@ public struct HeartbeatTimelineScenario: Scenario {
         _ member: Member, app: SafeNSoundApp, backend: Backend, clock: DomainClock, end: Timestamp,
         observed: Observed, context: ScenarioContext, virtual: @Sendable (Timestamp) -> UInt64
     ) async {
-        let p = context.parameters
         var random = Simulation.random("heartbeat/\(member.userId)")
         let device = app.client(uid: member.userId)
         let threshold = Duration.seconds(Int64(member.thresholdHours) * 3600)
