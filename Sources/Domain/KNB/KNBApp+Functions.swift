@@ -148,7 +148,8 @@ extension KNBApp {
         for case .string(let liker) in after where !before.contains(.string(liker)) && liker != author {
             await notify(author, type: isReply ? "REPLY_LIKE" : "POST_LIKE", preference: isReply ? "replyLikes" : "postLikes",
                          title: "New like", body: "\(liker) liked your \(isReply ? "reply" : "post")",
-                         data: ["postId": event.path.id, "liker": liker], key: "\(event.path.id)-\(liker)")
+                         data: ["postId": event.path.id, "liker": liker], key: "\(event.path.id)-\(liker)",
+                         dedupe: !has(.likeNotifyPerEvent))
         }
     }
 

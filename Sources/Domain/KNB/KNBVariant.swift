@@ -41,6 +41,11 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
     /// reentrancy); the like itself is read-then-`arrayUnion` + `increment(1)`: a double tap
     /// that slips past the guard counts one like twice.
     case likeGuardReentrant = "like-guard-reentrant"
+    /// The like notification written per trigger event, as the Notification Flow reads literally
+    /// ("Cloud Function trigger fires … Write AppNotification to users/{email}/notifications",
+    /// an `add()` each time, no key): a duplicate event or a re-like after an unlike notifies the
+    /// author again, where the design wants one POST_LIKE per liker.
+    case likeNotifyPerEvent = "like-notify-per-event"
 
     /// One-line description of what the variant gets wrong.
     public var summary: String {
@@ -60,6 +65,7 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
         case .kiddushCheckSendSet: return "booking email via check-send-set: two invocations both send"
         case .seatRandomId: return "seat reservation via add(): one seat reserved twice"
         case .likeGuardReentrant: return "like tap guard checks, awaits, then marks: a preempted double tap reads 'not liked' twice and counts +2"
+        case .likeNotifyPerEvent: return "POST_LIKE written with add() per trigger event: duplicates and re-likes notify the author twice"
         }
     }
 

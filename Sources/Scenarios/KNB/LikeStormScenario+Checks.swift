@@ -8,6 +8,22 @@ extension LikeStormScenario {
             .always, "like-count-not-negative", "likeCount is never negative", operations: ["like", "unlike", "double-tap"])
         static let replyCountMatchesReplies = CheckDeclaration(
             .eventually, "reply-count-matches-replies", "replyCount == number of replies, once idle", operations: ["reply", "delete"])
+        static let likeNotifiedOncePerLiker = CheckDeclaration(
+            .always, "like-notified-once-per-liker",
+            "at most one POST_LIKE per post and liker (inbox, and push per token), to the post's author, for users who sent a like",
+            operations: ["like", "unlike", "double-tap"])
+        static let everyLikeNotified = CheckDeclaration(
+            .eventually, "every-like-notified", "each confirmed liker of a post has a POST_LIKE in its author's inbox, once idle",
+            operations: ["like", "double-tap"])
+        static let replyNotifiedOnce = CheckDeclaration(
+            .always, "reply-notified-once",
+            "at most one POST_REPLY per reply (inbox, and push per token), to the parent's author, no more replies notified than sent",
+            operations: ["reply"])
+        static let everyReplyNotified = CheckDeclaration(
+            .eventually, "every-reply-notified", "each confirmed reply has a POST_REPLY in its parent author's inbox, once idle",
+            operations: ["reply"])
+        static let reLike = CheckDeclaration(
+            .sometimes, "re-like", "a user liked a post again after unliking it", requires: [.atMost(Parameter.replyPercent, 99)])
         static let doubleTapLike = CheckDeclaration(
             .sometimes, "double-tap-like", "a like was sent twice", requires: [.atLeast(Parameter.doubleTapPercent, 1), .atMost(Parameter.replyPercent, 99)])
         static let staleUnlike = CheckDeclaration(

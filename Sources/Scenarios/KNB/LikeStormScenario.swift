@@ -21,16 +21,22 @@ public struct LikeStormScenario: Scenario {
         Parameter.staleUnlikePercent,
         Parameter.replyPercent,
         Parameter.duplicatePercent,
+        Parameter.reorderPercent,
     ]
     /// The operations whose latency it records.
     public let operations: [String] = ["like", "unlike", "reply"]
     /// The variants it should catch.
-    public let variants = ScenarioSupport.variants([KNBVariant.likeArrayUnionIncrement, .unlikeNonLikerDecrements, .replyCountTriggerIncrement, .likeGuardReentrant])
+    public let variants = ScenarioSupport.variants([KNBVariant.likeArrayUnionIncrement, .unlikeNonLikerDecrements, .replyCountTriggerIncrement, .likeGuardReentrant, .likeNotifyPerEvent])
     /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
         Check.likeCountMatchesLikes,
         Check.likeCountNotNegative,
         Check.replyCountMatchesReplies,
+        Check.likeNotifiedOncePerLiker,
+        Check.everyLikeNotified,
+        Check.replyNotifiedOnce,
+        Check.everyReplyNotified,
+        Check.reLike,
         Check.doubleTapLike,
         Check.staleUnlike,
     ]
@@ -38,7 +44,7 @@ public struct LikeStormScenario: Scenario {
     /// Runs one seed: sets up the app, runs the users, then the end-state checks.
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters
-        let app = KNBScenarioSupport.makeApp(context, duplicatePercent: p[Parameter.duplicatePercent])
+        let app = KNBScenarioSupport.makeApp(context, duplicatePercent: p[Parameter.duplicatePercent], reorderPercent: p[Parameter.reorderPercent])
         let author = await KNBScenarioSupport.signUp(app, email: "author@knb.org", name: "Author")
         var postIds: [String] = []
         for index in 0..<p[Parameter.posts] {
@@ -47,11 +53,12 @@ public struct LikeStormScenario: Scenario {
         var signedUp: [KNBClient] = []
         for index in 0..<p[Parameter.users] { signedUp.append(await KNBScenarioSupport.signUp(app, email: "u\(index)@knb.org", name: "User \(index)")) }
         let users = signedUp, posts = postIds
+        let log = FeedLog()
         let origin = Simulation.nowNanoseconds
         try await context.monitored(every: .milliseconds(500), check: { Self.checkState(app, context) }) {
             await withTaskGroup(of: Void.self) { group in
                 for (index, user) in users.enumerated() {
-                    group.addTask { await Self.userLoop(user, index: index, posts: posts, origin: origin, context: context) }
+                    group.addTask { await Self.userLoop(user, index: index, posts: posts, origin: origin, log: log, context: context) }
                 }
             }
             await app.backend.waitUntilIdle()
@@ -64,13 +71,15 @@ public struct LikeStormScenario: Scenario {
             let count = post["replyCount"]?.intValue ?? -1
             context.eventually(Check.replyCountMatchesReplies, count == Int64(replies), "post \(post.id) replyCount \(count) but \(replies) replies")
         }
+        Self.checkNotifications(app, author: author.email, log: log, context)
         try context.throwIfStopped()
     }
 
-    static func userLoop(_ user: KNBClient, index: Int, posts: [String], origin: UInt64, context: ScenarioContext) async {
+    static func userLoop(_ user: KNBClient, index: Int, posts: [String], origin: UInt64, log: FeedLog, context: ScenarioContext) async {
         let p = context.parameters
         var random = Simulation.random("likes/user-\(index)")
         var liked: Set<String> = []  // what this user's UI believes
+        var unliked: Set<String> = []  // posts this user unliked (a later like is a re-like)
         let arrivals = KNBScenarioSupport.arrivals(count: p[Parameter.actionsPerUser], durationSeconds: p[Parameter.durationSeconds], burstPercent: 0, random: &random, origin: origin)
         for arrival in arrivals {
             await KNBScenarioSupport.sleep(until: arrival)
@@ -79,25 +88,35 @@ public struct LikeStormScenario: Scenario {
             let roll = random.below(100)
             if roll < p[Parameter.replyPercent] {
                 context.note(user.email, "reply \(post)")
-                _ = try? await ScenarioSupport.retrying { try await user.reply(to: post, "Reply from \(user.name)") }
+                let reply = try? await ScenarioSupport.retrying { () async throws -> DocumentPath in
+                    log.replySent()
+                    return try await user.reply(to: post, "Reply from \(user.name)")
+                }
+                if let reply { log.replyConfirmed(reply: reply.id, post: post) }
                 context.recordLatency("reply", user: user.email, intendedStartNanoseconds: arrival)
             } else if liked.contains(post) || random.below(100) < p[Parameter.staleUnlikePercent] {
                 context.sometimes(Check.staleUnlike, !liked.contains(post))
                 context.note(user.email, "unlike \(post)")
                 _ = try? await ScenarioSupport.retrying { try await user.unlike(post) }
                 liked.remove(post)
+                unliked.insert(post)
                 context.recordLatency("unlike", user: user.email, intendedStartNanoseconds: arrival)
             } else {
                 let doubleTap = random.below(100) < p[Parameter.doubleTapPercent]
                 context.sometimes(Check.doubleTapLike, doubleTap)
+                context.sometimes(Check.reLike, unliked.contains(post))
                 context.note(user.email, doubleTap ? "double-tap like \(post)" : "like \(post)")
+                log.likeSent(post: post, user: user.email)
+                let confirmed: Bool
                 if doubleTap {
                     async let first: Void? = try? ScenarioSupport.retrying { try await user.like(post) }
                     async let second: Void? = try? ScenarioSupport.retrying { try await user.like(post) }
-                    _ = await (first, second)
+                    let (one, two) = await (first, second)
+                    confirmed = one != nil || two != nil
                 } else {
-                    _ = try? await ScenarioSupport.retrying { try await user.like(post) }
+                    confirmed = (try? await ScenarioSupport.retrying { try await user.like(post) }) != nil
                 }
+                if confirmed { log.likeConfirmed(post: post, user: user.email) }
                 liked.insert(post)
                 context.recordLatency("like", user: user.email, intendedStartNanoseconds: arrival)
             }
