@@ -86,7 +86,7 @@ extension KNBApp {
         guard let post = event.after.fields, let author = post["authorEmail"]?.stringValue else { return }
         if let parentId = post["parentPostId"]?.stringValue {
             let parent = DocumentPath("social_posts", parentId)
-            if !has(.replyCountTriggerIncrement), firestore.liveFields(parent) == nil {
+            if !has(.replyCascadeQueryOnly), firestore.liveFields(parent) == nil {
                 // The parent was deleted before this reply committed, so its cascade missed it.
                 try await firestore.delete(event.path)
                 return

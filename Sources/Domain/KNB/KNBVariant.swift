@@ -46,6 +46,10 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
     /// an `add()` each time, no key): a duplicate event or a re-like after an unlike notifies the
     /// author again, where the design wants one POST_LIKE per liker.
     case likeNotifyPerEvent = "like-notify-per-event"
+    /// The post-delete cascade as the Feed section reads literally ("cascading delete attempts to
+    /// remove replies"): `onPostDelete` removes the replies its query finds and nothing else looks
+    /// again, so a reply that commits after that query stays, an orphan of a deleted post.
+    case replyCascadeQueryOnly = "reply-cascade-query-only"
 
     /// One-line description of what the variant gets wrong.
     public var summary: String {
@@ -66,6 +70,7 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
         case .seatRandomId: return "seat reservation via add(): one seat reserved twice"
         case .likeGuardReentrant: return "like tap guard checks, awaits, then marks: a preempted double tap reads 'not liked' twice and counts +2"
         case .likeNotifyPerEvent: return "POST_LIKE written with add() per trigger event: duplicates and re-likes notify the author twice"
+        case .replyCascadeQueryOnly: return "post delete removes only the replies its query finds: a reply committed after it is orphaned"
         }
     }
 

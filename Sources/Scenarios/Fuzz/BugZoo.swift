@@ -35,6 +35,7 @@ public enum BugZoo {
         Bug(variant: "unlike-nonliker-decrements", app: "knb", scenario: "like-storm", needs: "depth-1"),
         Bug(variant: "reply-count-trigger-increment", app: "knb", scenario: "like-storm", needs: "fault:duplicate-triggers"),
         Bug(variant: "like-notify-per-event", app: "knb", scenario: "like-storm", needs: "fault:duplicate-triggers"),
+        Bug(variant: "reply-cascade-query-only", app: "knb", scenario: "like-storm", needs: "depth-2"),
         Bug(variant: "seat-random-id", app: "knb", scenario: "seat-contention", needs: "depth-2"),
         Bug(variant: "kiddush-random-id", app: "knb", scenario: "kiddush-booking", needs: "depth-2"),
         Bug(variant: "kiddush-setdata-overwrite", app: "knb", scenario: "kiddush-booking", needs: "depth-2"),

@@ -16,6 +16,8 @@ final class FeedLog: Sendable {
         var likesConfirmed: Set<Like> = []
         var repliesAttempted = 0
         var repliesConfirmed: [String: String] = [:]  // reply id -> parent post id
+        var deletesSent: Set<String> = []
+        var deletesConfirmed: Set<String> = []
     }
 
     private let state = Mutex(State())
@@ -29,6 +31,15 @@ final class FeedLog: Sendable {
     /// A reply to `post` was confirmed with id `reply`.
     func replyConfirmed(reply: String, post: String) { state.withLock { $0.repliesConfirmed[reply] = post } }
 
+    /// The author sent a delete of `post` (a time-out may have committed it).
+    func deleteSent(post: String) { state.withLock { _ = $0.deletesSent.insert(post) } }
+    /// The author was told `post` is deleted.
+    func deleteConfirmed(post: String) { state.withLock { _ = $0.deletesConfirmed.insert(post) } }
+
+    /// Posts whose delete was sent.
+    var deletesSent: Set<String> { state.withLock { $0.deletesSent } }
+    /// Posts whose delete was confirmed, sorted.
+    var deletesConfirmed: [String] { state.withLock { $0.deletesConfirmed.sorted() } }
     /// Every (post, user) whose like was sent at least once.
     var likesAttempted: Set<Like> { state.withLock { $0.likesAttempted } }
     /// Every (post, user) whose like was confirmed at least once, sorted.
