@@ -50,6 +50,10 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
     /// remove replies"): `onPostDelete` removes the replies its query finds and nothing else looks
     /// again, so a reply that commits after that query stays, an orphan of a deleted post.
     case replyCascadeQueryOnly = "reply-cascade-query-only"
+    /// `onKiddushSponsorshipDelete` as the Function Inventory reads literally ("Cleans up calendar
+    /// entry"): it deletes `kiddushCalendar/{date}` whatever booking the entry now shows, so a
+    /// cancellation's late trigger erases the entry of the booking that took the date after it.
+    case kiddushDeleteClearsDate = "kiddush-delete-clears-date"
 
     /// One-line description of what the variant gets wrong.
     public var summary: String {
@@ -71,6 +75,7 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
         case .likeGuardReentrant: return "like tap guard checks, awaits, then marks: a preempted double tap reads 'not liked' twice and counts +2"
         case .likeNotifyPerEvent: return "POST_LIKE written with add() per trigger event: duplicates and re-likes notify the author twice"
         case .replyCascadeQueryOnly: return "post delete removes only the replies its query finds: a reply committed after it is orphaned"
+        case .kiddushDeleteClearsDate: return "booking delete clears the date's calendar entry unconditionally: a late trigger erases the rebooking's entry"
         }
     }
 

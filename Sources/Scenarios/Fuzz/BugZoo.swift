@@ -40,6 +40,7 @@ public enum BugZoo {
         Bug(variant: "kiddush-random-id", app: "knb", scenario: "kiddush-booking", needs: "depth-2"),
         Bug(variant: "kiddush-setdata-overwrite", app: "knb", scenario: "kiddush-booking", needs: "depth-2"),
         Bug(variant: "kiddush-check-send-set", app: "knb", scenario: "kiddush-booking", needs: "depth-3+fault:duplicate-triggers"),
+        Bug(variant: "kiddush-delete-clears-date", app: "knb", scenario: "kiddush-booking", needs: "depth-2"),
         // SafeNSound: most flaws show sequentially (a pause, the DST change, a late alert); the
         // rate-limit race needs two same-instant calls split between read and write.
         Bug(variant: "random-alert-id", app: "safensound", scenario: "heartbeat-timeline", needs: "depth-1", parameters: heartbeatSmall),
