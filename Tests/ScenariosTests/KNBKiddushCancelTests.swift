@@ -7,13 +7,15 @@ import Testing
 /// is caught by that check.
 @Suite struct KNBKiddushCancelTests {
     @Test func carefulCalendarMatchesTheStandingBookings() throws {
+        var cancelled = 0
         for seed in UInt64(1)...5 {
             let (report, _) = try ScenarioRunner.run(RunRequest(scenario: "kiddush-booking", seed: seed))
             #expect(report.passed, "seed \(seed): \(report.failure?.message ?? "")")
             let check = report.checks.first { $0.name == "calendar-matches-bookings" }
             #expect(check?.status == .passed && (check?.observations ?? 0) > 0, "seed \(seed): \(String(describing: check))")
-            #expect(report.latency.contains { $0.operation == "cancelKiddush" }, "seed \(seed): nobody cancelled")
+            if report.latency.contains(where: { $0.operation == "cancelKiddush" }) { cancelled += 1 }
         }
+        #expect(cancelled > 0, "nobody cancelled in seeds 1…5")
     }
 
     /// The zoo saw pct:2 catch it first on seed 8 (release); the seed may move with the model, so

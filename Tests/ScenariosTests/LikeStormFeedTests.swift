@@ -4,7 +4,7 @@ import Testing
 
 /// like-storm's notification and post-delete checks (issue 13 item 2): the careful design passes
 /// them with observations, and each literal-design variant is caught by its own check.
-@Suite struct KNBFeedTests {
+@Suite struct LikeStormFeedTests {
     @Test func carefulFeedPassesTheNotificationAndDeleteChecks() throws {
         for seed in UInt64(1)...3 {
             let (report, _) = try ScenarioRunner.run(RunRequest(scenario: "like-storm", seed: seed))
