@@ -210,7 +210,9 @@ func duplicatingFaults() -> BackendFaults {
         #expect(knb.app.backend.outbox.records(type: "KIDDUSH_BOOKING").count == KNBApp.bookingRecipients.count)
         let calendar = DocumentPath("kiddushCalendar", "2026-02-07")
         #expect(await knb.app.backend.firestore.get(calendar)["status"] == "sponsored")
-        #expect(await backendError { try await knb.bob.cancelKiddush(booking) }?.code == "PERMISSION_DENIED")
+        // Bob's app refuses to cancel Alice's booking (it is not his), and the rules refuse the raw delete.
+        await #expect(throws: KNBError.bookingChanged("2026-02-07")) { try await knb.bob.cancelKiddush(booking) }
+        #expect(await backendError { try await knb.bob.firestore.delete(booking) }?.code == "PERMISSION_DENIED")
         try await knb.alice.cancelKiddush(booking)
         await knb.app.backend.waitUntilIdle()
         #expect(await knb.app.backend.firestore.get(calendar).exists == false)

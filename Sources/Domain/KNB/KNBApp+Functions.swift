@@ -86,7 +86,7 @@ extension KNBApp {
         guard let post = event.after.fields, let author = post["authorEmail"]?.stringValue else { return }
         if let parentId = post["parentPostId"]?.stringValue {
             let parent = DocumentPath("social_posts", parentId)
-            if !has(.replyCountTriggerIncrement), firestore.liveFields(parent) == nil {
+            if !has(.replyCascadeQueryOnly), firestore.liveFields(parent) == nil {
                 // The parent was deleted before this reply committed, so its cascade missed it.
                 try await firestore.delete(event.path)
                 return
@@ -160,7 +160,8 @@ extension KNBApp {
         for case .string(let liker) in after where !before.contains(.string(liker)) && liker != author {
             await notify(author, type: isReply ? "REPLY_LIKE" : "POST_LIKE", preference: isReply ? "replyLikes" : "postLikes",
                          title: "New like", body: "\(liker) liked your \(isReply ? "reply" : "post")",
-                         data: ["postId": event.path.id, "liker": liker], key: "\(event.path.id)-\(liker)")
+                         data: ["postId": event.path.id, "liker": liker], key: "\(event.path.id)-\(liker)",
+                         dedupe: !has(.likeNotifyPerEvent))
         }
     }
 
@@ -179,32 +180,51 @@ extension KNBApp {
         } else {
             let claimed = try await firestore.runTransaction { tx -> Bool in
                 let current = try await tx.get(event.path)
-                guard current.exists, current["emailClaimedAt"] == nil else { return false }
+                // The date id is reused when a cancelled date is booked again: a late event of the
+                // cancelled booking must not claim (or announce) the booking that replaced it.
+                guard current.exists, Self.sameBooking(current.fields ?? [:], booking), current["emailClaimedAt"] == nil else { return false }
                 tx.update(event.path, ["emailClaimedAt": .serverTimestamp, "emailClaimId": .set(.string(event.eventId))])
                 return true
             }
-            guard claimed else { return }
-            // After the claim the email is at most once: a time-out may have sent it, so no retry.
-            // A 429 that outlasted the retries sent nothing: release the claim and throw, so the
-            // event is redelivered (the trigger is deployed with retries) and the email still goes.
-            do {
-                try await sendBookingEmail(message)
-            } catch .resourceExhausted(let reason) {
-                _ = try? await firestore.runTransaction { tx in
-                    let current = try await tx.get(event.path)
-                    guard current.exists, current["emailClaimId"] == .string(event.eventId) else { return }
-                    tx.update(event.path, ["emailClaimedAt": .delete, "emailClaimId": .delete])
-                }
-                throw BackendError.resourceExhausted(reason)
-            } catch {}
-            _ = try? await firestore.update(event.path, ["bookingEmailSentAt": .serverTimestamp])
+            // A duplicate (or redelivered) event finds the claim taken and sends nothing, but still
+            // writes the calendar entry below (idempotent), in case the first delivery failed there.
+            if claimed {
+                // After the claim the email is at most once: a time-out may have sent it, so no retry.
+                // A 429 that outlasted the retries sent nothing: release the claim and throw, so the
+                // event is redelivered (the trigger is deployed with retries) and the email still goes.
+                do {
+                    try await sendBookingEmail(message)
+                } catch .resourceExhausted(let reason) {
+                    _ = try? await firestore.runTransaction { tx in
+                        let current = try await tx.get(event.path)
+                        guard current.exists, current["emailClaimId"] == .string(event.eventId) else { return }
+                        tx.update(event.path, ["emailClaimedAt": .delete, "emailClaimId": .delete])
+                    }
+                    throw BackendError.resourceExhausted(reason)
+                } catch {}
+                _ = try? await firestore.update(event.path, ["bookingEmailSentAt": .serverTimestamp])
+            }
         }
         let anonymous = booking["isAnonymous"] == .bool(true)
-        try await firestore.set(DocumentPath("kiddushCalendar", date), [
+        let entry: Fields = [
             "status": "sponsored", "sponsor": .string(anonymous ? "Anonymous" : booking["sponsorName"]?.stringValue ?? ""),
             "occasion": booking["occasion"] ?? "", "source": "app", "bookingId": .string(event.path.id),
+            "sponsorEmail": booking["sponsorEmail"] ?? .null, "bookedAt": booking["timestamp"] ?? .null,
             "updatedAt": .timestamp(backend.env.clock.now),
-        ])
+        ]
+        // Written only while this booking stands (in one transaction with that read): a booking
+        // cancelled before its event ran leaves no entry, and a rebooking's entry is not overwritten.
+        try await firestore.runTransaction { tx in
+            let current = try await tx.get(event.path)
+            guard let fields = current.fields, Self.sameBooking(fields, booking) else { return }
+            tx.set(DocumentPath("kiddushCalendar", date), entry)
+        }
+    }
+
+    /// Whether two states of `kiddush_sponsorships/{date}` are the same booking (the id is the
+    /// date, so a cancelled date booked again is another booking at the same path).
+    static func sameBooking(_ a: Fields, _ b: Fields) -> Bool {
+        a["sponsorEmail"] == b["sponsorEmail"] && a["timestamp"] == b["timestamp"]
     }
 
     /// Retries only 429s (nothing was sent); a time-out is not retried (it may have sent).
@@ -225,9 +245,16 @@ extension KNBApp {
     func onKiddushDelete(_ event: TriggerEvent) async throws {
         guard let date = event.before["date"]?.stringValue else { return }
         let calendar = DocumentPath("kiddushCalendar", date)
+        if has(.kiddushDeleteClearsDate) {
+            try await firestore.delete(calendar)
+            return
+        }
+        let booking = event.before.fields ?? [:]
         try await firestore.runTransaction { tx in
             let entry = try await tx.get(calendar)
-            guard entry["bookingId"]?.stringValue == event.path.id else { return }
+            // Only this booking's entry: after a rebooking the date's entry is the new booking's.
+            guard entry["bookingId"]?.stringValue == event.path.id,
+                  entry["sponsorEmail"] == booking["sponsorEmail"], entry["bookedAt"] == booking["timestamp"] else { return }
             tx.delete(calendar)
         }
     }

@@ -272,9 +272,21 @@ public final class KNBClient: Sendable {
         } catch { throw .wrap(error) }
     }
 
-    /// Cancels a kiddush booking (its sponsor or an admin, per the rules).
-    public func cancelKiddush(_ path: DocumentPath) async throws(KNBError) {
-        do { try await firestore.delete(path) } catch { throw .wrap(error) }
+    /// Cancels the kiddush booking at `path` made by `sponsor` (default: this user; an admin names
+    /// another sponsor to cancel theirs). Careful: in a transaction that deletes only that sponsor's
+    /// booking, because the id is the date: after a cancellation the date can be booked again, and a
+    /// retried or late cancel by path would delete the new booking (an admin's, which the rules
+    /// allow). A booking already gone is a no-op; another sponsor's throws `bookingChanged`.
+    public func cancelKiddush(_ path: DocumentPath, sponsor: String? = nil) async throws(KNBError) {
+        let expected = sponsor ?? email
+        do {
+            try await firestore.runTransaction { tx in
+                let booking = try await tx.get(path)
+                guard booking.exists else { return }
+                guard booking["sponsorEmail"]?.stringValue == expected else { throw KNBError.bookingChanged(path.id) }
+                tx.delete(path)
+            }
+        } catch { throw .wrap(error) }
     }
 
     /// Reserves seat `row`-`number`; careful: id = seat, created in a transaction.

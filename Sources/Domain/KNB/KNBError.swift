@@ -10,6 +10,8 @@ public enum KNBError: AppError, Hashable, CustomStringConvertible {
     case tooManyImages(Int)
     case postNotFound(String)
     case dateAlreadyBooked(String)
+    /// The booking to cancel is now another sponsor's (the date was cancelled and booked again).
+    case bookingChanged(String)
     case seatTaken(String)
     /// The backend refused or failed the request (rules, contention, network).
     case backend(BackendError)
@@ -27,6 +29,7 @@ public enum KNBError: AppError, Hashable, CustomStringConvertible {
         case .tooManyImages(let count): return "a post has at most 4 images, this one has \(count)"
         case .postNotFound(let id): return "post \(id) does not exist (deleted?)"
         case .dateAlreadyBooked(let date): return "the kiddush on \(date) is already sponsored; pick another Shabbat"
+        case .bookingChanged(let date): return "the kiddush booking of \(date) is no longer the one you meant (cancelled and booked again); refresh"
         case .seatTaken(let seat): return "seat \(seat) is already reserved; pick another seat"
         case .backend(let error): return "Backend: \(error)"
         }

@@ -45,6 +45,19 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
     /// from that read: admin `get`, then `update(replyCount: read + 1)`. Another reply's
     /// invocation landing between the read and the write is overwritten (a lost count).
     case replyCountReadThenWrite = "reply-count-read-then-write"
+    /// The like notification written per trigger event, as the Notification Flow reads literally
+    /// ("Cloud Function trigger fires … Write AppNotification to users/{email}/notifications",
+    /// an `add()` each time, no key): a duplicate event or a re-like after an unlike notifies the
+    /// author again, where the design wants one POST_LIKE per liker.
+    case likeNotifyPerEvent = "like-notify-per-event"
+    /// The post-delete cascade as the Feed section reads literally ("cascading delete attempts to
+    /// remove replies"): `onPostDelete` removes the replies its query finds and nothing else looks
+    /// again, so a reply that commits after that query stays, an orphan of a deleted post.
+    case replyCascadeQueryOnly = "reply-cascade-query-only"
+    /// `onKiddushSponsorshipDelete` as the Function Inventory reads literally ("Cleans up calendar
+    /// entry"): it deletes `kiddushCalendar/{date}` whatever booking the entry now shows, so a
+    /// cancellation's late trigger erases the entry of the booking that took the date after it.
+    case kiddushDeleteClearsDate = "kiddush-delete-clears-date"
 
     /// One-line description of what the variant gets wrong.
     public var summary: String {
@@ -65,6 +78,9 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
         case .seatRandomId: return "seat reservation via add(): one seat reserved twice"
         case .likeGuardReentrant: return "like tap guard checks, awaits, then marks: a preempted double tap reads 'not liked' twice and counts +2"
         case .replyCountReadThenWrite: return "reply trigger reads the parent, then writes replyCount = read + 1: an invocation between the two is lost"
+        case .likeNotifyPerEvent: return "POST_LIKE written with add() per trigger event: duplicates and re-likes notify the author twice"
+        case .replyCascadeQueryOnly: return "post delete removes only the replies its query finds: a reply committed after it is orphaned"
+        case .kiddushDeleteClearsDate: return "booking delete clears the date's calendar entry unconditionally: a late trigger erases the rebooking's entry"
         }
     }
 

@@ -42,10 +42,13 @@ public enum BugZoo {
         // would double-count without any race); half the actions are replies.
         Bug(variant: "reply-count-read-then-write", app: "knb", scenario: "like-storm", needs: "depth-2+function",
             parameters: ["duplicatePercent": "0", "replyPercent": "50"]),
+        Bug(variant: "like-notify-per-event", app: "knb", scenario: "like-storm", needs: "fault:duplicate-triggers"),
+        Bug(variant: "reply-cascade-query-only", app: "knb", scenario: "like-storm", needs: "depth-2"),
         Bug(variant: "seat-random-id", app: "knb", scenario: "seat-contention", needs: "depth-2"),
         Bug(variant: "kiddush-random-id", app: "knb", scenario: "kiddush-booking", needs: "depth-2"),
         Bug(variant: "kiddush-setdata-overwrite", app: "knb", scenario: "kiddush-booking", needs: "depth-2"),
         Bug(variant: "kiddush-check-send-set", app: "knb", scenario: "kiddush-booking", needs: "depth-3+fault:duplicate-triggers"),
+        Bug(variant: "kiddush-delete-clears-date", app: "knb", scenario: "kiddush-booking", needs: "depth-2"),
         // SafeNSound: most flaws show sequentially (a pause, the DST change, a late alert); the
         // rate-limit race needs two same-instant calls split between read and write.
         Bug(variant: "random-alert-id", app: "safensound", scenario: "heartbeat-timeline", needs: "depth-1", parameters: heartbeatSmall),

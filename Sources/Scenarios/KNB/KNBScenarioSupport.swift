@@ -4,9 +4,11 @@ import Sim
 /// Set-up and client behaviour shared by the KNB scenarios: the app on the simulator with the
 /// run's variant, signed-up users, and the retry policy of a real client.
 enum KNBScenarioSupport {
-    /// The KNB app on the running simulation, with `duplicatePercent` % duplicate trigger events.
-    static func makeApp(_ context: ScenarioContext, duplicatePercent: Int) -> KNBApp {
-        let faults = Self.faults(duplicatePercent: duplicatePercent)
+    /// The KNB app on the running simulation, with `duplicatePercent` % duplicate trigger events
+    /// and, when given, `reorderPercent` % reordered ones (else the documented default).
+    static func makeApp(_ context: ScenarioContext, duplicatePercent: Int, reorderPercent: Int? = nil) -> KNBApp {
+        var faults = Self.faults(duplicatePercent: duplicatePercent)
+        if let reorderPercent { faults.triggerReorderProbability = Double(reorderPercent) / 100 }
         return KNBApp(backend: context.backend(faults), variant: ScenarioSupport.variant(context, KNBVariant.self))
     }
 

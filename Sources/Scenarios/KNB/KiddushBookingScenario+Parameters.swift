@@ -15,5 +15,9 @@ extension KiddushBookingScenario {
             "windowSeconds", "bookings arrive within this window (virtual seconds)", default: 5, in: 1...3_600)
         static let duplicatePercent = ScenarioParameter(
             "duplicatePercent", "trigger events delivered twice", default: 20, in: 0...100)
+        static let cancelPercent = ScenarioParameter(
+            "cancelPercent", "chance a user told 'booked' cancels 0–1.5 s later", default: 30, in: 0...100)
+        static let rebookPercent = ScenarioParameter(
+            "rebookPercent", "chance a user told 'already booked' tries the same date again 0.2–2 s later (once)", default: 50, in: 0...100)
     }
 }

@@ -21,5 +21,9 @@ extension LikeStormScenario {
             "replyPercent", "share of actions that are replies", default: 25, in: 0...100)
         static let duplicatePercent = ScenarioParameter(
             "duplicatePercent", "trigger events delivered twice", default: 10, in: 0...100)
+        static let postDeletes = ScenarioParameter(
+            "postDeletes", "posts their author deletes during the storm (the first ones; at most posts)", default: 1, in: 0...20)
+        static let reorderPercent = ScenarioParameter(
+            "reorderPercent", "chance a trigger event overtakes the previous one of its post (writes < 1 s apart)", default: 15, in: 0...100)
     }
 }
