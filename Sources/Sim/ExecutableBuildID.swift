@@ -12,7 +12,7 @@ enum ExecutableBuildID {
     /// Walks the main program's ELF program headers (found through the auxiliary vector, 64-bit
     /// layout: `Elf64_Phdr`, 56 bytes) to its PT_NOTE segments, already mapped in memory.
     private static func read() -> String? {
-        #if canImport(Glibc) && arch(x86_64) || canImport(Glibc) && arch(arm64)
+        #if canImport(Glibc) && (arch(x86_64) || arch(arm64))
         // getauxval(3) is not in Swift's Glibc module; the C library exports it.
         typealias GetAuxiliaryValue = @convention(c) (UInt) -> UInt
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "getauxval") else { return nil }
@@ -24,8 +24,8 @@ enum ExecutableBuildID {
         func address(_ index: Int) -> UInt { UInt(table.loadUnaligned(fromByteOffset: index * entrySize + 16, as: UInt64.self)) }
         func memorySize(_ index: Int) -> Int { Int(table.loadUnaligned(fromByteOffset: index * entrySize + 40, as: UInt64.self)) }
         // A position-independent executable is loaded at a bias: where PT_PHDR landed minus where it asked to be.
-        guard let self_ = (0..<count).first(where: { type($0) == typeHeaders }) else { return nil }
-        let bias = headers &- address(self_)
+        guard let own = (0..<count).first(where: { type($0) == typeHeaders }) else { return nil }
+        let bias = headers &- address(own)
         for index in 0..<count where type(index) == typeNote {
             guard let start = UnsafeRawPointer(bitPattern: bias &+ address(index)) else { continue }
             if let id = buildID(notes: UnsafeRawBufferPointer(start: start, count: memorySize(index))) {

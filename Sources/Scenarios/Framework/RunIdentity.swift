@@ -2,9 +2,10 @@ import Sim
 
 /// What identifies one run: scenario, seed, strategy, variant, parameters and swarm. `RunReport`
 /// and `FailureArtifact` store one (what ran); `RunRequest.identity` is what a request asks for;
-/// each of a sweep's seeds is one (`SweepResult.identity(seed:swarm:)`). In JSON its fields are
-/// keys of the enclosing object (`scenario`, `seed`, `strategy`, `variant`, `parameters`,
-/// `swarm`), as they were before this type existed, so old files read unchanged.
+/// each of a sweep's seeds is one (`SweepResult.identity(seed:)`). In JSON its fields are keys
+/// of the enclosing object (`scenario`, `seed`, `strategy`, `variant`, `parameters`, `swarm`), as
+/// they were before this type existed, so old files read unchanged: the owner runs the synthesized
+/// coding on its own decoder and encoder.
 public struct RunIdentity: Sendable, Hashable, Codable {
     /// The scenario's name.
     public var scenario: String
@@ -46,29 +47,5 @@ public struct RunIdentity: Sendable, Hashable, Codable {
             scenario: scenario, seed: seed, strategy: strategy,
             parameters: explicit.map { names in parameters.filter { names.contains($0.key) } } ?? parameters,
             variant: variant, swarm: swarm != nil, timingWindowNanoseconds: timingWindowNanoseconds)
-    }
-
-    private enum CodingKeys: String, CodingKey { case scenario, seed, strategy, variant, parameters, swarm }
-
-    /// Reads the identity's keys from the enclosing object (other keys are left to its owner).
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        scenario = try container.decode(String.self, forKey: .scenario)
-        seed = try container.decode(UInt64.self, forKey: .seed)
-        strategy = try container.decode(String.self, forKey: .strategy)
-        variant = try container.decodeIfPresent(String.self, forKey: .variant)
-        parameters = try container.decode([String: Int].self, forKey: .parameters)
-        swarm = try container.decodeIfPresent(SwarmConfiguration.self, forKey: .swarm)
-    }
-
-    /// Writes the identity's keys into the enclosing object.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(scenario, forKey: .scenario)
-        try container.encode(seed, forKey: .seed)
-        try container.encode(strategy, forKey: .strategy)
-        try container.encodeIfPresent(variant, forKey: .variant)
-        try container.encode(parameters, forKey: .parameters)
-        try container.encodeIfPresent(swarm, forKey: .swarm)
     }
 }
