@@ -10,7 +10,8 @@ import Synchronization
 /// lastUpdated}, `users/{uid}/collected_stamps/{stampId}`, `feed_posts/{postId}` {userId, stampId,
 /// caption, likeCount, commentCount, isCollection}, `feed_posts/{postId}/likes/{uid}`,
 /// `feed_posts/{postId}/comments/{commentId}`, `users/{uid}` {followerCount, followingCount},
-/// `users/{uid}/following/{targetUid}`.
+/// `users/{uid}/following/{targetUid}`, `users/{uid}/posts/{postId}` {postId, timestamp} (the
+/// "Only You" copy of the user's own non-collection posts, docs/domain.md).
 public final class StampbookApp: Sendable {
     /// The backend the app is deployed on.
     public let backend: Backend
@@ -39,6 +40,7 @@ public final class StampbookApp: Sendable {
     static func like(_ postId: String, _ userId: String) -> DocumentPath { post(postId).child("likes", userId) }
     static func comment(_ postId: String, _ commentId: String) -> DocumentPath { post(postId).child("comments", commentId) }
     static func following(_ userId: String, _ targetId: String) -> DocumentPath { DocumentPath("users", userId).child("following", targetId) }
+    static func postCopy(_ userId: String, _ postId: String) -> DocumentPath { DocumentPath("users", userId).child("posts", postId) }
 
     private func uid(_ client: FirestoreClient) throws(StampbookError) -> String {
         guard let uid = client.auth?.uid else { throw .unauthenticated }
@@ -125,7 +127,8 @@ public final class StampbookApp: Sendable {
 
     // MARK: Feed
 
-    /// Creates a feed post with a client-chosen id (so a retried create cannot duplicate it).
+    /// Creates a feed post with a client-chosen id (so a retried create cannot duplicate it) and
+    /// its "Only You" copy `users/{uid}/posts/{postId}`, in one transaction.
     func createPost(postId: String, stampId: String, caption: String, as client: FirestoreClient) async throws(StampbookError) {
         let userId = try uid(client)
         guard caption.count <= Self.captionLengthMaximum else {
@@ -135,12 +138,56 @@ public final class StampbookApp: Sendable {
             try await client.runTransaction { transaction in
                 let existing = try await transaction.get(Self.post(postId))
                 if existing.exists { return }  // a retry of a post that already landed
+                let now = self.backend.env.clock.now
                 transaction.create(Self.post(postId), [
                     "userId": .string(userId), "stampId": .string(stampId), "caption": .string(caption),
-                    "timestamp": .timestamp(self.backend.env.clock.now), "likeCount": 0, "commentCount": 0, "isCollection": false,
+                    "timestamp": .timestamp(now), "likeCount": 0, "commentCount": 0, "isCollection": false,
                 ])
+                transaction.set(Self.postCopy(userId, postId), ["postId": .string(postId), "timestamp": .timestamp(now)])
             }
         } catch { throw StampbookError.wrap(error) }
+    }
+
+    /// Deletes the caller's own post: the feed document, its "Only You" copy and every comment and
+    /// like under it, in one transaction. The post is read first, so a comment or like committed
+    /// after that read changes the post's counter and aborts this commit (it re-runs and deletes
+    /// that one too); one committed before it is listed by the queries. A post already gone is
+    /// success (a retry after a timed-out delete), and its copy is removed if it survived.
+    func deletePost(postId: String, as client: FirestoreClient) async throws(StampbookError) {
+        let userId = try uid(client)
+        do {
+            if variant == .postDeleteFeedOnly {
+                // FeedManager's deletion, literally: the global feed document only.
+                let post = try await client.get(Self.post(postId))
+                guard post.exists else { return }
+                guard post["userId"]?.stringValue == userId else { throw StampbookError.notPostAuthor(userId: userId, postId: postId) }
+                try await client.delete(Self.post(postId))
+                return
+            }
+            try await client.runTransaction { transaction in
+                let post = try await transaction.get(Self.post(postId))
+                guard post.exists else {
+                    if try await transaction.get(Self.postCopy(userId, postId)).exists { transaction.delete(Self.postCopy(userId, postId)) }
+                    return
+                }
+                guard post["userId"]?.stringValue == userId else { throw StampbookError.notPostAuthor(userId: userId, postId: postId) }
+                for comment in try await client.query("feed_posts/\(postId)/comments") { transaction.delete(comment.path) }
+                for like in try await client.query("feed_posts/\(postId)/likes") { transaction.delete(like.path) }
+                transaction.delete(Self.post(postId))
+                transaction.delete(Self.postCopy(userId, postId))
+            }
+        } catch { throw StampbookError.wrap(error) }
+    }
+
+    /// The caller's "Only You" tab: the ids in `users/{uid}/posts`, newest first.
+    func ownPostIds(as client: FirestoreClient) async throws(StampbookError) -> [String] {
+        let userId = try uid(client)
+        do {
+            return try await client.query("users/\(userId)/posts").sorted {
+                let (left, right) = ($0["timestamp"]?.timestampValue ?? Timestamp(unixNanoseconds: 0), $1["timestamp"]?.timestampValue ?? Timestamp(unixNanoseconds: 0))
+                return left != right ? left > right : $0.id < $1.id
+            }.map(\.id)
+        } catch { throw .backend(error) }
     }
 
     /// The feed, newest first ("All" tab), or only `userId`'s posts ("Only You").
@@ -245,6 +292,14 @@ public final class StampbookApp: Sendable {
     func addComment(postId: String, commentId: String, text: String, as client: FirestoreClient) async throws(StampbookError) {
         let userId = try uid(client)
         do {
+            if variant == .commentCountIncrement {
+                // CommentManager's optimistic path, literally: the comment, then the count.
+                try await client.setData(Self.comment(postId, commentId), [
+                    "userId": .string(userId), "text": .string(text), "createdAt": .timestamp(backend.env.clock.now),
+                ])
+                try await client.setData(Self.post(postId), merging: ["commentCount": .increment(1)])
+                return
+            }
             try await client.runTransaction { transaction in
                 let post = try await transaction.get(Self.post(postId))
                 guard post.exists else { throw StampbookError.postNotFound(postId: postId) }
@@ -262,6 +317,14 @@ public final class StampbookApp: Sendable {
     func deleteComment(postId: String, commentId: String, as client: FirestoreClient) async throws(StampbookError) {
         let userId = try uid(client)
         do {
+            if variant == .commentCountIncrement {
+                let comment = try await client.get(Self.comment(postId, commentId))
+                guard comment.exists else { throw StampbookError.commentNotFound(postId: postId, commentId: commentId) }
+                guard comment["userId"]?.stringValue == userId else { throw StampbookError.notCommentAuthor(userId: userId, commentId: commentId) }
+                try await client.delete(Self.comment(postId, commentId))
+                try await client.setData(Self.post(postId), merging: ["commentCount": .increment(-1)])
+                return
+            }
             try await client.runTransaction { transaction in
                 let post = try await transaction.get(Self.post(postId))
                 let comment = try await transaction.get(Self.comment(postId, commentId))
@@ -280,6 +343,21 @@ public final class StampbookApp: Sendable {
         let userId = try uid(client)
         guard userId != targetUserId else { throw .cannotFollowYourself(userId: userId) }
         do {
+            if variant == .followCountIncrement {
+                // FirebaseService's follow, literally: the record, then both counters.
+                let record = try await client.get(Self.following(userId, targetUserId))
+                if following && record.exists { throw StampbookError.alreadyFollowing(userId: userId, targetUserId: targetUserId) }
+                if !following && !record.exists { throw StampbookError.notFollowing(userId: userId, targetUserId: targetUserId) }
+                if following {
+                    try await client.setData(Self.following(userId, targetUserId), ["since": .timestamp(backend.env.clock.now)])
+                } else {
+                    try await client.delete(Self.following(userId, targetUserId))
+                }
+                let delta: Int64 = following ? 1 : -1
+                try await client.setData(DocumentPath("users", userId), merging: ["followingCount": .increment(.int(delta))])
+                try await client.setData(DocumentPath("users", targetUserId), merging: ["followerCount": .increment(.int(delta))])
+                return
+            }
             try await client.runTransaction { transaction in
                 let record = try await transaction.get(Self.following(userId, targetUserId))
                 let follower = try await transaction.get(DocumentPath("users", userId))
@@ -320,15 +398,18 @@ public final class StampbookApp: Sendable {
             case .delete: return auth.uid == request.pathSegment(1)
             }
         }
+        rules.match("users/{uid}/posts") { request in request.operation == .get || request.operation == .list ? request.auth != nil : isOwner(request, segment: 1) }
         rules.match("feed_posts/{postId}/likes") { request in
-            request.operation == .get || request.operation == .list ? request.auth != nil : isOwner(request, segment: 3)
+            if request.operation == .get || request.operation == .list { return request.auth != nil }
+            return isOwner(request, segment: 3) || (request.operation == .delete && isPostAuthor(request))
         }
         rules.match("feed_posts/{postId}/comments") { request in
             guard let auth = request.auth else { return false }
             switch request.operation {
             case .get, .list: return true
             case .create: return request.data?["userId"]?.stringValue == auth.uid
-            case .update, .delete: return request.resource?["userId"]?.stringValue == auth.uid
+            case .update: return request.resource?["userId"]?.stringValue == auth.uid
+            case .delete: return request.resource?["userId"]?.stringValue == auth.uid || isPostAuthor(request)
             }
         }
         rules.match("feed_posts") { request in
@@ -348,6 +429,13 @@ public final class StampbookApp: Sendable {
     /// Whether the caller is the user whose id is path segment `segment`.
     @Sendable static func isOwner(_ request: RuleRequest, segment: Int) -> Bool {
         request.auth?.uid != nil && request.auth?.uid == request.pathSegment(segment)
+    }
+
+    /// Whether the caller wrote the post (path segment 1) a comment or like belongs to: the post's
+    /// author may delete them when deleting the post.
+    @Sendable static func isPostAuthor(_ request: RuleRequest) -> Bool {
+        guard let uid = request.auth?.uid, let postId = request.pathSegment(1) else { return false }
+        return request.lookup(post(postId))?["userId"]?.stringValue == uid
     }
 
     /// Whether a write changes no field outside `allowed`.

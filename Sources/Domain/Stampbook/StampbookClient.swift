@@ -18,9 +18,20 @@ public final class StampbookClient: Sendable {
         try await app.collectStamp(stampId, caption: caption, as: firestore)
     }
 
-    /// Creates a feed post with a client-chosen id (so a retried create cannot duplicate it).
+    /// Creates a feed post with a client-chosen id (so a retried create cannot duplicate it) and
+    /// its "Only You" copy `users/{uid}/posts/{postId}`, in one transaction.
     public func createPost(postId: String, stampId: String, caption: String) async throws(StampbookError) {
         try await app.createPost(postId: postId, stampId: stampId, caption: caption, as: firestore)
+    }
+
+    /// Deletes the caller's own post with its "Only You" copy, comments and likes, in one transaction.
+    public func deletePost(postId: String) async throws(StampbookError) {
+        try await app.deletePost(postId: postId, as: firestore)
+    }
+
+    /// The caller's "Only You" tab: the ids in `users/{uid}/posts`, newest first.
+    public func ownPostIds() async throws(StampbookError) -> [String] {
+        try await app.ownPostIds(as: firestore)
     }
 
     /// The feed, newest first ("All" tab), or only `userId`'s posts ("Only You").

@@ -7,6 +7,7 @@ public enum StampbookError: AppError, Equatable, CustomStringConvertible {
     case captionTooLong(length: Int, maximum: Int)
     case commentNotFound(postId: String, commentId: String)
     case notCommentAuthor(userId: String, commentId: String)
+    case notPostAuthor(userId: String, postId: String)
     case cannotFollowYourself(userId: String)
     case alreadyFollowing(userId: String, targetUserId: String)
     case notFollowing(userId: String, targetUserId: String)
@@ -23,6 +24,7 @@ public enum StampbookError: AppError, Equatable, CustomStringConvertible {
         case let .captionTooLong(length, maximum): return "Caption has \(length) characters; shorten it to \(maximum)."
         case let .commentNotFound(postId, commentId): return "No comment \(commentId) on \(postId); refresh the comments."
         case let .notCommentAuthor(userId, commentId): return "\(userId) did not write comment \(commentId) and cannot delete it."
+        case let .notPostAuthor(userId, postId): return "\(userId) did not write post \(postId) and cannot delete it."
         case let .cannotFollowYourself(userId): return "\(userId) cannot follow themselves."
         case let .alreadyFollowing(userId, target): return "\(userId) already follows \(target)."
         case let .notFollowing(userId, target): return "\(userId) does not follow \(target)."

@@ -16,6 +16,16 @@ public enum StampbookVariant: String, AppVariant {
     /// collected; the statistics are `increment` + `arrayUnion`: a double tap that slips past the
     /// local check counts one collector twice.
     case collectGuardReentrant = "collect-guard-reentrant"
+    /// FeedManager's "Post creation & deletion", literally: deleting a post deletes
+    /// `feed_posts/{postId}` only, so its `users/{uid}/posts` copy and its comments and likes survive.
+    case postDeleteFeedOnly = "post-delete-feed-only"
+    /// CommentManager's optimistic comment: the comment document, then `commentCount` by
+    /// `increment` merged into the post outside a transaction, so a retried timeout counts one
+    /// comment twice and a comment racing the post's deletion survives it.
+    case commentCountIncrement = "comment-count-increment"
+    /// The follow system's record, then both counters by `increment`, outside a transaction: a
+    /// double tap passes both reads of the record and counts one follow twice.
+    case followCountIncrement = "follow-count-increment"
 
     /// One sentence on what this variant gets wrong.
     public var summary: String {
@@ -25,6 +35,9 @@ public enum StampbookVariant: String, AppVariant {
         case .blindLikeIncrement: return "likeCount drifts from the likes sub-collection on repeated likes and unlikes."
         case .likeDedupReentrant: return "A double tap preempted inside LikeManager's de-duplication sends two likes: likeCount +2 for one like."
         case .collectGuardReentrant: return "A double tap preempted between the local collected check and its mark counts one collector twice."
+        case .postDeleteFeedOnly: return "A deleted post leaves its users/{uid}/posts copy and its comments and likes behind."
+        case .commentCountIncrement: return "commentCount drifts from the comments on retried timeouts, and comments outlive a deleted post."
+        case .followCountIncrement: return "A double-tapped follow counts one follow twice (followerCount drifts from the records)."
         }
     }
 

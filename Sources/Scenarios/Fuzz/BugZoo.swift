@@ -63,6 +63,9 @@ public enum BugZoo {
         Bug(variant: "utc-today", app: "ufree", scenario: "nudge-storm", needs: "depth-1"),
         Bug(variant: "increment-collectors", app: "stampbook", scenario: "stamp-collect", needs: "depth-1"),
         Bug(variant: "blind-like-increment", app: "stampbook", scenario: "stamp-collect", needs: "depth-1"),
+        Bug(variant: "post-delete-feed-only", app: "stampbook", scenario: "stamp-social", needs: "depth-1"),
+        Bug(variant: "comment-count-increment", app: "stampbook", scenario: "stamp-social", needs: "depth-1"),
+        Bug(variant: "follow-count-increment", app: "stampbook", scenario: "stamp-social", needs: "depth-1"),
         Bug(variant: "unreserved-username", app: "inspired", scenario: "privacy-access", needs: "depth-2"),
         Bug(variant: "like-without-transaction", app: "inspired", scenario: "privacy-access", needs: "depth-1"),
         // Bugs that need a scheduling decision: a check and its mark split by a zero-latency

@@ -99,6 +99,36 @@ extension LoadProfile {
         }
     }
 
+    /// Stampbook's social side by a pool of users: every fourth operation creates a post (with its
+    /// "Only You" copy), the next comments on it, the next follows or unfollows, the next deletes it.
+    static let stampSocial = LoadProfile(
+        scenario: "stamp-social", summary: "createPost, addComment on it, setFollowing, deletePost of it (25 % each, in turn); 40 users",
+        operations: ["createPost", "addComment", "setFollowing", "deletePost"], users: 40, faults: .default
+    ) { setup in
+        let app = StampbookApp(backend: setup.backend, variant: ScenarioSupport.variant(named: setup.variant, StampbookVariant.self))
+        let retry = ClientRetry.on(setup.env.clock)
+        let clients = (0..<40).map { app.client(uid: "u\($0)") }
+        return Workload { index, user, recorder in
+            let round = index / 4
+            let author = clients[round % clients.count]
+            let postId = "p\(round)"
+            switch index % 4 {
+            case 0:
+                recorder.record("createPost", failed: await LoadProfile.failed(retry) { try await author.createPost(postId: postId, stampId: "s0", caption: "") })
+            case 1:
+                let commenter = clients[(round + 1 + user) % clients.count]
+                recorder.record("addComment", failed: await LoadProfile.failed(retry) {
+                    try await commenter.addComment(postId: postId, commentId: "c\(index)", text: "Nice!")
+                })
+            case 2:
+                let target = "u\((round + 1) % clients.count)"
+                recorder.record("setFollowing", failed: await LoadProfile.failed(retry) { try await author.setFollowing(target, following: round / clients.count % 2 == 0) })
+            default:
+                recorder.record("deletePost", failed: await LoadProfile.failed(retry) { try await author.deletePost(postId: postId) })
+            }
+        }
+    }
+
     /// Profile reads (public or private) and post likes by a pool of Inspired users.
     static let privacyAccess = LoadProfile(
         scenario: "privacy-access", summary: "profile read (50 %, a private profile's refusal is not a failure), likePost/unlikePost (50 %); 40 users",
