@@ -8,6 +8,8 @@ import Synchronization
 public struct StudioClaimScenario: Scenario {
     /// The scenario with its documented defaults (parameters come with each run).
     public init() {}
+    /// What `rehearse load` runs for this scenario.
+    public var loadProfile: LoadProfile? { .studioClaim }
     /// The name `rehearse` takes.
     public let name = "studio-claim"
     /// One line for `rehearse list`.
