@@ -350,6 +350,7 @@ public final class InspiredApp: Sendable {
                 return isOwner
             }
         }
+        addStudioRules(&rules)
         rules.match("usernames") { $0.auth != nil && ($0.operation == .get || $0.operation == .list) }
         rules.match("posts/{postId}/likes") { request in
             guard let auth = request.auth else { return false }

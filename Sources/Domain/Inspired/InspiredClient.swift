@@ -22,6 +22,16 @@ public final class InspiredClient: Sendable {
         try await app.updatePrivacy(settings, as: firestore)
     }
 
+    /// Claims `studioId` with the business's verification code (the `claimStudio` callable).
+    public func claimStudio(_ studioId: String, code: String) async throws(InspiredError) {
+        try await app.claimStudio(studioId, code: code, as: firestore)
+    }
+
+    /// The owner edits the studio's `about` (only the owner may).
+    public func updateStudioAbout(_ studioId: String, about: String) async throws(InspiredError) {
+        try await app.updateStudioAbout(studioId, about: about, as: firestore)
+    }
+
     /// Joins a community (area or studio).
     public func joinCommunity(_ communityId: String) async throws(InspiredError) {
         try await app.joinCommunity(communityId, as: firestore)

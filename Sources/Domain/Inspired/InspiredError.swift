@@ -13,6 +13,11 @@ public enum InspiredError: AppError, Equatable, CustomStringConvertible {
     case postNotFound(postId: String)
     case alreadyLiked(userId: String, postId: String)
     case notLiked(userId: String, postId: String)
+    case studioNotFound(studioId: String)
+    /// Another owner claimed the studio first.
+    case studioAlreadyClaimed(studioId: String)
+    /// The verification code does not match the business's.
+    case claimCodeInvalid(studioId: String)
     case backend(BackendError)
 
     /// What went wrong and what the user can do.
@@ -30,6 +35,9 @@ public enum InspiredError: AppError, Equatable, CustomStringConvertible {
         case let .postNotFound(postId): return "No post \(postId); refresh the feed."
         case let .alreadyLiked(userId, postId): return "\(userId) already liked \(postId)."
         case let .notLiked(userId, postId): return "\(userId) has not liked \(postId)."
+        case let .studioNotFound(studioId): return "No studio \(studioId); search again."
+        case let .studioAlreadyClaimed(studioId): return "\(studioId) is already claimed by its owner; contact support if that is wrong."
+        case let .claimCodeInvalid(studioId): return "The verification code for \(studioId) is wrong; check the code the studio received."
         case let .backend(error): return "Backend: \(error)"
         }
     }

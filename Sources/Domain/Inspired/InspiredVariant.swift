@@ -10,6 +10,12 @@ public enum InspiredVariant: String, AppVariant {
     /// is read-then-transaction trusting that read: a double tap that slips past the guard writes
     /// one like and counts it twice.
     case likeTapGuardReentrant = "like-tap-guard-reentrant"
+    /// § 2.2 "Shadow State: Seeded from Google Places … isClaimed: false", written as the whole
+    /// document on every seeding run: a claimed studio reverts to a shadow and loses its owner.
+    case reseedOverwritesClaim = "reseed-overwrites-claim"
+    /// The claiming callable reads the studio, checks `isClaimed`, then writes the owner in a
+    /// second admin-SDK call: two owners claiming at once are both told they own it.
+    case claimCheckThenWrite = "claim-check-then-write"
 
     /// One sentence on what this variant gets wrong.
     public var summary: String {
@@ -18,6 +24,8 @@ public enum InspiredVariant: String, AppVariant {
         case .unreservedUsername: return "Username collision: concurrent sign-ups with one display name can share name#1234."
         case .likeWithoutTransaction: return "likeCount drift: a repeated like overwrites likes/{uid} but increments twice."
         case .likeTapGuardReentrant: return "likeCount drift: a double tap preempted inside the like button's guard counts one like twice."
+        case .reseedOverwritesClaim: return "A seeding run rewrites a claimed studio as a shadow: the owner loses it and their edits."
+        case .claimCheckThenWrite: return "Two owners claiming one studio at once are both told it is theirs; the last write wins."
         }
     }
 

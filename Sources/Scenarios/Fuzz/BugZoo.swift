@@ -66,6 +66,10 @@ public enum BugZoo {
         Bug(variant: "post-delete-feed-only", app: "stampbook", scenario: "stamp-social", needs: "depth-1"),
         Bug(variant: "comment-count-increment", app: "stampbook", scenario: "stamp-social", needs: "depth-1"),
         Bug(variant: "follow-count-increment", app: "stampbook", scenario: "stamp-social", needs: "depth-1"),
+        Bug(variant: "reseed-overwrites-claim", app: "inspired", scenario: "studio-claim", needs: "depth-1"),
+        // A race inside a callable across admin-SDK round trips: two claimants' calls land
+        // between each other's read and write.
+        Bug(variant: "claim-check-then-write", app: "inspired", scenario: "studio-claim", needs: "depth-2+function"),
         Bug(variant: "unreserved-username", app: "inspired", scenario: "privacy-access", needs: "depth-2"),
         Bug(variant: "like-without-transaction", app: "inspired", scenario: "privacy-access", needs: "depth-1"),
         // Bugs that need a scheduling decision: a check and its mark split by a zero-latency

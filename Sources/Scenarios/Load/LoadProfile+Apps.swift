@@ -129,6 +129,36 @@ extension LoadProfile {
         }
     }
 
+    /// Inspired studios under contention: 200 shadow studios seeded and half of them claimed by
+    /// their owners at set-up; each iteration claims a studio (a claimed one is refused, not a
+    /// failure; the other half are raced for) or has an owner edit their studio's about.
+    static let studioClaim = LoadProfile(
+        scenario: "studio-claim", summary: "claimStudio on one of 200 seeded studios, half already claimed (50 %), updateStudioAbout by an owner (50 %); 40 users",
+        operations: ["claimStudio", "updateStudioAbout"], users: 40, faults: .default
+    ) { setup in
+        let app = InspiredApp(backend: setup.backend, variant: ScenarioSupport.variant(named: setup.variant, InspiredVariant.self))
+        let retry = ClientRetry.on(setup.env.clock)
+        let places = InspiredPlaces(count: 200, origin: setup.env.clock.now, openingSpan: .zero, seed: 1)
+        app.deployStudios(places: places, seedEvery: .seconds(1_800))
+        try? await setup.backend.functions.runScheduled("seedShadowStudios", at: setup.env.clock.now)
+        let clients = (0..<40).map { app.client(uid: "u\($0)") }
+        let owned = stride(from: 0, to: places.count, by: 2).map { InspiredPlaces.studioId($0) }
+        for (index, studioId) in owned.enumerated() {
+            _ = try? await retry { try await clients[index % clients.count].claimStudio(studioId, code: places.claimCode(studioId)) }
+        }
+        return Workload { index, user, recorder in
+            if index % 2 == 0 {
+                let studioId = InspiredPlaces.studioId(index / 2 % places.count)
+                let client = clients[(index / 2 + user) % clients.count]
+                recorder.record("claimStudio", failed: await LoadProfile.failed(retry) { try await client.claimStudio(studioId, code: places.claimCode(studioId)) })
+            } else {
+                let slot = index / 2 % owned.count
+                let owner = clients[slot % clients.count]
+                recorder.record("updateStudioAbout", failed: await LoadProfile.failed(retry) { try await owner.updateStudioAbout(owned[slot], about: "Edit \(index)") })
+            }
+        }
+    }
+
     /// Profile reads (public or private) and post likes by a pool of Inspired users.
     static let privacyAccess = LoadProfile(
         scenario: "privacy-access", summary: "profile read (50 %, a private profile's refusal is not a failure), likePost/unlikePost (50 %); 40 users",
