@@ -8,8 +8,7 @@ extension InspiredApp {
     /// "Community-Only" placeholder (§ 5.3.1.3) without it.
     func authorMetadata(_ userId: String, _ profile: Fields) -> [String: Value] {
         let avatarPrivacy = profile["privacySettings"]?.mapValue?["avatarPrivacy"] ?? .null
-        let literal = variant == .authorMetadataNeverUpdated || variant == .authorMetadataFromEvent
-        let shareThumbnail = literal || avatarPrivacy == .string(InspiredPrivacySettings.AvatarPrivacy.public.rawValue)
+        let shareThumbnail = variant == .authorMetadataNeverUpdated || avatarPrivacy == .string(InspiredPrivacySettings.AvatarPrivacy.public.rawValue)
         return [
             "id": .string(userId), "username": profile["username"] ?? .null,
             "thumbnailUrl": shareThumbnail ? profile["thumbnailUrl"] ?? .null : .null,
@@ -28,14 +27,14 @@ extension InspiredApp {
         if variant == .authorMetadataFromEvent {
             // The event's payload, written blind: an older event delivered last wins.
             let author = authorMetadata(userId, after)
-            for post in backend.firestore.query("posts") { $0["author"]?.mapValue?["id"]?.stringValue == userId } {
+            for post in backend.firestore.query("posts", where: { $0["author"]?.mapValue?["id"]?.stringValue == userId }) {
                 try await backend.firestore.update(post.path, ["author": .set(.map(author))])
             }
             return
         }
         let watched = ["privacySettings", "thumbnailUrl", "username"]
         guard watched.contains(where: { before[$0] != after[$0] }) || event.isDuplicate else { return }
-        for post in backend.firestore.query("posts") { $0["author"]?.mapValue?["id"]?.stringValue == userId } {
+        for post in backend.firestore.query("posts", where: { $0["author"]?.mapValue?["id"]?.stringValue == userId }) {
             try await backend.firestore.runTransaction { transaction in
                 let profile = try await transaction.get(Self.user(userId))
                 let current = try await transaction.get(post.path)

@@ -10,6 +10,8 @@ import Synchronization
 public struct PrivacyRevocationScenario: Scenario {
     /// The scenario with its documented defaults (parameters come with each run).
     public init() {}
+    /// What `rehearse load` runs for this scenario.
+    public var loadProfile: LoadProfile? { .privacyRevocation }
     /// The name `rehearse` takes.
     public let name = "privacy-revocation"
     /// One line for `rehearse list`.
