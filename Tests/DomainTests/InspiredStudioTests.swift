@@ -83,3 +83,48 @@ struct InspiredStudioTests {
         #expect(studio["isClaimed"] == .bool(false) && studio["ownerId"] == .null)
     }
 }
+
+/// Posts' denormalised author info follows the live profile (careful) or not (the variants).
+@Suite("Inspired author metadata")
+struct InspiredAuthorMetadataTests {
+    @Test("A post carries the thumbnail URL only while the avatar is public; going private removes it")
+    func thumbnailFollowsPrivacy() async throws {
+        let backend = makeBackend(seed: 1)
+        let app = InspiredApp(backend: backend)
+        let author = app.client(uid: "a")
+        try await author.createProfile(displayName: "Ana", joinedCommunities: ["area_askew"])
+        try await author.updatePrivacy(InspiredPrivacySettings(isProfilePublic: true, avatarPrivacy: .public, showJoinedGroups: .public))
+        try await author.createPost(postId: "p1", content: "Flow", source: ("area", "Askew"))
+        await backend.waitUntilIdle()
+        #expect(backend.firestore.liveFields(DocumentPath("posts", "p1"))?["author"]?.mapValue?["thumbnailUrl"] == .string("https://storage.example/avatars/a_thumb.jpg"))
+        try await author.updatePrivacy(.defaults)
+        await backend.waitUntilIdle()
+        let post = try #require(backend.firestore.liveFields(DocumentPath("posts", "p1"))?["author"]?.mapValue)
+        #expect(post["thumbnailUrl"] == .null && post["avatarPrivacy"] == .string("groups-only"))
+    }
+
+    @Test("Variant author-metadata-never-updated keeps the thumbnail after the avatar goes groups-only")
+    func neverUpdatedVariant() async throws {
+        let backend = makeBackend(seed: 1)
+        let app = InspiredApp(backend: backend, variant: .authorMetadataNeverUpdated)
+        let author = app.client(uid: "a")
+        try await author.createProfile(displayName: "Ana", joinedCommunities: ["area_askew"])
+        try await author.updatePrivacy(InspiredPrivacySettings(isProfilePublic: true, avatarPrivacy: .public, showJoinedGroups: .public))
+        try await author.createPost(postId: "p1", content: "Flow", source: ("area", "Askew"))
+        try await author.updatePrivacy(.defaults)
+        await backend.waitUntilIdle()
+        let post = try #require(backend.firestore.liveFields(DocumentPath("posts", "p1"))?["author"]?.mapValue)
+        #expect(post["thumbnailUrl"] == .string("https://storage.example/avatars/a_thumb.jpg") && post["avatarPrivacy"] == .string("public"))
+    }
+
+    @Test("Leaving the only shared community revokes a groups-only profile's read")
+    func leavingRevokes() async throws {
+        let backend = makeBackend(seed: 1)
+        let app = InspiredApp(backend: backend)
+        try await app.client(uid: "a").createProfile(displayName: "Ana", joinedCommunities: ["c1"])
+        try await app.client(uid: "b").createProfile(displayName: "Ben", joinedCommunities: ["c1"])
+        _ = try await app.client(uid: "b").profile(of: "a")
+        try await app.client(uid: "b").leaveCommunity("c1")
+        await #expect(throws: InspiredError.profileNotVisible(userId: "a")) { _ = try await app.client(uid: "b").profile(of: "a") }
+    }
+}

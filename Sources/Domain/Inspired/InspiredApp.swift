@@ -43,6 +43,11 @@ public final class InspiredApp: Sendable {
             try await assignUsername(userId: event.path.id)
             try await backfillUsername(userId: event.path.id)
         }
+        if variant != .authorMetadataNeverUpdated {
+            backend.functions.onUpdate("users", name: "propagateAuthorMetadata") { [self] event in
+                try await propagateAuthorMetadata(event)
+            }
+        }
     }
 
     static func user(_ userId: String) -> DocumentPath { DocumentPath("users", userId) }
@@ -93,6 +98,14 @@ public final class InspiredApp: Sendable {
         let userId = try uid(client)
         do {
             try await client.updateData(Self.user(userId), ["joinedCommunities": .arrayUnion([.string(communityId)])])
+        } catch { throw .backend(error) }
+    }
+
+    /// Leaves a community (area or studio): from then on the overlap rule no longer counts it.
+    func leaveCommunity(_ communityId: String, as client: FirestoreClient) async throws(InspiredError) {
+        let userId = try uid(client)
+        do {
+            try await client.updateData(Self.user(userId), ["joinedCommunities": .arrayRemove([.string(communityId)])])
         } catch { throw .backend(error) }
     }
 
@@ -216,11 +229,7 @@ public final class InspiredApp: Sendable {
                 if existing.exists { return }
                 transaction.create(Self.post(postId), [
                     "id": .string(postId),
-                    "author": .map([
-                        "id": .string(userId), "username": profile["username"] ?? .null,
-                        "thumbnailUrl": profile["thumbnailUrl"] ?? .null,
-                        "avatarPrivacy": profile["privacySettings"]?.mapValue?["avatarPrivacy"] ?? .null,
-                    ]),
+                    "author": .map(self.authorMetadata(userId, profile.fields ?? [:])),
                     "content": .string(content),
                     "source": .map(["type": .string(source.type), "name": .string(source.name)]),
                     "stats": .map(["likeCount": 0, "commentCount": 0]),

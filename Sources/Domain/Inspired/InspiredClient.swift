@@ -32,6 +32,11 @@ public final class InspiredClient: Sendable {
         try await app.updateStudioAbout(studioId, about: about, as: firestore)
     }
 
+    /// Leaves a community: the overlap rule no longer counts it.
+    public func leaveCommunity(_ communityId: String) async throws(InspiredError) {
+        try await app.leaveCommunity(communityId, as: firestore)
+    }
+
     /// Joins a community (area or studio).
     public func joinCommunity(_ communityId: String) async throws(InspiredError) {
         try await app.joinCommunity(communityId, as: firestore)

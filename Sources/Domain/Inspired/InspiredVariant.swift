@@ -16,6 +16,15 @@ public enum InspiredVariant: String, AppVariant {
     /// The claiming callable reads the studio, checks `isClaimed`, then writes the owner in a
     /// second admin-SDK call: two owners claiming at once are both told they own it.
     case claimCheckThenWrite = "claim-check-then-write"
+    /// § 2.3 "Denormalized author info (ID, username, avatar, privacy) for fast rendering", and
+    /// § 5.3.1 handling the inconsistency on the client: posts keep the author's thumbnail URL and
+    /// privacy as they were when posted, so a user who makes their avatar groups-only still has
+    /// their thumbnail URL (PII) in every post any signed-in user reads.
+    case authorMetadataNeverUpdated = "author-metadata-never-updated"
+    /// A users onUpdate trigger copies the event's `after` author info into the user's posts with
+    /// plain writes: when two privacy changes' events arrive out of order (or one twice), an older
+    /// one is written last and the posts show settings the user no longer has.
+    case authorMetadataFromEvent = "author-metadata-from-event"
 
     /// One sentence on what this variant gets wrong.
     public var summary: String {
@@ -24,6 +33,8 @@ public enum InspiredVariant: String, AppVariant {
         case .unreservedUsername: return "Username collision: concurrent sign-ups with one display name can share name#1234."
         case .likeWithoutTransaction: return "likeCount drift: a repeated like overwrites likes/{uid} but increments twice."
         case .likeTapGuardReentrant: return "likeCount drift: a double tap preempted inside the like button's guard counts one like twice."
+        case .authorMetadataNeverUpdated: return "Posts keep a thumbnail URL (PII) and privacy the author has since made groups-only."
+        case .authorMetadataFromEvent: return "Reordered or duplicate profile events leave posts showing settings the author no longer has."
         case .reseedOverwritesClaim: return "A seeding run rewrites a claimed studio as a shadow: the owner loses it and their edits."
         case .claimCheckThenWrite: return "Two owners claiming one studio at once are both told it is theirs; the last write wins."
         }

@@ -8,7 +8,7 @@ public enum ScenarioRegistry {
     public static let builtIn: [any Scenario] = [
         AuctionRaceScenario(), LikeStormScenario(), SeatContentionScenario(), KiddushBookingScenario(),
         HeartbeatTimelineScenario(), FriendHandshakeScenario(), NudgeStormScenario(), StampCollectScenario(), StampSocialScenario(),
-        PrivacyAccessScenario(), StudioClaimScenario(),
+        PrivacyAccessScenario(), StudioClaimScenario(), PrivacyRevocationScenario(),
     ]
 
     /// Registered scenarios and the program name, behind one lock (registration happens at start-up).

@@ -70,6 +70,8 @@ public enum BugZoo {
         // A race inside a callable across admin-SDK round trips: two claimants' calls land
         // between each other's read and write.
         Bug(variant: "claim-check-then-write", app: "inspired", scenario: "studio-claim", needs: "depth-2+function"),
+        Bug(variant: "author-metadata-never-updated", app: "inspired", scenario: "privacy-revocation", needs: "depth-1"),
+        Bug(variant: "author-metadata-from-event", app: "inspired", scenario: "privacy-revocation", needs: "fault:reordered-triggers"),
         Bug(variant: "unreserved-username", app: "inspired", scenario: "privacy-access", needs: "depth-2"),
         Bug(variant: "like-without-transaction", app: "inspired", scenario: "privacy-access", needs: "depth-1"),
         // Bugs that need a scheduling decision: a check and its mark split by a zero-latency

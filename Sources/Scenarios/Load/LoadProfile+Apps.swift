@@ -159,6 +159,37 @@ extension LoadProfile {
         }
     }
 
+    /// Access changes under reads by a pool of Inspired users: profile reads (50 %, a refusal is
+    /// not a failure), privacy toggles (25 %), leaving or re-joining a community (25 %).
+    static let privacyRevocation = LoadProfile(
+        scenario: "privacy-revocation", summary: "profile read (50 %), updatePrivacy public/private (25 %), leaveCommunity/joinCommunity (25 %); 40 users",
+        operations: ["profile", "updatePrivacy", "community"], users: 40, faults: .default
+    ) { setup in
+        let app = InspiredApp(backend: setup.backend, variant: ScenarioSupport.variant(named: setup.variant, InspiredVariant.self))
+        let retry = ClientRetry.on(setup.env.clock)
+        let clients = (0..<40).map { app.client(uid: "u\($0)") }
+        for (index, client) in clients.enumerated() {
+            _ = try? await retry { try await client.createProfile(displayName: "User \(index)", joinedCommunities: ["c\(index % 4)", "c\((index + 1) % 4)"]) }
+        }
+        return Workload { index, user, recorder in
+            let me = clients[(index + user) % clients.count]
+            switch index % 4 {
+            case 0, 2:
+                let target = "u\((index / 4 + 7 * user + 1) % clients.count)"
+                recorder.record("profile", failed: await LoadProfile.failed(retry) { try await me.profile(of: target) })
+            case 1:
+                let settings = index / 4 % 2 == 0
+                    ? InspiredPrivacySettings(isProfilePublic: true, avatarPrivacy: .public, showJoinedGroups: .public) : .defaults
+                recorder.record("updatePrivacy", failed: await LoadProfile.failed(retry) { try await me.updatePrivacy(settings) })
+            default:
+                let community = "c\(index / 4 % 4)"
+                recorder.record("community", failed: await LoadProfile.failed(retry) {
+                    if index / 8 % 2 == 0 { try await me.leaveCommunity(community) } else { try await me.joinCommunity(community) }
+                })
+            }
+        }
+    }
+
     /// Profile reads (public or private) and post likes by a pool of Inspired users.
     static let privacyAccess = LoadProfile(
         scenario: "privacy-access", summary: "profile read (50 %, a private profile's refusal is not a failure), likePost/unlikePost (50 %); 40 users",
