@@ -72,6 +72,14 @@ public struct PrivacyRevocationScenario: Scenario {
             }
         }
         var latest: Entry { entries.withLock { $0.last! } }
+        private let unknown = Mutex(false)
+        /// Whether the user's starting state could not be read back (their reads are not judged).
+        var isUnknown: Bool { unknown.withLock { $0 } }
+        /// Replaces the intended starting state with the one read back after set-up (nil: unknown).
+        func settleInitial(_ entry: Entry?) {
+            guard let entry else { unknown.withLock { $0 = true }; return }
+            entries.withLock { $0[0] = entry }
+        }
         var initial: Entry { entries.withLock { $0[0] } }
         /// Every state that may have been in effect at some instant of [start, end].
         func possible(from start: UInt64, to end: UInt64) -> [Entry] {
@@ -125,6 +133,10 @@ public struct PrivacyRevocationScenario: Scenario {
                     _ = try? await ScenarioSupport.retrying {
                         try await devices[index].createPost(postId: "u\(index)-p0", content: "Hello", source: (type: "area", name: "Askew"))
                     }
+                    // A set-up write may have failed for good: start from what the server holds.
+                    users[index].settleInitial(await Self.readBack(devices[index], uid: "u\(index)").map {
+                        History.Entry(start: 0, end: 0, isPublic: $0.isPublic, groups: $0.groups, communities: $0.communities)
+                    })
                 }
             }
         }
@@ -155,6 +167,7 @@ public struct PrivacyRevocationScenario: Scenario {
         let p = context.parameters
         var random = Simulation.random("revocation/user-\(index)")
         let uid = "u\(index)", me = clients[index], mine = histories[index]
+        guard !mine.isUnknown else { return }
         var posts = 0
         for arrival in ScenarioSupport.arrivals(count: p[Parameter.actionsPerUser], durationSeconds: p[Parameter.durationSeconds], random: &random, origin: origin) {
             await ScenarioSupport.sleep(until: arrival)
@@ -250,6 +263,15 @@ public struct PrivacyRevocationScenario: Scenario {
     ) async {
         let position = history.begin(start: Simulation.nowNanoseconds, isPublic: isPublic, groups: groups, communities: communities)
         _ = try? await ScenarioSupport.retrying(body)
+        // Unresolved (the network refused 30 reads): the change stays in flight for the oracle,
+        // so both the old and the intended state remain possible from now on.
+        guard let settled = await readBack(me, uid: uid) else { return }
+        history.finish(position, end: Simulation.nowNanoseconds, isPublic: settled.isPublic, groups: settled.groups, communities: settled.communities)
+    }
+
+    /// The user's own access state as the server holds it (an owner may always read it), or nil
+    /// if the network refused 30 reads.
+    static func readBack(_ me: InspiredClient, uid: String) async -> (isPublic: Bool, groups: InspiredPrivacySettings.GroupsVisibility, communities: Set<String>)? {
         var profile: DocumentSnapshot?
         var joined: Set<String>?
         for _ in 0..<10 where profile == nil {
@@ -258,19 +280,18 @@ public struct PrivacyRevocationScenario: Scenario {
         for _ in 0..<10 where joined == nil {
             joined = try? await ScenarioSupport.retrying { try await me.joinedGroups(of: uid) }
         }
-        // Unresolved (the network refused 30 reads): the change stays in flight for the oracle,
-        // so both the old and the intended state remain possible from now on.
-        guard let profile, let joined else { return }
-        let settledPublic = profile["privacySettings"]?.mapValue?["isProfilePublic"] == .bool(true)
-            || profile["privacySettings"]?.mapValue?["avatarPrivacy"] == .string("public")
-        let settledGroups = InspiredPrivacySettings.GroupsVisibility(rawValue: profile["privacySettings"]?.mapValue?["showJoinedGroups"]?.stringValue ?? "") ?? .membersOnly
-        history.finish(position, end: Simulation.nowNanoseconds, isPublic: settledPublic, groups: settledGroups, communities: joined)
+        guard let profile, let joined else { return nil }
+        let settings = profile["privacySettings"]?.mapValue
+        let isPublic = settings?["isProfilePublic"] == .bool(true) || settings?["avatarPrivacy"] == .string("public")
+        let groups = InspiredPrivacySettings.GroupsVisibility(rawValue: settings?["showJoinedGroups"]?.stringValue ?? "") ?? .membersOnly
+        return (isPublic, groups, joined)
     }
 
     /// Judges one read against every combination of states in effect while it ran.
     static func judge(
         allowed: Bool, viewer: Int, target: Int, start: UInt64, end: UInt64, histories: [History], seen: String, context: ScenarioContext
     ) {
+        guard !histories[target].isUnknown else { return }
         let targets = histories[target].possible(from: start, to: end)
         let viewers = histories[viewer].possible(from: start, to: end)
         let verdicts = targets.flatMap { t in viewers.map { v in visible(target: t, viewer: v) } }
@@ -289,6 +310,7 @@ public struct PrivacyRevocationScenario: Scenario {
     /// Judges one read of a user's communities: shown only if some state in effect let the viewer
     /// see them, and then as one of the lists in effect; refused only if some state refused it.
     static func judgeGroups(shown: Set<String>?, viewer: Int, target: Int, start: UInt64, end: UInt64, histories: [History], context: ScenarioContext) {
+        guard !histories[target].isUnknown else { return }
         let targets = histories[target].possible(from: start, to: end)
         let viewers = histories[viewer].possible(from: start, to: end)
         let verdicts = targets.flatMap { t in viewers.map { v in groupsVisible(target: t, viewer: v) } }
