@@ -128,3 +128,36 @@ struct InspiredAuthorMetadataTests {
         await #expect(throws: InspiredError.profileNotVisible(userId: "a")) { _ = try await app.client(uid: "b").profile(of: "a") }
     }
 }
+
+/// `showJoinedGroups` (§ 2.1.1) enforced by the rules on `memberships/{uid}`.
+@Suite("Inspired showJoinedGroups")
+struct InspiredJoinedGroupsTests {
+    @Test("public shows the list to anyone signed in; groups-only to a member of a shared community; members-only to nobody else")
+    func visibility() async throws {
+        let backend = makeBackend(seed: 1)
+        let app = InspiredApp(backend: backend)
+        try await app.client(uid: "a").createProfile(displayName: "Ana", joinedCommunities: ["c1", "c2"])
+        try await app.client(uid: "b").createProfile(displayName: "Ben", joinedCommunities: ["c1"])
+        try await app.client(uid: "c").createProfile(displayName: "Cai", joinedCommunities: ["c3"])
+        #expect(try await app.client(uid: "a").joinedGroups(of: "a") == ["c1", "c2"])
+        // Default: members-only.
+        await #expect(throws: InspiredError.joinedGroupsNotVisible(userId: "a")) { _ = try await app.client(uid: "b").joinedGroups(of: "a") }
+        try await app.client(uid: "a").updatePrivacy(InspiredPrivacySettings(isProfilePublic: false, avatarPrivacy: .groupsOnly, showJoinedGroups: .groupsOnly))
+        #expect(try await app.client(uid: "b").joinedGroups(of: "a") == ["c1", "c2"])
+        await #expect(throws: InspiredError.joinedGroupsNotVisible(userId: "a")) { _ = try await app.client(uid: "c").joinedGroups(of: "a") }
+        try await app.client(uid: "a").updatePrivacy(InspiredPrivacySettings(isProfilePublic: true, avatarPrivacy: .public, showJoinedGroups: .public))
+        #expect(try await app.client(uid: "c").joinedGroups(of: "a") == ["c1", "c2"])
+        // The profile no longer carries the list.
+        #expect(backend.firestore.liveFields(DocumentPath("users", "a"))?["joinedCommunities"] == nil)
+    }
+
+    @Test("Variant joined-groups-in-profile: a public avatar exposes a members-only list")
+    func literalVariantLeaks() async throws {
+        let backend = makeBackend(seed: 1)
+        let app = InspiredApp(backend: backend, variant: .joinedGroupsInProfile)
+        try await app.client(uid: "a").createProfile(displayName: "Ana", joinedCommunities: ["c1"])
+        try await app.client(uid: "c").createProfile(displayName: "Cai", joinedCommunities: ["c3"])
+        try await app.client(uid: "a").updatePrivacy(InspiredPrivacySettings(isProfilePublic: false, avatarPrivacy: .public, showJoinedGroups: .membersOnly))
+        #expect(try await app.client(uid: "c").joinedGroups(of: "a") == ["c1"])
+    }
+}

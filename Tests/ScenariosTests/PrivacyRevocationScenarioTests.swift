@@ -14,11 +14,14 @@ import Testing
         }
     }
 
-    @Test(arguments: ["author-metadata-never-updated", "author-metadata-from-event"])
-    func metadataVariantsAreCaught(variant: String) throws {
+    @Test(arguments: [
+        ("author-metadata-never-updated", "author-metadata-current"), ("author-metadata-from-event", "author-metadata-current"),
+        ("joined-groups-in-profile", "joined-groups-respect-setting"),
+    ])
+    func variantsAreCaught(variant: String, check: String) throws {
         let caught = try caughtSeeds("privacy-revocation", variant: variant, parameters: [:], strategy: .random, seeds: 1...10)
         #expect(caught.count >= 2, "\(variant): caught on \(caught)")
-        #expect(caught.allSatisfy { $0.check == "author-metadata-current" }, "\(variant) caught by unexpected checks: \(caught)")
+        #expect(caught.allSatisfy { $0.check == check }, "\(variant) caught by unexpected checks: \(caught)")
         #expect(BugZoo.bugs.contains { $0.variant == variant && $0.scenario == "privacy-revocation" })
     }
 
@@ -28,7 +31,8 @@ import Testing
         for seed in UInt64(1)...10 {
             let (report, _) = try ScenarioRunner.run(RunRequest(scenario: "privacy-revocation", seed: seed))
             for check in report.checks where check.kind == .sometimes && check.status == .reached { reached.insert(check.name) }
-            judged += report.checks.filter { ["no-read-after-revocation", "no-wrong-denial"].contains($0.name) }.map(\.observations).reduce(0, +)
+            judged += report.checks.filter { ["no-read-after-revocation", "no-wrong-denial", "joined-groups-respect-setting"].contains($0.name) }
+                .map(\.observations).reduce(0, +)
         }
         #expect(reached == ["read-refused-after-revocation", "read-allowed-after-grant"])
         #expect(judged > 200, "only \(judged) reads judged")

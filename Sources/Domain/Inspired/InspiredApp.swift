@@ -62,7 +62,11 @@ public final class InspiredApp: Sendable {
 
     // MARK: Profiles
 
-    /// One-time onboarding: creates `users/{uid}` with the default privacy settings.
+    static func memberships(_ userId: String) -> DocumentPath { DocumentPath("memberships", userId) }
+
+    /// One-time onboarding: creates `users/{uid}` with the default privacy settings and
+    /// `memberships/{uid}` with the communities joined (docs/domain.md: the list lives in its own
+    /// document so that `showJoinedGroups` can be enforced by the rules).
     func createProfile(displayName: String, bio: String = "", joinedCommunities: [String] = [], as client: FirestoreClient) async throws(InspiredError) {
         let userId = try uid(client)
         guard !displayName.isEmpty else { throw .displayNameEmpty }
@@ -75,11 +79,11 @@ public final class InspiredApp: Sendable {
                 transaction.create(Self.user(userId), [
                     "id": .string(userId), "displayName": .string(displayName), "bio": .string(bio),
                     "privacySettings": InspiredPrivacySettings.defaults.value,
-                    "joinedCommunities": .array(joinedCommunities.map(Value.string)),
                     "profilePictureUrl": .string("https://storage.example/avatars/\(userId).jpg"),
                     "thumbnailUrl": .string("https://storage.example/avatars/\(userId)_thumb.jpg"),
                     "createdAt": .timestamp(now), "updatedAt": .timestamp(now),
-                ])
+                ].merging(self.variant == .joinedGroupsInProfile ? ["joinedCommunities": .array(joinedCommunities.map(Value.string))] : [:]) { $1 })
+                transaction.set(Self.memberships(userId), ["communities": .array(joinedCommunities.map(Value.string))])
             }
         } catch { throw InspiredError.wrap(error) }
     }
@@ -97,7 +101,10 @@ public final class InspiredApp: Sendable {
     func joinCommunity(_ communityId: String, as client: FirestoreClient) async throws(InspiredError) {
         let userId = try uid(client)
         do {
-            try await client.updateData(Self.user(userId), ["joinedCommunities": .arrayUnion([.string(communityId)])])
+            try await client.updateData(Self.memberships(userId), ["communities": .arrayUnion([.string(communityId)])])
+            if variant == .joinedGroupsInProfile {
+                try await client.updateData(Self.user(userId), ["joinedCommunities": .arrayUnion([.string(communityId)])])
+            }
         } catch { throw .backend(error) }
     }
 
@@ -105,7 +112,25 @@ public final class InspiredApp: Sendable {
     func leaveCommunity(_ communityId: String, as client: FirestoreClient) async throws(InspiredError) {
         let userId = try uid(client)
         do {
-            try await client.updateData(Self.user(userId), ["joinedCommunities": .arrayRemove([.string(communityId)])])
+            try await client.updateData(Self.memberships(userId), ["communities": .arrayRemove([.string(communityId)])])
+            if variant == .joinedGroupsInProfile {
+                try await client.updateData(Self.user(userId), ["joinedCommunities": .arrayRemove([.string(communityId)])])
+            }
+        } catch { throw .backend(error) }
+    }
+
+    /// The communities `userId` joined, as the caller may see them (`showJoinedGroups`); a rules
+    /// refusal becomes `joinedGroupsNotVisible`. The literal variant shows the profile's field.
+    func joinedGroups(of userId: String, as client: FirestoreClient) async throws(InspiredError) -> Set<String> {
+        guard client.auth != nil else { throw .unauthenticated }
+        if variant == .joinedGroupsInProfile {
+            let profile = try await profile(of: userId, as: client)
+            return Set((profile["joinedCommunities"]?.arrayValue ?? []).compactMap(\.stringValue))
+        }
+        do {
+            return Self.communities(try await client.get(Self.memberships(userId)).fields)
+        } catch BackendError.permissionDenied {
+            throw .joinedGroupsNotVisible(userId: userId)
         } catch { throw .backend(error) }
     }
 
@@ -349,7 +374,8 @@ public final class InspiredApp: Sendable {
             switch request.operation {
             case .get, .list:
                 guard let profile = request.resource else { return isOwner }
-                return isOwner || isVisible(profile, to: request.lookup(DocumentPath("users", auth.uid)))
+                return isOwner || isVisible(profile, communities: communities(request.lookup(memberships(request.pathSegment(1) ?? ""))),
+                                            viewerCommunities: communities(request.lookup(memberships(auth.uid))))
             case .create:
                 return isOwner && InspiredPrivacySettings.isValid(request.data?["privacySettings"]) && request.data?["username"] == nil
             case .update:
@@ -360,6 +386,19 @@ public final class InspiredApp: Sendable {
             }
         }
         addStudioRules(&rules)
+        // showJoinedGroups (§ 2.1.1): public → any signed-in user; groups-only → users sharing a
+        // community; members-only → the member alone (docs/domain.md).
+        rules.match("memberships") { request in
+            guard let auth = request.auth, let owner = request.pathSegment(1) else { return false }
+            if auth.uid == owner { return true }
+            guard request.operation == .get else { return false }
+            let setting = request.lookup(user(owner))?["privacySettings"]?.mapValue?["showJoinedGroups"]?.stringValue
+            switch InspiredPrivacySettings.GroupsVisibility(rawValue: setting ?? "") ?? .membersOnly {
+            case .public: return true
+            case .groupsOnly: return !communities(request.resource).isDisjoint(with: communities(request.lookup(memberships(auth.uid))))
+            case .membersOnly: return false
+            }
+        }
         rules.match("usernames") { $0.auth != nil && ($0.operation == .get || $0.operation == .list) }
         rules.match("posts/{postId}/likes") { request in
             guard let auth = request.auth else { return false }
@@ -389,13 +428,17 @@ public final class InspiredApp: Sendable {
         return rules
     }
 
-    /// Whether `profile` may be read by the user whose profile is `viewer` (the overlap rule).
-    static func isVisible(_ profile: Fields, to viewer: Fields?) -> Bool {
+    /// Whether `profile`, whose owner joined `communities`, may be read by a user who joined
+    /// `viewerCommunities` (the overlap rule).
+    static func isVisible(_ profile: Fields, communities theirs: Set<String>, viewerCommunities mine: Set<String>) -> Bool {
         let privacy = profile["privacySettings"]?.mapValue
         if privacy?["avatarPrivacy"]?.stringValue == InspiredPrivacySettings.AvatarPrivacy.public.rawValue { return true }
         if privacy?["isProfilePublic"]?.boolValue == true { return true }
-        let theirs = Set((profile["joinedCommunities"]?.arrayValue ?? []).compactMap(\.stringValue))
-        let mine = (viewer?["joinedCommunities"]?.arrayValue ?? []).compactMap(\.stringValue)
-        return mine.contains { theirs.contains($0) }
+        return !mine.isDisjoint(with: theirs)
+    }
+
+    /// The communities a `memberships/{uid}` document lists.
+    static func communities(_ memberships: Fields?) -> Set<String> {
+        Set((memberships?["communities"]?.arrayValue ?? []).compactMap(\.stringValue))
     }
 }

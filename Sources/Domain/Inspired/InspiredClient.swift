@@ -32,6 +32,11 @@ public final class InspiredClient: Sendable {
         try await app.updateStudioAbout(studioId, about: about, as: firestore)
     }
 
+    /// The communities `userId` joined, as `showJoinedGroups` lets the caller see them.
+    public func joinedGroups(of userId: String) async throws(InspiredError) -> Set<String> {
+        try await app.joinedGroups(of: userId, as: firestore)
+    }
+
     /// Leaves a community: the overlap rule no longer counts it.
     public func leaveCommunity(_ communityId: String) async throws(InspiredError) {
         try await app.leaveCommunity(communityId, as: firestore)

@@ -6,6 +6,8 @@ public enum InspiredError: AppError, Equatable, CustomStringConvertible {
     /// The security rules refused the read (private profile, no shared community).
     case profileNotVisible(userId: String)
     case publicProfileRequiresPublicAvatar
+    /// The user's `showJoinedGroups` hides their communities from the caller.
+    case joinedGroupsNotVisible(userId: String)
     case bioTooLong(length: Int, maximum: Int)
     case contentTooLong(length: Int, maximum: Int)
     case displayNameEmpty
@@ -27,6 +29,7 @@ public enum InspiredError: AppError, Equatable, CustomStringConvertible {
         case let .profileAlreadyExists(userId): return "User \(userId) already finished onboarding; edit the profile instead."
         case let .profileNotFound(userId): return "User \(userId) has no profile yet; complete onboarding."
         case .profileNotVisible: return "This profile is now private."
+        case .joinedGroupsNotVisible: return "This member keeps their communities private."
         case .publicProfileRequiresPublicAvatar: return "A public profile needs avatarPrivacy \"public\"; change both together."
         case let .bioTooLong(length, maximum): return "Bio has \(length) characters; shorten it to \(maximum)."
         case let .contentTooLong(length, maximum): return "Post has \(length) characters; shorten it to \(maximum)."

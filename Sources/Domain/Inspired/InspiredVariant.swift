@@ -25,6 +25,9 @@ public enum InspiredVariant: String, AppVariant {
     /// plain writes: when two privacy changes' events arrive out of order (or one twice), an older
     /// one is written last and the posts show settings the user no longer has.
     case authorMetadataFromEvent = "author-metadata-from-event"
+    /// § 2.1's schema, literally: `joinedCommunities` is a field of the profile, so anyone who may
+    /// read the profile (a public avatar) reads the whole list whatever `showJoinedGroups` says.
+    case joinedGroupsInProfile = "joined-groups-in-profile"
 
     /// One sentence on what this variant gets wrong.
     public var summary: String {
@@ -34,6 +37,7 @@ public enum InspiredVariant: String, AppVariant {
         case .likeWithoutTransaction: return "likeCount drift: a repeated like overwrites likes/{uid} but increments twice."
         case .likeTapGuardReentrant: return "likeCount drift: a double tap preempted inside the like button's guard counts one like twice."
         case .authorMetadataNeverUpdated: return "Posts keep a thumbnail URL (PII) and privacy the author has since made groups-only."
+        case .joinedGroupsInProfile: return "A public profile shows its joined communities to everyone, whatever showJoinedGroups says."
         case .authorMetadataFromEvent: return "Reordered or duplicate profile events leave posts showing settings the author no longer has."
         case .reseedOverwritesClaim: return "A seeding run rewrites a claimed studio as a shadow: the owner loses it and their edits."
         case .claimCheckThenWrite: return "Two owners claiming one studio at once are both told it is theirs; the last write wins."

@@ -72,6 +72,7 @@ public enum BugZoo {
         Bug(variant: "claim-check-then-write", app: "inspired", scenario: "studio-claim", needs: "depth-2+function"),
         Bug(variant: "author-metadata-never-updated", app: "inspired", scenario: "privacy-revocation", needs: "depth-1"),
         Bug(variant: "author-metadata-from-event", app: "inspired", scenario: "privacy-revocation", needs: "fault:reordered-triggers"),
+        Bug(variant: "joined-groups-in-profile", app: "inspired", scenario: "privacy-revocation", needs: "depth-1"),
         Bug(variant: "unreserved-username", app: "inspired", scenario: "privacy-access", needs: "depth-2"),
         Bug(variant: "like-without-transaction", app: "inspired", scenario: "privacy-access", needs: "depth-1"),
         // Bugs that need a scheduling decision: a check and its mark split by a zero-latency

@@ -7,6 +7,10 @@ extension PrivacyRevocationScenario {
             "a profile read succeeds only if some state in effect while it ran allowed it (public, or a shared community)", operations: ["read"])
         static let noWrongDenial = CheckDeclaration(
             .always, "no-wrong-denial", "a profile read is refused only if some state in effect while it ran refused it", operations: ["read"])
+        static let joinedGroupsHidden = CheckDeclaration(
+            .always, "joined-groups-respect-setting",
+            "a user's communities are shown only if some state in effect allowed it (showJoinedGroups: public; groups-only and a shared community), as a list then in effect",
+            operations: ["read"])
         static let authorMetadataCurrent = CheckDeclaration(
             .eventually, "author-metadata-current",
             "every post's author info (username, avatarPrivacy, thumbnail URL only for a public avatar) matches the live profile, once idle",

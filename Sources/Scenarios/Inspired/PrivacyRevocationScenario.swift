@@ -24,10 +24,10 @@ public struct PrivacyRevocationScenario: Scenario {
     /// The operations whose latency it records.
     public let operations: [String] = ["read", "privacy", "community", "post"]
     /// The variants it should catch.
-    public let variants = ScenarioSupport.variants([InspiredVariant.authorMetadataNeverUpdated, .authorMetadataFromEvent])
+    public let variants = ScenarioSupport.variants([InspiredVariant.authorMetadataNeverUpdated, .authorMetadataFromEvent, .joinedGroupsInProfile])
     /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
-        Check.noReadAfterRevocation, Check.noWrongDenial, Check.authorMetadataCurrent, Check.readRevoked, Check.readGranted,
+        Check.noReadAfterRevocation, Check.noWrongDenial, Check.joinedGroupsHidden, Check.authorMetadataCurrent, Check.readRevoked, Check.readGranted,
     ]
 
     /// Parameters under which nobody is ever refused make the revocation checks meaningless: bad input.
@@ -46,27 +46,40 @@ public struct PrivacyRevocationScenario: Scenario {
             /// `UInt64.max` while the change is in flight.
             var end: UInt64
             var isPublic: Bool
+            /// `showJoinedGroups` (public whenever the profile is).
+            var groups: InspiredPrivacySettings.GroupsVisibility
             var communities: Set<String>
         }
         private let entries: Mutex<[Entry]>
-        init(isPublic: Bool, communities: Set<String>) { entries = Mutex([Entry(start: 0, end: 0, isPublic: isPublic, communities: communities)]) }
+        init(isPublic: Bool, groups: InspiredPrivacySettings.GroupsVisibility, communities: Set<String>) {
+            entries = Mutex([Entry(start: 0, end: 0, isPublic: isPublic, groups: groups, communities: communities)])
+        }
         /// Records a change as it is sent, with the state it means to leave (a read running now
         /// may see it); returns its position for `finish`.
-        func begin(start: UInt64, isPublic: Bool, communities: Set<String>) -> Int {
+        func begin(start: UInt64, isPublic: Bool, groups: InspiredPrivacySettings.GroupsVisibility, communities: Set<String>) -> Int {
             entries.withLock { all in
-                all.append(Entry(start: start, end: .max, isPublic: isPublic, communities: communities))
+                all.append(Entry(start: start, end: .max, isPublic: isPublic, groups: groups, communities: communities))
                 return all.count - 1
             }
         }
         /// Resolves change `position`: the state it left (read back) and when that was known.
-        func finish(_ position: Int, end: UInt64, isPublic: Bool, communities: Set<String>) {
+        func finish(_ position: Int, end: UInt64, isPublic: Bool, groups: InspiredPrivacySettings.GroupsVisibility, communities: Set<String>) {
             entries.withLock { all in
                 all[position].end = end
                 all[position].isPublic = isPublic
+                all[position].groups = groups
                 all[position].communities = communities
             }
         }
         var latest: Entry { entries.withLock { $0.last! } }
+        private let unknown = Mutex(false)
+        /// Whether the user's starting state could not be read back (their reads are not judged).
+        var isUnknown: Bool { unknown.withLock { $0 } }
+        /// Replaces the intended starting state with the one read back after set-up (nil: unknown).
+        func settleInitial(_ entry: Entry?) {
+            guard let entry else { unknown.withLock { $0 = true }; return }
+            entries.withLock { $0[0] = entry }
+        }
         var initial: Entry { entries.withLock { $0[0] } }
         /// Every state that may have been in effect at some instant of [start, end].
         func possible(from start: UInt64, to end: UInt64) -> [Entry] {
@@ -81,6 +94,15 @@ public struct PrivacyRevocationScenario: Scenario {
         target.isPublic || !target.communities.isDisjoint(with: viewer.communities)
     }
 
+    /// Whether `showJoinedGroups` lets `viewer` see `target`'s communities (docs/domain.md).
+    static func groupsVisible(target: History.Entry, viewer: History.Entry) -> Bool {
+        switch target.groups {
+        case .public: return true
+        case .groupsOnly: return !target.communities.isDisjoint(with: viewer.communities)
+        case .membersOnly: return false
+        }
+    }
+
     /// Runs one seed: sign-ups, the users' reads and changes under the checks, then the end checks.
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters
@@ -92,7 +114,9 @@ public struct PrivacyRevocationScenario: Scenario {
         for index in 0..<p[Parameter.users] {
             var joined: Set<String> = [communities[random.below(communities.count)]]
             if random.below(2) == 0 { joined.insert(communities[random.below(communities.count)]) }
-            histories.append(History(isPublic: random.below(100) < p[Parameter.publicPercent], communities: joined))
+            let isPublic = random.below(100) < p[Parameter.publicPercent]
+            let groups: InspiredPrivacySettings.GroupsVisibility = isPublic ? .public : random.below(2) == 0 ? .groupsOnly : .membersOnly
+            histories.append(History(isPublic: isPublic, groups: groups, communities: joined))
             clients.append(app.client(uid: "u\(index)"))
         }
         let users = histories, devices = clients
@@ -103,10 +127,16 @@ public struct PrivacyRevocationScenario: Scenario {
                     _ = try? await ScenarioSupport.retrying {
                         try await devices[index].createProfile(displayName: "User \(index)", joinedCommunities: state.communities.sorted())
                     }
-                    if state.isPublic { _ = try? await ScenarioSupport.retrying { try await devices[index].updatePrivacy(Self.settings(public: true)) } }
+                    if state.isPublic || state.groups != .membersOnly {
+                        _ = try? await ScenarioSupport.retrying { try await devices[index].updatePrivacy(Self.settings(public: state.isPublic, groups: state.groups)) }
+                    }
                     _ = try? await ScenarioSupport.retrying {
                         try await devices[index].createPost(postId: "u\(index)-p0", content: "Hello", source: (type: "area", name: "Askew"))
                     }
+                    // A set-up write may have failed for good: start from what the server holds.
+                    users[index].settleInitial(await Self.readBack(devices[index], uid: "u\(index)").map {
+                        History.Entry(start: 0, end: 0, isPublic: $0.isPublic, groups: $0.groups, communities: $0.communities)
+                    })
                 }
             }
         }
@@ -126,8 +156,9 @@ public struct PrivacyRevocationScenario: Scenario {
         try context.throwIfStopped()
     }
 
-    static func settings(public isPublic: Bool) -> InspiredPrivacySettings {
-        isPublic ? InspiredPrivacySettings(isProfilePublic: true, avatarPrivacy: .public, showJoinedGroups: .public) : .defaults
+    static func settings(public isPublic: Bool, groups: InspiredPrivacySettings.GroupsVisibility) -> InspiredPrivacySettings {
+        isPublic ? InspiredPrivacySettings(isProfilePublic: true, avatarPrivacy: .public, showJoinedGroups: .public)
+            : InspiredPrivacySettings(isProfilePublic: false, avatarPrivacy: .groupsOnly, showJoinedGroups: groups)
     }
 
     static func userLoop(
@@ -136,6 +167,7 @@ public struct PrivacyRevocationScenario: Scenario {
         let p = context.parameters
         var random = Simulation.random("revocation/user-\(index)")
         let uid = "u\(index)", me = clients[index], mine = histories[index]
+        guard !mine.isUnknown else { return }
         var posts = 0
         for arrival in ScenarioSupport.arrivals(count: p[Parameter.actionsPerUser], durationSeconds: p[Parameter.durationSeconds], random: &random, origin: origin) {
             await ScenarioSupport.sleep(until: arrival)
@@ -144,6 +176,24 @@ public struct PrivacyRevocationScenario: Scenario {
             if roll < p[Parameter.readPercent] {
                 var target = random.below(clients.count - 1)
                 if target >= index { target += 1 }
+                if random.below(2) == 0 {
+                    context.note(uid, "read u\(target)'s communities")
+                    let start = Simulation.nowNanoseconds
+                    let shown: Set<String>?
+                    do {
+                        shown = try await ScenarioSupport.retrying { try await me.joinedGroups(of: "u\(target)") }
+                    } catch InspiredError.joinedGroupsNotVisible {
+                        shown = nil
+                    } catch InspiredError.profileNotVisible {
+                        shown = nil
+                    } catch {
+                        context.recordLatency("read", user: uid, intendedStartNanoseconds: arrival)
+                        continue
+                    }
+                    Self.judgeGroups(shown: shown, viewer: index, target: target, start: start, end: Simulation.nowNanoseconds, histories: histories, context: context)
+                    context.recordLatency("read", user: uid, intendedStartNanoseconds: arrival)
+                    continue
+                }
                 context.note(uid, "read u\(target)")
                 let start = Simulation.nowNanoseconds
                 let outcome: Bool?
@@ -169,9 +219,10 @@ public struct PrivacyRevocationScenario: Scenario {
                     let flips = random.below(100) < p[Parameter.quickFlipPercent] ? 2 : 1
                     for _ in 0..<flips {
                         let makePublic = !mine.latest.isPublic
-                        context.note(uid, "make profile \(makePublic ? "public" : "private")")
-                        await Self.change(me, uid: uid, history: mine, isPublic: makePublic, communities: mine.latest.communities) {
-                            try await me.updatePrivacy(Self.settings(public: makePublic))
+                        let groups: InspiredPrivacySettings.GroupsVisibility = makePublic ? .public : random.below(2) == 0 ? .groupsOnly : .membersOnly
+                        context.note(uid, "make profile \(makePublic ? "public" : "private, communities \(groups.rawValue)")")
+                        await Self.change(me, uid: uid, history: mine, isPublic: makePublic, groups: groups, communities: mine.latest.communities) {
+                            try await me.updatePrivacy(Self.settings(public: makePublic, groups: groups))
                         }
                     }
                     context.recordLatency("privacy", user: uid, intendedStartNanoseconds: arrival)
@@ -180,13 +231,13 @@ public struct PrivacyRevocationScenario: Scenario {
                     if joined.count >= 2 || (joined.count == 1 && random.below(3) == 0) {
                         let leaving = joined.sorted()[random.below(joined.count)]
                         context.note(uid, "leave \(leaving)")
-                        await Self.change(me, uid: uid, history: mine, isPublic: mine.latest.isPublic, communities: joined.subtracting([leaving])) {
+                        await Self.change(me, uid: uid, history: mine, isPublic: mine.latest.isPublic, groups: mine.latest.groups, communities: joined.subtracting([leaving])) {
                             try await me.leaveCommunity(leaving)
                         }
                     } else {
                         let joining = communities[random.below(communities.count)]
                         context.note(uid, "join \(joining)")
-                        await Self.change(me, uid: uid, history: mine, isPublic: mine.latest.isPublic, communities: joined.union([joining])) {
+                        await Self.change(me, uid: uid, history: mine, isPublic: mine.latest.isPublic, groups: mine.latest.groups, communities: joined.union([joining])) {
                             try await me.joinCommunity(joining)
                         }
                     }
@@ -207,27 +258,40 @@ public struct PrivacyRevocationScenario: Scenario {
     /// sent, then resolved with the state read back from the user's own profile (an owner may
     /// always read it), so a change whose outcome the client cannot know is settled either way.
     static func change(
-        _ me: InspiredClient, uid: String, history: History, isPublic: Bool, communities: Set<String>, _ body: @escaping @Sendable () async throws -> Void
+        _ me: InspiredClient, uid: String, history: History, isPublic: Bool, groups: InspiredPrivacySettings.GroupsVisibility, communities: Set<String>,
+        _ body: @escaping @Sendable () async throws -> Void
     ) async {
-        let position = history.begin(start: Simulation.nowNanoseconds, isPublic: isPublic, communities: communities)
+        let position = history.begin(start: Simulation.nowNanoseconds, isPublic: isPublic, groups: groups, communities: communities)
         _ = try? await ScenarioSupport.retrying(body)
+        // Unresolved (the network refused 30 reads): the change stays in flight for the oracle,
+        // so both the old and the intended state remain possible from now on.
+        guard let settled = await readBack(me, uid: uid) else { return }
+        history.finish(position, end: Simulation.nowNanoseconds, isPublic: settled.isPublic, groups: settled.groups, communities: settled.communities)
+    }
+
+    /// The user's own access state as the server holds it (an owner may always read it), or nil
+    /// if the network refused 30 reads.
+    static func readBack(_ me: InspiredClient, uid: String) async -> (isPublic: Bool, groups: InspiredPrivacySettings.GroupsVisibility, communities: Set<String>)? {
         var profile: DocumentSnapshot?
+        var joined: Set<String>?
         for _ in 0..<10 where profile == nil {
             profile = try? await ScenarioSupport.retrying { try await me.profile(of: uid) }
         }
-        // Unresolved (the network refused 30 reads): the change stays in flight for the oracle,
-        // so both the old and the intended state remain possible from now on.
-        guard let profile else { return }
-        let settledPublic = profile["privacySettings"]?.mapValue?["isProfilePublic"] == .bool(true)
-            || profile["privacySettings"]?.mapValue?["avatarPrivacy"] == .string("public")
-        let settledCommunities = Set((profile["joinedCommunities"]?.arrayValue ?? []).compactMap(\.stringValue))
-        history.finish(position, end: Simulation.nowNanoseconds, isPublic: settledPublic, communities: settledCommunities)
+        for _ in 0..<10 where joined == nil {
+            joined = try? await ScenarioSupport.retrying { try await me.joinedGroups(of: uid) }
+        }
+        guard let profile, let joined else { return nil }
+        let settings = profile["privacySettings"]?.mapValue
+        let isPublic = settings?["isProfilePublic"] == .bool(true) || settings?["avatarPrivacy"] == .string("public")
+        let groups = InspiredPrivacySettings.GroupsVisibility(rawValue: settings?["showJoinedGroups"]?.stringValue ?? "") ?? .membersOnly
+        return (isPublic, groups, joined)
     }
 
     /// Judges one read against every combination of states in effect while it ran.
     static func judge(
         allowed: Bool, viewer: Int, target: Int, start: UInt64, end: UInt64, histories: [History], seen: String, context: ScenarioContext
     ) {
+        guard !histories[target].isUnknown else { return }
         let targets = histories[target].possible(from: start, to: end)
         let viewers = histories[viewer].possible(from: start, to: end)
         let verdicts = targets.flatMap { t in viewers.map { v in visible(target: t, viewer: v) } }
@@ -243,8 +307,24 @@ public struct PrivacyRevocationScenario: Scenario {
         }
     }
 
+    /// Judges one read of a user's communities: shown only if some state in effect let the viewer
+    /// see them, and then as one of the lists in effect; refused only if some state refused it.
+    static func judgeGroups(shown: Set<String>?, viewer: Int, target: Int, start: UInt64, end: UInt64, histories: [History], context: ScenarioContext) {
+        guard !histories[target].isUnknown else { return }
+        let targets = histories[target].possible(from: start, to: end)
+        let viewers = histories[viewer].possible(from: start, to: end)
+        let verdicts = targets.flatMap { t in viewers.map { v in groupsVisible(target: t, viewer: v) } }
+        if let shown {
+            context.always(Check.joinedGroupsHidden, verdicts.contains(true) && targets.contains { $0.communities == shown },
+                           "u\(viewer) saw u\(target)'s communities \(shown.sorted()) but no state in effect while the read ran showed them: target \(targets.map(describe)), viewer \(viewers.map(describe))")
+        } else {
+            context.always(Check.noWrongDenial, verdicts.contains(false),
+                           "u\(viewer) was refused u\(target)'s communities but every state in effect showed them: target \(targets.map(describe)), viewer \(viewers.map(describe))")
+        }
+    }
+
     static func describe(_ entry: History.Entry) -> String {
-        "\(entry.isPublic ? "public" : "private") \(entry.communities.sorted())"
+        "\(entry.isPublic ? "public" : "private") \(entry.communities.sorted()) groups \(entry.groups.rawValue)"
     }
 
     /// Once idle: each post's author info is what its author's live profile says, computed here
