@@ -20,6 +20,11 @@ extension KNBApp {
         functions.onDelete("kiddush_sponsorships", name: "onKiddushSponsorshipDelete") { [self] event in
             try await onKiddushDelete(event)
         }
+        if propagatesNames {
+            // Retried: the careful propagation is idempotent (it writes the live name), and a
+            // transaction aborted on a busy honor must not leave the old name behind.
+            functions.onUpdate("users", name: "onUserUpdate", retry: true) { [self] event in try await onUserUpdate(event) }
+        }
         functions.callable("sendTestNotification") { [self] request in
             guard let email = request.auth?.email else { throw BackendError.unauthenticated("sendTestNotification") }
             await notify(email, type: "TEST", preference: nil, title: "Test", body: "Test notification",
