@@ -56,11 +56,13 @@ import Testing
     @Test(arguments: [KNBVariant.careful, .userUpdateReadThenWrite])
     func aBidDuringThePropagation(variant: KNBVariant) async throws {
         var faults = BackendFaults.none
-        faults.adminOperationLatency = LatencyModel(median: .milliseconds(50), tailProbability: 0, tailMax: .milliseconds(50))
+        // Every admin call takes exactly 100 ms (a tail of one point): the read lands at +100 ms,
+        // the write at +200 ms, and bob's bid at +150 ms.
+        faults.adminOperationLatency = LatencyModel(median: .milliseconds(50), tailProbability: 1, tailMax: .milliseconds(100))
         let knb = try await makeApp(variant: variant, faults: faults)
         try await knb.alice.placeBid(honorId: "h1", amount: 10)
         try await knb.alice.changeName("Alice Cohen")
-        try await knb.app.backend.env.clock.sleep(for: .milliseconds(60))  // the function has read h1, not written yet
+        try await knb.app.backend.env.clock.sleep(for: .milliseconds(150))  // the function has read h1, not written yet
         try await knb.bob.placeBid(honorId: "h1", amount: 20)
         await knb.app.backend.waitUntilIdle()
         let honor = await knb.app.backend.firestore.get(h1)
