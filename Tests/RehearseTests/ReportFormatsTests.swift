@@ -55,7 +55,7 @@ import Testing
         #expect(failing.status == 1)
         #expect(try Self.schemaProblem(dir + "/fail.xml") == nil)
         let xml = try text(dir + "/fail.xml")
-        #expect(xml.contains("tests=\"14\" failures=\"1\" errors=\"0\""))
+        #expect(xml.contains("tests=\"15\" failures=\"1\" errors=\"0\""))
         let violated = try #require(testCase("outbid-to-previous-winner", in: xml))
         #expect(violated.contains("<failure message=\"OUTBID for h0-b6 went to u6@knb.org") && violated.contains("type=\"always\""))
         #expect(violated.contains("replay: rehearse replay \(dir)/auction-race/auction-race-s3-random-outbid-self-notify/report.json"))

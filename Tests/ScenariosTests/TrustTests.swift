@@ -95,8 +95,9 @@ import Testing
     @Test func goalsTheParametersRuleOutAreReportedNotFailed() throws {
         let runner = SweepRunner(template: RunRequest(scenario: "auction-race", seed: 1), swarm: false, failureDirectory: nil)
         var sweep = try runner.emptyResult(range: SeedRange(low: 1, high: 2), shard: nil, build: BuildFingerprint(commit: "test"))
-        #expect(sweep.unreachable.map(\.name) == ["snipe-landed"])
-        #expect(sweep.unreachable.first?.reason == "sniperPercent=0 (needs >= 1)")
+        #expect(sweep.unreachable.map(\.name) == ["bidder-names-current", "snipe-landed"])
+        #expect(sweep.unreachable.first { $0.name == "snipe-landed" }?.reason == "sniperPercent=0 (needs >= 1)")
+        #expect(sweep.unreachable.first { $0.name == "bidder-names-current" }?.reason == "renamePercent=0 (needs >= 1)")
         sweep.add(SweepSeedResult(seed: 1, passed: true, failure: nil, reached: ["bid-too-low", "outbid-sent", "sold-by-buy-now"],
                                   checked: sweep.checks, deterministic: nil, histograms: [:]))
         #expect(sweep.unreachedGoals.isEmpty && sweep.passed, "snipe-landed is unreachable at sniperPercent=0, so it does not fail the sweep")

@@ -2,7 +2,11 @@ extension KNBApp {
     func installFunctions() {
         let functions = backend.functions
         functions.onUpdate("honors", name: "onOutbid") { [self] event in try await onOutbid(event) }
-        functions.onUpdate("honors", name: "onBidPledge") { [self] event in try await onBidPledge(event) }
+        // Retried: idempotent by a marker per bid, and its transaction reads the bidders' `users`
+        // documents, which renames (`onUserUpdate`), sign-ins and token writes also write: past
+        // ~1 write/s the transaction can run out of attempts, and without a redelivery the
+        // pledge would be lost (auction-race seed 1885 with renames and swarm faults).
+        functions.onUpdate("honors", name: "onBidPledge", retry: true) { [self] event in try await onBidPledge(event) }
         // The reply counters are idempotent (a marker per reply, in the same transaction), so they
         // are deployed with retries: a transaction aborted on a busy parent post is redelivered
         // instead of losing its count (MODEL_RULES §5, §10).
@@ -19,6 +23,11 @@ extension KNBApp {
         }
         functions.onDelete("kiddush_sponsorships", name: "onKiddushSponsorshipDelete") { [self] event in
             try await onKiddushDelete(event)
+        }
+        if propagatesNames {
+            // Retried: the careful propagation is idempotent (it writes the live name), and a
+            // transaction aborted on a busy honor must not leave the old name behind.
+            functions.onUpdate("users", name: "onUserUpdate", retry: true) { [self] event in try await onUserUpdate(event) }
         }
         functions.callable("sendTestNotification") { [self] request in
             guard let email = request.auth?.email else { throw BackendError.unauthenticated("sendTestNotification") }

@@ -7,6 +7,9 @@ public final class KNBApp: Sendable {
     public let backend: Backend
     /// The design that runs.
     public let variant: KNBVariant
+    /// Whether `onUserUpdate` (name propagation) is deployed. Off by default: every write to
+    /// `users` would otherwise dispatch one more trigger and move existing seeds' traces.
+    public let propagatesNames: Bool
     /// The devices' in-memory tap guards (`like-guard-reentrant`), keyed by user and post.
     let deviceMemory: InstanceMemory
     /// Seed: `KIDDUSH_BOOKING_NOTIFY_TO` has three recipients.
@@ -17,9 +20,10 @@ public final class KNBApp: Sendable {
     static let emailRateLimitAttempts = 3
 
     /// Builds the app on `backend`, deploys KNB's rules and functions.
-    public init(backend: Backend, variant: KNBVariant = .careful) {
+    public init(backend: Backend, variant: KNBVariant = .careful, propagatesNames: Bool = false) {
         self.backend = backend
         self.variant = variant
+        self.propagatesNames = propagatesNames
         self.deviceMemory = InstanceMemory(env: backend.env, label: "knb-devices")
         backend.setRules(KNBRules.rules)
         installFunctions()

@@ -1,10 +1,13 @@
+import Synchronization
+
 /// The KNB iOS app of one signed-in user (its `FirestoreManager`): every action goes through
 /// the user's `FirestoreClient`, so it pays network faults and is checked by KNB's rules.
 public final class KNBClient: Sendable {
     /// The signed-in user's email (their user id in KNB).
     public let email: String
-    /// The user's display name, written into their bids and posts.
-    public let name: String
+    /// The user's display name, written into their bids and posts (the latest `changeName`).
+    public var name: String { currentName.withLock { $0 } }
+    private let currentName: Mutex<String>
     /// The device's view of the backend (its network and auth).
     public let firestore: FirestoreClient
     let app: KNBApp
@@ -14,7 +17,7 @@ public final class KNBClient: Sendable {
     init(app: KNBApp, email: String, name: String) {
         self.app = app
         self.email = email
-        self.name = name
+        self.currentName = Mutex(name)
         self.firestore = app.backend.client(auth: AuthContext(uid: email, email: email), label: "knb/\(email)")
     }
 
@@ -40,6 +43,15 @@ public final class KNBClient: Sendable {
                     "notificationPrefs": prefs, "fcmTokens": .map([:]),
                 ])
             }
+        } catch { throw .wrap(error) }
+    }
+
+    /// Profile edit: the app shows (and bids with) `newName` at once, then writes
+    /// `users/{email}.name`; `onUserUpdate` carries it into the user's bids and posts.
+    public func changeName(_ newName: String) async throws(KNBError) {
+        currentName.withLock { $0 = newName }
+        do {
+            try await firestore.updateData(KNBApp.userPath(email), ["name": .set(.string(newName))])
         } catch { throw .wrap(error) }
     }
 

@@ -58,6 +58,12 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
     /// entry"): it deletes `kiddushCalendar/{date}` whatever booking the entry now shows, so a
     /// cancellation's late trigger erases the entry of the booking that took the date after it.
     case kiddushDeleteClearsDate = "kiddush-delete-clears-date"
+    /// `onUserUpdate` as the Function Inventory reads literally ("Propagates name changes across
+    /// posts, replies, and bids"): for each honor with the user's bids, admin `get`, rewrite the
+    /// `bids` array with the event's new name, `update(bids:)`. A bid committed between the read
+    /// and the write is erased; and the event's name, not the live one, is written, so an older
+    /// event handled last restores an old name.
+    case userUpdateReadThenWrite = "user-update-read-then-write"
 
     /// One-line description of what the variant gets wrong.
     public var summary: String {
@@ -80,6 +86,7 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
         case .replyCountReadThenWrite: return "reply trigger reads the parent, then writes replyCount = read + 1: an invocation between the two is lost"
         case .likeNotifyPerEvent: return "POST_LIKE written with add() per trigger event: duplicates and re-likes notify the author twice"
         case .replyCascadeQueryOnly: return "post delete removes only the replies its query finds: a reply committed after it is orphaned"
+        case .userUpdateReadThenWrite: return "name propagation reads each honor, then writes its bids array back: a bid committed in between is erased"
         case .kiddushDeleteClearsDate: return "booking delete clears the date's calendar entry unconditionally: a late trigger erases the rebooking's entry"
         }
     }

@@ -42,6 +42,12 @@ public enum BugZoo {
         // would double-count without any race); half the actions are replies.
         Bug(variant: "reply-count-read-then-write", app: "knb", scenario: "like-storm", needs: "depth-2+function",
             parameters: ["duplicatePercent": "0", "replyPercent": "50"]),
+        // onUserUpdate's literal read-then-write of honors.bids: a bid committed between the
+        // admin read and the admin write is erased. Like reply-count-read-then-write, a latency
+        // window (the write's round trip), not a decision bug (docs/zoo.md). Half the bidders
+        // change their name twice (the function is deployed only then).
+        Bug(variant: "user-update-read-then-write", app: "knb", scenario: "auction-race", needs: "depth-2+function",
+            parameters: ["renamePercent": "50"]),
         Bug(variant: "like-notify-per-event", app: "knb", scenario: "like-storm", needs: "fault:duplicate-triggers"),
         Bug(variant: "reply-cascade-query-only", app: "knb", scenario: "like-storm", needs: "depth-2"),
         Bug(variant: "seat-random-id", app: "knb", scenario: "seat-contention", needs: "depth-2"),

@@ -20,6 +20,9 @@ extension AuctionRaceScenario {
             .eventually, "outbid-for-every-overtaken-winner", "each overtaken winner got an OUTBID notification for that bid", operations: AuctionRaceScenario.bidOperations)
         static let totalPledgedConsistent = CheckDeclaration(
             .eventually, "total-pledged-consistent", "users' totalPledged = sum of the honors they currently win", operations: AuctionRaceScenario.bidOperations)
+        static let bidderNamesCurrent = CheckDeclaration(
+            .eventually, "bidder-names-current", "every bid's bidderName (and currentWinner) is the bidder's latest chosen name",
+            requires: [.atLeast(Parameter.renamePercent, 1)], operations: AuctionRaceScenario.bidOperations + ["rename"])
         static let bidTooLow = CheckDeclaration(
             .sometimes, "bid-too-low", "a bid lost a race and was rejected as too low")
         static let outbidSent = CheckDeclaration(

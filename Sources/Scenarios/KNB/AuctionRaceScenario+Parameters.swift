@@ -33,5 +33,9 @@ extension AuctionRaceScenario {
             "snipesPerSniper", "bids each sniper fires in the sniping window", default: 3, in: 1...20)
         static let sniperWindowMilliseconds = ScenarioParameter(
             "sniperWindowMilliseconds", "the sniping window before the close", default: 2_000, in: 100...60_000)
+        static let renamePercent = ScenarioParameter(
+            "renamePercent", "share of bidders who change their name during the auction (deploys onUserUpdate; 0 keeps the function undeployed and earlier seeds' traces)", default: 0, in: 0...100)
+        static let renamesPerRenamer = ScenarioParameter(
+            "renamesPerRenamer", "name changes of each renaming bidder, timed like their bids (close burst included)", default: 2, in: 1...10)
     }
 }

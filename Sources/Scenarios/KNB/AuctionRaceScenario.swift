@@ -28,6 +28,8 @@ public struct AuctionRaceScenario: Scenario {
         Parameter.sniperPercent,
         Parameter.snipesPerSniper,
         Parameter.sniperWindowMilliseconds,
+        Parameter.renamePercent,
+        Parameter.renamesPerRenamer,
     ]
     /// The operations whose latency it records.
     public let operations: [String] = ["placeBid", "buyNow", "snipe"]
@@ -35,7 +37,7 @@ public struct AuctionRaceScenario: Scenario {
     static let bidOperations = ["bid", "snipe", "buyNow", "bought"]
     /// The variants it should catch.
     public let variants = ScenarioSupport.variants([
-        KNBVariant.bidBurstLosesBids, .buyNowOutsideTransaction, .outbidRereadsLiveDoc, .outbidNoDedup, .outbidSelfNotify, .totalPledgedIncrement,
+        KNBVariant.bidBurstLosesBids, .buyNowOutsideTransaction, .outbidRereadsLiveDoc, .outbidNoDedup, .outbidSelfNotify, .totalPledgedIncrement, .userUpdateReadThenWrite,
     ])
     /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
@@ -48,6 +50,7 @@ public struct AuctionRaceScenario: Scenario {
         Check.outbidOncePerBid,
         Check.outbidForEveryOvertakenWinner,
         Check.totalPledgedConsistent,
+        Check.bidderNamesCurrent,
         Check.bidTooLow,
         Check.outbidSent,
         Check.soldByBuyNow,
@@ -71,7 +74,7 @@ public struct AuctionRaceScenario: Scenario {
     /// Runs one seed: sets up the app, runs the users, then the end-state checks.
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters
-        let app = KNBScenarioSupport.makeApp(context, duplicatePercent: p[Parameter.duplicatePercent])
+        let app = KNBScenarioSupport.makeApp(context, duplicatePercent: p[Parameter.duplicatePercent], propagatesNames: p[Parameter.renamePercent] > 0)
         let admin = await KNBScenarioSupport.signUp(app, email: "admin@knb.org", name: "Admin", admin: true)
         let honorIds = (0..<p[Parameter.honors]).map { "h\($0)" }
         let listener = app.backend.listen("honors", label: "checker/honors") { changes in
@@ -85,6 +88,7 @@ public struct AuctionRaceScenario: Scenario {
             signedUp.append(await KNBScenarioSupport.signUp(app, email: "u\(index)@knb.org", name: "User \(index)"))
         }
         let bidders = signedUp
+        let names = NameBook(bidders)
         let origin = Simulation.nowNanoseconds
         let duration = UInt64(p[Parameter.durationSeconds]) * 1_000_000_000
         try await context.monitored(every: .seconds(1), check: { Self.checkState(app, context) }) {
@@ -100,7 +104,7 @@ public struct AuctionRaceScenario: Scenario {
                     }
                     group.addTask {
                         await Simulation.named("bidder-\(index)") {
-                            await Self.bidderLoop(bidder, index: index, honorIds: honorIds, origin: origin, context: context)
+                            await Self.bidderLoop(bidder, index: index, honorIds: honorIds, origin: origin, names: names, context: context)
                         }
                     }
                 }
@@ -125,16 +129,19 @@ public struct AuctionRaceScenario: Scenario {
         }
         listener.remove()
         Self.checkEnd(app, honorIds: honorIds, context)
+        if p[Parameter.renamePercent] > 0 { Self.checkNames(app, names, context) }
         try context.throwIfStopped()
     }
 
     /// One bidder: open-model arrivals; each bid reads the honor, outbids it, retries a lost race.
-    static func bidderLoop(_ bidder: KNBClient, index: Int, honorIds: [String], origin: UInt64, context: ScenarioContext) async {
+    static func bidderLoop(_ bidder: KNBClient, index: Int, honorIds: [String], origin: UInt64, names: NameBook, context: ScenarioContext) async {
         let p = context.parameters
         var random = Simulation.random("auction/bidder-\(index)")
         let arrivals = KNBScenarioSupport.arrivals(
             count: p[Parameter.bidsPerBidder], durationSeconds: p[Parameter.durationSeconds], burstPercent: p[Parameter.burstPercent], random: &random, origin: origin)
+        var renames = renameInstants(index: index, origin: origin, context: context)
         for arrival in arrivals {
+            await rename(bidder, before: arrival, pending: &renames, names: names, context: context)
             await KNBScenarioSupport.sleep(until: arrival)
             if context.isStopped { return }
             let honorId = honorIds[random.below(honorIds.count)]
@@ -145,6 +152,7 @@ public struct AuctionRaceScenario: Scenario {
             let increment = Double(1 + random.below(snipe ? 1_000 : 20))
             await placeBid(bidder, honorId: honorId, increment: increment, raiseOwn: raiseOwn, doubleTap: doubleTap, arrival: arrival, context: context)
         }
+        await rename(bidder, before: .max, pending: &renames, names: names, context: context)
     }
 
     /// One sniper: reads the honor once as the sniping window opens, then fires `snipesPerSniper`
@@ -206,7 +214,7 @@ public struct AuctionRaceScenario: Scenario {
         let after = change.after["bids"]?.arrayValue ?? []
         guard change.after.exists else { return }
         let appended = after.count - before.count
-        context.always(Check.oneNewBidPerUpdate, (appended == 0 || appended == 1) && Array(after.prefix(before.count)) == before,
+        context.always(Check.oneNewBidPerUpdate, (appended == 0 || appended == 1) && keepsEarlierBids(before, after),
             "update of \(change.after.path) went from \(before.count) to \(after.count) bids (or rewrote earlier bids)")
     }
 

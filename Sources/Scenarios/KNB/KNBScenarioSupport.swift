@@ -6,10 +6,11 @@ import Sim
 enum KNBScenarioSupport {
     /// The KNB app on the running simulation, with `duplicatePercent` % duplicate trigger events
     /// and, when given, `reorderPercent` % reordered ones (else the documented default).
-    static func makeApp(_ context: ScenarioContext, duplicatePercent: Int, reorderPercent: Int? = nil) -> KNBApp {
+    /// `propagatesNames` deploys `onUserUpdate`.
+    static func makeApp(_ context: ScenarioContext, duplicatePercent: Int, reorderPercent: Int? = nil, propagatesNames: Bool = false) -> KNBApp {
         var faults = Self.faults(duplicatePercent: duplicatePercent)
         if let reorderPercent { faults.triggerReorderProbability = Double(reorderPercent) / 100 }
-        return KNBApp(backend: context.backend(faults), variant: ScenarioSupport.variant(context, KNBVariant.self))
+        return KNBApp(backend: context.backend(faults), variant: ScenarioSupport.variant(context, KNBVariant.self), propagatesNames: propagatesNames)
     }
 
     /// The backend faults of the KNB scenarios: the documented defaults with `duplicatePercent` %
