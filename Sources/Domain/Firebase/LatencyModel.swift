@@ -29,15 +29,31 @@ public struct LatencyModel: Sendable, Hashable {
         if bodyMax == 0 && tailMax == .zero { return .zero }
         let roll = generator.unitInterval()
         if roll < tailProbability, tailMax.nanoseconds > bodyMax {
-            return .nanoseconds(Int64.random(in: bodyMax...tailMax.nanoseconds, using: &generator))
+            return .nanoseconds(generator.int64(in: bodyMax...tailMax.nanoseconds))
         }
-        return .nanoseconds(Int64.random(in: 0...bodyMax, using: &generator))
+        return .nanoseconds(generator.int64(in: 0...bodyMax))
     }
 }
 
 extension RandomNumberGenerator {
     /// A uniform double in [0, 1) from 53 random bits.
     public mutating func unitInterval() -> Double { Double(next() >> 11) * 0x1p-53 }
+
+    /// The draw `Int64.random(in: range, using: &self)` makes, bit for bit (the standard library's
+    /// algorithm: Lemire's multiply-shift with rejection), in concrete `UInt64` arithmetic. Through
+    /// `any RandomNumberGenerator` the standard library's generic version runs unspecialised
+    /// (metadata look-ups per draw); this one only calls `next()`.
+    public mutating func int64(in range: ClosedRange<Int64>) -> Int64 {
+        let delta = UInt64(bitPattern: range.upperBound &- range.lowerBound)
+        if delta == .max { return Int64(bitPattern: next()) }
+        let bound = delta + 1
+        var product = next().multipliedFullWidth(by: bound)
+        if product.low < bound {
+            let threshold = (0 &- bound) % bound
+            while product.low < threshold { product = next().multipliedFullWidth(by: bound) }
+        }
+        return Int64(bitPattern: UInt64(bitPattern: range.lowerBound) &+ product.high)
+    }
 
     /// True with probability `probability` (never draws when the probability is 0 or 1, so
     /// switching a knob fully off or on does not shift later draws of the stream).

@@ -27,7 +27,7 @@ final class SharedRandom: Sendable {
     /// Uniform in [0, max].
     func duration(upTo max: Duration) -> Duration {
         if max <= .zero { return .zero }
-        return generator.withLock { g in .nanoseconds(Int64.random(in: 0...max.nanoseconds, using: &g)) }
+        return generator.withLock { g in .nanoseconds(g.int64(in: 0...max.nanoseconds)) }
     }
 
     /// A Firestore-style 20-character auto id.
