@@ -58,6 +58,27 @@ import Testing
         }
     }
 
+    /// invalid-token-deactivates needs a churned token whose push fails before the end: seeds 1 and 3
+    /// at 40 users (random and PCT); careful passes on both (and on seed 1 pushes to a re-registered token).
+    @Test func invalidTokenDeactivatesIsCaughtAndCarefulKeepsMonitoring() throws {
+        for seed in [UInt64(1), 3] {
+            for strategy in [SchedulingStrategy.random, Self.pct] {
+                let (report, _) = try ScenarioRunner.run(RunRequest(scenario: "heartbeat-timeline", seed: seed, strategy: strategy, parameters: Self.small, variant: "invalid-token-deactivates"))
+                #expect(!report.passed, "seed \(seed) \(strategy) not caught")
+                #expect(report.violation?.check == "monitoring-stays-on", "seed \(seed): \(report.violation?.check ?? "none")")
+            }
+            let (careful, _) = try ScenarioRunner.run(RunRequest(scenario: "heartbeat-timeline", seed: seed, parameters: Self.small))
+            #expect(careful.passed, "\(careful.failure?.message ?? "")")
+            for check in ["monitoring-stays-on", "push-token-current"] {
+                #expect(careful.checks.first { $0.name == check }?.status == .passed, "\(check) seed \(seed)")
+            }
+            if seed == 1 { #expect(careful.checks.first { $0.name == "push-to-reregistered-token" }?.status == .reached) }
+        }
+        // Without churn nothing invalidates a token: the literal design passes (the flaw needs the fault).
+        let (noChurn, _) = try ScenarioRunner.run(RunRequest(scenario: "heartbeat-timeline", seed: 1, parameters: ["users": 40, "tokenChurnPercent": 0], variant: "invalid-token-deactivates"))
+        #expect(noChurn.passed)
+    }
+
     @Test func wallClockThresholdIsCaughtAtTheDSTChange() throws {
         let (report, _) = try ScenarioRunner.run(RunRequest(scenario: "heartbeat-timeline", seed: 1, parameters: Self.small, variant: "wall-clock-threshold"))
         let message = try #require(report.violation?.message)

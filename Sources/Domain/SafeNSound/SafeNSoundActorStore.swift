@@ -65,6 +65,17 @@ public final class SafeNSoundActorStore: SafeNSoundStore {
         await (try account(userId)).setEmergencyContacts(emails)
     }
 
+    /// Sets `fcmToken` and returns the updated user.
+    public func setPushToken(userId: String, token: String) async throws(SafeNSoundError) -> SafeNSoundUser {
+        await (try account(userId)).setPushToken(token)
+    }
+
+    /// Clears `fcmToken` if it is still `token` (one actor step); true if it cleared it.
+    public func clearPushToken(userId: String, ifStill token: String) async -> Bool {
+        guard let account = try? account(userId) else { return false }
+        return await account.clearPushToken(ifStill: token)
+    }
+
     /// Asks for a check of `userId` at `due` or earlier: the user's `nextCheckDue`, the earliest request wins. Kept with the users, not in a function instance, so any instance sees it.
     public func scheduleCheck(_ userId: String, at due: Timestamp) async { await dueIndex.schedule(userId, at: due) }
     /// Removes and returns every `nextCheckDue <= horizon`, ordered by due time then user id; an overlapping run that already took a user does not get it again.

@@ -100,6 +100,23 @@ public final class SafeNSoundApp: Sendable {
         try await store.setEmergencyContacts(userId: userId, emails)
     }
 
+    /// The app's launch-time push-token registration (§ Error Handling, Invalid FCM Token: "iOS:
+    /// Re-register FCM token on next app launch"): sets `fcmToken`. A pre-notification the sender
+    /// parked because the old token was invalid (see `processScheduledAlerts`) goes out now. The
+    /// token write comes before the read of the alert, and the sender parks before it re-reads the
+    /// token, so whichever of the two runs second sees the other's write: a park racing this
+    /// registration cannot leave the push parked with a good token.
+    public func registerPushToken(userId: String, token: String) async throws(SafeNSoundError) {
+        guard !token.isEmpty else { throw .pushTokenInvalid(token: token) }
+        let updated = try await store.setPushToken(userId: userId, token: token)
+        let due = deadlines(of: updated)
+        let alertId = SafeNSoundScheduledAlert.deterministicId(userId: userId, windowLastHeartbeat: updated.lastHeartbeat, kind: .preNotification)
+        if let parked = await store.alerts(of: userId).first(where: { $0.alertId == alertId }),
+           parked.status == .scheduled, parked.scheduledFor > due.preNotificationDue {
+            await store.rescheduleAlert(alertId, to: max(environment.clock.now, due.preNotificationDue))
+        }
+    }
+
     /// The user's document, nil if they never onboarded.
     public func user(_ userId: String) async -> SafeNSoundUser? {
         await store.user(userId)
@@ -263,6 +280,12 @@ public final class SafeNSoundApp: Sendable {
                     continue
                 }
             }
+            if claimed.kind == .preNotification, user.fcmToken.isEmpty {
+                // No device to push to since FCM rejected the last token: park until the app registers one.
+                await park(claimed, of: user)
+                report.deferredAlertIds.append(claimed.alertId)
+                continue
+            }
             do throws(SafeNSoundError) {
                 guard try await send(claimed, to: user, at: now) else {
                     // A check-in (or pause) landed while the emails went out: the rest are not sent.
@@ -272,12 +295,36 @@ public final class SafeNSoundApp: Sendable {
                 }
                 await store.finishAlert(claimed.alertId, as: .sent)
                 report.sentAlertIds.append(claimed.alertId)
+            } catch .pushTokenInvalid(let token) {
+                report.failedAlertIds.append(claimed.alertId)
+                if variant == .invalidTokenDeactivates {
+                    // Literal design: "Mark user as inactive, log error".
+                    try? await store.setActive(userId: user.userId, false)
+                    await store.finishAlert(claimed.alertId, as: .scheduled)
+                } else {
+                    // Careful: monitoring stays on (the email to the contacts still goes at the
+                    // threshold); only the dead token is cleared, and only if the app has not
+                    // registered a new one meanwhile.
+                    _ = await store.clearPushToken(userId: user.userId, ifStill: token)
+                    await park(claimed, of: user)
+                }
             } catch {
                 await store.finishAlert(claimed.alertId, as: .scheduled)
                 report.failedAlertIds.append(claimed.alertId)
             }
         }
         return report
+    }
+
+    /// Parks a pre-notification that has no valid token to go to: moved to the window's email due
+    /// time (where the sender cancels it as too late), unless the app registers a token first
+    /// (`registerPushToken` moves it back). The token is re-read after the park: a registration
+    /// committed in between would otherwise miss the parked alert.
+    private func park(_ alert: SafeNSoundScheduledAlert, of user: SafeNSoundUser) async {
+        await store.rescheduleAlert(alert.alertId, to: deadlines(of: user).emailDue)
+        if let current = await store.user(user.userId), !current.fcmToken.isEmpty {
+            await store.rescheduleAlert(alert.alertId, to: environment.clock.now)
+        }
     }
 
     /// Sends `alert`; false when a check-in or pause seen between two contacts' emails stopped it

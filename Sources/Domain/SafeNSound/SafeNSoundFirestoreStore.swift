@@ -154,6 +154,29 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
         } catch { throw Self.wrap(error, userId: userId) }
     }
 
+    /// Sets `fcmToken` (the app's launch-time registration) and returns the updated user.
+    public func setPushToken(userId: String, token: String) async throws(SafeNSoundError) -> SafeNSoundUser {
+        do {
+            let after = try await firestore.update(Self.userPath(userId), ["fcmToken": .set(.string(token))])
+            guard let user = Self.user(after.fields) else { throw SafeNSoundError.userNotFound(userId: userId) }
+            return user
+        } catch BackendError.notFound {
+            throw .userNotFound(userId: userId)
+        } catch { throw Self.wrap(error, userId: userId) }
+    }
+
+    /// A server transaction on `users/{uid}`: clears `fcmToken` only if it is still `token`.
+    public func clearPushToken(userId: String, ifStill token: String) async -> Bool {
+        let path = Self.userPath(userId)
+        let cleared = try? await firestore.runTransaction { transaction -> Bool in
+            let snapshot = try await transaction.get(path)
+            guard !token.isEmpty, snapshot["fcmToken"]?.stringValue == token else { return false }
+            transaction.update(path, ["fcmToken": .set(.string(""))])
+            return true
+        }
+        return cleared ?? false
+    }
+
     // MARK: Due checks
 
     /// A server transaction on `users/{uid}`: lowers `nextCheckDue` to `due` (earliest wins). If it

@@ -14,6 +14,11 @@ public protocol SafeNSoundStore: Sendable {
     func setActive(userId: String, _ isActive: Bool) async throws(SafeNSoundError)
     /// Replaces `emergencyContacts` (Settings: add, remove, edit a contact).
     func setEmergencyContacts(userId: String, _ emails: [String]) async throws(SafeNSoundError)
+    /// Sets `fcmToken` (the app registering its push token on launch) and returns the updated user.
+    func setPushToken(userId: String, token: String) async throws(SafeNSoundError) -> SafeNSoundUser
+    /// Clears `fcmToken` atomically if it is still `token` (FCM said UNREGISTERED for it); a token the
+    /// app registered meanwhile is kept. True if it cleared it.
+    func clearPushToken(userId: String, ifStill token: String) async -> Bool
 
     /// Asks for a check of `userId` at `due` or earlier: the user's `nextCheckDue`, the earliest
     /// request wins. Kept with the users, not in a function instance, so any instance sees it.

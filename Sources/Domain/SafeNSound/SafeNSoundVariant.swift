@@ -24,6 +24,10 @@ public enum SafeNSoundVariant: String, AppVariant {
     /// "Max 1 heartbeat per minute" kept in the function instance's memory (last accepted call
     /// per user): checked, then an await, then recorded, so two calls interleaved there both pass.
     case rateLimitInMemory = "rate-limit-in-memory"
+    /// "Invalid FCM Token — Firebase: Mark user as inactive, log error; iOS: Re-register FCM token
+    /// on next app launch": an UNREGISTERED push turns monitoring off, and re-registering the token
+    /// does not turn it back on, so the user's contacts are never emailed again.
+    case invalidTokenDeactivates = "invalid-token-deactivates"
 
     /// One sentence on what this variant gets wrong (or, for `careful`, what it guarantees).
     public var summary: String {
@@ -46,6 +50,8 @@ public enum SafeNSoundVariant: String, AppVariant {
             return "Thresholds use wall-clock days, so across a DST change the alert fires an hour early or late."
         case .rateLimitInMemory:
             return "Two heartbeat calls interleaved inside the function's in-memory rate limiter are both accepted."
+        case .invalidTokenDeactivates:
+            return "A push to an invalid FCM token marks the user inactive, so their missed check-ins never email their contacts."
         }
     }
 

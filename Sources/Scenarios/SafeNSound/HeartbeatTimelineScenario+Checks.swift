@@ -30,6 +30,12 @@ extension HeartbeatTimelineScenario {
             .sometimes, "retry-skips-delivered-contacts", "a retry after one contact's 429 emailed only the contacts still missing")
         static let resentAfterTimeout = CheckDeclaration(
             .sometimes, "resent-after-timeout", "at-least-once: a SendGrid time-out was retried and the contact emailed again")
+        static let monitoringStaysOn = CheckDeclaration(
+            .always, "monitoring-stays-on", "only the user turns monitoring off: a push failure (invalid FCM token) never sets isActive = false", operations: ["onboarded:", "paused", "push", "app launch:"])
+        static let pushTokenCurrent = CheckDeclaration(
+            .always, "push-token-current", "users/{uid}.fcmToken is the token the device registered last (or empty once FCM rejected it)", operations: ["push", "app launch:"])
+        static let pushToReregisteredToken = CheckDeclaration(
+            .sometimes, "push-to-reregistered-token", "a pre-notification reached a token the app registered after FCM rejected the old one", requires: [.atLeast(Parameter.tokenChurnPercent, 1)])
         static let dstWindowEmailed = CheckDeclaration(
             .sometimes, "dst-window-emailed", "an email went out for a window spanning a DST change")
     }

@@ -50,9 +50,9 @@ extension HeartbeatTimelineScenario {
         monitor: Monitor, backend: Backend, log: SafeNSoundDeliveryLog, members: [String: Member], observed: Observed, context: ScenarioContext
     ) {
         let firestore = backend.firestore
-        let (accepted, paused, newlyPaused) = observed.state.withLock { state in
+        let (accepted, paused, newlyPaused, registeredAt) = observed.state.withLock { state in
             defer { state.acceptedSinceCheck = [] }
-            return (state.acceptedSinceCheck.sorted().map { (user: $0, times: state.accepted[$0]!) }, state.pausedAt, state.pauseOrder)
+            return (state.acceptedSinceCheck.sorted().map { (user: $0, times: state.accepted[$0]!) }, state.pausedAt, state.pauseOrder, state.tokenRegisteredAt)
         }
         monitor.state.withLock { s in
             // one-alert-per-kind-per-window: windows with a new alert are checked again.
@@ -134,7 +134,10 @@ extension HeartbeatTimelineScenario {
                 }
                 let emailDue = alert.windowLastHeartbeat + .seconds(Int64(member.thresholdHours) * 3600)
                 let due = alert.kind == .emailAlert ? emailDue : emailDue - .seconds(Int64(min(leadHours, member.thresholdHours)) * 3600)
-                let latest = due + attemptAllowance * (1 + s.failures[attemptKey, default: 0]) + slack
+                // A push to a token the app registered after the due time (FCM had rejected the old
+                // one) can only start once the app registered it.
+                let ready = message.channel == .push ? max(due, registeredAt[message.recipient] ?? due) : due
+                let latest = ready + attemptAllowance * (1 + s.failures[attemptKey, default: 0]) + slack
                 context.always(Check.alertOnTime, d >= due && d <= latest,
                                "\(alert.kind.rawValue) for \(member.userId) (\(member.thresholdHours) h, \(member.timeZone)) due \(due) went out at \(d): \(d < due ? "early" : "late") by \(Double(((d < due) ? due - d : d - due).nanoseconds) / 60e9) min")
                 if alert.kind == .emailAlert {

@@ -23,6 +23,8 @@ extension HeartbeatTimelineScenario {
             "pausePercent", "missed users who pause monitoring (isActive=false) shortly before an alert is due", default: 20, in: 0...100)
         static let emailFailurePercent = ScenarioParameter(
             "emailFailurePercent", "SendGrid 429 probability per email", default: 10, in: 0...90)
+        static let tokenChurnPercent = ScenarioParameter(
+            "tokenChurnPercent", "users whose FCM token turns invalid mid-run (reinstall, restore); the app registers a new one at its next launch", default: 10, in: 0...100)
         static let duplicateTickPercent = ScenarioParameter(
             "duplicateTickPercent", "Cloud Scheduler ticks that run twice (overlapping 2-minute runs)", default: 30, in: 0...100)
     }

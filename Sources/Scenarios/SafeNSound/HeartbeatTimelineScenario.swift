@@ -28,6 +28,7 @@ public struct HeartbeatTimelineScenario: Scenario {
         Parameter.pausePercent,
         Parameter.emailFailurePercent,
         Parameter.duplicateTickPercent,
+        Parameter.tokenChurnPercent,
     ]
     /// The operations whose latency it records.
     public let operations: [String] = ["checkIn", "thresholdToEmail", "preDueToPush"]
@@ -50,6 +51,9 @@ public struct HeartbeatTimelineScenario: Scenario {
         Check.retrySkipsDeliveredContacts,
         Check.resentAfterTimeout,
         Check.dstWindowEmailed,
+        Check.monitoringStaysOn,
+        Check.pushTokenCurrent,
+        Check.pushToReregisteredToken,
     ]
 
     /// 2026-03-06T18:00:00Z: America/Los_Angeles springs forward 40 h later (2026-03-08 10:00 UTC).
@@ -82,6 +86,16 @@ public struct HeartbeatTimelineScenario: Scenario {
         let pauses: Bool
         let contacts: [String]
         let initialHeartbeat: Timestamp
+        /// When FCM stops accepting the device's token (nil: never in this run).
+        let tokenInvalidAt: Timestamp?
+    }
+
+    /// The device's push token as the device knows it (the oracle for the token checks).
+    struct DeviceToken: Sendable {
+        var current: String
+        var generation = 1
+        /// FCM answers UNREGISTERED for `current`; the app registers a new one at its next launch.
+        var invalid = false
     }
 
     /// The fields of a scheduled alert the checkers use.
@@ -102,6 +116,9 @@ public struct HeartbeatTimelineScenario: Scenario {
             /// Paused users in the order they paused (the monitor reads the new ones).
             var pauseOrder: [String] = []
             var cancelledSeen: Set<String> = []
+            /// Per user, the device's token; per token, when the app registered it (onboarding: absent).
+            var tokens: [String: DeviceToken] = [:]
+            var tokenRegisteredAt: [String: Timestamp] = [:]
         }
         let state = Mutex(State())
     }
@@ -123,6 +140,8 @@ public struct HeartbeatTimelineScenario: Scenario {
         let virtual: @Sendable (Timestamp) -> UInt64 = { UInt64(max(0, $0.unixNanoseconds - epoch)) + wrapVirtual }
 
         var random = Simulation.random("heartbeat/setup")
+        // Token churn draws from its own stream, so the other draws (and outcomes) are unchanged.
+        var tokenRandom = Simulation.random("heartbeat/tokens")
         var members: [Member] = []
         for index in 0..<p[Parameter.users] {
             let threshold = Self.thresholds[index % Self.thresholds.count]
@@ -135,15 +154,30 @@ public struct HeartbeatTimelineScenario: Scenario {
             // The current window began up to (threshold − lead − 1 h) ago, so nothing is overdue at the start.
             let headroomSeconds = (threshold - Self.leadHours - 1) * 3600
             let offset = Int64(random.below(headroomSeconds))
+            let pauses = habit == .missed && random.below(100) < p[Parameter.pausePercent]
+            let contacts = (0...random.below(2)).map { "contact\($0)-u\(index)@example.com" }
+            var tokenInvalidAt: Timestamp?
+            if tokenRandom.below(100) < p[Parameter.tokenChurnPercent] {
+                let window = Int64(p[Parameter.hours]) * 3600
+                if habit == .missed {
+                    // 1 min to 3 h before the pre-notification is due: its push meets the dead token.
+                    let preDue = start - .seconds(offset) + .seconds(Int64(threshold - Self.leadHours) * 3600)
+                    tokenInvalidAt = max(start, preDue - .seconds(Int64(60 + tokenRandom.below(3 * 3600 - 60))))
+                } else {
+                    tokenInvalidAt = start + .seconds(Int64(tokenRandom.below(Int(window))))
+                }
+            }
             members.append(Member(
                 userId: "u\(index)", thresholdHours: threshold, timeZone: Self.timeZones[index % Self.timeZones.count],
-                habit: habit, pauses: habit == .missed && random.below(100) < p[Parameter.pausePercent],
-                contacts: (0...random.below(2)).map { "contact\($0)-u\(index)@example.com" },
-                initialHeartbeat: start - .seconds(offset)))
+                habit: habit, pauses: pauses, contacts: contacts,
+                initialHeartbeat: start - .seconds(offset), tokenInvalidAt: tokenInvalidAt))
         }
         let roster = members
         let byId = Dictionary(uniqueKeysWithValues: roster.map { ($0.userId, $0) })
         let observed = Observed()
+        observed.state.withLock { state in
+            for member in roster { state.tokens[member.userId] = DeviceToken(current: "tok-\(member.userId)") }
+        }
         let configuration = SafeNSoundConfiguration(preNotificationLeadHours: Self.leadHours, variant: variant)
         let log = SafeNSoundDeliveryLog(inner: SafeNSoundBackendMessenger(backend: backend), clock: clock) { delivery in
             Self.onDelivery(delivery, backend: backend, members: byId, context: context, virtual: virtual)
@@ -170,6 +204,20 @@ public struct HeartbeatTimelineScenario: Scenario {
                     group.addTask {
                         await Simulation.named("user-\(member.userId)") {
                             await Self.userLoop(member, app: app, backend: backend, clock: clock, end: end, observed: observed, context: context, virtual: virtual)
+                        }
+                    }
+                    if let invalidAt = member.tokenInvalidAt, invalidAt < end {
+                        group.addTask {
+                            await Simulation.named("fcm-\(member.userId)") {
+                                try? await clock.sleep(until: invalidAt)
+                                guard !context.isStopped else { return }
+                                let token = observed.state.withLock { state -> String in
+                                    state.tokens[member.userId]!.invalid = true
+                                    return state.tokens[member.userId]!.current
+                                }
+                                backend.messaging.unregister(token: token)
+                                context.note(member.userId, "push token \(token) invalidated (app reinstalled)")
+                            }
                         }
                     }
                 }
@@ -217,6 +265,7 @@ public struct HeartbeatTimelineScenario: Scenario {
             var attemptAt = max(planned, clock.now)
             while attemptAt < end, !context.isStopped {
                 try? await clock.sleep(until: attemptAt)
+                await launch(member, app: app, clock: clock, observed: observed, context: context)
                 if let accepted = await checkIn(member, device: device, backend: backend, app: app, random: &random, observed: observed, context: context) {
                     lastHeartbeat = accepted
                     break
@@ -225,6 +274,28 @@ public struct HeartbeatTimelineScenario: Scenario {
             }
             context.recordLatency("checkIn", user: member.userId, intendedStartNanoseconds: min(virtual(planned), Simulation.nowNanoseconds))
             if attemptAt >= end { return }
+        }
+    }
+
+    /// The app comes to the foreground: if FCM rejected its token, it registers a new one
+    /// ("Re-register FCM token on next app launch").
+    static func launch(_ member: Member, app: SafeNSoundApp, clock: DomainClock, observed: Observed, context: ScenarioContext) async {
+        let now = clock.now
+        let fresh = observed.state.withLock { state -> String? in
+            guard var device = state.tokens[member.userId], device.invalid else { return nil }
+            device.generation += 1
+            device.current = "tok-\(member.userId)-g\(device.generation)"
+            device.invalid = false
+            state.tokens[member.userId] = device
+            state.tokenRegisteredAt[device.current] = now
+            return device.current
+        }
+        guard let fresh else { return }
+        do throws(SafeNSoundError) {
+            try await app.registerPushToken(userId: member.userId, token: fresh)
+            context.note(member.userId, "app launch: registered push token \(fresh)")
+        } catch {
+            context.note(member.userId, "app launch: token registration failed: \(error)")
         }
     }
 
@@ -311,7 +382,8 @@ public struct HeartbeatTimelineScenario: Scenario {
             context.note(member.userId, "email to \(message.recipient)")
         } else {
             context.sometimes(Check.preNotificationSent, true)
-            context.note(member.userId, "push pre-notification")
+            if message.recipient != "tok-\(member.userId)" { context.sometimes(Check.pushToReregisteredToken, true) }
+            context.note(member.userId, "push pre-notification to \(message.recipient)")
         }
     }
 
@@ -343,8 +415,18 @@ public struct HeartbeatTimelineScenario: Scenario {
         let emailed = Set(log.deliveries.filter { $0.delivered && $0.message.channel == .email }.compactMap { delivery in
             alerts[delivery.message.alertId].map { "\($0.userId)|\($0.windowLastHeartbeat.unixNanoseconds)" }
         })
+        let (paused, tokens) = observed.state.withLock { ($0.pausedAt, $0.tokens) }
         for member in members {
-            guard let user = await app.user(member.userId), user.isActive else { continue }
+            guard let user = await app.user(member.userId) else { continue }
+            // Only the user turns monitoring off (the scenario's own record, not the app's flag).
+            context.always(Check.monitoringStaysOn, paused[member.userId] != nil || user.isActive,
+                           "\(member.userId) never paused monitoring, yet isActive is false at the end: their contacts get no email")
+            if let device = tokens[member.userId] {
+                let allowed = device.invalid ? [device.current, ""] : [device.current]
+                context.always(Check.pushTokenCurrent, allowed.contains(user.fcmToken),
+                               "\(member.userId)'s device holds push token \(device.current)\(device.invalid ? " (invalid)" : ""), users/\(member.userId).fcmToken is \"\(user.fcmToken)\"")
+            }
+            guard paused[member.userId] == nil else { continue }
             let due = user.lastHeartbeat + .seconds(Int64(member.thresholdHours) * 3600)
             guard due + .seconds(30 * 60) <= end else { continue }
             context.eventually(Check.missedWindowAlerted, emailed.contains("\(member.userId)|\(user.lastHeartbeat.unixNanoseconds)"),
