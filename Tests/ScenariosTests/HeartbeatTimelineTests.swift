@@ -79,6 +79,18 @@ import Testing
         #expect(noChurn.passed)
     }
 
+    /// reinstall-orphans-account: seeds 3 and 4 at 40 users reinstall a person whose old account's
+    /// threshold passes before the end; careful retires the old account on those seeds.
+    @Test func reinstallOrphansAccountIsCaughtAndCarefulRetiresIt() throws {
+        for seed in [UInt64(3), 4] {
+            let (report, _) = try ScenarioRunner.run(RunRequest(scenario: "heartbeat-timeline", seed: seed, parameters: Self.small, variant: "reinstall-orphans-account"))
+            #expect(report.violation?.check == "no-alert-for-abandoned-account", "seed \(seed): \(report.violation?.check ?? "none")")
+            let (careful, _) = try ScenarioRunner.run(RunRequest(scenario: "heartbeat-timeline", seed: seed, parameters: Self.small))
+            #expect(careful.passed, "\(careful.failure?.message ?? "")")
+            #expect(careful.checks.first { $0.name == "abandoned-account-retired" }?.status == .passed, "seed \(seed)")
+        }
+    }
+
     @Test func wallClockThresholdIsCaughtAtTheDSTChange() throws {
         let (report, _) = try ScenarioRunner.run(RunRequest(scenario: "heartbeat-timeline", seed: 1, parameters: Self.small, variant: "wall-clock-threshold"))
         let message = try #require(report.violation?.message)

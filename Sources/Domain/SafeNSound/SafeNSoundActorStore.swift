@@ -5,6 +5,8 @@ import Synchronization
 public final class SafeNSoundActorStore: SafeNSoundStore {
     private let environment: DomainEnvironment
     private let accounts = Mutex<[String: SafeNSoundCheckInAccount]>([:])
+    /// Uids per account `email` (the schema's field is set at onboarding and never changes here).
+    private let uidsByEmail = Mutex<[String: [String]]>([:])
     private let alertQueue: SafeNSoundAlertQueue
     /// `nextCheckDue` of every user, as a bucketed index (the Firestore store keeps it as a field).
     private let dueIndex: SafeNSoundDueIndex
@@ -30,6 +32,22 @@ public final class SafeNSoundActorStore: SafeNSoundStore {
             return true
         }
         guard inserted else { throw .userAlreadyRegistered(userId: user.userId) }
+        if let email = user.email { uidsByEmail.withLock { $0[email, default: []].append(user.userId) } }
+    }
+
+    /// Active users other than `userId` onboarded with `email`, in onboarding order.
+    public func activeUsers(withEmail email: String, except userId: String) async -> [String] {
+        var active: [String] = []
+        for uid in uidsByEmail.withLock({ $0[email] ?? [] }) where uid != userId {
+            if await user(uid)?.isActive == true { active.append(uid) }
+        }
+        return active
+    }
+
+    /// Retires `userId` if still active (one actor step).
+    public func retire(userId: String, supersededBy successor: String) async -> Bool {
+        guard let account = try? account(userId) else { return false }
+        return await account.retire(supersededBy: successor)
     }
 
     /// The user's document, nil if absent.

@@ -56,7 +56,9 @@ public final class SafeNSoundApp: Sendable {
 
     // MARK: Onboarding
 
-    /// Creates the user's document (onboarding); `lastHeartbeat` counts as the first check-in.
+    /// Creates the user's document (onboarding); `lastHeartbeat` counts as the first check-in. With
+    /// an `email`, an active account onboarded earlier with the same email (left by a reinstall,
+    /// which gets a new anonymous uid) is retired (careful design; see docs/domain.md).
     public func registerUser(_ user: SafeNSoundUser) async throws(SafeNSoundError) {
         guard configuration.allowedThresholdHours.contains(user.checkInThresholdHours) else {
             throw .invalidThreshold(hours: user.checkInThresholdHours, allowedHours: configuration.allowedThresholdHours)
@@ -67,6 +69,16 @@ public final class SafeNSoundApp: Sendable {
         guard !user.emergencyContactEmails.isEmpty else { throw .noEmergencyContacts(userId: user.userId) }
         try await store.insertUser(user)
         await store.scheduleCheck(user.userId, at: deadlines(of: user).preNotificationDue)
+        if variant != .reinstallOrphansAccount, let email = user.email {
+            // A reinstall signs in with a new anonymous uid: the person's old account, found by
+            // their email, is retired (with its pending alerts), so it cannot email their contacts
+            // about a check-in they are now making on this account.
+            for orphan in await store.activeUsers(withEmail: email, except: user.userId) {
+                if await store.retire(userId: orphan, supersededBy: user.userId) {
+                    _ = await store.cancelPendingAlerts(userId: orphan)
+                }
+            }
+        }
     }
 
     /// Changes `checkInThreshold`; the new window is checked from the current `lastHeartbeat`.

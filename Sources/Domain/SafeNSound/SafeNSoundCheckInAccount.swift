@@ -37,6 +37,14 @@ actor SafeNSoundCheckInAccount: DomainActor {
 
     func setEmergencyContacts(_ emails: [String]) { user.emergencyContactEmails = emails }
 
+    /// Retires the account if still active (one isolated step).
+    func retire(supersededBy successor: String) -> Bool {
+        guard user.isActive else { return false }
+        user.isActive = false
+        user.supersededBy = successor
+        return true
+    }
+
     func setPushToken(_ token: String) -> SafeNSoundUser {
         user.fcmToken = token
         return user

@@ -29,6 +29,8 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
             "heartbeatCount": .int(Int64(user.heartbeatCount)),
         ]
         if let last = user.lastHeartbeatCallAt { fields["lastHeartbeatCallAt"] = .timestamp(last) }
+        if let email = user.email { fields["email"] = .string(email) }
+        if let successor = user.supersededBy { fields["supersededBy"] = .string(successor) }
         return fields
     }
 
@@ -41,6 +43,8 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
             timeZoneIdentifier: fields["timezone"]?.stringValue ?? "UTC", isActive: fields["isActive"]?.boolValue ?? true)
         user.lastHeartbeatCallAt = fields["lastHeartbeatCallAt"]?.timestampValue
         user.heartbeatCount = Int(fields["heartbeatCount"]?.intValue ?? 0)
+        user.email = fields["email"]?.stringValue
+        user.supersededBy = fields["supersededBy"]?.stringValue
         return user
     }
 
@@ -152,6 +156,24 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
         } catch BackendError.notFound {
             throw .userNotFound(userId: userId)
         } catch { throw Self.wrap(error, userId: userId) }
+    }
+
+    /// `where email == X` on the field's index, then the active ones other than `userId`.
+    public func activeUsers(withEmail email: String, except userId: String) async -> [String] {
+        firestore.query("users", whereField: "email", isEqualTo: .string(email))
+            .filter { $0.id != userId && $0["isActive"]?.boolValue != false }.map(\.id)
+    }
+
+    /// A server transaction on `users/{uid}`: if still active, `isActive = false` and `supersededBy`.
+    public func retire(userId: String, supersededBy successor: String) async -> Bool {
+        let path = Self.userPath(userId)
+        let retired = try? await firestore.runTransaction { transaction -> Bool in
+            let snapshot = try await transaction.get(path)
+            guard snapshot.exists, snapshot["isActive"]?.boolValue != false else { return false }
+            transaction.update(path, ["isActive": .set(.bool(false)), "supersededBy": .set(.string(successor))])
+            return true
+        }
+        return retired ?? false
     }
 
     /// Sets `fcmToken` (the app's launch-time registration) and returns the updated user.

@@ -14,6 +14,10 @@ public protocol SafeNSoundStore: Sendable {
     func setActive(userId: String, _ isActive: Bool) async throws(SafeNSoundError)
     /// Replaces `emergencyContacts` (Settings: add, remove, edit a contact).
     func setEmergencyContacts(userId: String, _ emails: [String]) async throws(SafeNSoundError)
+    /// Active users other than `userId` whose `email` is `email` (an account a reinstall left behind).
+    func activeUsers(withEmail email: String, except userId: String) async -> [String]
+    /// Retires `userId` atomically if it is still active: `isActive = false`, `supersededBy = successor`.
+    func retire(userId: String, supersededBy successor: String) async -> Bool
     /// Sets `fcmToken` (the app registering its push token on launch) and returns the updated user.
     func setPushToken(userId: String, token: String) async throws(SafeNSoundError) -> SafeNSoundUser
     /// Clears `fcmToken` atomically if it is still `token` (FCM said UNREGISTERED for it); a token the

@@ -28,6 +28,10 @@ public enum SafeNSoundVariant: String, AppVariant {
     /// on next app launch": an UNREGISTERED push turns monitoring off, and re-registering the token
     /// does not turn it back on, so the user's contacts are never emailed again.
     case invalidTokenDeactivates = "invalid-token-deactivates"
+    /// "Sign in anonymously on app launch if no user exists": a reinstall gets a new anonymous uid
+    /// and onboards a new `users/{uid}`, and nothing retires the old one, which stays active and
+    /// emails the person's contacts when its frozen `lastHeartbeat` passes the threshold.
+    case reinstallOrphansAccount = "reinstall-orphans-account"
 
     /// One sentence on what this variant gets wrong (or, for `careful`, what it guarantees).
     public var summary: String {
@@ -52,6 +56,8 @@ public enum SafeNSoundVariant: String, AppVariant {
             return "Two heartbeat calls interleaved inside the function's in-memory rate limiter are both accepted."
         case .invalidTokenDeactivates:
             return "A push to an invalid FCM token marks the user inactive, so their missed check-ins never email their contacts."
+        case .reinstallOrphansAccount:
+            return "After a reinstall the old anonymous account stays active and emails the contacts though the person checks in on the new one."
         }
     }
 

@@ -59,6 +59,7 @@ public enum BugZoo {
         Bug(variant: "utc-email", app: "safensound", scenario: "heartbeat-timeline", needs: "depth-1", parameters: heartbeatSmall),
         Bug(variant: "wall-clock-threshold", app: "safensound", scenario: "heartbeat-timeline", needs: "depth-1", parameters: heartbeatSmall),
         Bug(variant: "invalid-token-deactivates", app: "safensound", scenario: "heartbeat-timeline", needs: "fault:invalid-token", parameters: heartbeatSmall),
+        Bug(variant: "reinstall-orphans-account", app: "safensound", scenario: "heartbeat-timeline", needs: "depth-1", parameters: heartbeatSmall),
         Bug(variant: "two-way-requests", app: "ufree", scenario: "friend-handshake", needs: "depth-1"),
         Bug(variant: "client-tap-guard-only", app: "ufree", scenario: "nudge-storm", needs: "depth-1"),
         Bug(variant: "utc-today", app: "ufree", scenario: "nudge-storm", needs: "depth-1"),

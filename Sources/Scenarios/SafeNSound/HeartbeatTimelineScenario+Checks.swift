@@ -36,6 +36,10 @@ extension HeartbeatTimelineScenario {
             .always, "push-token-current", "users/{uid}.fcmToken is the token the device registered last (or empty once FCM rejected it)", operations: ["push", "app launch:"])
         static let pushToReregisteredToken = CheckDeclaration(
             .sometimes, "push-to-reregistered-token", "a pre-notification reached a token the app registered after FCM rejected the old one", requires: [.atLeast(Parameter.tokenChurnPercent, 1)])
+        static let noAlertForAbandonedAccount = CheckDeclaration(
+            .always, "no-alert-for-abandoned-account", "after a reinstall onboarded a new account, the old one alerts nobody (beyond one send already in flight)", operations: ["onboarded:", "reinstalled", "check-in", "email", "push"])
+        static let abandonedAccountRetired = CheckDeclaration(
+            .always, "abandoned-account-retired", "the account a reinstall left behind is inactive at the end", operations: ["onboarded:", "reinstalled"])
         static let dstWindowEmailed = CheckDeclaration(
             .sometimes, "dst-window-emailed", "an email went out for a window spanning a DST change")
     }

@@ -50,9 +50,10 @@ extension HeartbeatTimelineScenario {
         monitor: Monitor, backend: Backend, log: SafeNSoundDeliveryLog, members: [String: Member], observed: Observed, context: ScenarioContext
     ) {
         let firestore = backend.firestore
-        let (accepted, paused, newlyPaused, registeredAt) = observed.state.withLock { state in
+        let (accepted, paused, newlyPaused, registeredAt, abandonedAt) = observed.state.withLock { state in
             defer { state.acceptedSinceCheck = [] }
-            return (state.acceptedSinceCheck.sorted().map { (user: $0, times: state.accepted[$0]!) }, state.pausedAt, state.pauseOrder, state.tokenRegisteredAt)
+            return (state.acceptedSinceCheck.sorted().map { (user: $0, times: state.accepted[$0]!) }, state.pausedAt, state.pauseOrder,
+                    state.tokenRegisteredAt, state.abandonedAt)
         }
         monitor.state.withLock { s in
             // one-alert-per-kind-per-window: windows with a new alert are checked again.
@@ -122,12 +123,18 @@ extension HeartbeatTimelineScenario {
                 // commit at …184.2 ms). The careful design writes the record in the check-in's transaction,
                 // so its update time is the commit of the new lastHeartbeat.
                 let d = delivery.startedAt
-                let committed = firestore.query("heartbeats", whereField: "userId", isEqualTo: .string(member.userId)).compactMap { snapshot in
+                let committed = firestore.query("heartbeats", whereField: "userId", isEqualTo: .string(message.userId)).compactMap { snapshot in
                     snapshot["timestamp"]?.timestampValue.map { (heartbeat: $0, commit: snapshot.updateTime) }
                 }
                 let closedBy = committed.filter { $0.heartbeat > alert.windowLastHeartbeat && $0.commit < d }.min { $0.commit < $1.commit }
                 context.always(Check.noAlertAfterCheckin, closedBy == nil,
                                "\(alert.kind.rawValue) for \(member.userId) sent at \(d) though a check-in at \(closedBy.map { "\($0.heartbeat) (committed \($0.commit))" } ?? "-") closed its window")
+                if let abandoned = abandonedAt[message.userId] {
+                    // The abandoned account is the onboarding uid; a send the sender re-checked before
+                    // the new account's onboarding committed may still start within one attempt.
+                    context.always(Check.noAlertForAbandonedAccount, d <= abandoned + attemptAllowance,
+                                   "\(alert.kind.rawValue) for abandoned account \(message.userId) sent at \(d) to \(message.recipient), though the person reinstalled at \(abandoned) and checks in as \(member.reinstalledUserId)")
+                }
                 if let pause = paused[member.userId] {
                     s.pausedObservations += 1
                     context.always(Check.noAlertAfterCheckin, d <= pause, "\(alert.kind.rawValue) for \(member.userId) sent at \(d) though monitoring was paused at \(pause)")

@@ -25,6 +25,8 @@ extension HeartbeatTimelineScenario {
             "emailFailurePercent", "SendGrid 429 probability per email", default: 10, in: 0...90)
         static let tokenChurnPercent = ScenarioParameter(
             "tokenChurnPercent", "users whose FCM token turns invalid mid-run (reinstall, restore); the app registers a new one at its next launch", default: 10, in: 0...100)
+        static let reinstallPercent = ScenarioParameter(
+            "reinstallPercent", "users who reinstall the app mid-run: a new anonymous uid onboards again with the same email", default: 5, in: 0...100)
         static let duplicateTickPercent = ScenarioParameter(
             "duplicateTickPercent", "Cloud Scheduler ticks that run twice (overlapping 2-minute runs)", default: 30, in: 0...100)
     }

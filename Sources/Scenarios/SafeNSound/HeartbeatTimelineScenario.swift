@@ -29,6 +29,7 @@ public struct HeartbeatTimelineScenario: Scenario {
         Parameter.emailFailurePercent,
         Parameter.duplicateTickPercent,
         Parameter.tokenChurnPercent,
+        Parameter.reinstallPercent,
     ]
     /// The operations whose latency it records.
     public let operations: [String] = ["checkIn", "thresholdToEmail", "preDueToPush"]
@@ -54,6 +55,8 @@ public struct HeartbeatTimelineScenario: Scenario {
         Check.monitoringStaysOn,
         Check.pushTokenCurrent,
         Check.pushToReregisteredToken,
+        Check.noAlertForAbandonedAccount,
+        Check.abandonedAccountRetired,
     ]
 
     /// 2026-03-06T18:00:00Z: America/Los_Angeles springs forward 40 h later (2026-03-08 10:00 UTC).
@@ -88,6 +91,13 @@ public struct HeartbeatTimelineScenario: Scenario {
         let initialHeartbeat: Timestamp
         /// When FCM stops accepting the device's token (nil: never in this run).
         let tokenInvalidAt: Timestamp?
+        /// When the person reinstalls the app (their first check-in from then on signs in with a
+        /// new anonymous uid, `reinstalledUserId`, and onboards again with the same email).
+        let reinstallAt: Timestamp?
+        /// The person's address (`users/{uid}.email`), the same on both accounts.
+        var email: String { "person-\(userId)@example.com" }
+        /// The uid the reinstalled app signs in with.
+        var reinstalledUserId: String { "\(userId)-r" }
     }
 
     /// The device's push token as the device knows it (the oracle for the token checks).
@@ -119,6 +129,10 @@ public struct HeartbeatTimelineScenario: Scenario {
             /// Per user, the device's token; per token, when the app registered it (onboarding: absent).
             var tokens: [String: DeviceToken] = [:]
             var tokenRegisteredAt: [String: Timestamp] = [:]
+            /// Per person: the account uid their app uses now (absent: the onboarding uid).
+            var accountOf: [String: String] = [:]
+            /// Per abandoned account uid: when the reinstalled app onboarded its successor.
+            var abandonedAt: [String: Timestamp] = [:]
         }
         let state = Mutex(State())
     }
@@ -142,6 +156,7 @@ public struct HeartbeatTimelineScenario: Scenario {
         var random = Simulation.random("heartbeat/setup")
         // Token churn draws from its own stream, so the other draws (and outcomes) are unchanged.
         var tokenRandom = Simulation.random("heartbeat/tokens")
+        var reinstallRandom = Simulation.random("heartbeat/reinstall")
         var members: [Member] = []
         for index in 0..<p[Parameter.users] {
             let threshold = Self.thresholds[index % Self.thresholds.count]
@@ -167,13 +182,18 @@ public struct HeartbeatTimelineScenario: Scenario {
                     tokenInvalidAt = start + .seconds(Int64(tokenRandom.below(Int(window))))
                 }
             }
+            var reinstallAt: Timestamp?
+            if reinstallRandom.below(100) < p[Parameter.reinstallPercent], habit != .missed {
+                reinstallAt = start + .seconds(Int64(reinstallRandom.below(p[Parameter.hours] * 3600)))
+            }
             members.append(Member(
                 userId: "u\(index)", thresholdHours: threshold, timeZone: Self.timeZones[index % Self.timeZones.count],
                 habit: habit, pauses: pauses, contacts: contacts,
-                initialHeartbeat: start - .seconds(offset), tokenInvalidAt: tokenInvalidAt))
+                initialHeartbeat: start - .seconds(offset), tokenInvalidAt: tokenInvalidAt, reinstallAt: reinstallAt))
         }
         let roster = members
-        let byId = Dictionary(uniqueKeysWithValues: roster.map { ($0.userId, $0) })
+        // A reinstalled app's account is the same person: checks of its alerts use the member.
+        let byId = Dictionary(uniqueKeysWithValues: roster.map { ($0.userId, $0) } + roster.filter { $0.reinstallAt != nil }.map { ($0.reinstalledUserId, $0) })
         let observed = Observed()
         observed.state.withLock { state in
             for member in roster { state.tokens[member.userId] = DeviceToken(current: "tok-\(member.userId)") }
@@ -189,7 +209,7 @@ public struct HeartbeatTimelineScenario: Scenario {
             let user = SafeNSoundUser(
                 userId: member.userId, name: "User \(member.userId)", fcmToken: "tok-\(member.userId)",
                 emergencyContactEmails: member.contacts, checkInThresholdHours: member.thresholdHours,
-                lastHeartbeat: member.initialHeartbeat, timeZoneIdentifier: member.timeZone)
+                lastHeartbeat: member.initialHeartbeat, timeZoneIdentifier: member.timeZone, email: member.email)
             try await app.registerUser(user)
             context.timeZone(member.userId, member.timeZone)
             context.note(member.userId, "onboarded: \(member.thresholdHours) h, \(member.timeZone), \(member.habit.rawValue)\(member.pauses ? ", pauses" : "")")
@@ -216,7 +236,7 @@ public struct HeartbeatTimelineScenario: Scenario {
                                     return state.tokens[member.userId]!.current
                                 }
                                 backend.messaging.unregister(token: token)
-                                context.note(member.userId, "push token \(token) invalidated (app reinstalled)")
+                                context.note(member.userId, "push token \(token) invalidated (restored from a backup)")
                             }
                         }
                     }
@@ -235,7 +255,8 @@ public struct HeartbeatTimelineScenario: Scenario {
         observed: Observed, context: ScenarioContext, virtual: @Sendable (Timestamp) -> UInt64
     ) async {
         var random = Simulation.random("heartbeat/\(member.userId)")
-        let device = app.client(uid: member.userId)
+        var uid = member.userId
+        var device = app.client(uid: uid)
         let threshold = Duration.seconds(Int64(member.thresholdHours) * 3600)
         let lead = Duration.seconds(Int64(min(leadHours, member.thresholdHours)) * 3600)
         var lastHeartbeat = member.initialHeartbeat
@@ -265,8 +286,13 @@ public struct HeartbeatTimelineScenario: Scenario {
             var attemptAt = max(planned, clock.now)
             while attemptAt < end, !context.isStopped {
                 try? await clock.sleep(until: attemptAt)
-                await launch(member, app: app, clock: clock, observed: observed, context: context)
-                if let accepted = await checkIn(member, device: device, backend: backend, app: app, random: &random, observed: observed, context: context) {
+                if let reinstallAt = member.reinstallAt, uid == member.userId, clock.now >= reinstallAt {
+                    uid = member.reinstalledUserId
+                    device = app.client(uid: uid)
+                    await reinstall(member, app: app, backend: backend, clock: clock, observed: observed, context: context)
+                }
+                await launch(member, uid: uid, app: app, clock: clock, observed: observed, context: context)
+                if let accepted = await checkIn(member, uid: uid, device: device, backend: backend, app: app, random: &random, observed: observed, context: context) {
                     lastHeartbeat = accepted
                     break
                 }
@@ -279,12 +305,12 @@ public struct HeartbeatTimelineScenario: Scenario {
 
     /// The app comes to the foreground: if FCM rejected its token, it registers a new one
     /// ("Re-register FCM token on next app launch").
-    static func launch(_ member: Member, app: SafeNSoundApp, clock: DomainClock, observed: Observed, context: ScenarioContext) async {
+    static func launch(_ member: Member, uid: String, app: SafeNSoundApp, clock: DomainClock, observed: Observed, context: ScenarioContext) async {
         let now = clock.now
         let fresh = observed.state.withLock { state -> String? in
             guard var device = state.tokens[member.userId], device.invalid else { return nil }
             device.generation += 1
-            device.current = "tok-\(member.userId)-g\(device.generation)"
+            device.current = "tok-\(uid)-g\(device.generation)"
             device.invalid = false
             state.tokens[member.userId] = device
             state.tokenRegisteredAt[device.current] = now
@@ -292,16 +318,40 @@ public struct HeartbeatTimelineScenario: Scenario {
         }
         guard let fresh else { return }
         do throws(SafeNSoundError) {
-            try await app.registerPushToken(userId: member.userId, token: fresh)
+            try await app.registerPushToken(userId: uid, token: fresh)
             context.note(member.userId, "app launch: registered push token \(fresh)")
         } catch {
             context.note(member.userId, "app launch: token registration failed: \(error)")
         }
     }
 
+    /// The app is deleted and installed again: its anonymous uid is gone (the old push token too),
+    /// so it signs in as a new anonymous user and onboards again with the same settings and email.
+    static func reinstall(_ member: Member, app: SafeNSoundApp, backend: Backend, clock: DomainClock, observed: Observed, context: ScenarioContext) async {
+        let now = clock.now
+        let uid = member.reinstalledUserId
+        let oldToken = observed.state.withLock { state -> String in
+            let old = state.tokens[member.userId]!.current
+            state.tokens[member.userId] = DeviceToken(current: "tok-\(uid)")
+            state.tokenRegisteredAt["tok-\(uid)"] = now
+            state.accountOf[member.userId] = uid
+            state.abandonedAt[member.userId] = now
+            return old
+        }
+        backend.messaging.unregister(token: oldToken)
+        do throws(SafeNSoundError) {
+            try await app.registerUser(SafeNSoundUser(
+                userId: uid, name: "User \(member.userId)", fcmToken: "tok-\(uid)", emergencyContactEmails: member.contacts,
+                checkInThresholdHours: member.thresholdHours, lastHeartbeat: now, timeZoneIdentifier: member.timeZone, email: member.email))
+            context.note(member.userId, "reinstalled the app: signed in anonymously as \(uid) and onboarded again")
+        } catch {
+            context.note(member.userId, "reinstalled the app: onboarding as \(uid) failed: \(error)")
+        }
+    }
+
     /// One tap on the check-in button: maybe offline, maybe a double tap. Returns the accepted heartbeat time.
     static func checkIn(
-        _ member: Member, device: SafeNSoundClient, backend: Backend, app: SafeNSoundApp, random: inout SimRandom,
+        _ member: Member, uid: String, device: SafeNSoundClient, backend: Backend, app: SafeNSoundApp, random: inout SimRandom,
         observed: Observed, context: ScenarioContext
     ) async -> Timestamp? {
         let p = context.parameters
@@ -346,7 +396,7 @@ public struct HeartbeatTimelineScenario: Scenario {
         }
         guard let accepted else { return nil }
         context.note(member.userId, results.count == 2 ? "check-in (double tap)" : "check-in")
-        let newlyCancelled = await app.alerts(of: member.userId).filter { $0.status == .cancelled && $0.windowLastHeartbeat < accepted }
+        let newlyCancelled = await app.alerts(of: uid).filter { $0.status == .cancelled && $0.windowLastHeartbeat < accepted }
         let fresh = observed.state.withLock { state in newlyCancelled.filter { state.cancelledSeen.insert($0.alertId).inserted } }
         if !fresh.isEmpty {
             context.sometimes(Check.checkinCancelledAlert, true)
@@ -415,22 +465,27 @@ public struct HeartbeatTimelineScenario: Scenario {
         let emailed = Set(log.deliveries.filter { $0.delivered && $0.message.channel == .email }.compactMap { delivery in
             alerts[delivery.message.alertId].map { "\($0.userId)|\($0.windowLastHeartbeat.unixNanoseconds)" }
         })
-        let (paused, tokens) = observed.state.withLock { ($0.pausedAt, $0.tokens) }
+        let (paused, tokens, accountOf, abandonedAt) = observed.state.withLock { ($0.pausedAt, $0.tokens, $0.accountOf, $0.abandonedAt) }
         for member in members {
-            guard let user = await app.user(member.userId) else { continue }
+            if let abandoned = abandonedAt[member.userId], let old = await app.user(member.userId) {
+                context.always(Check.abandonedAccountRetired, !old.isActive,
+                               "\(member.userId) reinstalled the app at \(abandoned) and checks in as \(member.reinstalledUserId), yet the old account is still active")
+            }
+            let uid = accountOf[member.userId] ?? member.userId
+            guard let user = await app.user(uid) else { continue }
             // Only the user turns monitoring off (the scenario's own record, not the app's flag).
             context.always(Check.monitoringStaysOn, paused[member.userId] != nil || user.isActive,
-                           "\(member.userId) never paused monitoring, yet isActive is false at the end: their contacts get no email")
+                           "\(uid) never paused monitoring, yet isActive is false at the end: their contacts get no email")
             if let device = tokens[member.userId] {
                 let allowed = device.invalid ? [device.current, ""] : [device.current]
                 context.always(Check.pushTokenCurrent, allowed.contains(user.fcmToken),
-                               "\(member.userId)'s device holds push token \(device.current)\(device.invalid ? " (invalid)" : ""), users/\(member.userId).fcmToken is \"\(user.fcmToken)\"")
+                               "\(uid)'s device holds push token \(device.current)\(device.invalid ? " (invalid)" : ""), users/\(uid).fcmToken is \"\(user.fcmToken)\"")
             }
             guard paused[member.userId] == nil else { continue }
             let due = user.lastHeartbeat + .seconds(Int64(member.thresholdHours) * 3600)
             guard due + .seconds(30 * 60) <= end else { continue }
-            context.eventually(Check.missedWindowAlerted, emailed.contains("\(member.userId)|\(user.lastHeartbeat.unixNanoseconds)"),
-                               "\(member.userId) last checked in at \(user.lastHeartbeat); threshold passed at \(due) but no email went out")
+            context.eventually(Check.missedWindowAlerted, emailed.contains("\(uid)|\(user.lastHeartbeat.unixNanoseconds)"),
+                               "\(uid) last checked in at \(user.lastHeartbeat); threshold passed at \(due) but no email went out")
         }
     }
 }
