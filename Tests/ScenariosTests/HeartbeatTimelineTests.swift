@@ -58,10 +58,10 @@ import Testing
         }
     }
 
-    /// invalid-token-deactivates needs a churned token whose push fails before the end: seeds 1 and 3
-    /// at 40 users (random and PCT); careful passes on both (and on seed 1 pushes to a re-registered token).
+    /// invalid-token-deactivates needs a churned token whose push fails before the end: seeds 1 and 6
+    /// at 40 users (random and PCT); careful passes on both, and on seed 8 pushes to a re-registered token.
     @Test func invalidTokenDeactivatesIsCaughtAndCarefulKeepsMonitoring() throws {
-        for seed in [UInt64(1), 3] {
+        for seed in [UInt64(1), 6] {
             for strategy in [SchedulingStrategy.random, Self.pct] {
                 let (report, _) = try ScenarioRunner.run(RunRequest(scenario: "heartbeat-timeline", seed: seed, strategy: strategy, parameters: Self.small, variant: "invalid-token-deactivates"))
                 #expect(!report.passed, "seed \(seed) \(strategy) not caught")
@@ -72,8 +72,10 @@ import Testing
             for check in ["monitoring-stays-on", "push-token-current"] {
                 #expect(careful.checks.first { $0.name == check }?.status == .passed, "\(check) seed \(seed)")
             }
-            if seed == 1 { #expect(careful.checks.first { $0.name == "push-to-reregistered-token" }?.status == .reached) }
         }
+        let (reregistered, _) = try ScenarioRunner.run(RunRequest(scenario: "heartbeat-timeline", seed: 8, parameters: Self.small))
+        #expect(reregistered.passed)
+        #expect(reregistered.checks.first { $0.name == "push-to-reregistered-token" }?.status == .reached)
         // Without churn nothing invalidates a token: the literal design passes (the flaw needs the fault).
         let (noChurn, _) = try ScenarioRunner.run(RunRequest(scenario: "heartbeat-timeline", seed: 1, parameters: ["users": 40, "tokenChurnPercent": 0], variant: "invalid-token-deactivates"))
         #expect(noChurn.passed)
@@ -88,6 +90,19 @@ import Testing
             let (careful, _) = try ScenarioRunner.run(RunRequest(scenario: "heartbeat-timeline", seed: seed, parameters: Self.small))
             #expect(careful.passed, "\(careful.failure?.message ?? "")")
             #expect(careful.checks.first { $0.name == "abandoned-account-retired" }?.status == .passed, "seed \(seed)")
+        }
+    }
+
+    /// email-failure-marks-failed: with ten SendGrid outages, seeds 1 and 4 at 40 users have an email
+    /// due in one; careful backs off and sends it after the outage (and passes).
+    @Test func emailFailureMarksFailedIsCaughtAndCarefulSendsAfterTheOutage() throws {
+        let outages = ["users": 40, "emailOutages": 10]
+        for seed in [UInt64(1), 4] {
+            let (report, _) = try ScenarioRunner.run(RunRequest(scenario: "heartbeat-timeline", seed: seed, parameters: outages, variant: "email-failure-marks-failed"))
+            #expect(report.violation?.check == "missed-window-alerted", "seed \(seed): \(report.violation?.check ?? "none")")
+            let (careful, _) = try ScenarioRunner.run(RunRequest(scenario: "heartbeat-timeline", seed: seed, parameters: outages))
+            #expect(careful.passed, "\(careful.failure?.message ?? "")")
+            #expect(careful.checks.first { $0.name == "email-sent-after-outage" }?.status == .reached, "seed \(seed)")
         }
     }
 

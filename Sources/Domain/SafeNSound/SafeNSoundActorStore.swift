@@ -117,6 +117,8 @@ public final class SafeNSoundActorStore: SafeNSoundStore {
     public func rescheduleAlert(_ alertId: String, to due: Timestamp) async { await alertQueue.reschedule(alertId, to: due) }
     /// Closes the alert as `status` (sent, cancelled or failed).
     public func finishAlert(_ alertId: String, as status: SafeNSoundScheduledAlert.Status) async { await alertQueue.finish(alertId, as: status) }
+    /// A failed attempt: `failedAttempts += 1`, back to `scheduled` (at `retryAt` if given).
+    public func retryAlert(_ alertId: String, at retryAt: Timestamp?) async { await alertQueue.retry(alertId, at: retryAt) }
     /// Cancels every still-`scheduled` alert of the user; returns how many.
     public func cancelPendingAlerts(userId: String) async -> Int { await alertQueue.cancelPending(userId: userId) }
     /// Every alert, ordered by creation time then id.

@@ -321,11 +321,27 @@ public final class SafeNSoundApp: Sendable {
                     await park(claimed, of: user)
                 }
             } catch {
-                await store.finishAlert(claimed.alertId, as: .scheduled)
                 report.failedAlertIds.append(claimed.alertId)
+                let failures = claimed.failedAttempts + 1
+                if variant == .emailFailureMarksFailed, claimed.kind == .emailAlert, failures >= configuration.emailMaxAttempts {
+                    // Literal design: "mark alert as failed"; the backup service is optional, so none.
+                    await store.finishAlert(claimed.alertId, as: .failed)
+                } else {
+                    await store.retryAlert(claimed.alertId, at: retryAt(afterFailures: failures, runStartedAt: now))
+                }
             }
         }
         return report
+    }
+
+    /// When an alert that failed `failures` times in a row is due again: the next run for the first
+    /// failure (nil: it keeps its due time), then doubling waits up to `alertRetryMaxDelay`.
+    private func retryAt(afterFailures failures: Int, runStartedAt now: Timestamp) -> Timestamp? {
+        let period = configuration.alertSenderInterval
+        var wait = period
+        for _ in 1..<max(1, failures) where wait < configuration.alertRetryMaxDelay { wait = wait * 2 }
+        wait = min(wait, max(period, configuration.alertRetryMaxDelay))
+        return wait > period ? now + (wait - period) : nil
     }
 
     /// Parks a pre-notification that has no valid token to go to: moved to the window's email due

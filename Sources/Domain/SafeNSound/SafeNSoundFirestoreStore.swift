@@ -56,6 +56,7 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
         ]
         if let claimedAt = alert.claimedAt { fields["claimedAt"] = .timestamp(claimedAt) }
         if !alert.deliveredTo.isEmpty { fields["deliveredTo"] = .array(alert.deliveredTo.map(Value.string)) }
+        if alert.failedAttempts > 0 { fields["failedAttempts"] = .int(Int64(alert.failedAttempts)) }
         return fields
     }
 
@@ -69,6 +70,7 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
             alertId: snapshot.id, userId: userId, kind: kind, scheduledFor: scheduledFor, status: status,
             createdAt: createdAt, windowLastHeartbeat: window, claimedAt: snapshot["claimedAt"]?.timestampValue)
         alert.deliveredTo = (snapshot["deliveredTo"]?.arrayValue ?? []).compactMap(\.stringValue)
+        alert.failedAttempts = Int(snapshot["failedAttempts"]?.intValue ?? 0)
         return alert
     }
 
@@ -279,7 +281,7 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
             case .scheduled: break
             case .sending:
                 guard let claimedAt = alert.claimedAt, now - claimedAt >= lease else { return nil }
-            case .sent, .cancelled: return nil
+            case .sent, .cancelled, .failed: return nil
             }
             alert.status = .sending
             alert.claimedAt = now
@@ -316,6 +318,20 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
         var updates: [String: FieldUpdate] = ["status": .set(.string(status.rawValue))]
         if status == .scheduled { updates["claimedAt"] = .delete }
         _ = try? await firestore.update(Self.alertPath(alertId), updates)
+    }
+
+    /// A server transaction on the alert: an open alert counts the failure and returns to `scheduled`.
+    public func retryAlert(_ alertId: String, at retryAt: Timestamp?) async {
+        let scheduled = SafeNSoundScheduledAlert.Status.scheduled.rawValue, sending = SafeNSoundScheduledAlert.Status.sending.rawValue
+        _ = try? await firestore.runTransaction { transaction in
+            let current = try await transaction.get(Self.alertPath(alertId))
+            guard let status = current["status"]?.stringValue, status == scheduled || status == sending else { return }
+            var updates: [String: FieldUpdate] = [
+                "status": .set(.string(scheduled)), "claimedAt": .delete, "failedAttempts": .increment(1),
+            ]
+            if let retryAt { updates["scheduledFor"] = .set(.timestamp(retryAt)) }
+            transaction.update(Self.alertPath(alertId), updates)
+        }
     }
 
     /// Cancels every still-`scheduled` alert of the user; returns how many.

@@ -44,6 +44,9 @@ public protocol SafeNSoundStore: Sendable {
     /// An open (`scheduled` or claimed) alert back to `scheduled` at `due`; closed alerts stay closed.
     func rescheduleAlert(_ alertId: String, to due: Timestamp) async
     func finishAlert(_ alertId: String, as status: SafeNSoundScheduledAlert.Status) async
+    /// A failed attempt: `failedAttempts += 1` and the alert back to `scheduled`, due again at
+    /// `retryAt` (nil: keeps its due time, so the next run retries it), atomically.
+    func retryAlert(_ alertId: String, at retryAt: Timestamp?) async
     /// Cancels every still-`scheduled` alert of the user; returns how many.
     func cancelPendingAlerts(userId: String) async -> Int
     /// Every alert, ordered by creation time then id.

@@ -32,6 +32,10 @@ public enum SafeNSoundVariant: String, AppVariant {
     /// and onboards a new `users/{uid}`, and nothing retires the old one, which stays active and
     /// emails the person's contacts when its frozen `lastHeartbeat` passes the threshold.
     case reinstallOrphansAccount = "reinstall-orphans-account"
+    /// "Email Send Failure — Retry with exponential backoff; Log failure, mark alert as failed;
+    /// Optionally send to backup email service": after `emailMaxAttempts` failed attempts the email
+    /// alert is `failed` for good and, the backup being optional, nobody is emailed.
+    case emailFailureMarksFailed = "email-failure-marks-failed"
 
     /// One sentence on what this variant gets wrong (or, for `careful`, what it guarantees).
     public var summary: String {
@@ -56,6 +60,8 @@ public enum SafeNSoundVariant: String, AppVariant {
             return "Two heartbeat calls interleaved inside the function's in-memory rate limiter are both accepted."
         case .invalidTokenDeactivates:
             return "A push to an invalid FCM token marks the user inactive, so their missed check-ins never email their contacts."
+        case .emailFailureMarksFailed:
+            return "An email that fails a few times in a SendGrid outage is marked failed and never sent: the contacts are not told."
         case .reinstallOrphansAccount:
             return "After a reinstall the old anonymous account stays active and emails the contacts though the person checks in on the new one."
         }

@@ -40,6 +40,8 @@ extension HeartbeatTimelineScenario {
             .always, "no-alert-for-abandoned-account", "after a reinstall onboarded a new account, the old one alerts nobody (beyond one send already in flight)", operations: ["onboarded:", "reinstalled", "check-in", "email", "push"])
         static let abandonedAccountRetired = CheckDeclaration(
             .always, "abandoned-account-retired", "the account a reinstall left behind is inactive at the end", operations: ["onboarded:", "reinstalled"])
+        static let emailSentAfterOutage = CheckDeclaration(
+            .sometimes, "email-sent-after-outage", "an email that failed three or more times (a SendGrid outage) still reached its contact", requires: [.atLeast(Parameter.emailOutages, 1)])
         static let dstWindowEmailed = CheckDeclaration(
             .sometimes, "dst-window-emailed", "an email went out for a window spanning a DST change")
     }

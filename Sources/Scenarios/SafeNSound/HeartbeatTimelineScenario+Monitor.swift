@@ -45,9 +45,24 @@ extension HeartbeatTimelineScenario {
         let state = Mutex(State())
     }
 
+    /// How late an alert may go out after `failures` failed attempts: one attempt allowance for
+    /// each attempt, plus the backoff the design promises before each retry beyond the next run
+    /// (the k-th retry waits 2 min × 2^(k−1), at most `retryMaxMinutes`, of which the first
+    /// 2 min is the sender's own period already in the allowance).
+    static func retryAllowance(failures: Int, retryMaxMinutes: Int) -> Duration {
+        var total = attemptAllowance
+        var waitMinutes = 2
+        for retry in 0..<failures {
+            if retry > 0 { waitMinutes = min(waitMinutes * 2, max(2, retryMaxMinutes)) }
+            total += attemptAllowance + .seconds(Int64(min(waitMinutes, max(2, retryMaxMinutes)) - 2) * 60)
+        }
+        return total
+    }
+
     /// One pass of the Always checks (see `Monitor`).
     static func checkState(
-        monitor: Monitor, backend: Backend, log: SafeNSoundDeliveryLog, members: [String: Member], observed: Observed, context: ScenarioContext
+        monitor: Monitor, backend: Backend, log: SafeNSoundDeliveryLog, members: [String: Member], observed: Observed,
+        retryMaxMinutes: Int, context: ScenarioContext
     ) {
         let firestore = backend.firestore
         let (accepted, paused, newlyPaused, registeredAt, abandonedAt) = observed.state.withLock { state in
@@ -144,7 +159,8 @@ extension HeartbeatTimelineScenario {
                 // A push to a token the app registered after the due time (FCM had rejected the old
                 // one) can only start once the app registered it.
                 let ready = message.channel == .push ? max(due, registeredAt[message.recipient] ?? due) : due
-                let latest = ready + attemptAllowance * (1 + s.failures[attemptKey, default: 0]) + slack
+                let latest = ready + retryAllowance(failures: s.failures[attemptKey, default: 0], retryMaxMinutes: retryMaxMinutes) + slack
+                if message.channel == .email, s.failures[attemptKey, default: 0] >= 3 { context.sometimes(Check.emailSentAfterOutage, true) }
                 context.always(Check.alertOnTime, d >= due && d <= latest,
                                "\(alert.kind.rawValue) for \(member.userId) (\(member.thresholdHours) h, \(member.timeZone)) due \(due) went out at \(d): \(d < due ? "early" : "late") by \(Double(((d < due) ? due - d : d - due).nanoseconds) / 60e9) min")
                 if alert.kind == .emailAlert {

@@ -27,6 +27,12 @@ extension HeartbeatTimelineScenario {
             "tokenChurnPercent", "users whose FCM token turns invalid mid-run (reinstall, restore); the app registers a new one at its next launch", default: 10, in: 0...100)
         static let reinstallPercent = ScenarioParameter(
             "reinstallPercent", "users who reinstall the app mid-run: a new anonymous uid onboards again with the same email", default: 5, in: 0...100)
+        static let emailOutages = ScenarioParameter(
+            "emailOutages", "SendGrid outages in the run (every email refused), at random times", default: 3, in: 0...20)
+        static let emailOutageMinutes = ScenarioParameter(
+            "emailOutageMinutes", "length of each SendGrid outage", default: 40, in: 1...600)
+        static let retryMaxMinutes = ScenarioParameter(
+            "retryMaxMinutes", "longest wait between retries of a failing alert (exponential backoff from 2 min)", default: 16, in: 2...120)
         static let duplicateTickPercent = ScenarioParameter(
             "duplicateTickPercent", "Cloud Scheduler ticks that run twice (overlapping 2-minute runs)", default: 30, in: 0...100)
     }

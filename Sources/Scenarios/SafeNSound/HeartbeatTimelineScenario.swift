@@ -30,6 +30,9 @@ public struct HeartbeatTimelineScenario: Scenario {
         Parameter.duplicateTickPercent,
         Parameter.tokenChurnPercent,
         Parameter.reinstallPercent,
+        Parameter.emailOutages,
+        Parameter.emailOutageMinutes,
+        Parameter.retryMaxMinutes,
     ]
     /// The operations whose latency it records.
     public let operations: [String] = ["checkIn", "thresholdToEmail", "preDueToPush"]
@@ -57,6 +60,7 @@ public struct HeartbeatTimelineScenario: Scenario {
         Check.pushToReregisteredToken,
         Check.noAlertForAbandonedAccount,
         Check.abandonedAccountRetired,
+        Check.emailSentAfterOutage,
     ]
 
     /// 2026-03-06T18:00:00Z: America/Los_Angeles springs forward 40 h later (2026-03-08 10:00 UTC).
@@ -172,7 +176,8 @@ public struct HeartbeatTimelineScenario: Scenario {
             let pauses = habit == .missed && random.below(100) < p[Parameter.pausePercent]
             let contacts = (0...random.below(2)).map { "contact\($0)-u\(index)@example.com" }
             var tokenInvalidAt: Timestamp?
-            if tokenRandom.below(100) < p[Parameter.tokenChurnPercent] {
+            // Users who pause are the pause-path probe (their push must not be sent): their tokens stay valid.
+            if tokenRandom.below(100) < p[Parameter.tokenChurnPercent], !pauses {
                 let window = Int64(p[Parameter.hours]) * 3600
                 if habit == .missed {
                     // 1 min to 3 h before the pre-notification is due: its push meets the dead token.
@@ -198,8 +203,16 @@ public struct HeartbeatTimelineScenario: Scenario {
         observed.state.withLock { state in
             for member in roster { state.tokens[member.userId] = DeviceToken(current: "tok-\(member.userId)") }
         }
-        let configuration = SafeNSoundConfiguration(preNotificationLeadHours: Self.leadHours, variant: variant)
-        let log = SafeNSoundDeliveryLog(inner: SafeNSoundBackendMessenger(backend: backend), clock: clock) { delivery in
+        let configuration = SafeNSoundConfiguration(
+            preNotificationLeadHours: Self.leadHours, alertRetryMaxDelay: .seconds(Int64(p[Parameter.retryMaxMinutes]) * 60), variant: variant)
+        var outageRandom = Simulation.random("heartbeat/outages")
+        let outages = (0..<p[Parameter.emailOutages]).map { _ -> (from: Timestamp, until: Timestamp) in
+            let from = start + .seconds(Int64(outageRandom.below(p[Parameter.hours] * 3600)))
+            return (from, from + .seconds(Int64(p[Parameter.emailOutageMinutes]) * 60))
+        }
+        for outage in outages { context.note("sendgrid", "SendGrid outage from \(outage.from) until \(outage.until)") }
+        let sendGrid = SendGridOutageMessenger(inner: SafeNSoundBackendMessenger(backend: backend), clock: clock, outages: outages)
+        let log = SafeNSoundDeliveryLog(inner: sendGrid, clock: clock) { delivery in
             Self.onDelivery(delivery, backend: backend, members: byId, context: context, virtual: virtual)
         }
         let app = SafeNSoundApp.deployed(on: backend, configuration: configuration, messenger: log)
@@ -217,7 +230,7 @@ public struct HeartbeatTimelineScenario: Scenario {
         await backend.scheduler.start(firstTick: start + .seconds(120), until: end)
 
         try await context.monitored(every: .seconds(600), check: {
-            Self.checkState(monitor: monitor, backend: backend, log: log, members: byId, observed: observed, context: context)
+            Self.checkState(monitor: monitor, backend: backend, log: log, members: byId, observed: observed, retryMaxMinutes: p[Parameter.retryMaxMinutes], context: context)
         }) {
             await withTaskGroup(of: Void.self) { group in
                 for member in roster {
