@@ -6,7 +6,7 @@ import Testing
 @Suite(.serialized) struct BugZooSafeNSoundTests {
     @Test func everySafeNSoundVariantIsAZooBugOnHeartbeatTimeline() {
         let zoo = BugZoo.bugs.filter { $0.app == "safensound" }
-        #expect(zoo.map(\.variant).sorted() == ["email-failure-marks-failed", "invalid-token-deactivates", "late-pre-notification", "no-heartbeat-recheck", "random-alert-id", "rate-limit-in-memory",
+        #expect(zoo.map(\.variant).sorted() == ["contacts-fixed-at-check", "email-failure-marks-failed", "invalid-token-deactivates", "late-pre-notification", "no-heartbeat-recheck", "random-alert-id", "rate-limit-in-memory",
                                                "read-then-write-rate-limit", "reinstall-orphans-account", "unclaimed-sender", "utc-email",
                                                "wall-clock-threshold"])
         for bug in zoo {

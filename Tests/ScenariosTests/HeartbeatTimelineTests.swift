@@ -42,7 +42,7 @@ import Testing
         ("random-alert-id", "one-alert-per-kind-per-window", true), ("unclaimed-sender", "no-alert-after-checkin", true),
         ("no-heartbeat-recheck", "no-alert-after-checkin", true), ("late-pre-notification", "alert-on-time", true),
         ("read-then-write-rate-limit", "rate-limit-respected", false), ("utc-email", "email-shows-local-time", true),
-        ("wall-clock-threshold", "alert-on-time", true),
+        ("wall-clock-threshold", "alert-on-time", true), ("contacts-fixed-at-check", "email-to-current-contacts", true),
     ])
     func everyVariantIsCaught(variant: String, check: String, pctCatches: Bool) throws {
         for seed in UInt64(1)...3 {

@@ -106,7 +106,9 @@ public final class SafeNSoundApp: Sendable {
     }
 
     /// Replaces the user's emergency contacts (Settings: add, remove or edit one). At least one
-    /// must remain; an alert already being sent keeps the list it read, the next one sees the new list.
+    /// must remain. An email alert goes to the list as it is when each email is sent: one already
+    /// on its way to a contact cannot be recalled, but the sender re-reads the list before each
+    /// further contact (a removed contact gets nothing more, an added one is emailed).
     public func setEmergencyContacts(userId: String, _ emails: [String]) async throws(SafeNSoundError) {
         guard !emails.isEmpty else { throw .noEmergencyContacts(userId: userId) }
         try await store.setEmergencyContacts(userId: userId, emails)
@@ -232,6 +234,7 @@ public final class SafeNSoundApp: Sendable {
             alertId: SafeNSoundScheduledAlert.deterministicId(userId: user.userId, windowLastHeartbeat: user.lastHeartbeat, kind: kind),
             userId: user.userId, kind: kind, scheduledFor: dueAt, status: .scheduled, createdAt: now,
             windowLastHeartbeat: user.lastHeartbeat, claimedAt: nil)
+        if variant == .contactsFixedAtCheck, kind == .emailAlert { alert.recipients = user.emergencyContactEmails }
         if variant == .randomAlertId {
             alert = await store.addAlertWithRandomId(alert)
             return alert.alertId
@@ -375,14 +378,22 @@ public final class SafeNSoundApp: Sendable {
             // one is tried, so a retry after a 429 for one contact emails only the contacts still
             // missing. A time-out is not recorded (it may or may not have gone out): at-least-once.
             // The literal unclaimed sender records nothing and retries the alert whole.
+            // Careful: the recipients are the user's contacts as they are before each email (the
+            // re-read that checks for a check-in also picks up a contact edited in Settings meanwhile:
+            // a removed contact gets nothing more, an added one gets the alert).
             let tracksRecipients = variant != .unclaimedSender
             let rechecks = variant != .unclaimedSender && variant != .noHeartbeatRecheck
+            var contacts = alert.recipients.isEmpty ? user.emergencyContactEmails : alert.recipients
+            var reached = Set(alert.deliveredTo)
             var first = true
-            for contact in user.emergencyContactEmails where !alert.deliveredTo.contains(contact) {
+            while true {
                 if rechecks, !first {
                     guard let current = await store.user(user.userId), current.isActive,
                           current.lastHeartbeat <= alert.windowLastHeartbeat else { return false }
+                    if alert.recipients.isEmpty { contacts = current.emergencyContactEmails }
                 }
+                guard let contact = contacts.first(where: { !reached.contains($0) }) else { break }
+                reached.insert(contact)
                 first = false
                 try await messenger.deliver(SafeNSoundMessage(
                     channel: .email, userId: user.userId, recipient: contact, subject: headline,

@@ -57,6 +57,7 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
         if let claimedAt = alert.claimedAt { fields["claimedAt"] = .timestamp(claimedAt) }
         if !alert.deliveredTo.isEmpty { fields["deliveredTo"] = .array(alert.deliveredTo.map(Value.string)) }
         if alert.failedAttempts > 0 { fields["failedAttempts"] = .int(Int64(alert.failedAttempts)) }
+        if !alert.recipients.isEmpty { fields["recipients"] = .array(alert.recipients.map(Value.string)) }
         return fields
     }
 
@@ -71,6 +72,7 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
             createdAt: createdAt, windowLastHeartbeat: window, claimedAt: snapshot["claimedAt"]?.timestampValue)
         alert.deliveredTo = (snapshot["deliveredTo"]?.arrayValue ?? []).compactMap(\.stringValue)
         alert.failedAttempts = Int(snapshot["failedAttempts"]?.intValue ?? 0)
+        alert.recipients = (snapshot["recipients"]?.arrayValue ?? []).compactMap(\.stringValue)
         return alert
     }
 

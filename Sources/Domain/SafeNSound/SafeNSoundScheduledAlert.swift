@@ -32,6 +32,9 @@ public struct SafeNSoundScheduledAlert: Sendable, Equatable {
     /// A retry skips them, so a 429 for the second contact does not re-email the first. Written
     /// by the claim holder, one transaction per recipient, right after the provider's answer.
     public var deliveredTo: [String] = []
+    /// Recipients fixed when the alert was created (only the `contacts-fixed-at-check` variant sets
+    /// them); empty: the sender emails the user's contacts as they are when it sends.
+    public var recipients: [String] = []
     /// Consecutive failed send attempts (the retry backoff grows with it; logged on the document).
     public var failedAttempts = 0
 

@@ -36,6 +36,10 @@ public enum SafeNSoundVariant: String, AppVariant {
     /// Optionally send to backup email service": after `emailMaxAttempts` failed attempts the email
     /// alert is `failed` for good and, the backup being optional, nobody is emailed.
     case emailFailureMarksFailed = "email-failure-marks-failed"
+    /// "checkMissedHeartbeats … If threshold exceeded: → Send email to emergency contacts": the
+    /// check that creates the email alert fixes its recipients from the user it read, so a contact
+    /// removed or replaced in Settings before the email goes out still gets it (and the new one not).
+    case contactsFixedAtCheck = "contacts-fixed-at-check"
 
     /// One sentence on what this variant gets wrong (or, for `careful`, what it guarantees).
     public var summary: String {
@@ -60,6 +64,8 @@ public enum SafeNSoundVariant: String, AppVariant {
             return "Two heartbeat calls interleaved inside the function's in-memory rate limiter are both accepted."
         case .invalidTokenDeactivates:
             return "A push to an invalid FCM token marks the user inactive, so their missed check-ins never email their contacts."
+        case .contactsFixedAtCheck:
+            return "An email alert goes to the contacts the 30-minute check read, not the ones the user set before it was sent."
         case .emailFailureMarksFailed:
             return "An email that fails a few times in a SendGrid outage is marked failed and never sent: the contacts are not told."
         case .reinstallOrphansAccount:

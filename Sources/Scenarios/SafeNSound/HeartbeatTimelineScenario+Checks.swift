@@ -42,6 +42,10 @@ extension HeartbeatTimelineScenario {
             .always, "abandoned-account-retired", "the account a reinstall left behind is inactive at the end", operations: ["onboarded:", "reinstalled"])
         static let emailSentAfterOutage = CheckDeclaration(
             .sometimes, "email-sent-after-outage", "an email that failed three or more times (a SendGrid outage) still reached its contact", requires: [.atLeast(Parameter.emailOutages, 1)])
+        static let emailToCurrentContacts = CheckDeclaration(
+            .always, "email-to-current-contacts", "an email alert goes only to addresses on the user's contact list when it is sent (a list set within the last minute counts, the send may have read the one before)", operations: ["onboarded:", "emergency contact", "email"])
+        static let emailToEditedContact = CheckDeclaration(
+            .sometimes, "email-to-edited-contact", "an email alert reached a contact the user set after onboarding", requires: [.atLeast(Parameter.contactEditPercent, 1)])
         static let dstWindowEmailed = CheckDeclaration(
             .sometimes, "dst-window-emailed", "an email went out for a window spanning a DST change")
     }

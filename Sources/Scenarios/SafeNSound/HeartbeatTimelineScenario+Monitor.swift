@@ -65,10 +65,10 @@ extension HeartbeatTimelineScenario {
         retryMaxMinutes: Int, context: ScenarioContext
     ) {
         let firestore = backend.firestore
-        let (accepted, paused, newlyPaused, registeredAt, abandonedAt) = observed.state.withLock { state in
+        let (accepted, paused, newlyPaused, registeredAt, abandonedAt, contactEdits) = observed.state.withLock { state in
             defer { state.acceptedSinceCheck = [] }
             return (state.acceptedSinceCheck.sorted().map { (user: $0, times: state.accepted[$0]!) }, state.pausedAt, state.pauseOrder,
-                    state.tokenRegisteredAt, state.abandonedAt)
+                    state.tokenRegisteredAt, state.abandonedAt, state.contactEdits)
         }
         monitor.state.withLock { s in
             // one-alert-per-kind-per-window: windows with a new alert are checked again.
@@ -164,6 +164,14 @@ extension HeartbeatTimelineScenario {
                 context.always(Check.alertOnTime, d >= due && d <= latest,
                                "\(alert.kind.rawValue) for \(member.userId) (\(member.thresholdHours) h, \(member.timeZone)) due \(due) went out at \(d): \(d < due ? "early" : "late") by \(Double(((d < due) ? due - d : d - due).nanoseconds) / 60e9) min")
                 if alert.kind == .emailAlert {
+                    // email-to-current-contacts: the list in force a minute before the send, or any set since.
+                    let edits = contactEdits[member.userId] ?? []
+                    let window = d - slack
+                    let before = edits.last { $0.at <= window }?.contacts ?? member.contacts
+                    let allowed = Set(before + edits.filter { $0.at > window && $0.at <= d }.flatMap(\.contacts))
+                    context.always(Check.emailToCurrentContacts, allowed.contains(message.recipient),
+                                   "email for \(member.userId) sent at \(d) to \(message.recipient), not on their contact list then \(allowed.sorted())")
+                    if !member.contacts.contains(message.recipient) { context.sometimes(Check.emailToEditedContact, true) }
                     s.checkedEmails += 1
                     let verdict = emailShowsLocalTime(body: message.body, lastCheckIn: alert.windowLastHeartbeat, timeZone: member.timeZone)
                     context.always(Check.emailShowsLocalTime, verdict.holds,

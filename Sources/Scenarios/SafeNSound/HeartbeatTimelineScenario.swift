@@ -33,6 +33,7 @@ public struct HeartbeatTimelineScenario: Scenario {
         Parameter.emailOutages,
         Parameter.emailOutageMinutes,
         Parameter.retryMaxMinutes,
+        Parameter.contactEditPercent,
     ]
     /// The operations whose latency it records.
     public let operations: [String] = ["checkIn", "thresholdToEmail", "preDueToPush"]
@@ -61,6 +62,8 @@ public struct HeartbeatTimelineScenario: Scenario {
         Check.noAlertForAbandonedAccount,
         Check.abandonedAccountRetired,
         Check.emailSentAfterOutage,
+        Check.emailToCurrentContacts,
+        Check.emailToEditedContact,
     ]
 
     /// 2026-03-06T18:00:00Z: America/Los_Angeles springs forward 40 h later (2026-03-08 10:00 UTC).
@@ -98,6 +101,9 @@ public struct HeartbeatTimelineScenario: Scenario {
         /// When the person reinstalls the app (their first check-in from then on signs in with a
         /// new anonymous uid, `reinstalledUserId`, and onboards again with the same email).
         let reinstallAt: Timestamp?
+        /// When the person (who stops checking in) replaces their first emergency contact in
+        /// Settings, shortly before their email alert is due (nil: never).
+        let contactEditAt: Timestamp?
         /// The person's address (`users/{uid}.email`), the same on both accounts.
         var email: String { "person-\(userId)@example.com" }
         /// The uid the reinstalled app signs in with.
@@ -137,6 +143,8 @@ public struct HeartbeatTimelineScenario: Scenario {
             var accountOf: [String: String] = [:]
             /// Per abandoned account uid: when the reinstalled app onboarded its successor.
             var abandonedAt: [String: Timestamp] = [:]
+            /// Per person: each contact list they set in Settings and when (the onboarding list is `Member.contacts`).
+            var contactEdits: [String: [(at: Timestamp, contacts: [String])]] = [:]
         }
         let state = Mutex(State())
     }
@@ -161,6 +169,7 @@ public struct HeartbeatTimelineScenario: Scenario {
         // Token churn draws from its own stream, so the other draws (and outcomes) are unchanged.
         var tokenRandom = Simulation.random("heartbeat/tokens")
         var reinstallRandom = Simulation.random("heartbeat/reinstall")
+        var contactRandom = Simulation.random("heartbeat/contacts")
         var members: [Member] = []
         for index in 0..<p[Parameter.users] {
             let threshold = Self.thresholds[index % Self.thresholds.count]
@@ -191,10 +200,16 @@ public struct HeartbeatTimelineScenario: Scenario {
             if reinstallRandom.below(100) < p[Parameter.reinstallPercent], habit != .missed {
                 reinstallAt = start + .seconds(Int64(reinstallRandom.below(p[Parameter.hours] * 3600)))
             }
+            var contactEditAt: Timestamp?
+            if contactRandom.below(100) < p[Parameter.contactEditPercent], habit == .missed, !pauses {
+                // 1–45 min before the email is due: its alert usually exists already (the check looks 30 min ahead).
+                let emailDue = start - .seconds(offset) + .seconds(Int64(threshold) * 3600)
+                contactEditAt = max(start, emailDue - .seconds(Int64(60 + contactRandom.below(44 * 60))))
+            }
             members.append(Member(
                 userId: "u\(index)", thresholdHours: threshold, timeZone: Self.timeZones[index % Self.timeZones.count],
                 habit: habit, pauses: pauses, contacts: contacts,
-                initialHeartbeat: start - .seconds(offset), tokenInvalidAt: tokenInvalidAt, reinstallAt: reinstallAt))
+                initialHeartbeat: start - .seconds(offset), tokenInvalidAt: tokenInvalidAt, reinstallAt: reinstallAt, contactEditAt: contactEditAt))
         }
         let roster = members
         // A reinstalled app's account is the same person: checks of its alerts use the member.
@@ -285,6 +300,20 @@ public struct HeartbeatTimelineScenario: Scenario {
             }
             context.note(member.userId, "paused monitoring")
             return
+        }
+        if let editAt = member.contactEditAt {
+            try? await clock.sleep(until: editAt)
+            guard !context.isStopped else { return }
+            var contacts = member.contacts
+            contacts[0] = "contact0-new-\(member.userId)@example.com"
+            let now = clock.now
+            observed.state.withLock { $0.contactEdits[member.userId, default: []].append((now, contacts)) }
+            do throws(SafeNSoundError) {
+                try await app.setEmergencyContacts(userId: member.userId, contacts)
+                context.note(member.userId, "emergency contact changed: \(member.contacts[0]) -> \(contacts[0])")
+            } catch {
+                context.note(member.userId, "emergency contact change failed: \(error)")
+            }
         }
         guard member.habit != .missed else { return }
         while !context.isStopped {
