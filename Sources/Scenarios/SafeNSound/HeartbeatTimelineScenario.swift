@@ -272,7 +272,8 @@ public struct HeartbeatTimelineScenario: Scenario {
             }
             await backend.waitUntilIdle()
         }
-        await Self.checkEnd(app: app, log: log, members: roster, observed: observed, end: end, context: context)
+        await Self.checkEnd(app: app, log: log, members: roster, observed: observed, end: end, outages: outages,
+                            retryMax: .seconds(Int64(p[Parameter.retryMaxMinutes]) * 60), context: context)
         try context.throwIfStopped()
     }
 
@@ -301,7 +302,7 @@ public struct HeartbeatTimelineScenario: Scenario {
             context.note(member.userId, "paused monitoring")
             return
         }
-        if let editAt = member.contactEditAt {
+        if let editAt = member.contactEditAt, editAt < end {
             try? await clock.sleep(until: editAt)
             guard !context.isStopped else { return }
             var contacts = member.contacts
@@ -501,7 +502,10 @@ public struct HeartbeatTimelineScenario: Scenario {
     }
 
     /// Liveness: every active user whose window ran out well before the end got an email for it.
-    static func checkEnd(app: SafeNSoundApp, log: SafeNSoundDeliveryLog, members: [Member], observed: Observed, end: Timestamp, context: ScenarioContext) async {
+    static func checkEnd(
+        app: SafeNSoundApp, log: SafeNSoundDeliveryLog, members: [Member], observed: Observed, end: Timestamp,
+        outages: [(from: Timestamp, until: Timestamp)], retryMax: Duration, context: ScenarioContext
+    ) async {
         guard !context.isStopped else { return }
         let alerts = Dictionary(await app.alerts().map { ($0.alertId, $0) }, uniquingKeysWith: { first, _ in first })
         let emailed = Set(log.deliveries.filter { $0.delivered && $0.message.channel == .email }.compactMap { delivery in
@@ -525,7 +529,13 @@ public struct HeartbeatTimelineScenario: Scenario {
             }
             guard paused[member.userId] == nil else { continue }
             let due = user.lastHeartbeat + .seconds(Int64(member.thresholdHours) * 3600)
-            guard due + .seconds(30 * 60) <= end else { continue }
+            // The email is owed 30 min after the threshold, or, when a SendGrid outage overlaps that
+            // half hour, one longest backoff after the outage ends (repeated for back-to-back outages).
+            var owedBy = due + .seconds(30 * 60)
+            while let outage = outages.first(where: { $0.from < owedBy && $0.until > due && $0.until + retryMax + .seconds(30 * 60) > owedBy }) {
+                owedBy = outage.until + retryMax + .seconds(30 * 60)
+            }
+            guard owedBy <= end else { continue }
             context.eventually(Check.missedWindowAlerted, emailed.contains("\(uid)|\(user.lastHeartbeat.unixNanoseconds)"),
                                "\(uid) last checked in at \(user.lastHeartbeat); threshold passed at \(due) but no email went out")
         }
