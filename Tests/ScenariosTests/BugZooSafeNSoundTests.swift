@@ -6,11 +6,12 @@ import Testing
 @Suite(.serialized) struct BugZooSafeNSoundTests {
     @Test func everySafeNSoundVariantIsAZooBugOnHeartbeatTimeline() {
         let zoo = BugZoo.bugs.filter { $0.app == "safensound" }
-        #expect(zoo.map(\.variant).sorted() == ["late-pre-notification", "no-heartbeat-recheck", "random-alert-id", "rate-limit-in-memory",
-                                               "read-then-write-rate-limit", "unclaimed-sender", "utc-email", "wall-clock-threshold"])
+        #expect(zoo.map(\.variant).sorted() == ["contacts-fixed-at-check", "email-failure-marks-failed", "invalid-token-deactivates", "late-pre-notification", "no-heartbeat-recheck", "random-alert-id", "rate-limit-in-memory",
+                                               "read-then-write-rate-limit", "reinstall-orphans-account", "unclaimed-sender", "utc-email",
+                                               "wall-clock-threshold"])
         for bug in zoo {
             #expect(bug.scenario == "heartbeat-timeline")
-            #expect(bug.parameters == ["users": "40"], "\(bug.variant)")
+            #expect(bug.parameters == (bug.variant == "email-failure-marks-failed" ? ["users": "40", "emailOutages": "10"] : ["users": "40"]), "\(bug.variant)")
             #expect(bug.needs.hasPrefix("depth-") || bug.needs.hasPrefix("fault:") || bug.needs.hasPrefix("decision:"), "\(bug.variant): \(bug.needs)")
         }
     }

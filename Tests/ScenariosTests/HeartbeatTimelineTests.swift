@@ -42,7 +42,7 @@ import Testing
         ("random-alert-id", "one-alert-per-kind-per-window", true), ("unclaimed-sender", "no-alert-after-checkin", true),
         ("no-heartbeat-recheck", "no-alert-after-checkin", true), ("late-pre-notification", "alert-on-time", true),
         ("read-then-write-rate-limit", "rate-limit-respected", false), ("utc-email", "email-shows-local-time", true),
-        ("wall-clock-threshold", "alert-on-time", true),
+        ("wall-clock-threshold", "alert-on-time", true), ("contacts-fixed-at-check", "email-to-current-contacts", true),
     ])
     func everyVariantIsCaught(variant: String, check: String, pctCatches: Bool) throws {
         for seed in UInt64(1)...3 {
@@ -55,6 +55,54 @@ import Testing
             let (pctReport, _) = try ScenarioRunner.run(RunRequest(scenario: "heartbeat-timeline", seed: seed, strategy: Self.pct, parameters: Self.small, variant: variant))
             // PCT (3 preemptions) rarely splits the same-instant read and write of the rate limit: a known gap.
             if pctCatches { #expect(!pctReport.passed, "\(variant) seed \(seed) pct") }
+        }
+    }
+
+    /// invalid-token-deactivates needs a churned token whose push fails before the end: seeds 1 and 6
+    /// at 40 users (random and PCT); careful passes on both, and on seed 8 pushes to a re-registered token.
+    @Test func invalidTokenDeactivatesIsCaughtAndCarefulKeepsMonitoring() throws {
+        for seed in [UInt64(1), 6] {
+            for strategy in [SchedulingStrategy.random, Self.pct] {
+                let (report, _) = try ScenarioRunner.run(RunRequest(scenario: "heartbeat-timeline", seed: seed, strategy: strategy, parameters: Self.small, variant: "invalid-token-deactivates"))
+                #expect(!report.passed, "seed \(seed) \(strategy) not caught")
+                #expect(report.violation?.check == "monitoring-stays-on", "seed \(seed): \(report.violation?.check ?? "none")")
+            }
+            let (careful, _) = try ScenarioRunner.run(RunRequest(scenario: "heartbeat-timeline", seed: seed, parameters: Self.small))
+            #expect(careful.passed, "\(careful.failure?.message ?? "")")
+            for check in ["monitoring-stays-on", "push-token-current"] {
+                #expect(careful.checks.first { $0.name == check }?.status == .passed, "\(check) seed \(seed)")
+            }
+        }
+        let (reregistered, _) = try ScenarioRunner.run(RunRequest(scenario: "heartbeat-timeline", seed: 8, parameters: Self.small))
+        #expect(reregistered.passed)
+        #expect(reregistered.checks.first { $0.name == "push-to-reregistered-token" }?.status == .reached)
+        // Without churn nothing invalidates a token: the literal design passes (the flaw needs the fault).
+        let (noChurn, _) = try ScenarioRunner.run(RunRequest(scenario: "heartbeat-timeline", seed: 1, parameters: ["users": 40, "tokenChurnPercent": 0], variant: "invalid-token-deactivates"))
+        #expect(noChurn.passed)
+    }
+
+    /// reinstall-orphans-account: seeds 3 and 4 at 40 users reinstall a person whose old account's
+    /// threshold passes before the end; careful retires the old account on those seeds.
+    @Test func reinstallOrphansAccountIsCaughtAndCarefulRetiresIt() throws {
+        for seed in [UInt64(3), 4] {
+            let (report, _) = try ScenarioRunner.run(RunRequest(scenario: "heartbeat-timeline", seed: seed, parameters: Self.small, variant: "reinstall-orphans-account"))
+            #expect(report.violation?.check == "no-alert-for-abandoned-account", "seed \(seed): \(report.violation?.check ?? "none")")
+            let (careful, _) = try ScenarioRunner.run(RunRequest(scenario: "heartbeat-timeline", seed: seed, parameters: Self.small))
+            #expect(careful.passed, "\(careful.failure?.message ?? "")")
+            #expect(careful.checks.first { $0.name == "abandoned-account-retired" }?.status == .passed, "seed \(seed)")
+        }
+    }
+
+    /// email-failure-marks-failed: with ten SendGrid outages, seeds 1 and 4 at 40 users have an email
+    /// due in one; careful backs off and sends it after the outage (and passes).
+    @Test func emailFailureMarksFailedIsCaughtAndCarefulSendsAfterTheOutage() throws {
+        let outages = ["users": 40, "emailOutages": 10]
+        for seed in [UInt64(1), 4] {
+            let (report, _) = try ScenarioRunner.run(RunRequest(scenario: "heartbeat-timeline", seed: seed, parameters: outages, variant: "email-failure-marks-failed"))
+            #expect(report.violation?.check == "missed-window-alerted", "seed \(seed): \(report.violation?.check ?? "none")")
+            let (careful, _) = try ScenarioRunner.run(RunRequest(scenario: "heartbeat-timeline", seed: seed, parameters: outages))
+            #expect(careful.passed, "\(careful.failure?.message ?? "")")
+            #expect(careful.checks.first { $0.name == "email-sent-after-outage" }?.status == .reached, "seed \(seed)")
         }
     }
 

@@ -5,6 +5,8 @@ import Synchronization
 public final class SafeNSoundActorStore: SafeNSoundStore {
     private let environment: DomainEnvironment
     private let accounts = Mutex<[String: SafeNSoundCheckInAccount]>([:])
+    /// Uids per account `email` (the schema's field is set at onboarding and never changes here).
+    private let uidsByEmail = Mutex<[String: [String]]>([:])
     private let alertQueue: SafeNSoundAlertQueue
     /// `nextCheckDue` of every user, as a bucketed index (the Firestore store keeps it as a field).
     private let dueIndex: SafeNSoundDueIndex
@@ -30,6 +32,22 @@ public final class SafeNSoundActorStore: SafeNSoundStore {
             return true
         }
         guard inserted else { throw .userAlreadyRegistered(userId: user.userId) }
+        if let email = user.email { uidsByEmail.withLock { $0[email, default: []].append(user.userId) } }
+    }
+
+    /// Active users other than `userId` onboarded with `email`, in onboarding order.
+    public func activeUsers(withEmail email: String, except userId: String) async -> [String] {
+        var active: [String] = []
+        for uid in uidsByEmail.withLock({ $0[email] ?? [] }) where uid != userId {
+            if await user(uid)?.isActive == true { active.append(uid) }
+        }
+        return active
+    }
+
+    /// Retires `userId` if still active (one actor step).
+    public func retire(userId: String, supersededBy successor: String) async -> Bool {
+        guard let account = try? account(userId) else { return false }
+        return await account.retire(supersededBy: successor)
     }
 
     /// The user's document, nil if absent.
@@ -65,6 +83,17 @@ public final class SafeNSoundActorStore: SafeNSoundStore {
         await (try account(userId)).setEmergencyContacts(emails)
     }
 
+    /// Sets `fcmToken` and returns the updated user.
+    public func setPushToken(userId: String, token: String) async throws(SafeNSoundError) -> SafeNSoundUser {
+        await (try account(userId)).setPushToken(token)
+    }
+
+    /// Clears `fcmToken` if it is still `token` (one actor step); true if it cleared it.
+    public func clearPushToken(userId: String, ifStill token: String) async -> Bool {
+        guard let account = try? account(userId) else { return false }
+        return await account.clearPushToken(ifStill: token)
+    }
+
     /// Asks for a check of `userId` at `due` or earlier: the user's `nextCheckDue`, the earliest request wins. Kept with the users, not in a function instance, so any instance sees it.
     public func scheduleCheck(_ userId: String, at due: Timestamp) async { await dueIndex.schedule(userId, at: due) }
     /// Removes and returns every `nextCheckDue <= horizon`, ordered by due time then user id; an overlapping run that already took a user does not get it again.
@@ -88,6 +117,8 @@ public final class SafeNSoundActorStore: SafeNSoundStore {
     public func rescheduleAlert(_ alertId: String, to due: Timestamp) async { await alertQueue.reschedule(alertId, to: due) }
     /// Closes the alert as `status` (sent, cancelled or failed).
     public func finishAlert(_ alertId: String, as status: SafeNSoundScheduledAlert.Status) async { await alertQueue.finish(alertId, as: status) }
+    /// A failed attempt: `failedAttempts += 1`, back to `scheduled` (at `retryAt` if given).
+    public func retryAlert(_ alertId: String, at retryAt: Timestamp?) async { await alertQueue.retry(alertId, at: retryAt) }
     /// Cancels every still-`scheduled` alert of the user; returns how many.
     public func cancelPendingAlerts(userId: String) async -> Int { await alertQueue.cancelPending(userId: userId) }
     /// Every alert, ordered by creation time then id.

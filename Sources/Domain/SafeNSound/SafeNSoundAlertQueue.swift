@@ -92,7 +92,7 @@ actor SafeNSoundAlertQueue: DomainActor {
             break
         case .sending:
             guard let claimedAt = alerts[slot].claimedAt, now - claimedAt >= lease else { return nil }
-        case .sent, .cancelled:
+        case .sent, .cancelled, .failed:
             return nil
         }
         alerts[slot].status = .sending
@@ -112,7 +112,19 @@ actor SafeNSoundAlertQueue: DomainActor {
         guard let slot = slots[alertId] else { preconditionFailure("finishing unknown alert \(alertId)") }
         alerts[slot].status = status
         if status == .scheduled { alerts[slot].claimedAt = nil }
-        if status == .sent || status == .cancelled { close(slot) }
+        if status == .sent || status == .cancelled || status == .failed { close(slot) }
+    }
+
+    /// A failed attempt: counts it and returns the alert to `scheduled`, at `retryAt` if given.
+    func retry(_ alertId: String, at retryAt: Timestamp?) {
+        guard let slot = slots[alertId], alerts[slot].status == .scheduled || alerts[slot].status == .sending else { return }
+        alerts[slot].failedAttempts += 1
+        alerts[slot].status = .scheduled
+        alerts[slot].claimedAt = nil
+        if let retryAt {
+            alerts[slot].scheduledFor = retryAt
+            enqueueNotYetDue(slot, at: retryAt)
+        }
     }
 
     /// Moves an open (`scheduled` or claimed) alert to `due`, back in status `scheduled`; a closed one

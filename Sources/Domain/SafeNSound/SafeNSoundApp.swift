@@ -56,7 +56,9 @@ public final class SafeNSoundApp: Sendable {
 
     // MARK: Onboarding
 
-    /// Creates the user's document (onboarding); `lastHeartbeat` counts as the first check-in.
+    /// Creates the user's document (onboarding); `lastHeartbeat` counts as the first check-in. With
+    /// an `email`, an active account onboarded earlier with the same email (left by a reinstall,
+    /// which gets a new anonymous uid) is retired (careful design; see docs/domain.md).
     public func registerUser(_ user: SafeNSoundUser) async throws(SafeNSoundError) {
         guard configuration.allowedThresholdHours.contains(user.checkInThresholdHours) else {
             throw .invalidThreshold(hours: user.checkInThresholdHours, allowedHours: configuration.allowedThresholdHours)
@@ -67,6 +69,16 @@ public final class SafeNSoundApp: Sendable {
         guard !user.emergencyContactEmails.isEmpty else { throw .noEmergencyContacts(userId: user.userId) }
         try await store.insertUser(user)
         await store.scheduleCheck(user.userId, at: deadlines(of: user).preNotificationDue)
+        if variant != .reinstallOrphansAccount, let email = user.email {
+            // A reinstall signs in with a new anonymous uid: the person's old account, found by
+            // their email, is retired (with its pending alerts), so it cannot email their contacts
+            // about a check-in they are now making on this account.
+            for orphan in await store.activeUsers(withEmail: email, except: user.userId) {
+                if await store.retire(userId: orphan, supersededBy: user.userId) {
+                    _ = await store.cancelPendingAlerts(userId: orphan)
+                }
+            }
+        }
     }
 
     /// Changes `checkInThreshold`; the new window is checked from the current `lastHeartbeat`.
@@ -94,10 +106,29 @@ public final class SafeNSoundApp: Sendable {
     }
 
     /// Replaces the user's emergency contacts (Settings: add, remove or edit one). At least one
-    /// must remain; an alert already being sent keeps the list it read, the next one sees the new list.
+    /// must remain. An email alert goes to the list as it is when each email is sent: one already
+    /// on its way to a contact cannot be recalled, but the sender re-reads the list before each
+    /// further contact (a removed contact gets nothing more, an added one is emailed).
     public func setEmergencyContacts(userId: String, _ emails: [String]) async throws(SafeNSoundError) {
         guard !emails.isEmpty else { throw .noEmergencyContacts(userId: userId) }
         try await store.setEmergencyContacts(userId: userId, emails)
+    }
+
+    /// The app's launch-time push-token registration (§ Error Handling, Invalid FCM Token: "iOS:
+    /// Re-register FCM token on next app launch"): sets `fcmToken`. A pre-notification the sender
+    /// parked because the old token was invalid (see `processScheduledAlerts`) goes out now. The
+    /// token write comes before the read of the alert, and the sender parks before it re-reads the
+    /// token, so whichever of the two runs second sees the other's write: a park racing this
+    /// registration cannot leave the push parked with a good token.
+    public func registerPushToken(userId: String, token: String) async throws(SafeNSoundError) {
+        guard !token.isEmpty else { throw .pushTokenInvalid(token: token) }
+        let updated = try await store.setPushToken(userId: userId, token: token)
+        let due = deadlines(of: updated)
+        let alertId = SafeNSoundScheduledAlert.deterministicId(userId: userId, windowLastHeartbeat: updated.lastHeartbeat, kind: .preNotification)
+        if let parked = await store.alerts(of: userId).first(where: { $0.alertId == alertId }),
+           parked.status == .scheduled, parked.scheduledFor > due.preNotificationDue {
+            await store.rescheduleAlert(alertId, to: max(environment.clock.now, due.preNotificationDue))
+        }
     }
 
     /// The user's document, nil if they never onboarded.
@@ -203,6 +234,7 @@ public final class SafeNSoundApp: Sendable {
             alertId: SafeNSoundScheduledAlert.deterministicId(userId: user.userId, windowLastHeartbeat: user.lastHeartbeat, kind: kind),
             userId: user.userId, kind: kind, scheduledFor: dueAt, status: .scheduled, createdAt: now,
             windowLastHeartbeat: user.lastHeartbeat, claimedAt: nil)
+        if variant == .contactsFixedAtCheck, kind == .emailAlert { alert.recipients = user.emergencyContactEmails }
         if variant == .randomAlertId {
             alert = await store.addAlertWithRandomId(alert)
             return alert.alertId
@@ -263,6 +295,12 @@ public final class SafeNSoundApp: Sendable {
                     continue
                 }
             }
+            if claimed.kind == .preNotification, user.fcmToken.isEmpty {
+                // No device to push to since FCM rejected the last token: park until the app registers one.
+                await park(claimed, of: user)
+                report.deferredAlertIds.append(claimed.alertId)
+                continue
+            }
             do throws(SafeNSoundError) {
                 guard try await send(claimed, to: user, at: now) else {
                     // A check-in (or pause) landed while the emails went out: the rest are not sent.
@@ -272,12 +310,52 @@ public final class SafeNSoundApp: Sendable {
                 }
                 await store.finishAlert(claimed.alertId, as: .sent)
                 report.sentAlertIds.append(claimed.alertId)
-            } catch {
-                await store.finishAlert(claimed.alertId, as: .scheduled)
+            } catch .pushTokenInvalid(let token) {
                 report.failedAlertIds.append(claimed.alertId)
+                if variant == .invalidTokenDeactivates {
+                    // Literal design: "Mark user as inactive, log error".
+                    try? await store.setActive(userId: user.userId, false)
+                    await store.finishAlert(claimed.alertId, as: .scheduled)
+                } else {
+                    // Careful: monitoring stays on (the email to the contacts still goes at the
+                    // threshold); only the dead token is cleared, and only if the app has not
+                    // registered a new one meanwhile.
+                    _ = await store.clearPushToken(userId: user.userId, ifStill: token)
+                    await park(claimed, of: user)
+                }
+            } catch {
+                report.failedAlertIds.append(claimed.alertId)
+                let failures = claimed.failedAttempts + 1
+                if variant == .emailFailureMarksFailed, claimed.kind == .emailAlert, failures >= configuration.emailMaxAttempts {
+                    // Literal design: "mark alert as failed"; the backup service is optional, so none.
+                    await store.finishAlert(claimed.alertId, as: .failed)
+                } else {
+                    await store.retryAlert(claimed.alertId, at: retryAt(afterFailures: failures, runStartedAt: now))
+                }
             }
         }
         return report
+    }
+
+    /// When an alert that failed `failures` times in a row is due again: the next run for the first
+    /// failure (nil: it keeps its due time), then doubling waits up to `alertRetryMaxDelay`.
+    private func retryAt(afterFailures failures: Int, runStartedAt now: Timestamp) -> Timestamp? {
+        let period = configuration.alertSenderInterval
+        var wait = period
+        for _ in 1..<max(1, failures) where wait < configuration.alertRetryMaxDelay { wait = wait * 2 }
+        wait = min(wait, max(period, configuration.alertRetryMaxDelay))
+        return wait > period ? now + (wait - period) : nil
+    }
+
+    /// Parks a pre-notification that has no valid token to go to: moved to the window's email due
+    /// time (where the sender cancels it as too late), unless the app registers a token first
+    /// (`registerPushToken` moves it back). The token is re-read after the park: a registration
+    /// committed in between would otherwise miss the parked alert.
+    private func park(_ alert: SafeNSoundScheduledAlert, of user: SafeNSoundUser) async {
+        await store.rescheduleAlert(alert.alertId, to: deadlines(of: user).emailDue)
+        if let current = await store.user(user.userId), !current.fcmToken.isEmpty {
+            await store.rescheduleAlert(alert.alertId, to: environment.clock.now)
+        }
     }
 
     /// Sends `alert`; false when a check-in or pause seen between two contacts' emails stopped it
@@ -300,14 +378,22 @@ public final class SafeNSoundApp: Sendable {
             // one is tried, so a retry after a 429 for one contact emails only the contacts still
             // missing. A time-out is not recorded (it may or may not have gone out): at-least-once.
             // The literal unclaimed sender records nothing and retries the alert whole.
+            // Careful: the recipients are the user's contacts as they are before each email (the
+            // re-read that checks for a check-in also picks up a contact edited in Settings meanwhile:
+            // a removed contact gets nothing more, an added one gets the alert).
             let tracksRecipients = variant != .unclaimedSender
             let rechecks = variant != .unclaimedSender && variant != .noHeartbeatRecheck
+            var contacts = alert.recipients.isEmpty ? user.emergencyContactEmails : alert.recipients
+            var reached = Set(alert.deliveredTo)
             var first = true
-            for contact in user.emergencyContactEmails where !alert.deliveredTo.contains(contact) {
+            while true {
                 if rechecks, !first {
                     guard let current = await store.user(user.userId), current.isActive,
                           current.lastHeartbeat <= alert.windowLastHeartbeat else { return false }
+                    if alert.recipients.isEmpty { contacts = current.emergencyContactEmails }
                 }
+                guard let contact = contacts.first(where: { !reached.contains($0) }) else { break }
+                reached.insert(contact)
                 first = false
                 try await messenger.deliver(SafeNSoundMessage(
                     channel: .email, userId: user.userId, recipient: contact, subject: headline,

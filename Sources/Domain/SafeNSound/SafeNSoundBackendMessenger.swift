@@ -4,7 +4,8 @@
 /// A SendGrid 429 (nothing sent) or an FCM transient failure is a `deliveryFailed`, and the
 /// sender returns the alert to `scheduled` for the next 2-minute run. A SendGrid time-out is a
 /// `deliveryUnconfirmed`: the email may have gone out (SendGrid has no idempotency key), and
-/// the sender retries it — a contact may get the alert twice, but never zero times.
+/// the sender retries it — a contact may get the alert twice, but never zero times. An FCM
+/// UNREGISTERED answer is a `pushTokenInvalid` (the sender's invalid-token handling decides).
 public struct SafeNSoundBackendMessenger: SafeNSoundMessenger {
     /// The backend whose FCM and SendGrid carry the messages.
     public let backend: Backend
@@ -32,7 +33,7 @@ public struct SafeNSoundBackendMessenger: SafeNSoundMessenger {
             assert(outcomes.count == 1, "one token, one outcome")
             switch outcomes.first {
             case .success?: return
-            case .unregistered?: throw .deliveryFailed(recipient: message.recipient, reason: "FCM token unregistered; the app must register a new one")
+            case .unregistered?: throw .pushTokenInvalid(token: message.recipient)
             default: throw .deliveryFailed(recipient: message.recipient, reason: "FCM transient failure")
             }
         case .email:

@@ -37,6 +37,26 @@ actor SafeNSoundCheckInAccount: DomainActor {
 
     func setEmergencyContacts(_ emails: [String]) { user.emergencyContactEmails = emails }
 
+    /// Retires the account if still active (one isolated step).
+    func retire(supersededBy successor: String) -> Bool {
+        guard user.isActive else { return false }
+        user.isActive = false
+        user.supersededBy = successor
+        return true
+    }
+
+    func setPushToken(_ token: String) -> SafeNSoundUser {
+        user.fcmToken = token
+        return user
+    }
+
+    /// Clears the token only if it is still `token` (one isolated step: a compare-and-set).
+    func clearPushToken(ifStill token: String) -> Bool {
+        guard user.fcmToken == token, !token.isEmpty else { return false }
+        user.fcmToken = ""
+        return true
+    }
+
     /// Throws `rateLimited` if the last accepted call was less than `minimumSpacing` before `now`.
     static func checkRateLimit(_ user: SafeNSoundUser, now: Timestamp, minimumSpacing: Duration) throws(SafeNSoundError) {
         guard let last = user.lastHeartbeatCallAt else { return }

@@ -13,6 +13,14 @@ public struct SafeNSoundConfiguration: Sendable {
     public var alertSenderInterval: Duration
     /// How long a claimed alert stays claimed before another run may take it over (a crashed sender).
     public var alertClaimLease: Duration
+    /// Longest wait between two attempts at a failing alert (§ Error Handling, Email Send Failure:
+    /// "Retry with exponential backoff"). The k-th consecutive failure waits
+    /// `min(alertSenderInterval × 2^(k−1), alertRetryMaxDelay)` from the failed run; the default
+    /// (one sender period) keeps the fixed 2-minute retry.
+    public var alertRetryMaxDelay: Duration
+    /// Failed attempts after which the `email-failure-marks-failed` variant marks an email alert
+    /// `failed` and stops ("Log failure, mark alert as failed"); the careful design never stops.
+    public var emailMaxAttempts: Int
     /// Which design runs.
     public var variant: SafeNSoundVariant
 
@@ -24,8 +32,11 @@ public struct SafeNSoundConfiguration: Sendable {
         missedHeartbeatCheckInterval: Duration = .seconds(30 * 60),
         alertSenderInterval: Duration = .seconds(2 * 60),
         alertClaimLease: Duration = .seconds(3 * 60),
+        alertRetryMaxDelay: Duration = .seconds(2 * 60),
+        emailMaxAttempts: Int = 3,
         variant: SafeNSoundVariant = .careful
     ) {
+        precondition(emailMaxAttempts >= 1, "at least one email attempt")
         precondition(preNotificationLeadHours >= 0, "pre-notification lead must not be negative")
         precondition(!allowedThresholdHours.isEmpty, "at least one threshold must be allowed")
         self.preNotificationLeadHours = preNotificationLeadHours
@@ -34,6 +45,8 @@ public struct SafeNSoundConfiguration: Sendable {
         self.missedHeartbeatCheckInterval = missedHeartbeatCheckInterval
         self.alertSenderInterval = alertSenderInterval
         self.alertClaimLease = alertClaimLease
+        self.alertRetryMaxDelay = alertRetryMaxDelay
+        self.emailMaxAttempts = emailMaxAttempts
         self.variant = variant
     }
 }

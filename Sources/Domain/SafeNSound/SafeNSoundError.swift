@@ -12,6 +12,9 @@ public enum SafeNSoundError: AppError, Equatable, CustomStringConvertible {
     /// The provider timed out after accepting the request: the message may have gone out. The
     /// recipient is not marked delivered, so the next run sends again (at-least-once).
     case deliveryUnconfirmed(recipient: String, reason: String)
+    /// FCM answered UNREGISTERED for the push token: the app was reinstalled or the token rotated,
+    /// and no push reaches the device until the app registers a new token on its next launch.
+    case pushTokenInvalid(token: String)
     /// The backend refused or failed the request (network, an unknown function).
     case backend(BackendError)
 
@@ -38,6 +41,8 @@ public enum SafeNSoundError: AppError, Equatable, CustomStringConvertible {
             return "Could not deliver to \(recipient): \(reason); the alert stays scheduled and is retried."
         case let .deliveryUnconfirmed(recipient, reason):
             return "Delivery to \(recipient) is unconfirmed (\(reason)); it may have been sent, and the next run sends it again (at-least-once)."
+        case let .pushTokenInvalid(token):
+            return "FCM push token \(token) is no longer registered; the app registers a new one on its next launch."
         case let .backend(error):
             return "Backend: \(error)"
         }

@@ -29,6 +29,8 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
             "heartbeatCount": .int(Int64(user.heartbeatCount)),
         ]
         if let last = user.lastHeartbeatCallAt { fields["lastHeartbeatCallAt"] = .timestamp(last) }
+        if let email = user.email { fields["email"] = .string(email) }
+        if let successor = user.supersededBy { fields["supersededBy"] = .string(successor) }
         return fields
     }
 
@@ -41,6 +43,8 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
             timeZoneIdentifier: fields["timezone"]?.stringValue ?? "UTC", isActive: fields["isActive"]?.boolValue ?? true)
         user.lastHeartbeatCallAt = fields["lastHeartbeatCallAt"]?.timestampValue
         user.heartbeatCount = Int(fields["heartbeatCount"]?.intValue ?? 0)
+        user.email = fields["email"]?.stringValue
+        user.supersededBy = fields["supersededBy"]?.stringValue
         return user
     }
 
@@ -52,6 +56,8 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
         ]
         if let claimedAt = alert.claimedAt { fields["claimedAt"] = .timestamp(claimedAt) }
         if !alert.deliveredTo.isEmpty { fields["deliveredTo"] = .array(alert.deliveredTo.map(Value.string)) }
+        if alert.failedAttempts > 0 { fields["failedAttempts"] = .int(Int64(alert.failedAttempts)) }
+        if !alert.recipients.isEmpty { fields["recipients"] = .array(alert.recipients.map(Value.string)) }
         return fields
     }
 
@@ -65,6 +71,8 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
             alertId: snapshot.id, userId: userId, kind: kind, scheduledFor: scheduledFor, status: status,
             createdAt: createdAt, windowLastHeartbeat: window, claimedAt: snapshot["claimedAt"]?.timestampValue)
         alert.deliveredTo = (snapshot["deliveredTo"]?.arrayValue ?? []).compactMap(\.stringValue)
+        alert.failedAttempts = Int(snapshot["failedAttempts"]?.intValue ?? 0)
+        alert.recipients = (snapshot["recipients"]?.arrayValue ?? []).compactMap(\.stringValue)
         return alert
     }
 
@@ -154,6 +162,47 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
         } catch { throw Self.wrap(error, userId: userId) }
     }
 
+    /// `where email == X` on the field's index, then the active ones other than `userId`.
+    public func activeUsers(withEmail email: String, except userId: String) async -> [String] {
+        firestore.query("users", whereField: "email", isEqualTo: .string(email))
+            .filter { $0.id != userId && $0["isActive"]?.boolValue != false }.map(\.id)
+    }
+
+    /// A server transaction on `users/{uid}`: if still active, `isActive = false` and `supersededBy`.
+    public func retire(userId: String, supersededBy successor: String) async -> Bool {
+        let path = Self.userPath(userId)
+        let retired = try? await firestore.runTransaction { transaction -> Bool in
+            let snapshot = try await transaction.get(path)
+            guard snapshot.exists, snapshot["isActive"]?.boolValue != false else { return false }
+            transaction.update(path, ["isActive": .set(.bool(false)), "supersededBy": .set(.string(successor))])
+            return true
+        }
+        return retired ?? false
+    }
+
+    /// Sets `fcmToken` (the app's launch-time registration) and returns the updated user.
+    public func setPushToken(userId: String, token: String) async throws(SafeNSoundError) -> SafeNSoundUser {
+        do {
+            let after = try await firestore.update(Self.userPath(userId), ["fcmToken": .set(.string(token))])
+            guard let user = Self.user(after.fields) else { throw SafeNSoundError.userNotFound(userId: userId) }
+            return user
+        } catch BackendError.notFound {
+            throw .userNotFound(userId: userId)
+        } catch { throw Self.wrap(error, userId: userId) }
+    }
+
+    /// A server transaction on `users/{uid}`: clears `fcmToken` only if it is still `token`.
+    public func clearPushToken(userId: String, ifStill token: String) async -> Bool {
+        let path = Self.userPath(userId)
+        let cleared = try? await firestore.runTransaction { transaction -> Bool in
+            let snapshot = try await transaction.get(path)
+            guard !token.isEmpty, snapshot["fcmToken"]?.stringValue == token else { return false }
+            transaction.update(path, ["fcmToken": .set(.string(""))])
+            return true
+        }
+        return cleared ?? false
+    }
+
     // MARK: Due checks
 
     /// A server transaction on `users/{uid}`: lowers `nextCheckDue` to `due` (earliest wins). If it
@@ -234,7 +283,7 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
             case .scheduled: break
             case .sending:
                 guard let claimedAt = alert.claimedAt, now - claimedAt >= lease else { return nil }
-            case .sent, .cancelled: return nil
+            case .sent, .cancelled, .failed: return nil
             }
             alert.status = .sending
             alert.claimedAt = now
@@ -271,6 +320,20 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
         var updates: [String: FieldUpdate] = ["status": .set(.string(status.rawValue))]
         if status == .scheduled { updates["claimedAt"] = .delete }
         _ = try? await firestore.update(Self.alertPath(alertId), updates)
+    }
+
+    /// A server transaction on the alert: an open alert counts the failure and returns to `scheduled`.
+    public func retryAlert(_ alertId: String, at retryAt: Timestamp?) async {
+        let scheduled = SafeNSoundScheduledAlert.Status.scheduled.rawValue, sending = SafeNSoundScheduledAlert.Status.sending.rawValue
+        _ = try? await firestore.runTransaction { transaction in
+            let current = try await transaction.get(Self.alertPath(alertId))
+            guard let status = current["status"]?.stringValue, status == scheduled || status == sending else { return }
+            var updates: [String: FieldUpdate] = [
+                "status": .set(.string(scheduled)), "claimedAt": .delete, "failedAttempts": .increment(1),
+            ]
+            if let retryAt { updates["scheduledFor"] = .set(.timestamp(retryAt)) }
+            transaction.update(Self.alertPath(alertId), updates)
+        }
     }
 
     /// Cancels every still-`scheduled` alert of the user; returns how many.

@@ -6,9 +6,10 @@ public struct SafeNSoundScheduledAlert: Sendable, Equatable {
         case emailAlert = "email_alert"
     }
 
-    /// Lifecycle: scheduled → sending (claimed by one sender run) → sent, or → cancelled.
+    /// Lifecycle: scheduled → sending (claimed by one sender run) → sent, or → cancelled; the
+    /// `email-failure-marks-failed` variant also ends an email that kept failing as `failed`.
     public enum Status: String, Sendable {
-        case scheduled, sending, sent, cancelled
+        case scheduled, sending, sent, cancelled, failed
     }
 
     /// The document id (deterministic in the careful design).
@@ -31,6 +32,11 @@ public struct SafeNSoundScheduledAlert: Sendable, Equatable {
     /// A retry skips them, so a 429 for the second contact does not re-email the first. Written
     /// by the claim holder, one transaction per recipient, right after the provider's answer.
     public var deliveredTo: [String] = []
+    /// Recipients fixed when the alert was created (only the `contacts-fixed-at-check` variant sets
+    /// them); empty: the sender emails the user's contacts as they are when it sends.
+    public var recipients: [String] = []
+    /// Consecutive failed send attempts (the retry backoff grows with it; logged on the document).
+    public var failedAttempts = 0
 
     /// The deterministic id: one alert per kind per user per missed window, so re-running the
     /// 30-minute check can never create a second one (`create` fails with ALREADY_EXISTS).

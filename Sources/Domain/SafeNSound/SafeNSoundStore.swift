@@ -14,6 +14,15 @@ public protocol SafeNSoundStore: Sendable {
     func setActive(userId: String, _ isActive: Bool) async throws(SafeNSoundError)
     /// Replaces `emergencyContacts` (Settings: add, remove, edit a contact).
     func setEmergencyContacts(userId: String, _ emails: [String]) async throws(SafeNSoundError)
+    /// Active users other than `userId` whose `email` is `email` (an account a reinstall left behind).
+    func activeUsers(withEmail email: String, except userId: String) async -> [String]
+    /// Retires `userId` atomically if it is still active: `isActive = false`, `supersededBy = successor`.
+    func retire(userId: String, supersededBy successor: String) async -> Bool
+    /// Sets `fcmToken` (the app registering its push token on launch) and returns the updated user.
+    func setPushToken(userId: String, token: String) async throws(SafeNSoundError) -> SafeNSoundUser
+    /// Clears `fcmToken` atomically if it is still `token` (FCM said UNREGISTERED for it); a token the
+    /// app registered meanwhile is kept. True if it cleared it.
+    func clearPushToken(userId: String, ifStill token: String) async -> Bool
 
     /// Asks for a check of `userId` at `due` or earlier: the user's `nextCheckDue`, the earliest
     /// request wins. Kept with the users, not in a function instance, so any instance sees it.
@@ -35,6 +44,9 @@ public protocol SafeNSoundStore: Sendable {
     /// An open (`scheduled` or claimed) alert back to `scheduled` at `due`; closed alerts stay closed.
     func rescheduleAlert(_ alertId: String, to due: Timestamp) async
     func finishAlert(_ alertId: String, as status: SafeNSoundScheduledAlert.Status) async
+    /// A failed attempt: `failedAttempts += 1` and the alert back to `scheduled`, due again at
+    /// `retryAt` (nil: keeps its due time, so the next run retries it), atomically.
+    func retryAlert(_ alertId: String, at retryAt: Timestamp?) async
     /// Cancels every still-`scheduled` alert of the user; returns how many.
     func cancelPendingAlerts(userId: String) async -> Int
     /// Every alert, ordered by creation time then id.

@@ -20,12 +20,18 @@ public struct SafeNSoundUser: Sendable, Equatable {
     public var lastHeartbeatCallAt: Timestamp?
     /// Number of `heartbeats/{id}` records written for this user.
     public var heartbeatCount: Int
+    /// The person's own address (`email` in the schema), nil if not given. The careful design uses
+    /// it to find the account a reinstall left behind (a new anonymous uid onboards with it).
+    public var email: String?
+    /// The uid of the account that replaced this one at a reinstall (the careful design retires the
+    /// old account: `isActive = false`); nil while this is the person's account.
+    public var supersededBy: String?
 
     /// A user with no heartbeat calls yet, monitoring on unless `isActive` is false.
     public init(
         userId: String, name: String, fcmToken: String, emergencyContactEmails: [String],
         checkInThresholdHours: Int, lastHeartbeat: Timestamp, timeZoneIdentifier: String,
-        isActive: Bool = true
+        isActive: Bool = true, email: String? = nil
     ) {
         self.userId = userId
         self.name = name
@@ -37,5 +43,7 @@ public struct SafeNSoundUser: Sendable, Equatable {
         self.isActive = isActive
         self.lastHeartbeatCallAt = nil
         self.heartbeatCount = 0
+        self.email = email
+        self.supersededBy = nil
     }
 }

@@ -24,6 +24,22 @@ public enum SafeNSoundVariant: String, AppVariant {
     /// "Max 1 heartbeat per minute" kept in the function instance's memory (last accepted call
     /// per user): checked, then an await, then recorded, so two calls interleaved there both pass.
     case rateLimitInMemory = "rate-limit-in-memory"
+    /// "Invalid FCM Token — Firebase: Mark user as inactive, log error; iOS: Re-register FCM token
+    /// on next app launch": an UNREGISTERED push turns monitoring off, and re-registering the token
+    /// does not turn it back on, so the user's contacts are never emailed again.
+    case invalidTokenDeactivates = "invalid-token-deactivates"
+    /// "Sign in anonymously on app launch if no user exists": a reinstall gets a new anonymous uid
+    /// and onboards a new `users/{uid}`, and nothing retires the old one, which stays active and
+    /// emails the person's contacts when its frozen `lastHeartbeat` passes the threshold.
+    case reinstallOrphansAccount = "reinstall-orphans-account"
+    /// "Email Send Failure — Retry with exponential backoff; Log failure, mark alert as failed;
+    /// Optionally send to backup email service": after `emailMaxAttempts` failed attempts the email
+    /// alert is `failed` for good and, the backup being optional, nobody is emailed.
+    case emailFailureMarksFailed = "email-failure-marks-failed"
+    /// "checkMissedHeartbeats … If threshold exceeded: → Send email to emergency contacts": the
+    /// check that creates the email alert fixes its recipients from the user it read, so a contact
+    /// removed or replaced in Settings before the email goes out still gets it (and the new one not).
+    case contactsFixedAtCheck = "contacts-fixed-at-check"
 
     /// One sentence on what this variant gets wrong (or, for `careful`, what it guarantees).
     public var summary: String {
@@ -46,6 +62,14 @@ public enum SafeNSoundVariant: String, AppVariant {
             return "Thresholds use wall-clock days, so across a DST change the alert fires an hour early or late."
         case .rateLimitInMemory:
             return "Two heartbeat calls interleaved inside the function's in-memory rate limiter are both accepted."
+        case .invalidTokenDeactivates:
+            return "A push to an invalid FCM token marks the user inactive, so their missed check-ins never email their contacts."
+        case .contactsFixedAtCheck:
+            return "An email alert goes to the contacts the 30-minute check read, not the ones the user set before it was sent."
+        case .emailFailureMarksFailed:
+            return "An email that fails a few times in a SendGrid outage is marked failed and never sent: the contacts are not told."
+        case .reinstallOrphansAccount:
+            return "After a reinstall the old anonymous account stays active and emails the contacts though the person checks in on the new one."
         }
     }
 

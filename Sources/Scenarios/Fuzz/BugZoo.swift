@@ -64,6 +64,12 @@ public enum BugZoo {
         Bug(variant: "read-then-write-rate-limit", app: "safensound", scenario: "heartbeat-timeline", needs: "depth-2", parameters: heartbeatSmall),
         Bug(variant: "utc-email", app: "safensound", scenario: "heartbeat-timeline", needs: "depth-1", parameters: heartbeatSmall),
         Bug(variant: "wall-clock-threshold", app: "safensound", scenario: "heartbeat-timeline", needs: "depth-1", parameters: heartbeatSmall),
+        Bug(variant: "invalid-token-deactivates", app: "safensound", scenario: "heartbeat-timeline", needs: "fault:invalid-token", parameters: heartbeatSmall),
+        Bug(variant: "reinstall-orphans-account", app: "safensound", scenario: "heartbeat-timeline", needs: "depth-1", parameters: heartbeatSmall),
+        Bug(variant: "contacts-fixed-at-check", app: "safensound", scenario: "heartbeat-timeline", needs: "depth-1", parameters: heartbeatSmall),
+        // An email must fall due inside a SendGrid outage: ten 40-minute outages instead of three.
+        Bug(variant: "email-failure-marks-failed", app: "safensound", scenario: "heartbeat-timeline", needs: "fault:sendgrid-outage",
+            parameters: heartbeatSmall.merging(["emailOutages": "10"]) { $1 }),
         Bug(variant: "two-way-requests", app: "ufree", scenario: "friend-handshake", needs: "depth-1"),
         Bug(variant: "client-tap-guard-only", app: "ufree", scenario: "nudge-storm", needs: "depth-1"),
         Bug(variant: "utc-today", app: "ufree", scenario: "nudge-storm", needs: "depth-1"),

@@ -30,6 +30,22 @@ extension HeartbeatTimelineScenario {
             .sometimes, "retry-skips-delivered-contacts", "a retry after one contact's 429 emailed only the contacts still missing")
         static let resentAfterTimeout = CheckDeclaration(
             .sometimes, "resent-after-timeout", "at-least-once: a SendGrid time-out was retried and the contact emailed again")
+        static let monitoringStaysOn = CheckDeclaration(
+            .always, "monitoring-stays-on", "only the user turns monitoring off: a push failure (invalid FCM token) never sets isActive = false", operations: ["onboarded:", "paused", "push", "app launch:"])
+        static let pushTokenCurrent = CheckDeclaration(
+            .always, "push-token-current", "users/{uid}.fcmToken is the token the device registered last (or empty once FCM rejected it)", operations: ["push", "app launch:"])
+        static let pushToReregisteredToken = CheckDeclaration(
+            .sometimes, "push-to-reregistered-token", "a pre-notification reached a token the app registered after FCM rejected the old one", requires: [.atLeast(Parameter.tokenChurnPercent, 1)])
+        static let noAlertForAbandonedAccount = CheckDeclaration(
+            .always, "no-alert-for-abandoned-account", "after a reinstall onboarded a new account, the old one alerts nobody (beyond one send already in flight)", operations: ["onboarded:", "reinstalled", "check-in", "email", "push"])
+        static let abandonedAccountRetired = CheckDeclaration(
+            .always, "abandoned-account-retired", "the account a reinstall left behind is inactive at the end", operations: ["onboarded:", "reinstalled"])
+        static let emailSentAfterOutage = CheckDeclaration(
+            .sometimes, "email-sent-after-outage", "an email that failed three or more times (a SendGrid outage) still reached its contact", requires: [.atLeast(Parameter.emailOutages, 1)])
+        static let emailToCurrentContacts = CheckDeclaration(
+            .always, "email-to-current-contacts", "an email alert goes only to addresses on the user's contact list when it is sent (a list set within the last minute counts, the send may have read the one before)", operations: ["onboarded:", "emergency contact", "email"])
+        static let emailToEditedContact = CheckDeclaration(
+            .sometimes, "email-to-edited-contact", "an email alert reached a contact the user set after onboarding", requires: [.atLeast(Parameter.contactEditPercent, 1)])
         static let dstWindowEmailed = CheckDeclaration(
             .sometimes, "dst-window-emailed", "an email went out for a window spanning a DST change")
     }

@@ -45,14 +45,30 @@ extension HeartbeatTimelineScenario {
         let state = Mutex(State())
     }
 
+    /// How late an alert may go out after `failures` failed attempts: one attempt allowance for
+    /// each attempt, plus the backoff the design promises before each retry beyond the next run
+    /// (the k-th retry waits 2 min × 2^(k−1), at most `retryMaxMinutes`, of which the first
+    /// 2 min is the sender's own period already in the allowance).
+    static func retryAllowance(failures: Int, retryMaxMinutes: Int) -> Duration {
+        var total = attemptAllowance
+        var waitMinutes = 2
+        for retry in 0..<failures {
+            if retry > 0 { waitMinutes = min(waitMinutes * 2, max(2, retryMaxMinutes)) }
+            total += attemptAllowance + .seconds(Int64(min(waitMinutes, max(2, retryMaxMinutes)) - 2) * 60)
+        }
+        return total
+    }
+
     /// One pass of the Always checks (see `Monitor`).
     static func checkState(
-        monitor: Monitor, backend: Backend, log: SafeNSoundDeliveryLog, members: [String: Member], observed: Observed, context: ScenarioContext
+        monitor: Monitor, backend: Backend, log: SafeNSoundDeliveryLog, members: [String: Member], observed: Observed,
+        retryMaxMinutes: Int, context: ScenarioContext
     ) {
         let firestore = backend.firestore
-        let (accepted, paused, newlyPaused) = observed.state.withLock { state in
+        let (accepted, paused, newlyPaused, registeredAt, abandonedAt, contactEdits) = observed.state.withLock { state in
             defer { state.acceptedSinceCheck = [] }
-            return (state.acceptedSinceCheck.sorted().map { (user: $0, times: state.accepted[$0]!) }, state.pausedAt, state.pauseOrder)
+            return (state.acceptedSinceCheck.sorted().map { (user: $0, times: state.accepted[$0]!) }, state.pausedAt, state.pauseOrder,
+                    state.tokenRegisteredAt, state.abandonedAt, state.contactEdits)
         }
         monitor.state.withLock { s in
             // one-alert-per-kind-per-window: windows with a new alert are checked again.
@@ -122,22 +138,40 @@ extension HeartbeatTimelineScenario {
                 // commit at …184.2 ms). The careful design writes the record in the check-in's transaction,
                 // so its update time is the commit of the new lastHeartbeat.
                 let d = delivery.startedAt
-                let committed = firestore.query("heartbeats", whereField: "userId", isEqualTo: .string(member.userId)).compactMap { snapshot in
+                let committed = firestore.query("heartbeats", whereField: "userId", isEqualTo: .string(message.userId)).compactMap { snapshot in
                     snapshot["timestamp"]?.timestampValue.map { (heartbeat: $0, commit: snapshot.updateTime) }
                 }
                 let closedBy = committed.filter { $0.heartbeat > alert.windowLastHeartbeat && $0.commit < d }.min { $0.commit < $1.commit }
                 context.always(Check.noAlertAfterCheckin, closedBy == nil,
                                "\(alert.kind.rawValue) for \(member.userId) sent at \(d) though a check-in at \(closedBy.map { "\($0.heartbeat) (committed \($0.commit))" } ?? "-") closed its window")
+                if let abandoned = abandonedAt[message.userId] {
+                    // The abandoned account is the onboarding uid; a send the sender re-checked before
+                    // the new account's onboarding committed may still start within one attempt.
+                    context.always(Check.noAlertForAbandonedAccount, d <= abandoned + attemptAllowance,
+                                   "\(alert.kind.rawValue) for abandoned account \(message.userId) sent at \(d) to \(message.recipient), though the person reinstalled at \(abandoned) and checks in as \(member.reinstalledUserId)")
+                }
                 if let pause = paused[member.userId] {
                     s.pausedObservations += 1
                     context.always(Check.noAlertAfterCheckin, d <= pause, "\(alert.kind.rawValue) for \(member.userId) sent at \(d) though monitoring was paused at \(pause)")
                 }
                 let emailDue = alert.windowLastHeartbeat + .seconds(Int64(member.thresholdHours) * 3600)
                 let due = alert.kind == .emailAlert ? emailDue : emailDue - .seconds(Int64(min(leadHours, member.thresholdHours)) * 3600)
-                let latest = due + attemptAllowance * (1 + s.failures[attemptKey, default: 0]) + slack
+                // A push to a token the app registered after the due time (FCM had rejected the old
+                // one) can only start once the app registered it.
+                let ready = message.channel == .push ? max(due, registeredAt[message.recipient] ?? due) : due
+                let latest = ready + retryAllowance(failures: s.failures[attemptKey, default: 0], retryMaxMinutes: retryMaxMinutes) + slack
+                if message.channel == .email, s.failures[attemptKey, default: 0] >= 3 { context.sometimes(Check.emailSentAfterOutage, true) }
                 context.always(Check.alertOnTime, d >= due && d <= latest,
                                "\(alert.kind.rawValue) for \(member.userId) (\(member.thresholdHours) h, \(member.timeZone)) due \(due) went out at \(d): \(d < due ? "early" : "late") by \(Double(((d < due) ? due - d : d - due).nanoseconds) / 60e9) min")
                 if alert.kind == .emailAlert {
+                    // email-to-current-contacts: the list in force a minute before the send, or any set since.
+                    let edits = contactEdits[member.userId] ?? []
+                    let window = d - slack
+                    let before = edits.last { $0.at <= window }?.contacts ?? member.contacts
+                    let allowed = Set(before + edits.filter { $0.at > window && $0.at <= d }.flatMap(\.contacts))
+                    context.always(Check.emailToCurrentContacts, allowed.contains(message.recipient),
+                                   "email for \(member.userId) sent at \(d) to \(message.recipient), not on their contact list then \(allowed.sorted())")
+                    if !member.contacts.contains(message.recipient) { context.sometimes(Check.emailToEditedContact, true) }
                     s.checkedEmails += 1
                     let verdict = emailShowsLocalTime(body: message.body, lastCheckIn: alert.windowLastHeartbeat, timeZone: member.timeZone)
                     context.always(Check.emailShowsLocalTime, verdict.holds,

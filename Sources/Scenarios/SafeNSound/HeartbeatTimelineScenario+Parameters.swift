@@ -23,6 +23,18 @@ extension HeartbeatTimelineScenario {
             "pausePercent", "missed users who pause monitoring (isActive=false) shortly before an alert is due", default: 20, in: 0...100)
         static let emailFailurePercent = ScenarioParameter(
             "emailFailurePercent", "SendGrid 429 probability per email", default: 10, in: 0...90)
+        static let tokenChurnPercent = ScenarioParameter(
+            "tokenChurnPercent", "users whose FCM token turns invalid mid-run (reinstall, restore); the app registers a new one at its next launch", default: 10, in: 0...100)
+        static let reinstallPercent = ScenarioParameter(
+            "reinstallPercent", "users who reinstall the app mid-run: a new anonymous uid onboards again with the same email", default: 5, in: 0...100)
+        static let emailOutages = ScenarioParameter(
+            "emailOutages", "SendGrid outages in the run (every email refused), at random times", default: 3, in: 0...20)
+        static let emailOutageMinutes = ScenarioParameter(
+            "emailOutageMinutes", "length of each SendGrid outage", default: 40, in: 1...600)
+        static let retryMaxMinutes = ScenarioParameter(
+            "retryMaxMinutes", "longest wait between retries of a failing alert (exponential backoff from 2 min)", default: 16, in: 2...120)
+        static let contactEditPercent = ScenarioParameter(
+            "contactEditPercent", "users who stop checking in and replace their first emergency contact 1–45 min before their email is due", default: 20, in: 0...100)
         static let duplicateTickPercent = ScenarioParameter(
             "duplicateTickPercent", "Cloud Scheduler ticks that run twice (overlapping 2-minute runs)", default: 30, in: 0...100)
     }

@@ -156,7 +156,7 @@ public final class HeartbeatWorkload: Sendable {
             switch alert.status {
             case .sent: outcome.sentAlerts += 1
             case .cancelled: outcome.cancelledAlerts += 1
-            case .scheduled, .sending: break
+            case .scheduled, .sending, .failed: break  // failed: only the email-failure-marks-failed variant
             }
         }
         (outcome.pushesDelivered, outcome.emailsDelivered) = messenger.counts
