@@ -7,7 +7,7 @@ public enum ScenarioRegistry {
     /// The scenarios that ship with Rehearsal.
     public static let builtIn: [any Scenario] = [
         AuctionRaceScenario(), LikeStormScenario(), SeatContentionScenario(), KiddushBookingScenario(),
-        HeartbeatTimelineScenario(), FriendHandshakeScenario(), NudgeStormScenario(), StampCollectScenario(), PrivacyAccessScenario(),
+        HeartbeatTimelineScenario(), FriendHandshakeScenario(), NudgeStormScenario(), OfflineSyncScenario(), StampCollectScenario(), PrivacyAccessScenario(),
     ]
 
     /// Registered scenarios and the program name, behind one lock (registration happens at start-up).
