@@ -1,4 +1,5 @@
 import Testing
+import Sim
 @testable import Scenarios
 
 /// offline-sync (UFree offline-first devices): the careful design passes fixed seeds under random
