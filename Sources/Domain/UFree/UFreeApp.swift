@@ -28,7 +28,7 @@ public final class UFreeApp: Sendable {
         self.variant = variant
         self.nudgeCooldown = nudgeCooldown
         self.deviceMemory = InstanceMemory(env: backend.env, label: "ufree-devices")
-        backend.setRules(Self.securityRules)
+        backend.setRules(Self.securityRules(for: variant))
     }
 
     static func user(_ uid: String) -> DocumentPath { DocumentPath("users", uid) }
@@ -336,11 +336,22 @@ public final class UFreeApp: Sendable {
     /// notification (`resource.data.senderId` is absent on create, and `allow write` only lets the
     /// owner write): a notification may be created by its sender (`request.resource.data.senderId`),
     /// and another user may change only `friendIds`, by adding or removing themselves.
-    public static var securityRules: SecurityRules {
+    public static var securityRules: SecurityRules { securityRules(for: .careful) }
+
+    /// UFree's rules as `variant` deploys them. The careful design adds one condition for the
+    /// offline-first devices (`UFreeDevice`): a day written with an edit stamp (`editedAt`,
+    /// `editor`) may not replace a day whose stamp is newer, so a write queued offline that syncs
+    /// after a newer edit from the user's other device is rejected (and rolled back on its device);
+    /// `last-arrival-wins` leaves the seed's `allow write: if isOwner(userId)`.
+    public static func securityRules(for variant: UFreeVariant) -> SecurityRules {
         var rules = SecurityRules()
+        let newestEditWins = variant != .lastArrivalWins
         rules.match("users/{uid}/availability") { request in
             guard let auth = request.auth else { return false }
-            return request.operation == .get || request.operation == .list || auth.uid == request.pathSegment(1)
+            if request.operation == .get || request.operation == .list { return true }
+            guard auth.uid == request.pathSegment(1) else { return false }
+            guard newestEditWins, let incoming = UFreeEditStamp(request.data), let stored = UFreeEditStamp(request.resource) else { return true }
+            return incoming >= stored
         }
         rules.match("users/{uid}/notifications") { request in
             guard let auth = request.auth else { return false }

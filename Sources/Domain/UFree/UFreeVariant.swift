@@ -14,6 +14,9 @@ public enum UFreeVariant: String, AppVariant {
     /// marks the nudge only after an await (the haptic feedback): a rapid tap preempted there
     /// also passes the guard.
     case nudgeGuardReentrant = "nudge-guard-reentrant"
+    /// Offline-first devices with the seed's rules (`allow write: if isOwner(userId)`): a write
+    /// queued offline on one device overwrites a newer edit the other device synced meanwhile.
+    case lastArrivalWins = "last-arrival-wins"
 
     /// One sentence on what this variant gets wrong.
     public var summary: String {
@@ -23,6 +26,7 @@ public enum UFreeVariant: String, AppVariant {
         case .clientTapGuardOnly: return "Rapid taps (or two devices) deliver several nudges; only an in-flight flag guards them."
         case .utcToday: return "Past-date check uses UTC: an evening user in the Americas cannot set today's status."
         case .nudgeGuardReentrant: return "Two rapid taps preempted between the view model's cooldown check and its mark both nudge."
+        case .lastArrivalWins: return "A status set offline on one device overwrites a newer one set on the user's other device when it syncs."
         }
     }
 

@@ -7,8 +7,8 @@ public enum ScenarioRegistry {
     /// The scenarios that ship with Rehearsal.
     public static let builtIn: [any Scenario] = [
         AuctionRaceScenario(), LikeStormScenario(), SeatContentionScenario(), KiddushBookingScenario(),
-        HeartbeatTimelineScenario(), FriendHandshakeScenario(), NudgeStormScenario(), StampCollectScenario(), StampSocialScenario(),
-        PrivacyAccessScenario(), StudioClaimScenario(), PrivacyRevocationScenario(),
+        HeartbeatTimelineScenario(), FriendHandshakeScenario(), NudgeStormScenario(), OfflineSyncScenario(), StampCollectScenario(),
+        StampSocialScenario(), PrivacyAccessScenario(), StudioClaimScenario(), PrivacyRevocationScenario(),
     ]
 
     /// Registered scenarios and the program name, behind one lock (registration happens at start-up).

@@ -73,6 +73,7 @@ public enum BugZoo {
         Bug(variant: "two-way-requests", app: "ufree", scenario: "friend-handshake", needs: "depth-1"),
         Bug(variant: "client-tap-guard-only", app: "ufree", scenario: "nudge-storm", needs: "depth-1"),
         Bug(variant: "utc-today", app: "ufree", scenario: "nudge-storm", needs: "depth-1"),
+        Bug(variant: "last-arrival-wins", app: "ufree", scenario: "offline-sync", needs: "depth-2"),
         Bug(variant: "increment-collectors", app: "stampbook", scenario: "stamp-collect", needs: "depth-1"),
         Bug(variant: "blind-like-increment", app: "stampbook", scenario: "stamp-collect", needs: "depth-1"),
         Bug(variant: "post-delete-feed-only", app: "stampbook", scenario: "stamp-social", needs: "depth-1"),
