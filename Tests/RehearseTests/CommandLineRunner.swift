@@ -43,7 +43,7 @@ struct CommandLineRunner {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        try process.run()
+        try launchSerially(process)
         // Both pipes at once (a child filling one never blocks), with a read loop that retries
         // EINTR: Foundation's readDataToEndOfFile traps on it when other children exit meanwhile.
         let errBox = DataBox()

@@ -69,7 +69,7 @@ import Testing
         let dir = temporaryDirectory()
         let gone = Process()
         gone.executableURL = URL(fileURLWithPath: "/bin/true")
-        try gone.run()
+        try launchSerially(gone)
         gone.waitUntilExit()
         let stale = "\(dir)/.sweep.json.tmp-\(gone.processIdentifier)-3", live = "\(dir)/.sweep.json.tmp-\(getpid())-4"
         let unrelated = "\(dir)/.notes.tmp-draft"

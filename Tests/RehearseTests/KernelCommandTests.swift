@@ -19,7 +19,7 @@ import Testing
         process.arguments = ["-n", CommandLineRunner.binary.path]
         let pipe = Pipe()
         process.standardOutput = pipe
-        try process.run()
+        try launchSerially(process)
         let notes = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         let fromFile = try #require(notes.firstMatch(of: /Build ID: ([0-9a-f]+)/)).output.1

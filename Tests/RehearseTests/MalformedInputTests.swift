@@ -73,11 +73,8 @@ struct MalformedRunner {
         process.standardInput = FileHandle.nullDevice
         let done = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in done.signal() }
-        // One launch at a time: Foundation's Process.run crashed once (a memcpy on a bad pointer)
-        // when concurrentPerform launched several at once; the children still run in parallel.
-        launchLock.lock()
-        do { try process.run() } catch { launchLock.unlock(); return Outcome(kind: "launch-failed", detail: "\(error)") }
-        launchLock.unlock()
+        // One launch at a time (`launchSerially`); the children still run in parallel.
+        do { try launchSerially(process) } catch { return Outcome(kind: "launch-failed", detail: "\(error)") }
         let collected = ResultBox(count: 1)
         let readDone = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
@@ -416,6 +413,3 @@ struct MalformedFixtures {
         return cases
     }
 }
-
-/// Serialises `Process.run()` calls of the malformed-input runner (see `runOne`).
-private let launchLock = NSLock()

@@ -14,7 +14,7 @@ func rehearse(_ arguments: [String]) throws -> (status: Int32, output: String) {
     let pipe = Pipe()
     process.standardOutput = pipe
     process.standardError = pipe
-    try process.run()
+    try launchSerially(process)
     let data = readAll(pipe.fileHandleForReading.fileDescriptor)
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))

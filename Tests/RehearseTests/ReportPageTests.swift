@@ -24,7 +24,7 @@ import Testing
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try launchSerially(process)
         let data = readAll(out.fileHandleForReading.fileDescriptor)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "chromium exited \(process.terminationStatus)")

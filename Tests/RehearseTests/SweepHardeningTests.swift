@@ -59,7 +59,7 @@ import Testing
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try launchSerially(process)
         var recorded = 0
         for _ in 0..<600 where recorded < 100 {
             usleep(100_000)

@@ -90,9 +90,10 @@ actor Counter: SimActor {
                 }
             }
         }
-        let strictStart = ContinuousClock.now
+        // No timing assertion (a loaded machine stretches any bound): had strict mode waited its
+        // 50 ms grace, the resume 20 ms later would have arrived and the run would end escaped,
+        // not deadlocked.
         let strict = run(strict: true)
-        #expect(strictStart.duration(to: .now) < .milliseconds(15), "strict mode must not wait for real threads")
         guard case .deadlock = strict.outcome else {
             Issue.record("expected a deadlock in strict mode, got \(strict.outcome)")
             return
