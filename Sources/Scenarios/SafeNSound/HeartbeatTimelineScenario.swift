@@ -516,6 +516,12 @@ public struct HeartbeatTimelineScenario: Scenario {
             if let abandoned = abandonedAt[member.userId], let old = await app.user(member.userId) {
                 context.always(Check.abandonedAccountRetired, !old.isActive,
                                "\(member.userId) reinstalled the app at \(abandoned) and checks in as \(member.reinstalledUserId), yet the old account is still active")
+                // The monitor judges each of the old account's sends as it happens; one observation per
+                // reinstall here, so an account that (rightly) never alerted again still counts as
+                // checked (a sweep fails a check no seed evaluated).
+                let late = log.deliveries.first { $0.message.userId == member.userId && $0.startedAt > abandoned + attemptAllowance }
+                context.always(Check.noAlertForAbandonedAccount, late == nil,
+                               "abandoned account \(member.userId) sent \(late.map { "\($0.message.channel) to \($0.message.recipient) at \($0.startedAt)" } ?? "-"), though the person reinstalled at \(abandoned)")
             }
             let uid = accountOf[member.userId] ?? member.userId
             guard let user = await app.user(uid) else { continue }
