@@ -136,12 +136,10 @@ extension LoadProfile {
         scenario: "studio-claim", summary: "claimStudio on one of 200 seeded studios, half already claimed (50 %), updateStudioAbout by an owner (50 %); 40 users",
         operations: ["claimStudio", "updateStudioAbout"], users: 40, faults: .default
     ) { setup in
-        let app = InspiredApp(backend: setup.backend, variant: ScenarioSupport.variant(named: setup.variant, InspiredVariant.self))
-        let retry = ClientRetry.on(setup.env.clock)
+        let (app, clients, retry) = LoadProfile.inspiredPool(setup, count: 40)
         let places = InspiredPlaces(count: 200, origin: setup.env.clock.now, openingSpan: .zero, seed: 1)
         app.deployStudios(places: places, seedEvery: .seconds(1_800))
         try? await setup.backend.functions.runScheduled("seedShadowStudios", at: setup.env.clock.now)
-        let clients = (0..<40).map { app.client(uid: "u\($0)") }
         let owned = stride(from: 0, to: places.count, by: 2).map { InspiredPlaces.studioId($0) }
         for (index, studioId) in owned.enumerated() {
             _ = try? await retry { try await clients[index % clients.count].claimStudio(studioId, code: places.claimCode(studioId)) }
@@ -165,9 +163,7 @@ extension LoadProfile {
         scenario: "privacy-revocation", summary: "profile read (50 %), updatePrivacy public/private (25 %), leaveCommunity/joinCommunity (25 %); 40 users",
         operations: ["profile", "updatePrivacy", "community"], users: 40, faults: .default
     ) { setup in
-        let app = InspiredApp(backend: setup.backend, variant: ScenarioSupport.variant(named: setup.variant, InspiredVariant.self))
-        let retry = ClientRetry.on(setup.env.clock)
-        let clients = (0..<40).map { app.client(uid: "u\($0)") }
+        let (app, clients, retry) = LoadProfile.inspiredPool(setup, count: 40)
         for (index, client) in clients.enumerated() {
             _ = try? await retry { try await client.createProfile(displayName: "User \(index)", joinedCommunities: ["c\(index % 4)", "c\((index + 1) % 4)"]) }
         }
@@ -195,9 +191,7 @@ extension LoadProfile {
         scenario: "privacy-access", summary: "profile read (50 %, a private profile's refusal is not a failure), likePost/unlikePost (50 %); 40 users",
         operations: ["profile", "likePost", "unlikePost"], users: 40, faults: .default
     ) { setup in
-        let app = InspiredApp(backend: setup.backend, variant: ScenarioSupport.variant(named: setup.variant, InspiredVariant.self))
-        let retry = ClientRetry.on(setup.env.clock)
-        let clients = (0..<40).map { app.client(uid: "u\($0)") }
+        let (app, clients, retry) = LoadProfile.inspiredPool(setup, count: 40)
         for (index, client) in clients.enumerated() {
             _ = try? await retry { try await client.createProfile(displayName: "User \(index)", joinedCommunities: ["c\(index % 3)"]) }
             if index % 2 == 1 {  // half the profiles public, the rest keep the private defaults
@@ -267,6 +261,12 @@ extension LoadProfile {
         } catch {
             return BackendError.inside(error) != nil
         }
+    }
+
+    /// The Inspired app on the runner's backend with `count` devices `u0`, `u1`, … (no profiles yet).
+    static func inspiredPool(_ setup: Setup, count: Int) -> (InspiredApp, [InspiredClient], ClientRetry) {
+        let app = InspiredApp(backend: setup.backend, variant: ScenarioSupport.variant(named: setup.variant, InspiredVariant.self))
+        return (app, (0..<count).map { app.client(uid: "u\($0)") }, ClientRetry.on(setup.env.clock))
     }
 
     /// The UFree app on the runner's backend with `count` signed-up users (the scenarios' sign-up).
