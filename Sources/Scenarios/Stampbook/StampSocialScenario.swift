@@ -48,9 +48,11 @@ public struct StampSocialScenario: Scenario {
     final class PostBoard: Sendable {
         private let ids = Mutex<[String]>([])
         func add(_ id: String) { ids.withLock { $0.append(id) } }
+        /// Every post created so far, in creation order.
+        var all: [String] { ids.withLock { $0 } }
         func pick(_ random: inout SimRandom) -> String? {
-            let all = ids.withLock { $0 }
-            return all.isEmpty ? nil : all[random.below(all.count)]
+            let created = all
+            return created.isEmpty ? nil : created[random.below(created.count)]
         }
     }
 
@@ -74,7 +76,7 @@ public struct StampSocialScenario: Scenario {
             await app.backend.waitUntilIdle()
         }
         guard !context.isStopped else { try context.throwIfStopped(); return }
-        Self.checkEnd(app, uids: uids, context: context)
+        Self.checkEnd(app, uids: uids, board: board, context: context)
         try context.throwIfStopped()
     }
 
@@ -195,7 +197,7 @@ public struct StampSocialScenario: Scenario {
     }
 
     /// End-state checks, once idle: every count recomputed by counting documents.
-    static func checkEnd(_ app: StampbookApp, uids: [String], context: ScenarioContext) {
+    static func checkEnd(_ app: StampbookApp, uids: [String], board: PostBoard, context: ScenarioContext) {
         let firestore = app.backend.firestore
         let posts = firestore.query("feed_posts")
         let postIds = Set(posts.map(\.id))
@@ -204,12 +206,9 @@ public struct StampSocialScenario: Scenario {
             let copyIds = firestore.query("users/\(uid)/posts").map(\.id).sorted()
             context.eventually(Check.postCopyConsistent, feedIds == copyIds, "\(uid) feed posts \(feedIds) but users/\(uid)/posts \(copyIds)")
         }
-        // Every post id that ever had a comment or like: the posts, plus the ids the users made
-        // (`{uid}-p{n}`, n counted up to the most actions a user can take).
-        var candidates = postIds
-        for uid in uids {
-            for n in 1...context.parameters[Parameter.actionsPerUser] { candidates.insert("\(uid)-p\(n)") }
-        }
+        // Every post that may hold comments or likes: those that exist, and every one the users
+        // created (comments and likes only target the board), deleted or not.
+        let candidates = postIds.union(board.all)
         for postId in candidates.sorted() {
             let comments = firestore.query("feed_posts/\(postId)/comments").count
             let likes = firestore.query("feed_posts/\(postId)/likes").count
