@@ -75,10 +75,12 @@ let package = Package(
         // Linked WITHOUT the flag on purpose: its simulation must refuse to start (a test bundle
         // cannot show that: SwiftPM links every test target into one binary).
         .executableTarget(name: "virtual-time-probe", dependencies: ["Sim", "RehearseCLI"], path: "Sources/VirtualTimeProbe"),
-        .testTarget(name: "VirtualTimeRefusalTests", dependencies: ["virtual-time-probe"]),
+        // Starts child processes for tests with posix_spawn (Foundation's Process crashed the test binary).
+        .target(name: "ChildProcess", path: "Tests/ChildProcess"),
+        .testTarget(name: "VirtualTimeRefusalTests", dependencies: ["virtual-time-probe", "ChildProcess"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "Sim"], linkerSettings: exportDynamic),
-        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Sim", "Domain", "ScenarioFixtures"], linkerSettings: exportDynamic),
+        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Sim", "Domain", "ScenarioFixtures", "ChildProcess"], linkerSettings: exportDynamic),
         .testTarget(name: "RehearsalTestingTests", dependencies: ["RehearsalTesting", "Scenarios", "Sim"], linkerSettings: exportDynamic),
-        .testTarget(name: "RehearseTests", dependencies: ["rehearse"], linkerSettings: exportDynamic),
+        .testTarget(name: "RehearseTests", dependencies: ["rehearse", "ChildProcess"], linkerSettings: exportDynamic),
     ]
 )

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import Testing
 
@@ -67,11 +68,9 @@ import Testing
     /// removes it when its process is gone, and leaves a live writer's file alone.
     @Test func staleTemporaryFilesOfDeadWritersAreRemoved() throws {
         let dir = temporaryDirectory()
-        let gone = Process()
-        gone.executableURL = URL(fileURLWithPath: "/bin/true")
-        try launchSerially(gone)
-        gone.waitUntilExit()
-        let stale = "\(dir)/.sweep.json.tmp-\(gone.processIdentifier)-3", live = "\(dir)/.sweep.json.tmp-\(getpid())-4"
+        let gone = try ChildProcess("/bin/true", [])
+        _ = gone.wait()
+        let stale = "\(dir)/.sweep.json.tmp-\(gone.pid)-3", live = "\(dir)/.sweep.json.tmp-\(getpid())-4"
         let unrelated = "\(dir)/.notes.tmp-draft"
         for path in [stale, live, unrelated] { try "partial".write(toFile: path, atomically: false, encoding: .utf8) }
         let run = try CommandLineRunner.run(["fuzz", "crash-test", "--seeds", "1..<3", "--no-shrink", "--param", "crashSeed=0",

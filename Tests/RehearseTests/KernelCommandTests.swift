@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import Testing
 
@@ -14,14 +15,7 @@ import Testing
         let output = try CommandLineRunner.run(["--version"])
         let printed = try #require(output.standardOutput.firstMatch(of: /binary ([0-9a-f]{12})\)/)).output.1
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/readelf") else { return }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/readelf")
-        process.arguments = ["-n", CommandLineRunner.binary.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try launchSerially(process)
-        let notes = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let notes = try ChildProcess.run("/usr/bin/readelf", ["-n", CommandLineRunner.binary.path]).output
         let fromFile = try #require(notes.firstMatch(of: /Build ID: ([0-9a-f]+)/)).output.1
         #expect(fromFile.hasPrefix(printed), "readelf says \(fromFile), rehearse printed \(printed)")
     }

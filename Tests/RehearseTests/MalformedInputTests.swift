@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import Testing
 
@@ -57,40 +58,21 @@ struct MalformedRunner {
     }
 
     static func runOne(_ arguments: [String], binary: URL, folder: String, timeLimit: TimeInterval) -> Outcome {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: folder)
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_DETERMINISTIC_HASHING"] = "1"
         environment["REHEARSAL_COMMIT"] = "malformed-input-test"
         environment["JOB_COMPLETION_INDEX"] = nil
         environment["JOB_COMPLETIONS"] = nil
-        process.environment = environment
-        let errors = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        let done = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in done.signal() }
-        // One launch at a time (`launchSerially`); the children still run in parallel.
-        do { try launchSerially(process) } catch { return Outcome(kind: "launch-failed", detail: "\(error)") }
-        let collected = ResultBox(count: 1)
-        let readDone = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            collected.setData(readAll(errors.fileHandleForReading.fileDescriptor))
-            readDone.signal()
+        let run: ChildProcess.Result
+        do {
+            run = try ChildProcess.run(binary.path, arguments, environment: environment, directory: folder, standardOutput: .discard, timeLimit: timeLimit)
+        } catch {
+            return Outcome(kind: "launch-failed", detail: "\(error)")
         }
-        if done.wait(timeout: .now() + timeLimit) == .timedOut {
-            kill(process.processIdentifier, SIGKILL)
-            done.wait()
-            readDone.wait()
-            return Outcome(kind: "hang", detail: "> \(Int(timeLimit)) s")
-        }
-        readDone.wait()
-        let text = String(decoding: collected.data, as: UTF8.self)
-        if process.terminationReason == .uncaughtSignal { return Outcome(kind: "crash", detail: "signal \(process.terminationStatus): \(text.prefix(160))") }
-        let status = process.terminationStatus
+        if run.timedOut { return Outcome(kind: "hang", detail: "> \(Int(timeLimit)) s") }
+        let text = run.error
+        if let signal = run.signal { return Outcome(kind: "crash", detail: "signal \(signal): \(text.prefix(160))") }
+        let status = run.status
         guard status == 2 else { return Outcome(kind: "exit\(status)", detail: String(text.prefix(160))) }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         guard lines.count == 2, lines[1].isEmpty, !lines[0].isEmpty else {
@@ -105,10 +87,8 @@ final class ResultBox: @unchecked Sendable {
     private let lock = NSLock()
     private var slots: [MalformedRunner.Outcome?]
     private var counter = 0
-    private(set) var data = Data()
     init(count: Int) { slots = Array(repeating: nil, count: count) }
     func set(_ index: Int, _ outcome: MalformedRunner.Outcome) { lock.withLock { slots[index] = outcome } }
-    func setData(_ value: Data) { lock.withLock { data = value } }
     func take(below limit: Int) -> Int? {
         lock.withLock {
             guard counter < limit else { return nil }

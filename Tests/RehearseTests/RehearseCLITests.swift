@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import Testing
 
@@ -7,17 +8,8 @@ func rehearse(_ arguments: [String]) throws -> (status: Int32, output: String) {
     let binary = CommandLineRunner.binary
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rehearse-cli-\(getpid())")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = arguments
-    process.currentDirectoryURL = folder
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try launchSerially(process)
-    let data = readAll(pipe.fileHandleForReading.fileDescriptor)
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    let run = try ChildProcess.run(binary.path, arguments, directory: folder.path, mergeErrorIntoOutput: true)
+    return (run.status, run.output)
 }
 
 @Suite struct RehearseCLITests {

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import Testing
 
@@ -24,16 +25,8 @@ import Testing
 
     /// `xmllint --schema junit.xsd` accepts `path` (nil when it does, else its complaint).
     static func schemaProblem(_ path: String) throws -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(xmllint))
-        process.arguments = ["--noout", "--schema", xsd, path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try launchSerially(process)
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? nil : output
+        let run = try ChildProcess.run(try #require(xmllint), ["--noout", "--schema", xsd, path], mergeErrorIntoOutput: true)
+        return run.status == 0 && run.signal == nil ? nil : run.output
     }
 
     /// The `<testcase …>…</testcase>` element of `name` in `xml` (or its self-closed form).

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import Testing
 
@@ -18,17 +19,10 @@ import Testing
     func renderedDOM(_ file: String) throws -> String {
         let chromium = try #require(Self.chromium)
         let profile = temporaryDirectory()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: chromium)
-        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile)", "--dump-dom", "file://\(file)"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try launchSerially(process)
-        let data = readAll(out.fileHandleForReading.fileDescriptor)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "chromium exited \(process.terminationStatus)")
-        return String(decoding: data, as: UTF8.self)
+        let run = try ChildProcess.run(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile)", "--dump-dom", "file://\(file)"],
+                                       standardError: .discard)
+        #expect(run.status == 0 && run.signal == nil, "chromium exited \(run.status)")
+        return run.output
     }
 
     /// The text of the page without tags (what a reader sees).

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import Testing
 
@@ -54,19 +55,14 @@ import Testing
         let sweep = dir + "/sweep.json"
         let arguments = ["fuzz", "crash-test", "--seeds", "0..<3000", "--param", "crashSeed=100000", "--param", "failSeed=100000",
                          "--in-process", "--determinism-every", "0", "--quiet", "--report-dir", dir, "--result", sweep]
-        let process = Process()
-        process.executableURL = CommandLineRunner.binary
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try launchSerially(process)
+        let process = try ChildProcess(CommandLineRunner.binary.path, arguments, standardOutput: .discard, standardError: .discard)
         var recorded = 0
         for _ in 0..<600 where recorded < 100 {
             usleep(100_000)
             recorded = (try? json(sweep))?["seedsRun"] as? Int ?? 0
         }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.kill()
+        _ = process.wait()
         #expect(recorded >= 100)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.contains(".tmp-") }
         let killedAt = try #require(json(sweep)["seedsRun"] as? Int)

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import Histogram
 import Scenarios
@@ -151,16 +152,8 @@ import Testing
     }
 
     static func run(_ arguments: [String]) throws -> (status: Int32, text: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let run = try ChildProcess.run(arguments[0], Array(arguments.dropFirst()), mergeErrorIntoOutput: true)
+        return (run.signal == nil ? run.status : 128 + run.status, run.output)
     }
 
     @Test("a sweep seed's histograms, sized up front, encode as growing one sample at a time did")

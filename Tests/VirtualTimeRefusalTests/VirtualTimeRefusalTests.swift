@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -9,18 +10,11 @@ import Testing
 /// invisible to the runtime's libraries, so its simulation must refuse to start, naming the fix.
 @Suite struct VirtualTimeRefusalTests {
     @Test func aSimulationRefusesToStartAndNamesTheLinkerSetting() throws {
-        let process = Process()
-        process.executableURL = try Self.probe()
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let error = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let run = try ChildProcess.run(try Self.probe().path, [])
+        let output = run.output, error = run.error
         #expect(output.contains("virtual time not in effect"))
         #expect(!output.contains("a simulation ran"))
-        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(run.signal != nil)
         #expect(error.contains("virtual time is not in effect"))
         #expect(error.contains(#"linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]"#))
     }
@@ -43,17 +37,8 @@ import Testing
 
     /// Runs the probe with `arguments`: exit status, standard output and standard error.
     static func runProbe(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-        let process = Process()
-        process.executableURL = try probe()
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let error = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output, error)
+        let run = try ChildProcess.run(try probe().path, arguments)
+        return (run.signal == nil ? run.status : 128 + run.status, run.output, run.error)
     }
 
     /// The probe binary next to the test bundle.
