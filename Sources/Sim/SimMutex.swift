@@ -41,7 +41,14 @@ public final class SimMutex: @unchecked Sendable {
         let scheduler = Simulation.current()
         let registration = scheduler.namedTaskStarted("\(owner) waiting for SimMutex '\(name)' held by \(current)")
         await withUnsafeContinuation { continuation in
-            waiters.append(Waiter(owner: owner, registration: registration, continuation: continuation))
+            // Re-checked where it parks (docs/architecture.md, "Parking a continuation").
+            if holder == nil {
+                holder = owner
+                scheduler.namedTaskFinished(registration)
+                continuation.resume()
+            } else {
+                waiters.append(Waiter(owner: owner, registration: registration, continuation: continuation))
+            }
         }
         assert(holder == owner, "SimMutex '\(name)' was handed to \(holder ?? "nobody"), not to the waiter \(owner)")
     }

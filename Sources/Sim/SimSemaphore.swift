@@ -37,9 +37,17 @@ public final class SimSemaphore: @unchecked Sendable {
             permits -= 1
             return
         }
-        let registration = Simulation.current().namedTaskStarted("\(owner) waiting for SimSemaphore '\(name)'")
+        let scheduler = Simulation.current()
+        let registration = scheduler.namedTaskStarted("\(owner) waiting for SimSemaphore '\(name)'")
         await withUnsafeContinuation { continuation in
-            waiters.append(Waiter(registration: registration, continuation: continuation))
+            // Re-checked where it parks (docs/architecture.md, "Parking a continuation").
+            if permits > 0 {
+                permits -= 1
+                scheduler.namedTaskFinished(registration)
+                continuation.resume()
+            } else {
+                waiters.append(Waiter(registration: registration, continuation: continuation))
+            }
         }
     }
 

@@ -34,7 +34,13 @@ actor DocumentActor: DomainActor {
     /// A single write outside any transaction. Returns the snapshot after it.
     func write(_ operation: WriteOperation, authorize: Authorizer?) async throws(BackendError) -> DocumentSnapshot {
         while lock != nil {
-            await withCheckedContinuation { lockWaiters.append($0) }
+            // Re-checked where it parks: in release builds the continuation's body was seen to run
+            // after other jobs of this actor, one of them the release this write waited for, so a
+            // waiter appended then was never woken (heartbeat-timeline, 5,000 users, seed 1;
+            // docs/architecture.md, "Parking a continuation").
+            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+                if lock == nil { waiter.resume() } else { lockWaiters.append(waiter) }
+            }
         }
         let now = firestore.env.clock.now
         _ = takeRateToken(now: now)
