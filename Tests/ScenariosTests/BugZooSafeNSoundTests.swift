@@ -7,7 +7,7 @@ import Testing
     @Test func everySafeNSoundVariantIsAZooBugOnHeartbeatTimeline() {
         let zoo = BugZoo.bugs.filter { $0.app == "safensound" }
         #expect(zoo.map(\.variant).sorted() == ["contacts-fixed-at-check", "email-failure-marks-failed", "invalid-token-deactivates", "late-pre-notification", "no-heartbeat-recheck", "random-alert-id", "rate-limit-in-memory",
-                                               "read-then-write-rate-limit", "reinstall-orphans-account", "unclaimed-sender", "utc-email",
+                                               "read-then-write-rate-limit", "reinstall-orphans-account", "rules-auth-not-null-only", "unclaimed-sender", "utc-email",
                                                "wall-clock-threshold"])
         for bug in zoo {
             #expect(bug.scenario == "heartbeat-timeline")

@@ -14,6 +14,17 @@ public struct RuleRequest: Sendable {
     /// Reads the latest committed fields of another document (rules' `get()`/`exists()`).
     public let lookup: @Sendable (DocumentPath) -> Fields?
 
+    /// A request as the backend builds it (public so apps' rules can be tested against tables).
+    public init(auth: AuthContext?, operation: RuleOperation, path: DocumentPath, resource: Fields?, data: Fields?,
+                lookup: @escaping @Sendable (DocumentPath) -> Fields?) {
+        self.auth = auth
+        self.operation = operation
+        self.path = path
+        self.resource = resource
+        self.data = data
+        self.lookup = lookup
+    }
+
     /// The `index`-th segment of the document's full path (`users/{0}` → segment 1 is the id).
     public func pathSegment(_ index: Int) -> String? {
         let segments = (path.collection + "/" + path.id).split(separator: "/")

@@ -10,7 +10,8 @@ extension SafeNSoundApp {
     /// through `messenger`, which may wrap that), and `recordHeartbeat` (callable),
     /// `checkMissedHeartbeats` (every 30 min) and `processScheduledAlerts` (every 2 min) are
     /// registered with Cloud Functions, so Cloud Scheduler's jitter, duplicate ticks and
-    /// overlapping runs reach them. Devices then act through `client(uid:)`.
+    /// overlapping runs reach them; its security rules (`securityRules`) are deployed. Devices then
+    /// act through `client(uid:)`.
     /// State lives in backend documents (`SafeNSoundFirestoreStore`) unless `store` says otherwise
     /// (pass `SafeNSoundActorStore` for 100k-user timelines).
     public static func deployed(
@@ -21,6 +22,7 @@ extension SafeNSoundApp {
             environment: backend.env, configuration: configuration, messenger: messenger ?? SafeNSoundBackendMessenger(backend: backend),
             store: store ?? SafeNSoundFirestoreStore(firestore: backend.firestore), probe: SafeNSoundProbe(), backend: backend)
         app.register(on: backend.functions)
+        backend.setRules(securityRules(configuration.variant))
         return app
     }
 

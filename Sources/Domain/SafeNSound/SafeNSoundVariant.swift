@@ -40,6 +40,9 @@ public enum SafeNSoundVariant: String, AppVariant {
     /// check that creates the email alert fixes its recipients from the user it read, so a contact
     /// removed or replaced in Settings before the email goes out still gets it (and the new one not).
     case contactsFixedAtCheck = "contacts-fixed-at-check"
+    /// "Required for Firestore security rules: `request.auth != null`" taken as the whole rule:
+    /// any signed-in (anonymous) user reads and writes every user's profile, contacts included.
+    case rulesAuthNotNullOnly = "rules-auth-not-null-only"
 
     /// One sentence on what this variant gets wrong (or, for `careful`, what it guarantees).
     public var summary: String {
@@ -64,6 +67,8 @@ public enum SafeNSoundVariant: String, AppVariant {
             return "Two heartbeat calls interleaved inside the function's in-memory rate limiter are both accepted."
         case .invalidTokenDeactivates:
             return "A push to an invalid FCM token marks the user inactive, so their missed check-ins never email their contacts."
+        case .rulesAuthNotNullOnly:
+            return "Any signed-in user reads another user's emergency contacts and can forge their own lastHeartbeat."
         case .contactsFixedAtCheck:
             return "An email alert goes to the contacts the 30-minute check read, not the ones the user set before it was sent."
         case .emailFailureMarksFailed:

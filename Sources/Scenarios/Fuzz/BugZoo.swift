@@ -67,6 +67,7 @@ public enum BugZoo {
         Bug(variant: "invalid-token-deactivates", app: "safensound", scenario: "heartbeat-timeline", needs: "fault:invalid-token", parameters: heartbeatSmall),
         Bug(variant: "reinstall-orphans-account", app: "safensound", scenario: "heartbeat-timeline", needs: "depth-1", parameters: heartbeatSmall),
         Bug(variant: "contacts-fixed-at-check", app: "safensound", scenario: "heartbeat-timeline", needs: "depth-1", parameters: heartbeatSmall),
+        Bug(variant: "rules-auth-not-null-only", app: "safensound", scenario: "heartbeat-timeline", needs: "depth-1", parameters: heartbeatSmall),
         // An email must fall due inside a SendGrid outage: ten 40-minute outages instead of three.
         Bug(variant: "email-failure-marks-failed", app: "safensound", scenario: "heartbeat-timeline", needs: "fault:sendgrid-outage",
             parameters: heartbeatSmall.merging(["emailOutages": "10"]) { $1 }),

@@ -46,6 +46,10 @@ extension HeartbeatTimelineScenario {
             .always, "email-to-current-contacts", "an email alert goes only to addresses on the user's contact list when it is sent (a list set within the last minute counts, the send may have read the one before)", operations: ["onboarded:", "emergency contact", "email"])
         static let emailToEditedContact = CheckDeclaration(
             .sometimes, "email-to-edited-contact", "an email alert reached a contact the user set after onboarding", requires: [.atLeast(Parameter.contactEditPercent, 1)])
+        static let rulesDenyForeignAccess = CheckDeclaration(
+            .always, "rules-deny-foreign-access", "a device cannot read or write another user's profile, forge its own lastHeartbeat or write heartbeats/alerts directly (expected answers from a table, not from the rules)", operations: ["rules"])
+        static let ownWritesAllowed = CheckDeclaration(
+            .always, "own-writes-allowed", "a device reads its own profile and changes its own settings (preferredLanguage)", operations: ["rules"])
         static let dstWindowEmailed = CheckDeclaration(
             .sometimes, "dst-window-emailed", "an email went out for a window spanning a DST change")
     }

@@ -35,6 +35,8 @@ extension HeartbeatTimelineScenario {
             "retryMaxMinutes", "longest wait between retries of a failing alert (exponential backoff from 2 min)", default: 16, in: 2...120)
         static let contactEditPercent = ScenarioParameter(
             "contactEditPercent", "users who stop checking in and replace their first emergency contact 1–45 min before their email is due", default: 20, in: 0...100)
+        static let rulesProbePercent = ScenarioParameter(
+            "rulesProbePercent", "users whose device, once mid-run, tries the security rules: its own and another user's profile, a forged lastHeartbeat, a heartbeat written directly", default: 10, in: 0...100)
         static let duplicateTickPercent = ScenarioParameter(
             "duplicateTickPercent", "Cloud Scheduler ticks that run twice (overlapping 2-minute runs)", default: 30, in: 0...100)
     }

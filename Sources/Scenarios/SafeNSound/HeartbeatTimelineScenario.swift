@@ -34,6 +34,7 @@ public struct HeartbeatTimelineScenario: Scenario {
         Parameter.emailOutageMinutes,
         Parameter.retryMaxMinutes,
         Parameter.contactEditPercent,
+        Parameter.rulesProbePercent,
     ]
     /// The operations whose latency it records.
     public let operations: [String] = ["checkIn", "thresholdToEmail", "preDueToPush"]
@@ -64,6 +65,8 @@ public struct HeartbeatTimelineScenario: Scenario {
         Check.emailSentAfterOutage,
         Check.emailToCurrentContacts,
         Check.emailToEditedContact,
+        Check.rulesDenyForeignAccess,
+        Check.ownWritesAllowed,
     ]
 
     /// 2026-03-06T18:00:00Z: America/Los_Angeles springs forward 40 h later (2026-03-08 10:00 UTC).
@@ -248,6 +251,20 @@ public struct HeartbeatTimelineScenario: Scenario {
             Self.checkState(monitor: monitor, backend: backend, log: log, members: byId, observed: observed, retryMaxMinutes: p[Parameter.retryMaxMinutes], context: context)
         }) {
             await withTaskGroup(of: Void.self) { group in
+                // Rules probes draw from their own stream, so the other draws (and outcomes) are unchanged.
+                var rulesRandom = Simulation.random("heartbeat/rules")
+                for (index, member) in roster.enumerated() where member.reinstallAt == nil && p[Parameter.rulesProbePercent] > 0 {
+                    guard rulesRandom.below(100) < p[Parameter.rulesProbePercent] else { continue }
+                    let at = start + .seconds(Int64(rulesRandom.below(p[Parameter.hours] * 3600)))
+                    let other = roster[(index + 1) % roster.count].userId
+                    group.addTask {
+                        await Simulation.named("rules-\(member.userId)") {
+                            try? await clock.sleep(until: at)
+                            guard !context.isStopped else { return }
+                            await Self.probeRules(as: member.userId, other: other, app: app, clock: clock, context: context)
+                        }
+                    }
+                }
                 for member in roster {
                     group.addTask {
                         await Simulation.named("user-\(member.userId)") {
