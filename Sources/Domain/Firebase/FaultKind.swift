@@ -22,6 +22,11 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
     /// A SendGrid call timed out after the email was sent (§17).
     case emailTimeout = "email-timeout"
 
+    /// A fetch of a scraped website (KNB's congregation homepage) failed with a server error.
+    case websiteFetchFailure = "website-fetch-failure"
+    /// A fetch of a scraped website took minutes, past the scheduled run's deadline (§14).
+    case websiteSlowFetch = "website-slow-fetch"
+
     /// By name (the order reports list them in).
     public static func < (lhs: FaultKind, rhs: FaultKind) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -29,6 +29,7 @@ extension KNBApp {
             // transaction aborted on a busy honor must not leave the old name behind.
             functions.onUpdate("users", name: "onUserUpdate", retry: true) { [self] event in try await onUserUpdate(event) }
         }
+        if let website { installWebsiteSync(website) }
         functions.callable("sendTestNotification") { [self] request in
             guard let email = request.auth?.email else { throw BackendError.unauthenticated("sendTestNotification") }
             await notify(email, type: "TEST", preference: nil, title: "Test", body: "Test notification",
@@ -265,6 +266,10 @@ extension KNBApp {
             guard entry["bookingId"]?.stringValue == event.path.id,
                   entry["sponsorEmail"] == booking["sponsorEmail"], entry["bookedAt"] == booking["timestamp"] else { return }
             tx.delete(calendar)
+            // The website's row for the date is due back, but the page may not change for weeks:
+            // forget the sync's content hash (in this transaction), so the next run rewrites the
+            // date instead of skipping an unchanged page (docs/domain.md, "KNB website syncs").
+            if website != nil && !has(.syncHashSkipStale) { tx.merge(Self.kiddushMeta, ["contentHash": .delete]) }
         }
     }
 

@@ -10,6 +10,11 @@ public final class KNBApp: Sendable {
     /// Whether `onUserUpdate` (name propagation) is deployed. Off by default: every write to
     /// `users` would otherwise dispatch one more trigger and move existing seeds' traces.
     public let propagatesNames: Bool
+    /// The congregation website the 30-minute syncs scrape; nil: the syncs are not deployed.
+    public let website: KNBWebsite?
+    /// Fetch latency and failures of `website` (its own stream: deploying the syncs moves no
+    /// other draw).
+    let websiteRandom: SharedRandom?
     /// The devices' in-memory tap guards (`like-guard-reentrant`), keyed by user and post.
     let deviceMemory: InstanceMemory
     /// Seed: `KIDDUSH_BOOKING_NOTIFY_TO` has three recipients.
@@ -20,10 +25,14 @@ public final class KNBApp: Sendable {
     static let emailRateLimitAttempts = 3
 
     /// Builds the app on `backend`, deploys KNB's rules and functions.
-    public init(backend: Backend, variant: KNBVariant = .careful, propagatesNames: Bool = false) {
+    /// `website`, when given, deploys `syncKiddushCalendar` and `syncCommunityOccasions` (every
+    /// 30 minutes on `backend.scheduler`) scraping it.
+    public init(backend: Backend, variant: KNBVariant = .careful, propagatesNames: Bool = false, website: KNBWebsite? = nil) {
         self.backend = backend
         self.variant = variant
         self.propagatesNames = propagatesNames
+        self.website = website
+        self.websiteRandom = website == nil ? nil : SharedRandom(backend.env, stream: "knb-website")
         self.deviceMemory = InstanceMemory(env: backend.env, label: "knb-devices")
         backend.setRules(KNBRules.rules)
         installFunctions()

@@ -64,6 +64,18 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
     /// and the write is erased; and the event's name, not the live one, is written, so an older
     /// event handled last restores an old name.
     case userUpdateReadThenWrite = "user-update-read-then-write"
+    /// `syncKiddushCalendar` reads which calendar dates are app bookings first (a query for
+    /// `source == "app"`), then fetches and parses the website, then batch-writes every other
+    /// date: a booking whose calendar entry commits during the fetch is overwritten by the
+    /// website's row (the seed's "if doc has source==app, don't overwrite", checked too early).
+    case syncReadsAppEntriesFirst = "sync-reads-app-entries-first"
+    /// The calendar sync's "hash comparison: skip write if content unchanged" taken literally: a
+    /// cancelled app booking deletes its calendar entry, and while the page stays the same every
+    /// run skips, so the date's website row never comes back.
+    case syncHashSkipStale = "sync-hash-skip-stale"
+    /// `syncCommunityOccasions` writes the occasions it parsed (set by deterministic id) but never
+    /// deletes one the website took down: not the seed's "full replace via batch write".
+    case occasionsUpsertOnly = "occasions-upsert-only"
 
     /// One-line description of what the variant gets wrong.
     public var summary: String {
@@ -87,6 +99,9 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
         case .likeNotifyPerEvent: return "POST_LIKE written with add() per trigger event: duplicates and re-likes notify the author twice"
         case .replyCascadeQueryOnly: return "post delete removes only the replies its query finds: a reply committed after it is orphaned"
         case .userUpdateReadThenWrite: return "name propagation reads each honor, then writes its bids array back: a bid committed in between is erased"
+        case .syncReadsAppEntriesFirst: return "calendar sync reads the app's dates, then fetches the site, then writes: a booking made during the fetch is overwritten"
+        case .syncHashSkipStale: return "calendar sync skips an unchanged page: a cancelled app booking's date never gets its website row back"
+        case .occasionsUpsertOnly: return "occasions sync upserts what it parsed and deletes nothing: a notice taken down stays in the app"
         case .kiddushDeleteClearsDate: return "booking delete clears the date's calendar entry unconditionally: a late trigger erases the rebooking's entry"
         }
     }

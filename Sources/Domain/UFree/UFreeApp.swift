@@ -39,7 +39,7 @@ public final class UFreeApp: Sendable {
     static func friendship(_ first: String, _ second: String) -> DocumentPath { DocumentPath("friendships", pairId(first, second)) }
     static func members(_ first: String, _ second: String) -> Value { .array([.string(min(first, second)), .string(max(first, second))]) }
 
-    private func uid(_ client: FirestoreClient) throws(UFreeError) -> String {
+    func uid(_ client: FirestoreClient) throws(UFreeError) -> String {
         guard let uid = client.auth?.uid else { throw .unauthenticated }
         return uid
     }
@@ -380,6 +380,9 @@ public final class UFreeApp: Sendable {
             return members.contains(.string(auth.uid))
         }
         rules.match("friend_requests") { $0.auth != nil }
+        // Contact discovery's server-only collections (UFreeApp+Contacts.swift).
+        rules.match("phone_index") { _ in false }
+        rules.match("lookup_quota") { _ in false }
         return rules
     }
 }

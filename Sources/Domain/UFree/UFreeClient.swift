@@ -85,6 +85,17 @@ public final class UFreeClient: Sendable {
         try await app.markRead(notificationId, as: firestore)
     }
 
+    /// Registers the caller's phone number (as typed, in `region` "US" or "GB") for contact discovery.
+    public func registerPhoneNumber(_ raw: String, region: String) async throws(UFreeError) {
+        try await app.registerPhoneNumber(raw, region: region, as: firestore)
+    }
+
+    /// Looks up address-book `entries` (as the book holds them, dialled from `region`): the UFree
+    /// users among them, and how many the daily quota left unanswered.
+    public func discoverContacts(_ entries: [String], region: String) async throws(UFreeError) -> UFreeDiscoveryResult {
+        try await app.discoverContacts(entries, region: region, as: firestore)
+    }
+
     /// Marks every unread notification of the user's inbox read, one by one.
     public func markAllRead() async throws(UFreeError) {
         try await app.markAllRead(as: firestore)

@@ -12,6 +12,9 @@ public enum UFreeError: AppError, Equatable, CustomStringConvertible {
     case nudgeTooSoon(fromUserId: String, toUserId: String, retryAfterSeconds: Int64)
     case nudgeInFlight(fromUserId: String, toUserId: String)
     case notificationNotFound(notificationId: String)
+    case invalidPhoneNumber(String)
+    case phoneNumberInUse(String)
+    case lookupQuotaExceeded(userId: String, perDay: Int)
     /// The backend refused or failed the request (rules, contention, network).
     case backend(BackendError)
 
@@ -30,6 +33,9 @@ public enum UFreeError: AppError, Equatable, CustomStringConvertible {
         case let .nudgeTooSoon(from, to, retry): return "\(from) nudged \(to) moments ago; try again in \(retry) s."
         case let .nudgeInFlight(from, to): return "A nudge from \(from) to \(to) is still being sent; wait for it."
         case let .notificationNotFound(id): return "No notification \(id) in this inbox; refresh the inbox."
+        case let .invalidPhoneNumber(raw): return "'\(raw)' is not a phone number UFree can read; enter it with its country code."
+        case let .phoneNumberInUse(raw): return "\(raw) is registered to another account; contact support to move it."
+        case let .lookupQuotaExceeded(userId, perDay): return "\(userId) has looked up \(perDay) contacts today; try again tomorrow."
         case let .backend(error): return "Backend: \(error)"
         }
     }

@@ -17,6 +17,17 @@ public enum UFreeVariant: String, AppVariant {
     /// Offline-first devices with the seed's rules (`allow write: if isOwner(userId)`): a write
     /// queued offline on one device overwrites a newer edit the other device synced meanwhile.
     case lastArrivalWins = "last-arrival-wins"
+    /// Contact discovery as the seed's schema reads: the device stores an unkeyed hash of its
+    /// number as `users/{uid}.hashedPhoneNumber` and discovers contacts by querying users by that
+    /// hash. Every signed-in user may read `users`, and the hash can be computed by anyone for every
+    /// number of a plan, so all numbers are recovered offline.
+    case unsaltedPhoneHash = "unsalted-phone-hash"
+    /// The blind index without a lookup quota: a signed-in script enumerates the numbering plan
+    /// through `discoverContacts` and learns every user's number.
+    case lookupWithoutQuota = "lookup-without-quota"
+    /// Address-book entries are only stripped to their digits before the lookup: national formats
+    /// ("(415) 555-0123", "020 7946 0123") are not found.
+    case contactsNotNormalized = "contacts-not-normalized"
 
     /// One sentence on what this variant gets wrong.
     public var summary: String {
@@ -26,6 +37,9 @@ public enum UFreeVariant: String, AppVariant {
         case .clientTapGuardOnly: return "Rapid taps (or two devices) deliver several nudges; only an in-flight flag guards them."
         case .utcToday: return "Past-date check uses UTC: an evening user in the Americas cannot set today's status."
         case .nudgeGuardReentrant: return "Two rapid taps preempted between the view model's cooldown check and its mark both nudge."
+        case .unsaltedPhoneHash: return "Unkeyed phone hash on the world-readable user document: any signed-in user recovers every number offline."
+        case .lookupWithoutQuota: return "Blind-index lookups without a quota: a script enumerates the numbering plan and learns every number."
+        case .contactsNotNormalized: return "Contacts looked up as bare digits: entries in national format never match."
         case .lastArrivalWins: return "A status set offline on one device overwrites a newer one set on the user's other device when it syncs."
         }
     }

@@ -55,6 +55,12 @@ public enum BugZoo {
         Bug(variant: "kiddush-setdata-overwrite", app: "knb", scenario: "kiddush-booking", needs: "depth-2"),
         Bug(variant: "kiddush-check-send-set", app: "knb", scenario: "kiddush-booking", needs: "depth-3+fault:duplicate-triggers"),
         Bug(variant: "kiddush-delete-clears-date", app: "knb", scenario: "kiddush-booking", needs: "depth-2"),
+        // The website syncs (calendar-sync): a booking whose calendar entry commits during the
+        // sync's fetch (a race inside the function); a cancellation after the page's last edit
+        // (the hash skip); an occasion taken down (no delete).
+        Bug(variant: "sync-reads-app-entries-first", app: "knb", scenario: "calendar-sync", needs: "depth-2+function"),
+        Bug(variant: "sync-hash-skip-stale", app: "knb", scenario: "calendar-sync", needs: "depth-1"),
+        Bug(variant: "occasions-upsert-only", app: "knb", scenario: "calendar-sync", needs: "depth-1"),
         // SafeNSound: most flaws show sequentially (a pause, the DST change, a late alert); the
         // rate-limit race needs two same-instant calls split between read and write.
         Bug(variant: "random-alert-id", app: "safensound", scenario: "heartbeat-timeline", needs: "depth-1", parameters: heartbeatSmall),
@@ -72,6 +78,11 @@ public enum BugZoo {
         Bug(variant: "email-failure-marks-failed", app: "safensound", scenario: "heartbeat-timeline", needs: "fault:sendgrid-outage",
             parameters: heartbeatSmall.merging(["emailOutages": "10"]) { $1 }),
         Bug(variant: "two-way-requests", app: "ufree", scenario: "friend-handshake", needs: "depth-1"),
+        // Contact discovery (contact-discovery): the seed's unkeyed hashedPhoneNumber inverted
+        // offline; the blind index enumerated without a quota; national formats never matched.
+        Bug(variant: "unsalted-phone-hash", app: "ufree", scenario: "contact-discovery", needs: "depth-1"),
+        Bug(variant: "lookup-without-quota", app: "ufree", scenario: "contact-discovery", needs: "depth-1"),
+        Bug(variant: "contacts-not-normalized", app: "ufree", scenario: "contact-discovery", needs: "depth-1"),
         Bug(variant: "client-tap-guard-only", app: "ufree", scenario: "nudge-storm", needs: "depth-1"),
         Bug(variant: "utc-today", app: "ufree", scenario: "nudge-storm", needs: "depth-1"),
         Bug(variant: "last-arrival-wins", app: "ufree", scenario: "offline-sync", needs: "depth-2"),
