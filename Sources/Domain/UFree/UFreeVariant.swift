@@ -28,6 +28,10 @@ public enum UFreeVariant: String, AppVariant {
     /// Address-book entries are only stripped to their digits before the lookup: national formats
     /// ("(415) 555-0123", "020 7946 0123") are not found.
     case contactsNotNormalized = "contacts-not-normalized"
+    /// The bell's badge as a view model counter: +1 for each new unread notification the listener
+    /// delivers, −1 when the user marks one read on this device. A read on the user's other device
+    /// (a modified document) never lowers it, so the badge stays above the real unread count.
+    case badgeCountsEvents = "badge-counts-events"
 
     /// One sentence on what this variant gets wrong.
     public var summary: String {
@@ -40,6 +44,7 @@ public enum UFreeVariant: String, AppVariant {
         case .unsaltedPhoneHash: return "Unkeyed phone hash on the world-readable user document: any signed-in user recovers every number offline."
         case .lookupWithoutQuota: return "Blind-index lookups without a quota: a script enumerates the numbering plan and learns every number."
         case .contactsNotNormalized: return "Contacts looked up as bare digits: entries in national format never match."
+        case .badgeCountsEvents: return "Badge counted from listener events: a notification read on the user's other device stays counted."
         case .lastArrivalWins: return "A status set offline on one device overwrites a newer one set on the user's other device when it syncs."
         }
     }

@@ -84,6 +84,8 @@ public enum BugZoo {
         Bug(variant: "lookup-without-quota", app: "ufree", scenario: "contact-discovery", needs: "depth-1"),
         Bug(variant: "contacts-not-normalized", app: "ufree", scenario: "contact-discovery", needs: "depth-1"),
         Bug(variant: "client-tap-guard-only", app: "ufree", scenario: "nudge-storm", needs: "depth-1"),
+        // The inbox badge as an event counter: a read on the user's other device never lowers it.
+        Bug(variant: "badge-counts-events", app: "ufree", scenario: "nudge-storm", needs: "depth-1"),
         Bug(variant: "utc-today", app: "ufree", scenario: "nudge-storm", needs: "depth-1"),
         Bug(variant: "last-arrival-wins", app: "ufree", scenario: "offline-sync", needs: "depth-2"),
         Bug(variant: "increment-collectors", app: "stampbook", scenario: "stamp-collect", needs: "depth-1"),
@@ -108,7 +110,7 @@ public enum BugZoo {
         Bug(variant: "like-dedup-reentrant", app: "stampbook", scenario: "stamp-collect", needs: "decision:preemption"),
         Bug(variant: "collect-guard-reentrant", app: "stampbook", scenario: "stamp-collect", needs: "decision:preemption"),
         Bug(variant: "nudge-guard-reentrant", app: "ufree", scenario: "nudge-storm", needs: "decision:preemption",
-            parameters: ["tapGapMaxMilliseconds": "0"]),
+            parameters: ["tapGapMaxMilliseconds": "0", "inboxPercent": "0"]),
         Bug(variant: "rate-limit-in-memory", app: "safensound", scenario: "heartbeat-timeline", needs: "decision:preemption+function", parameters: heartbeatSmall),
         Bug(variant: "like-tap-guard-reentrant", app: "inspired", scenario: "privacy-access", needs: "decision:preemption"),
     ].filter { bug in (try? ScenarioRegistry.scenario(named: bug.scenario))?.variants.contains(bug.variant) ?? false }

@@ -12,6 +12,12 @@ extension NudgeStormScenario {
             .eventually, "one-notification-per-nudge", "every delivered nudge has its notification, and none appears without a call reaching the backend", operations: ["nudge"])
         static let rapidTapRefused = CheckDeclaration(
             .sometimes, "rapid-tap-refused", "a rapid tap was refused (cooldown or in flight)", requires: [.atLeast(Parameter.tapsMax, 2), .atMost(Parameter.nudgeAllPercent, 99)])
+        static let inboxMatchesServer = CheckDeclaration(
+            .eventually, "inbox-matches-server",
+            "once idle, every open inbox shows the server's notifications and its badge equals the server's unread count", operations: ["read"])
+        static let readOnOtherDevice = CheckDeclaration(
+            .sometimes, "read-on-other-device", "a notification read on one of a user's devices showed read on the other",
+            requires: [.atLeast(Parameter.inboxPercent, 1)])
         static let nudgeAllSent = CheckDeclaration(
             .sometimes, "nudge-all-sent", "Nudge All reached a free friend", requires: [.atLeast(Parameter.nudgeAllPercent, 1), .atLeast(Parameter.freePercent, 1)])
     }

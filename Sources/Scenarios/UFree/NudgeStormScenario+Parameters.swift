@@ -19,5 +19,7 @@ extension NudgeStormScenario {
             "nudgeAllPercent", "share of actions that are Nudge All", default: 30, in: 0...100)
         static let freePercent = ScenarioParameter(
             "freePercent", "chance a user is free on the plan day", default: 50, in: 0...100)
+        static let inboxPercent = ScenarioParameter(
+            "inboxPercent", "users with the notification inbox open on a phone and a tablet (a real-time listener each), tapping notifications read", default: 60, in: 0...100)
     }
 }

@@ -22,11 +22,15 @@ public struct NudgeStormScenario: Scenario {
         Parameter.tapGapMaxMilliseconds,
         Parameter.nudgeAllPercent,
         Parameter.freePercent,
+        Parameter.inboxPercent,
     ]
     /// The operations whose latency it records.
     public let operations: [String] = ["nudgeAll", "nudgeBurst"]
     /// The variants it should catch.
-    public let variants = [UFreeVariant.clientTapGuardOnly.rawValue, UFreeVariant.utcToday.rawValue, UFreeVariant.nudgeGuardReentrant.rawValue]
+    public let variants = [
+        UFreeVariant.clientTapGuardOnly.rawValue, UFreeVariant.utcToday.rawValue, UFreeVariant.nudgeGuardReentrant.rawValue,
+        UFreeVariant.badgeCountsEvents.rawValue,
+    ]
     /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
         Check.localTodayAccepted,
@@ -35,6 +39,8 @@ public struct NudgeStormScenario: Scenario {
         Check.oneNotificationPerNudge,
         Check.rapidTapRefused,
         Check.nudgeAllSent,
+        Check.inboxMatchesServer,
+        Check.readOnOtherDevice,
     ]
 
     /// Counts per "sender>recipient" key, shared by the user tasks.
@@ -82,9 +88,29 @@ public struct NudgeStormScenario: Scenario {
         let freeOnPlanDay = free
         let delivered = Tally()  // "sender>recipient": nudges whose call returned success
         let attempted = Tally()  // calls that reached the backend (not refused on the device)
+        // Inboxes: a phone and a tablet per listening user, each with its own listener.
+        var opened: [UFreeInbox] = []
+        for (index, user) in users.enumerated() {
+            var draw = Simulation.random("nudge/inbox-\(index)")
+            guard draw.below(100) < p[Parameter.inboxPercent] else { continue }
+            for device in ["phone", "tablet"] {
+                let inbox = app.inbox(userId: user.uid, device: "\(user.uid)/\(device)")
+                inbox.open()
+                opened.append(inbox)
+            }
+        }
+        let inboxes = opened
+        let taps = InboxTaps()
         let origin = Simulation.nowNanoseconds
         try await context.monitored(every: .milliseconds(200), check: { Self.checkState(app, users: users, context) }) {
             await withTaskGroup(of: Void.self) { group in
+                for (number, inbox) in inboxes.enumerated() {
+                    group.addTask {
+                        await Simulation.named("inbox-\(inbox.device)") {
+                            await Self.reader(inbox, number: number, until: origin + UInt64(p[Parameter.durationSeconds] + 10) * 1_000_000_000, taps: taps, context: context)
+                        }
+                    }
+                }
                 for index in users.indices {
                     group.addTask {
                         await Simulation.named("nudger-\(index)") {
@@ -97,6 +123,8 @@ public struct NudgeStormScenario: Scenario {
             await app.backend.waitUntilIdle()
         }
         guard !context.isStopped else { try context.throwIfStopped(); return }
+        Self.checkInboxes(app, inboxes, taps: taps, context: context)
+        for inbox in inboxes { inbox.close() }
         let sent = delivered.counts, tried = attempted.counts
         for recipient in users {
             let nudges = app.backend.firestore.query("users/\(recipient.uid)/notifications") { $0["type"] == "nudge" }
@@ -190,6 +218,45 @@ public struct NudgeStormScenario: Scenario {
                 context.always(Check.oneNudgePerCooldown, tooClose == nil,
                                "\(recipient.uid) got nudges from \(sender) \(tooClose.map { Double($0.1 - $0.0) / 1e9 } ?? 0) s apart (cooldown \(cooldownSeconds) s)")
             }
+        }
+    }
+
+    /// Which notifications each device marked read (by device label).
+    final class InboxTaps: Sendable {
+        private let state = Mutex<[String: Set<String>]>([:])
+        func tapped(_ device: String, _ id: String) { _ = state.withLock { $0[device, default: []].insert(id) } }
+        func tapped(by device: String) -> Set<String> { state.withLock { $0[device] ?? [] } }
+    }
+
+    /// A user glancing at one device's inbox now and then and tapping one unread notification.
+    static func reader(_ inbox: UFreeInbox, number: Int, until end: UInt64, taps: InboxTaps, context: ScenarioContext) async {
+        var random = Simulation.random("nudge/reader-\(number)")
+        while !context.isStopped {
+            await ScenarioSupport.sleep(until: Simulation.nowNanoseconds + UInt64(1_000 + random.below(5_000)) * 1_000_000)
+            guard Simulation.nowNanoseconds < end else { return }
+            let unread = inbox.unreadIds
+            guard !unread.isEmpty else { continue }
+            let id = unread[random.below(unread.count)]
+            context.note(inbox.device, "read \(id)")
+            taps.tapped(inbox.device, id)
+            do throws(UFreeError) { try await inbox.markRead(id) } catch { context.note(inbox.device, "read failed: \(error)") }
+        }
+    }
+
+    /// Each open inbox against the server (read directly, not through the device): the same
+    /// notifications, and a badge equal to the unread count.
+    static func checkInboxes(_ app: UFreeApp, _ inboxes: [UFreeInbox], taps: InboxTaps, context: ScenarioContext) {
+        for inbox in inboxes {
+            let documents = app.backend.firestore.query("users/\(inbox.userId)/notifications")
+            let ids = documents.map(\.id).sorted()
+            let unread = documents.count { $0["read"] != .bool(true) }
+            let shown = inbox.notificationIds, badge = inbox.badge
+            context.eventually(Check.inboxMatchesServer, shown == ids && badge == unread,
+                               "\(inbox.device) shows \(shown.count) notifications with badge \(badge); the server has \(ids.count), \(unread) unread")
+            let sibling = inbox.device.hasSuffix("/phone") ? "\(inbox.userId)/tablet" : "\(inbox.userId)/phone"
+            let mine = taps.tapped(by: inbox.device), theirs = taps.tapped(by: sibling)
+            let readElsewhere = documents.contains { $0["read"] == .bool(true) && theirs.contains($0.id) && !mine.contains($0.id) }
+            context.sometimes(Check.readOnOtherDevice, readElsewhere && !inbox.unreadIds.contains { theirs.contains($0) && !mine.contains($0) })
         }
     }
 }

@@ -1,0 +1,30 @@
+import Scenarios
+import Sim
+import Testing
+
+/// nudge-storm's notification inboxes (a real-time listener per device): the careful badge
+/// matches the server on a fixed seed range, the event-counter badge is caught, a read on the
+/// other device is seen.
+@Suite struct NudgeStormInboxTests {
+    @Test func carefulInboxesMatchTheServerOnSeedsOneToTwenty() throws {
+        var reached = false
+        for seed in UInt64(1)...20 {
+            let (report, _) = try ScenarioRunner.run(RunRequest(scenario: "nudge-storm", seed: seed))
+            #expect(report.passed, "seed \(seed): \(report.failure?.message ?? "")")
+            reached = reached || report.checks.contains { $0.name == "read-on-other-device" && $0.status == .reached }
+        }
+        #expect(reached, "no read on one device was ever seen on the other")
+    }
+
+    @Test func theEventCounterBadgeIsCaught() throws {
+        let caught = try caughtSeeds("nudge-storm", variant: "badge-counts-events", parameters: [:], strategy: .random, seeds: 1...5)
+        #expect(caught.count >= 3, "caught on \(caught)")
+        #expect(caught.allSatisfy { $0.check == "inbox-matches-server" }, "\(caught)")
+        #expect(BugZoo.bugs.contains { $0.variant == "badge-counts-events" && $0.scenario == "nudge-storm" })
+    }
+
+    @Test func withoutInboxesNothingIsCaught() throws {
+        let caught = try caughtSeeds("nudge-storm", variant: "badge-counts-events", parameters: ["inboxPercent": 0], strategy: .random, seeds: 1...3)
+        #expect(caught.isEmpty, "\(caught)")
+    }
+}
