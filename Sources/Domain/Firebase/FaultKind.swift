@@ -21,6 +21,8 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
     case emailRateLimit = "email-rate-limit"
     /// A SendGrid call timed out after the email was sent (§17).
     case emailTimeout = "email-timeout"
+    /// A Cloud Storage upload failed mid-transfer and stored nothing (docs/domain.md, "Cloud Storage").
+    case storageUploadFailure = "storage-upload-failure"
 
     /// By name (the order reports list them in).
     public static func < (lhs: FaultKind, rhs: FaultKind) -> Bool { lhs.rawValue < rhs.rawValue }

@@ -26,6 +26,7 @@ public final class KNBApp: Sendable {
         self.propagatesNames = propagatesNames
         self.deviceMemory = InstanceMemory(env: backend.env, label: "knb-devices")
         backend.setRules(KNBRules.rules)
+        backend.storage.setRules(KNBRules.storageRules(checksSize: variant != .storageRulesNoSizeCheck))
         installFunctions()
     }
 

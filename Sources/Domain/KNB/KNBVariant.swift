@@ -64,6 +64,10 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
     /// and the write is erased; and the event's name, not the live one, is written, so an older
     /// event handled last restores an old name.
     case userUpdateReadThenWrite = "user-update-read-then-write"
+    /// Storage rules that check the image's type and owner but not its size: "3 MB max" kept only
+    /// by the app's own JPEG compression (§ Social Feed "compressed to JPEG"), so any signed-in
+    /// client that skips the app stores a file of any size in the bucket.
+    case storageRulesNoSizeCheck = "storage-rules-no-size-check"
 
     /// One-line description of what the variant gets wrong.
     public var summary: String {
@@ -87,6 +91,7 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
         case .likeNotifyPerEvent: return "POST_LIKE written with add() per trigger event: duplicates and re-likes notify the author twice"
         case .replyCascadeQueryOnly: return "post delete removes only the replies its query finds: a reply committed after it is orphaned"
         case .userUpdateReadThenWrite: return "name propagation reads each honor, then writes its bids array back: a bid committed in between is erased"
+        case .storageRulesNoSizeCheck: return "storage rules without the 3 MB check: a client that skips the app's compression stores any size"
         case .kiddushDeleteClearsDate: return "booking delete clears the date's calendar entry unconditionally: a late trigger erases the rebooking's entry"
         }
     }
