@@ -108,7 +108,7 @@ extension InspiredApp {
             }
         } catch {
             // The switch may have committed although its answer was lost: look before deleting.
-            let now = try? await client.firestore.get(profilePath)
+            let now = await client.firestore.getRetrying(profilePath)
             if now?["thumbnailUrl"]?.stringValue != thumbURL {
                 if now != nil { for path in stored { try? await client.storage.delete(path) } }
                 throw InspiredError.wrap(error)

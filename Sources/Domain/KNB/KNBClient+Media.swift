@@ -55,7 +55,7 @@ extension KNBClient {
             }
         }
         // The write may still have landed (a lost answer): keep the images if the post exists.
-        if (try? await firestore.get(path))?.exists == true {
+        if await firestore.getRetrying(path)?.exists == true {
             return KNBMediaPost(path: path, storedImages: stored, droppedImages: images.count - stored, uploadAttempts: attempts)
         }
         await deleteImages(media)

@@ -74,7 +74,7 @@ extension StampbookApp {
             try await collectStamp(stampId, caption: caption, photoURLs: urls, as: client.firestore)
             return report
         } catch {
-            let record = try? await client.firestore.get(Self.collected(userId, stampId))
+            let record = await client.firestore.getRetrying(Self.collected(userId, stampId))
             if let record, record.exists, record["photoUrls"] == .array(urls.map(Value.string)) { return report }
             if record != nil { for path in storedPaths { try? await storage.delete(path) } }
             throw error
