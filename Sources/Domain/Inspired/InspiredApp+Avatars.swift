@@ -91,33 +91,46 @@ extension InspiredApp {
             }
         }
         let thumbURL = CloudStorage.downloadURL(for: stored[0]), standardURL = CloudStorage.downloadURL(for: stored[1])
-        let replaced = Mutex<[String]>([])
+        // Every avatar URL any attempt read (what a landed commit of ours may have replaced), and
+        // the one the first attempt read (the switch is a compare-and-set against it).
+        let read = Mutex<(all: [String], first: [String]?)>(([], nil))
         let profilePath = Self.user(userId)
+        var failure: (any Error)?
         do {
             try await client.firestore.runTransaction { transaction in
                 let profile = try await transaction.get(profilePath)
                 guard profile.exists else { throw InspiredError.profileNotFound(userId: userId) }
                 let current = [profile["thumbnailUrl"]?.stringValue, profile["profilePictureUrl"]?.stringValue].compactMap { $0 }
-                // A re-run after a commit whose answer was lost finds its own URLs: nothing to
-                // write, and what that commit replaced is still the one to delete.
+                let first = read.withLock { read -> [String]? in
+                    read.all += current
+                    if read.first == nil { read.first = current }
+                    return read.first
+                }
+                // A re-run after a commit whose answer was lost finds its own URLs: done.
                 if current.first == thumbURL { return }
-                replaced.withLock { $0 = current }
+                // Another device switched since the first read (or replaced our landed switch):
+                // it is the newer avatar; never switch back over it.
+                if first != current { throw InspiredError.avatarChangedElsewhere(userId: userId) }
                 transaction.update(profilePath, [
                     "thumbnailUrl": .set(.string(thumbURL)), "profilePictureUrl": .set(.string(standardURL)), "updatedAt": .serverTimestamp,
                 ])
             }
-        } catch {
-            // The switch may have committed although its answer was lost: look before deleting.
-            let now = await client.firestore.getRetrying(profilePath)
-            if now?["thumbnailUrl"]?.stringValue != thumbURL {
-                if now != nil { for path in stored { try? await client.storage.delete(path) } }
-                throw InspiredError.wrap(error)
-            }
+        } catch { failure = error }
+        // Delete every candidate (ours, and whatever the switch read) the profile no longer names:
+        // nothing ever switches back to an old URL, so an unnamed candidate is garbage either way.
+        var named: Set<String> = [thumbURL, standardURL]
+        if failure != nil {
+            // Did the switch land after all? Without an answer, keep everything (no dangling URL).
+            guard let now = await client.firestore.getRetrying(profilePath) else { throw InspiredError.wrap(failure!) }
+            named = Set([now["thumbnailUrl"]?.stringValue, now["profilePictureUrl"]?.stringValue].compactMap { $0 })
         }
-        for url in replaced.withLock({ $0 }) {
-            guard let path = CloudStorage.path(fromURL: url), !stored.contains(path) else { continue }
+        let candidates = read.withLock { $0.all } + stored.map(CloudStorage.downloadURL(for:))
+        var deleted: Set<String> = []
+        for url in candidates where !named.contains(url) {
+            guard let path = CloudStorage.path(fromURL: url), deleted.insert(path).inserted else { continue }
             try? await client.storage.delete(path)
         }
+        if let failure, !named.contains(thumbURL) { throw InspiredError.wrap(failure) }
     }
 
     /// The seed's literal "delete-then-upload" on the fixed names, one attempt per upload.

@@ -50,24 +50,26 @@ extension StampbookApp {
         let paths = photos.indices.map { Self.photoPath(userId, stampId, batch: batch, index: $0) }
         let attempts = variant == .photoErrorsPerTask ? 1 : Self.photoUploadAttempts
         let storage = client.storage
-        let results = await withTaskGroup(of: (Int, Int?).self) { group in
+        // Attempts per photo, by index; 0: every attempt failed (the task handled its error).
+        let attemptsByIndex = await withTaskGroup(of: PhotoUploadOutcome.self) { group in
             for (index, photo) in photos.enumerated() {
+                let path = paths[index]
                 group.addTask {
                     do {
-                        return (index, try await storage.upload(paths[index], photo, attempts: attempts).attempts)
+                        return PhotoUploadOutcome(index: index, attempts: try await storage.upload(path, photo, attempts: attempts).attempts)
                     } catch {
-                        return (index, nil)  // this task's error, handled here (the seed's "per task")
+                        return PhotoUploadOutcome(index: index, attempts: 0)
                     }
                 }
             }
-            var outcomes: [(Int, Int?)] = []
-            for await outcome in group { outcomes.append(outcome) }
-            return outcomes.sorted { $0.0 < $1.0 }
+            var byIndex = [Int](repeating: 0, count: photos.count)
+            for await outcome in group { byIndex[outcome.index] = outcome.attempts }
+            return byIndex
         }
-        let storedPaths = results.compactMap { $0.1 == nil ? nil : paths[$0.0] }
+        let storedPaths = paths.indices.filter { attemptsByIndex[$0] > 0 }.map { paths[$0] }
         let report = StampbookPhotoReport(
             stored: storedPaths.count, dropped: photos.count - storedPaths.count,
-            attempts: results.reduce(0) { $0 + ($1.1 ?? attempts) })
+            attempts: attemptsByIndex.reduce(0) { $0 + ($1 > 0 ? $1 : attempts) })
         let listed = variant == .photoErrorsPerTask ? paths : storedPaths
         let urls = listed.map(CloudStorage.downloadURL(for:))
         do {
@@ -81,3 +83,4 @@ extension StampbookApp {
         }
     }
 }
+
