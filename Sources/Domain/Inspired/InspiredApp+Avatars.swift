@@ -65,7 +65,7 @@ extension InspiredApp {
         }
     }
 
-    /// Replaces the caller's avatar (both versions). Careful (docs/domain.md, "Inspired avatars"):
+    /// Replaces the caller's avatar (both versions). Careful (docs/domain.md, Inspired "Avatars"):
     /// upload the new version under new names first, then switch the profile's URLs in a
     /// transaction that reads the URLs it replaces, then delete exactly those objects. A failed
     /// upload deletes what it stored and keeps the old avatar; a reader holding the old URL gets a

@@ -27,7 +27,7 @@ public final class InspiredClient: Sendable {
         }
     }
 
-    /// Replaces the user's avatar (thumbnail and standard versions; docs/domain.md, "Inspired avatars").
+    /// Replaces the user's avatar (thumbnail and standard versions; docs/domain.md, Inspired "Avatars").
     public func updateAvatar(thumbBytes: Int, standardBytes: Int) async throws(InspiredError) {
         try await app.updateAvatar(thumbBytes: thumbBytes, standardBytes: standardBytes, as: self)
     }

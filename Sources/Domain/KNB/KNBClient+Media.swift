@@ -3,7 +3,7 @@ extension KNBClient {
     public static let imageUploadAttempts = 3
 
     /// Creates a top-level post with images (§ Social Feed "Image upload: up to 4 images … uploaded
-    /// to Firebase Storage"; docs/domain.md, "KNB post images"). The post id is chosen first (the
+    /// to Firebase Storage"; docs/domain.md, KNB "Posting with images"). The post id is chosen first (the
     /// SDK's `document()`), each image goes to `social_posts/{postId}/{index}.jpg` with
     /// `authorEmail` metadata (retried on transient failure, dropped after
     /// `imageUploadAttempts`), then the post is written once with `mediaItems` listing exactly the

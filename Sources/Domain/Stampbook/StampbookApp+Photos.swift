@@ -35,7 +35,7 @@ extension StampbookApp {
 
     /// Collects `stampId` with photos (Stamp Collection Flow steps 4–7; § Parallel Task Groups:
     /// "Upload 4+ images simultaneously … Error handling per task"). Careful (docs/domain.md,
-    /// "Stampbook photos"): every photo uploads at once in a task group, each retried up to
+    /// Stampbook "Photos"): every photo uploads at once in a task group, each retried up to
     /// `photoUploadAttempts` times and dropped after that; then the one collect transaction writes
     /// `photoUrls` (on the record and its feed post) listing exactly the stored photos. A collect
     /// that does not commit (already collected, an error) deletes the photos it stored, unless a

@@ -25,7 +25,7 @@ public final class StampbookClient: Sendable {
         }
     }
 
-    /// Collects `stampId` with photos uploaded in parallel (docs/domain.md, "Stampbook photos"):
+    /// Collects `stampId` with photos uploaded in parallel (docs/domain.md, Stampbook "Photos"):
     /// `photoUrls` lists only stored photos; nothing is left behind if the collect fails.
     @discardableResult
     public func collectStamp(_ stampId: String, caption: String = "", photos: [StorageUpload]) async throws(StampbookError) -> StampbookPhotoReport {
