@@ -18,7 +18,7 @@
 
 import Synchronization
 
-/// The simulated Firebase project: Firestore, Cloud Functions, Cloud Scheduler, FCM, SendGrid
+/// The simulated Firebase project: Firestore, Cloud Functions, Cloud Scheduler, Cloud Storage, FCM, SendGrid
 /// and the outbox, all driven by one `DomainEnvironment` and one `BackendFaults`.
 public final class Backend: Sendable {
     /// The clock, executors and randomness every part of the project uses.
@@ -37,6 +37,8 @@ public final class Backend: Sendable {
     public let messaging: Messaging
     /// SendGrid: emails, with rate limits and time-outs.
     public let email: EmailService
+    /// Cloud Storage: the default bucket, its objects and its Storage rules.
+    public let storage: CloudStorage
     /// Every push and email that went out, in order (what checkers read).
     public let outbox: Outbox
     /// What faults had the chance to happen, were expected and happened (see `FaultLedger`).
@@ -59,6 +61,7 @@ public final class Backend: Sendable {
         self.firestore = firestore
         let functions = Functions(env: env, dispatcher: firestore.triggers, coverage: coverage)
         self.functions = functions
+        self.storage = CloudStorage(env: env, coverage: coverage, firestore: firestore)
         self.scheduler = Scheduler(env: env, faults: faults, functions: functions, tracker: tracker, ledger: ledger, coverage: coverage)
         let outbox = Outbox()
         self.outbox = outbox
@@ -87,6 +90,12 @@ public final class Backend: Sendable {
         FirestoreClient(auth: auth, label: label, backend: self)
     }
 
+    /// The Cloud Storage SDK of the device `client` (same user, same connection); `label` names
+    /// its random stream (`storage/<label>`) and must be stable and unique per device.
+    public func storageClient(for client: FirestoreClient, label: String) -> StorageClient {
+        StorageClient(auth: client.auth, network: client.network, label: label, backend: self)
+    }
+
     /// A listener on `collection` without rules (admin SDK); see `FirestoreClient.listen`.
     public func listen(_ collection: String, label: String, _ handler: @escaping SnapshotListener.Handler) -> SnapshotListener {
         let store = firestore.store(collection)
@@ -110,6 +119,7 @@ public final class Backend: Sendable {
     public func terminate() {
         functions.removeAll()
         firestore.terminate()
+        storage.terminate()
         deployedRules.withLock { $0 = SecurityRules() }
     }
 

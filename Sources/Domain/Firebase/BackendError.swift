@@ -22,6 +22,8 @@ public enum BackendError: Error, Hashable, Sendable, CustomStringConvertible {
     case resourceExhausted(String)
     /// A callable or function name that nothing registered.
     case unknownFunction(String)
+    /// A Cloud Storage object that does not exist (Storage's 404 `objectNotFound`).
+    case objectNotFound(path: String)
 
     /// Whether the client SDK's transaction runner retries this error (MODEL_RULES §2).
     public var isRetryableInTransaction: Bool {
@@ -46,6 +48,7 @@ public enum BackendError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidArgument: return "INVALID_ARGUMENT"
         case .resourceExhausted: return "RESOURCE_EXHAUSTED"
         case .unknownFunction: return "NOT_FOUND"
+        case .objectNotFound: return "NOT_FOUND"
         }
     }
 
@@ -64,6 +67,7 @@ public enum BackendError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidArgument(let why): return "INVALID_ARGUMENT: \(why)"
         case .resourceExhausted(let why): return "RESOURCE_EXHAUSTED: \(why); back off and retry"
         case .unknownFunction(let name): return "NOT_FOUND: no function named \(name) is registered"
+        case .objectNotFound(let path): return "NOT_FOUND: no Storage object at \(path) (404); it was never uploaded or was deleted"
         }
     }
 }

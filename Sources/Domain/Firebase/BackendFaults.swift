@@ -107,6 +107,14 @@ public struct BackendFaults: Sendable, Hashable {
     /// *Estimate*: client time-out of the SendGrid call.
     public var emailTimeout: Duration = .seconds(10)
 
+    // MARK: Cloud Storage (*estimates*; docs/domain.md, "Cloud Storage")
+    /// *Estimate*: the request leg of one upload of an image of a few hundred KB to 3 MB from a
+    /// phone (the bytes travel): p50 400 ms, tail to 10 s.
+    public var storageUploadLatency = LatencyModel(median: .milliseconds(400), tailProbability: 0.05, tailMax: .seconds(10))
+    /// *Estimate*: probability an upload fails mid-transfer (UNAVAILABLE, nothing stored). Not
+    /// swarmed: a scenario that uploads sets its own rate (media-uploads `uploadFailurePercent`).
+    public var storageUploadFailureProbability = 0.02
+
     /// Planted defects of the backend (empty in every real run): for proving that a kinder
     /// backend fails a sweep (`BackendDefect`).
     public var defects: Set<BackendDefect> = []
@@ -138,6 +146,8 @@ public struct BackendFaults: Sendable, Hashable {
         faults.emailLatency = .zero
         faults.abortProbabilityPerExcessWrite = 0
         faults.adminOperationLatency = .zero
+        faults.storageUploadLatency = .zero
+        faults.storageUploadFailureProbability = 0
         return faults
     }
 }

@@ -21,6 +21,8 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
     case emailRateLimit = "email-rate-limit"
     /// A SendGrid call timed out after the email was sent (§17).
     case emailTimeout = "email-timeout"
+    /// A Cloud Storage upload failed mid-transfer and stored nothing (docs/domain.md, "Cloud Storage").
+    case storageUploadFailure = "storage-upload-failure"
 
     /// A fetch of a scraped website (KNB's congregation homepage) failed with a server error.
     case websiteFetchFailure = "website-fetch-failure"

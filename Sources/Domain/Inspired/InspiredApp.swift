@@ -24,6 +24,8 @@ public final class InspiredApp: Sendable {
     /// Numbers the like button's taps (`like-tap-guard-reentrant`): the SDK retries a transaction
     /// whose commit response was lost, and a tap must recognise its own earlier commit.
     private let tapSequence = Mutex<UInt64>(0)
+    /// Numbers avatar uploads (`r1`, `r2`, …), standing in for the UUID a device would draw.
+    let avatarRevisions = Mutex<Int>(0)
 
     /// Builds the app on `backend`, deploys its rules and registers the `assignUsername` trigger.
     public convenience init(backend: Backend, variant: InspiredVariant = .careful, usernameSuffixDigits: Int = 4) {
@@ -39,6 +41,7 @@ public final class InspiredApp: Sendable {
         self.probe = probe
         self.deviceMemory = InstanceMemory(env: backend.env, label: "inspired-devices")
         backend.setRules(Self.securityRules)
+        backend.storage.setRules(Self.storageRules)
         backend.functions.onCreate("users", name: "assignUsername") { [self] event in
             try await assignUsername(userId: event.path.id)
             try await backfillUsername(userId: event.path.id)

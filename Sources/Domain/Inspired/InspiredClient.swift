@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The Inspired app of one signed-in user: every action goes through the user's `FirestoreClient`, so it pays network faults and
 /// is checked by Inspired's rules; each throws `InspiredError` (`.backend` for what the backend refused).
 public final class InspiredClient: Sendable {
@@ -6,10 +8,33 @@ public final class InspiredClient: Sendable {
     /// The device's view of the backend (its network and auth).
     public let firestore: FirestoreClient
     let app: InspiredApp
+    private let label: String
+    private let storageDevice = Mutex<StorageClient?>(nil)
 
-    init(app: InspiredApp, firestore: FirestoreClient) {
+    init(app: InspiredApp, firestore: FirestoreClient, label: String) {
         self.app = app
         self.firestore = firestore
+        self.label = label
+    }
+
+    /// The device's Cloud Storage SDK (same user and connection), made on first use.
+    public var storage: StorageClient {
+        storageDevice.withLock { device in
+            if let device { return device }
+            let made = app.backend.storageClient(for: firestore, label: "inspired/\(label)")
+            device = made
+            return made
+        }
+    }
+
+    /// Replaces the user's avatar (thumbnail and standard versions; docs/domain.md, Inspired "Avatars").
+    public func updateAvatar(thumbBytes: Int, standardBytes: Int) async throws(InspiredError) {
+        try await app.updateAvatar(thumbBytes: thumbBytes, standardBytes: standardBytes, as: self)
+    }
+
+    /// What the avatar view shows for `userId` (§ 5.3.1: placeholder on groups-only or 403).
+    public func avatar(of userId: String) async throws(InspiredError) -> InspiredAvatar {
+        try await app.avatar(of: userId, as: self)
     }
 
     /// One-time onboarding: creates `users/{uid}` with the default privacy settings.
@@ -81,6 +106,13 @@ public final class InspiredClient: Sendable {
 extension InspiredApp {
     /// The app on one user's device, signed in as `uid` (nil: signed out).
     public func client(uid: String?) -> InspiredClient {
-        InspiredClient(app: self, firestore: backend.client(auth: uid.map { AuthContext(uid: $0) }, label: uid ?? "signed-out"))
+        let label = uid ?? "signed-out"
+        return InspiredClient(app: self, firestore: backend.client(auth: uid.map { AuthContext(uid: $0) }, label: label), label: label)
+    }
+
+    /// Another device of `uid` (`device` names its random streams: a second phone, a tablet).
+    public func client(uid: String, device: String) -> InspiredClient {
+        let label = "\(uid)/\(device)"
+        return InspiredClient(app: self, firestore: backend.client(auth: AuthContext(uid: uid), label: label), label: label)
     }
 }

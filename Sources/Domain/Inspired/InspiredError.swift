@@ -20,6 +20,9 @@ public enum InspiredError: AppError, Equatable, CustomStringConvertible {
     case studioAlreadyClaimed(studioId: String)
     /// The verification code does not match the business's.
     case claimCodeInvalid(studioId: String)
+    /// Another device of the user changed the avatar while this update was switching it; the
+    /// newer one stays and this upload was deleted.
+    case avatarChangedElsewhere(userId: String)
     case backend(BackendError)
 
     /// What went wrong and what the user can do.
@@ -41,6 +44,7 @@ public enum InspiredError: AppError, Equatable, CustomStringConvertible {
         case let .studioNotFound(studioId): return "No studio \(studioId); search again."
         case let .studioAlreadyClaimed(studioId): return "\(studioId) is already claimed by its owner; contact support if that is wrong."
         case let .claimCodeInvalid(studioId): return "The verification code for \(studioId) is wrong; check the code the studio received."
+        case .avatarChangedElsewhere: return "Your avatar was changed on another device meanwhile; that one is kept. Try again to replace it."
         case let .backend(error): return "Backend: \(error)"
         }
     }

@@ -28,6 +28,11 @@ public enum InspiredVariant: String, AppVariant {
     /// § 2.1's schema, literally: `joinedCommunities` is a field of the profile, so anyone who may
     /// read the profile (a public avatar) reads the whole list whatever `showJoinedGroups` says.
     case joinedGroupsInProfile = "joined-groups-in-profile"
+    /// § 4.1/4.2 literally: avatars at the fixed `images/avatars/{uid}_{version}.jpg` and "a
+    /// delete-then-upload sequence when updating media": a reader between the delete and the
+    /// upload gets a 404 for the URL the profile still names, and a failed upload leaves the
+    /// profile pointing at nothing.
+    case avatarDeleteThenUpload = "avatar-delete-then-upload"
 
     /// One sentence on what this variant gets wrong.
     public var summary: String {
@@ -40,6 +45,7 @@ public enum InspiredVariant: String, AppVariant {
         case .joinedGroupsInProfile: return "A public profile shows its joined communities to everyone, whatever showJoinedGroups says."
         case .authorMetadataFromEvent: return "Reordered or duplicate profile events leave posts showing settings the author no longer has."
         case .reseedOverwritesClaim: return "A seeding run rewrites a claimed studio as a shadow: the owner loses it and their edits."
+        case .avatarDeleteThenUpload: return "Avatar update deletes, then uploads: readers see a broken image; a failed upload leaves none."
         case .claimCheckThenWrite: return "Two owners claiming one studio at once are both told it is theirs; the last write wins."
         }
     }

@@ -35,6 +35,7 @@ public final class KNBApp: Sendable {
         self.websiteRandom = website == nil ? nil : SharedRandom(backend.env, stream: "knb-website")
         self.deviceMemory = InstanceMemory(env: backend.env, label: "knb-devices")
         backend.setRules(KNBRules.rules)
+        backend.storage.setRules(KNBRules.storageRules(checksSize: variant != .storageRulesNoSizeCheck))
         installFunctions()
     }
 

@@ -11,6 +11,8 @@ public final class KNBClient: Sendable {
     /// The device's view of the backend (its network and auth).
     public let firestore: FirestoreClient
     let app: KNBApp
+    /// The device's Storage SDK, made on first use (so clients that never upload draw nothing).
+    private let storageDevice = Mutex<StorageClient?>(nil)
     /// Careful design: extra rounds of the bid transaction after ABORTED (contention).
     public static let bidRetryRounds = 3
 
@@ -22,6 +24,16 @@ public final class KNBClient: Sendable {
     }
 
     private var now: Timestamp { app.backend.env.clock.now }
+
+    /// The device's Cloud Storage SDK (same user and connection as `firestore`).
+    public var storage: StorageClient {
+        storageDevice.withLock { device in
+            if let device { return device }
+            let made = app.backend.storageClient(for: firestore, label: "knb/\(email)")
+            device = made
+            return made
+        }
+    }
 
     // MARK: Profile
 

@@ -23,6 +23,8 @@ public final class StampbookApp: Sendable {
     /// Numbers each tap of the reentrant variants, so their transactions recognise their own
     /// re-run after an ambiguous commit (and only that: another tap is the planted race).
     private let tapSequence = Mutex<UInt64>(0)
+    /// Numbers collect attempts with photos (`b1`, `b2`, …), standing in for a device's UUID.
+    let photoBatches = Mutex<Int>(0)
     /// The devices' in-memory managers of the reentrant variants, keyed by user and post/stamp.
     private let deviceMemory: InstanceMemory
 
@@ -32,6 +34,7 @@ public final class StampbookApp: Sendable {
         self.variant = variant
         self.deviceMemory = InstanceMemory(env: backend.env, label: "stampbook-devices")
         backend.setRules(Self.securityRules)
+        backend.storage.setRules(Self.storageRules)
     }
 
     static func statistics(_ stampId: String) -> DocumentPath { DocumentPath("stamp_statistics", stampId) }
@@ -58,13 +61,19 @@ public final class StampbookApp: Sendable {
 
     /// Collects `stampId` for the caller: the collected record, the statistics and an
     /// `isCollection` feed post (id `{uid}_{stampId}`) commit together, once.
-    func collectStamp(_ stampId: String, caption: String = "", as client: FirestoreClient) async throws(StampbookError) {
+    /// `photoURLs` (nil: a collect without photos, no field) go on the record and the post.
+    func collectStamp(_ stampId: String, caption: String = "", photoURLs: [String]? = nil, as client: FirestoreClient) async throws(StampbookError) {
         let userId = try uid(client)
         let now = backend.env.clock.now
-        let postFields: Fields = [
+        var postFields: Fields = [
             "userId": .string(userId), "stampId": .string(stampId), "caption": .string(caption),
             "timestamp": .timestamp(now), "likeCount": 0, "commentCount": 0, "isCollection": true,
         ]
+        var recordFields: Fields = ["collectedAt": .timestamp(now)]
+        if let photoURLs {
+            postFields["photoUrls"] = .array(photoURLs.map(Value.string))
+            recordFields["photoUrls"] = .array(photoURLs.map(Value.string))
+        }
         do {
             if variant == .collectGuardReentrant {
                 // The local collected set is kept after a failure too (the optimistic UI shows
@@ -109,7 +118,7 @@ public final class StampbookApp: Sendable {
                 // commit's version check would fail anyway, so retry now instead of asserting.
                 if collectors.contains(.string(userId)) { throw BackendError.aborted(.conflict("read a collector without a collected record mid-commit")) }
                 collectors.append(.string(userId))
-                transaction.create(Self.collected(userId, stampId), ["collectedAt": .timestamp(now)])
+                transaction.create(Self.collected(userId, stampId), recordFields)
                 transaction.set(Self.statistics(stampId), [
                     "totalCollectors": .int(Int64(collectors.count)), "collectorUserIds": .array(collectors),
                     "lastUpdated": .timestamp(now),

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The Stampbook iOS app of one signed-in user: every action goes through the user's `FirestoreClient`, so it pays network faults and
 /// is checked by Stampbook's rules; each throws `StampbookError` (`.backend` for what the backend refused).
 public final class StampbookClient: Sendable {
@@ -6,10 +8,28 @@ public final class StampbookClient: Sendable {
     /// The device's view of the backend (its network and auth).
     public let firestore: FirestoreClient
     let app: StampbookApp
+    private let storageDevice = Mutex<StorageClient?>(nil)
 
     init(app: StampbookApp, firestore: FirestoreClient) {
         self.app = app
         self.firestore = firestore
+    }
+
+    /// The device's Cloud Storage SDK (same user and connection), made on first use.
+    public var storage: StorageClient {
+        storageDevice.withLock { device in
+            if let device { return device }
+            let made = app.backend.storageClient(for: firestore, label: "stampbook/\(uid ?? "signed-out")")
+            device = made
+            return made
+        }
+    }
+
+    /// Collects `stampId` with photos uploaded in parallel (docs/domain.md, Stampbook "Photos"):
+    /// `photoUrls` lists only stored photos; nothing is left behind if the collect fails.
+    @discardableResult
+    public func collectStamp(_ stampId: String, caption: String = "", photos: [StorageUpload]) async throws(StampbookError) -> StampbookPhotoReport {
+        try await app.collectStamp(stampId, caption: caption, photos: photos, as: self)
     }
 
     /// Collects `stampId` for the caller: the collected record, the statistics and an

@@ -26,6 +26,10 @@ public enum StampbookVariant: String, AppVariant {
     /// The follow system's record, then both counters by `increment`, outside a transaction: a
     /// double tap passes both reads of the record and counts one follow twice.
     case followCountIncrement = "follow-count-increment"
+    /// ImageManager's "Parallel uploads with TaskGroup … Error handling per task", literally: each
+    /// upload task catches its own error (one attempt) and the collect lists every planned photo
+    /// in `photoUrls`, so a photo whose upload failed is a URL to nothing.
+    case photoErrorsPerTask = "photo-errors-per-task"
 
     /// One sentence on what this variant gets wrong.
     public var summary: String {
@@ -38,6 +42,7 @@ public enum StampbookVariant: String, AppVariant {
         case .postDeleteFeedOnly: return "A deleted post leaves its users/{uid}/posts copy and its comments and likes behind."
         case .commentCountIncrement: return "commentCount drifts from the comments on retried timeouts, and comments outlive a deleted post."
         case .followCountIncrement: return "A double-tapped follow counts one follow twice (followerCount drifts from the records)."
+        case .photoErrorsPerTask: return "A photo upload that failed inside its task still gets its URL in photoUrls: a dangling URL."
         }
     }
 

@@ -102,6 +102,11 @@ public enum BugZoo {
         Bug(variant: "joined-groups-in-profile", app: "inspired", scenario: "privacy-revocation", needs: "depth-1"),
         Bug(variant: "unreserved-username", app: "inspired", scenario: "privacy-access", needs: "depth-2"),
         Bug(variant: "like-without-transaction", app: "inspired", scenario: "privacy-access", needs: "depth-1"),
+        // Cloud Storage (media-uploads): a rules table probe, a reader between a delete and its
+        // upload, an upload that failed while its URL was listed.
+        Bug(variant: "storage-rules-no-size-check", app: "knb", scenario: "media-uploads", needs: "depth-1"),
+        Bug(variant: "avatar-delete-then-upload", app: "inspired", scenario: "media-uploads", needs: "depth-2"),
+        Bug(variant: "photo-errors-per-task", app: "stampbook", scenario: "media-uploads", needs: "fault:storage-upload-failure"),
         // Bugs that need a scheduling decision: a check and its mark split by a zero-latency
         // await (actor reentrancy; in a function, another invocation's turn), so the default
         // schedule runs each call through and only a preemption (or a timing choice that puts
