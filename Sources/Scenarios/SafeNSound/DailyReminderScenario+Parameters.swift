@@ -8,7 +8,7 @@ extension DailyReminderScenario {
         static let users = ScenarioParameter(
             "users", "SafeNSound users (even-numbered ones live in the zone whose clocks change)", default: 12, in: 1...200)
         static let days = ScenarioParameter(
-            "days", "virtual days simulated, starting 36 h before the DST change", default: 3, in: 2...30)
+            "days", "virtual days simulated, starting 36 h before the DST change", default: 3, in: 2...28)
         static let transition = ScenarioParameter(
             "transition", "which 2026 DST change the window spans: 0 drawn per seed; 1-3 spring forward (Los Angeles 8 Mar, London 29 Mar, Sydney 4 Oct), 4-6 fall back (Sydney 5 Apr, London 25 Oct, Los Angeles 1 Nov)",
             default: 0, in: 0...6)
