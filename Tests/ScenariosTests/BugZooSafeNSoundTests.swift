@@ -1,11 +1,17 @@
 import Scenarios
 import Testing
 
-/// The SafeNSound variants are in the zoo, on heartbeat-timeline with small parameters, and
+/// The SafeNSound variants are in the zoo, on heartbeat-timeline with small parameters (the daily
+/// reminder's on daily-reminder), and
 /// `measure` runs them with those parameters.
 @Suite(.serialized) struct BugZooSafeNSoundTests {
     @Test func everySafeNSoundVariantIsAZooBugOnHeartbeatTimeline() {
-        let zoo = BugZoo.bugs.filter { $0.app == "safensound" }
+        let safeNSound = BugZoo.bugs.filter { $0.app == "safensound" }
+        // The daily reminder's variants run on daily-reminder at its defaults.
+        let reminder = safeNSound.filter { $0.variant.hasPrefix("reminder-") }
+        #expect(reminder.map(\.variant).sorted() == ["reminder-every-24h", "reminder-local-clock-match", "reminder-utc-time"])
+        #expect(reminder.allSatisfy { $0.scenario == "daily-reminder" && $0.parameters.isEmpty && $0.needs == "depth-1" })
+        let zoo = safeNSound.filter { !$0.variant.hasPrefix("reminder-") }
         #expect(zoo.map(\.variant).sorted() == ["contacts-fixed-at-check", "email-failure-marks-failed", "invalid-token-deactivates", "late-pre-notification", "no-heartbeat-recheck", "random-alert-id", "rate-limit-in-memory",
                                                "read-then-write-rate-limit", "reinstall-orphans-account", "rules-auth-not-null-only", "unclaimed-sender", "utc-email",
                                                "wall-clock-threshold"])

@@ -123,4 +123,27 @@ public final class SafeNSoundActorStore: SafeNSoundStore {
     public func cancelPendingAlerts(userId: String) async -> Int { await alertQueue.cancelPending(userId: userId) }
     /// Every alert, ordered by creation time then id.
     public func allAlerts() async -> [SafeNSoundScheduledAlert] { await alertQueue.allAlerts() }
+
+    /// Sets the reminder settings.
+    public func setDailyReminder(userId: String, enabled: Bool, time: SafeNSoundReminderTime?) async throws(SafeNSoundError) {
+        await (try account(userId)).setDailyReminder(enabled: enabled, time: time)
+    }
+    /// Users with reminders on, ordered by id (a scan of every account: reminders are not indexed here).
+    public func usersWithDailyReminder() async -> [SafeNSoundUser] {
+        var found: [SafeNSoundUser] = []
+        for uid in accounts.withLock({ $0.keys.sorted() }) {
+            if let user = await user(uid), user.dailyReminderEnabled { found.append(user) }
+        }
+        return found
+    }
+    /// Claims the reminder of `day` (one actor step).
+    public func claimReminder(userId: String, day: SafeNSoundLocalDate, at now: Timestamp, lease: Duration) async -> SafeNSoundUser? {
+        guard let account = try? account(userId) else { return nil }
+        return await account.claimReminder(day: day, at: now, lease: lease)
+    }
+    /// Ends a reminder claim (one actor step).
+    public func finishReminder(userId: String, day: SafeNSoundLocalDate?, sentAt: Timestamp?) async {
+        guard let account = try? account(userId) else { return }
+        await account.finishReminder(day: day, sentAt: sentAt)
+    }
 }

@@ -32,7 +32,7 @@ extension SafeNSoundApp {
         return SafeNSoundClient(firestore: backend.client(auth: AuthContext(uid: uid), label: uid), functions: backend.functions)
     }
 
-    /// Registers the callable and the two scheduled functions.
+    /// Registers the callable and the two scheduled functions (three with the daily reminder).
     public func register(on functions: Functions) {
         functions.callable(Self.recordHeartbeatName) { [self] request in
             guard let uid = request.auth?.uid else { throw BackendError.unauthenticated("recordHeartbeat requires a signed-in user") }
@@ -48,6 +48,11 @@ extension SafeNSoundApp {
         }
         functions.schedule(Self.processScheduledAlertsName, every: configuration.alertSenderInterval) { [self] _ in
             await processScheduledAlerts()
+        }
+        if let interval = configuration.dailyReminderInterval {
+            functions.schedule(Self.sendDailyRemindersName, every: interval) { [self] run in
+                await sendDailyReminders(scheduledTime: run.scheduledTime)
+            }
         }
     }
 }

@@ -25,7 +25,8 @@ public struct SafeNSoundBackendMessenger: SafeNSoundMessenger {
                     tokens: [message.recipient],
                     message: PushMessage(
                         recipient: message.userId,
-                        type: "SAFENSOUND_PRE_NOTIFICATION", title: message.subject, body: message.body,
+                        type: message.purpose == .dailyReminder ? "SAFENSOUND_DAILY_REMINDER" : "SAFENSOUND_PRE_NOTIFICATION",
+                        title: message.subject, body: message.body,
                         data: ["alertId": message.alertId]))
             } catch {
                 throw .deliveryFailed(recipient: message.recipient, reason: error.description)

@@ -57,6 +57,26 @@ actor SafeNSoundCheckInAccount: DomainActor {
         return true
     }
 
+    func setDailyReminder(enabled: Bool, time: SafeNSoundReminderTime?) {
+        user.dailyReminderEnabled = enabled
+        user.dailyReminderTime = time
+    }
+
+    /// Claims the reminder of `day` (one isolated step; see `SafeNSoundStore.claimReminder`).
+    func claimReminder(day: SafeNSoundLocalDate, at now: Timestamp, lease: Duration) -> SafeNSoundUser? {
+        guard user.dailyReminderEnabled, (user.lastReminderDay ?? "") < day.description else { return nil }
+        if let claimed = user.reminderClaimedAt, claimed + lease > now { return nil }
+        user.reminderClaimedAt = now
+        return user
+    }
+
+    /// Ends a reminder claim (one isolated step; see `SafeNSoundStore.finishReminder`).
+    func finishReminder(day: SafeNSoundLocalDate?, sentAt: Timestamp?) {
+        user.reminderClaimedAt = nil
+        if let day, (user.lastReminderDay ?? "") < day.description { user.lastReminderDay = day.description }
+        if let sentAt { user.lastReminderSentAt = sentAt }
+    }
+
     /// Throws `rateLimited` if the last accepted call was less than `minimumSpacing` before `now`.
     static func checkRateLimit(_ user: SafeNSoundUser, now: Timestamp, minimumSpacing: Duration) throws(SafeNSoundError) {
         guard let last = user.lastHeartbeatCallAt else { return }

@@ -29,4 +29,18 @@ public final class SafeNSoundClient: Sendable {
         }
         return time
     }
+
+    /// Settings → daily reminder: writes `dailyReminderEnabled` and `dailyReminderTime` on the
+    /// user's own document (the security rules let the owner change them); returns the document
+    /// as written. A nil `time` removes the field.
+    @discardableResult
+    public func setDailyReminder(enabled: Bool, time: SafeNSoundReminderTime?) async throws(SafeNSoundError) -> DocumentSnapshot {
+        guard let uid else { throw .unauthenticated }
+        do {
+            return try await firestore.updateData(DocumentPath("users", uid), [
+                "dailyReminderEnabled": .set(.bool(enabled)),
+                "dailyReminderTime": time.map { .set(SafeNSoundFirestoreStore.reminderTimeValue($0)) } ?? .delete,
+            ])
+        } catch { throw .wrap(error) }
+    }
 }

@@ -23,6 +23,15 @@ public struct SafeNSoundConfiguration: Sendable {
     public var emailMaxAttempts: Int
     /// Which design runs.
     public var variant: SafeNSoundVariant
+    /// Period of `sendDailyReminders`, the scheduled function that sends the daily check-in reminder
+    /// (docs/domain.md, "SafeNSound daily reminder"); nil (the default) does not deploy it, so
+    /// deployments that predate it tick exactly as before.
+    public var dailyReminderInterval: Duration?
+    /// How late a reminder may still go out after its local time (a run that failed or was late);
+    /// a reminder not sent by then is dropped for that day rather than sent at an unexpected hour.
+    public var dailyReminderCatchUp: Duration = .seconds(15 * 60)
+    /// Whether a check-in earlier the same local day makes that day's reminder unnecessary (skipped).
+    public var dailyReminderSkipsAfterCheckIn = true
 
     /// The seed's defaults: 3 h lead, 24/48/72 h thresholds, 1 heartbeat a minute, checks every 30 min, sends every 2 min.
     public init(

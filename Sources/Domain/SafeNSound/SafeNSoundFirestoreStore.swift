@@ -31,6 +31,12 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
         if let last = user.lastHeartbeatCallAt { fields["lastHeartbeatCallAt"] = .timestamp(last) }
         if let email = user.email { fields["email"] = .string(email) }
         if let successor = user.supersededBy { fields["supersededBy"] = .string(successor) }
+        // Reminder fields only once the user set them, so documents of users who never did are as before.
+        if user.dailyReminderEnabled || user.dailyReminderTime != nil { fields["dailyReminderEnabled"] = .bool(user.dailyReminderEnabled) }
+        if let time = user.dailyReminderTime { fields["dailyReminderTime"] = reminderTimeValue(time) }
+        if let day = user.lastReminderDay { fields["lastReminderDay"] = .string(day) }
+        if let sentAt = user.lastReminderSentAt { fields["lastReminderSentAt"] = .timestamp(sentAt) }
+        if let claimedAt = user.reminderClaimedAt { fields["reminderClaimedAt"] = .timestamp(claimedAt) }
         return fields
     }
 
@@ -45,7 +51,24 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
         user.heartbeatCount = Int(fields["heartbeatCount"]?.intValue ?? 0)
         user.email = fields["email"]?.stringValue
         user.supersededBy = fields["supersededBy"]?.stringValue
+        user.dailyReminderEnabled = fields["dailyReminderEnabled"]?.boolValue ?? false
+        user.dailyReminderTime = reminderTime(fields["dailyReminderTime"])
+        user.lastReminderDay = fields["lastReminderDay"]?.stringValue
+        user.lastReminderSentAt = fields["lastReminderSentAt"]?.timestampValue
+        user.reminderClaimedAt = fields["reminderClaimedAt"]?.timestampValue
         return user
+    }
+
+    /// `{ hour, minute }` as the schema stores `dailyReminderTime`.
+    public static func reminderTimeValue(_ time: SafeNSoundReminderTime) -> Value {
+        .map(["hour": .int(Int64(time.hour)), "minute": .int(Int64(time.minute))])
+    }
+
+    /// A stored `dailyReminderTime`, nil if absent or malformed (a client wrote it; rules do not check its shape).
+    public static func reminderTime(_ value: Value?) -> SafeNSoundReminderTime? {
+        guard let map = value?.mapValue, let hour = map["hour"]?.intValue, let minute = map["minute"]?.intValue,
+              let hours = Int(exactly: hour), let minutes = Int(exactly: minute) else { return nil }
+        return SafeNSoundReminderTime(hour: hours, minute: minutes)
     }
 
     static func fields(_ alert: SafeNSoundScheduledAlert) -> Fields {
@@ -352,6 +375,56 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
             if done == true { cancelled += 1 }
         }
         return cancelled
+    }
+
+    // MARK: Daily reminder
+
+    /// Sets `dailyReminderEnabled` and `dailyReminderTime` (an admin write; devices write the same fields themselves).
+    public func setDailyReminder(userId: String, enabled: Bool, time: SafeNSoundReminderTime?) async throws(SafeNSoundError) {
+        do {
+            try await firestore.update(Self.userPath(userId), [
+                "dailyReminderEnabled": .set(.bool(enabled)), "dailyReminderTime": time.map { .set(Self.reminderTimeValue($0)) } ?? .delete,
+            ])
+        } catch BackendError.notFound {
+            throw .userNotFound(userId: userId)
+        } catch { throw Self.wrap(error, userId: userId) }
+    }
+
+    /// `where dailyReminderEnabled == true` on the field's index, ordered by id.
+    public func usersWithDailyReminder() async -> [SafeNSoundUser] {
+        firestore.query("users", whereField: "dailyReminderEnabled", isEqualTo: .bool(true)).compactMap { Self.user($0.fields) }
+    }
+
+    /// A server transaction on `users/{uid}` (see `SafeNSoundStore.claimReminder`).
+    public func claimReminder(userId: String, day: SafeNSoundLocalDate, at now: Timestamp, lease: Duration) async -> SafeNSoundUser? {
+        let path = Self.userPath(userId)
+        let claimed = try? await firestore.runTransaction { transaction -> SafeNSoundUser? in
+            let snapshot = try await transaction.get(path)
+            guard var user = Self.user(snapshot.fields), user.dailyReminderEnabled, (user.lastReminderDay ?? "") < day.description else { return nil }
+            if let claimedAt = user.reminderClaimedAt, claimedAt + lease > now { return nil }
+            user.reminderClaimedAt = now
+            transaction.update(path, ["reminderClaimedAt": .set(.timestamp(now))])
+            return user
+        }
+        return claimed ?? nil
+    }
+
+    /// A server transaction on `users/{uid}` (see `SafeNSoundStore.finishReminder`), tried up to
+    /// three times (each with its own attempts): a finish that never commits leaves the claim to
+    /// expire after its lease, and a later run could then send the day's reminder again.
+    public func finishReminder(userId: String, day: SafeNSoundLocalDate?, sentAt: Timestamp?) async {
+        let path = Self.userPath(userId)
+        for _ in 0..<3 {
+            let done: Void? = try? await firestore.runTransaction { transaction in
+                let snapshot = try await transaction.get(path)
+                guard snapshot.exists else { return }
+                var updates: [String: FieldUpdate] = ["reminderClaimedAt": .delete]
+                if let day, (snapshot["lastReminderDay"]?.stringValue ?? "") < day.description { updates["lastReminderDay"] = .set(.string(day.description)) }
+                if let sentAt { updates["lastReminderSentAt"] = .set(.timestamp(sentAt)) }
+                transaction.update(path, updates)
+            }
+            if done != nil { return }
+        }
     }
 
     /// Every alert, ordered by creation time then id.

@@ -2,6 +2,13 @@
 public struct SafeNSoundMessage: Sendable, Equatable, CustomStringConvertible {
     /// The channel a message goes out on.
     public enum Channel: String, Sendable { case push, email }
+    /// What a message is for.
+    public enum Purpose: String, Sendable {
+        /// A scheduled alert: the pre-notification push or the email to the contacts.
+        case alert
+        /// The daily check-in reminder push (`sendDailyReminders`).
+        case dailyReminder = "daily-reminder"
+    }
 
     /// Push or email.
     public var channel: Channel
@@ -17,6 +24,8 @@ public struct SafeNSoundMessage: Sendable, Equatable, CustomStringConvertible {
     public var alertId: String
     /// When the messenger was handed the message.
     public var sentAt: Timestamp
+    /// A scheduled alert unless said otherwise.
+    public var purpose: Purpose = .alert
 
     /// One line: time, channel, recipient, alert, subject and body.
     public var description: String {

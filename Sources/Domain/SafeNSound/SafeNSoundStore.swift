@@ -51,6 +51,19 @@ public protocol SafeNSoundStore: Sendable {
     func cancelPendingAlerts(userId: String) async -> Int
     /// Every alert, ordered by creation time then id.
     func allAlerts() async -> [SafeNSoundScheduledAlert]
+
+    /// Sets `dailyReminderEnabled` and `dailyReminderTime` (nil: clears the time).
+    func setDailyReminder(userId: String, enabled: Bool, time: SafeNSoundReminderTime?) async throws(SafeNSoundError)
+    /// Users with `dailyReminderEnabled`, ordered by id (the reminder function's query).
+    func usersWithDailyReminder() async -> [SafeNSoundUser]
+    /// Claims the reminder of local date `day` atomically: only if reminders are still on,
+    /// `lastReminderDay` is before `day` and no other run holds a claim younger than `lease`.
+    /// Sets `reminderClaimedAt = now` and returns the user as it is now; nil if not claimed.
+    func claimReminder(userId: String, day: SafeNSoundLocalDate, at now: Timestamp, lease: Duration) async -> SafeNSoundUser?
+    /// Ends a claim atomically: with `day`, `lastReminderDay` becomes `day` (if later) and, with
+    /// `sentAt`, `lastReminderSentAt` becomes `sentAt`; without `day` the claim is only released
+    /// (the push failed: a later run retries).
+    func finishReminder(userId: String, day: SafeNSoundLocalDate?, sentAt: Timestamp?) async
     /// Every alert of `userId`, ordered by creation time then id (`allAlerts` filtered to the user).
     func alerts(of userId: String) async -> [SafeNSoundScheduledAlert]
 }

@@ -26,6 +26,18 @@ public struct SafeNSoundUser: Sendable, Equatable {
     /// The uid of the account that replaced this one at a reinstall (the careful design retires the
     /// old account: `isActive = false`); nil while this is the person's account.
     public var supersededBy: String?
+    /// `dailyReminderEnabled`: whether the daily check-in reminder is on (off until the user turns it on).
+    public var dailyReminderEnabled: Bool
+    /// `dailyReminderTime`: the local time of the daily reminder, nil if never set.
+    public var dailyReminderTime: SafeNSoundReminderTime?
+    /// The local date (`SafeNSoundLocalDate` text) of the last reminder sent or skipped; the
+    /// reminder function's own field (at most one per local day).
+    public var lastReminderDay: String?
+    /// When the last reminder was sent (the `reminder-every-24h` variant counts from it).
+    public var lastReminderSentAt: Timestamp?
+    /// When a reminder run claimed this user's due reminder (nil: unclaimed); a claim older than the
+    /// lease may be taken over.
+    public var reminderClaimedAt: Timestamp?
 
     /// A user with no heartbeat calls yet, monitoring on unless `isActive` is false.
     public init(
@@ -45,5 +57,10 @@ public struct SafeNSoundUser: Sendable, Equatable {
         self.heartbeatCount = 0
         self.email = email
         self.supersededBy = nil
+        self.dailyReminderEnabled = false
+        self.dailyReminderTime = nil
+        self.lastReminderDay = nil
+        self.lastReminderSentAt = nil
+        self.reminderClaimedAt = nil
     }
 }

@@ -43,6 +43,15 @@ public enum SafeNSoundVariant: String, AppVariant {
     /// "Required for Firestore security rules: `request.auth != null`" taken as the whole rule:
     /// any signed-in (anonymous) user reads and writes every user's profile, contacts included.
     case rulesAuthNotNullOnly = "rules-auth-not-null-only"
+    /// "Daily" taken as "24 h after the last reminder": the next reminder is due at the last one's
+    /// send time + 24 h, which after a DST change is an hour off the user's `dailyReminderTime`.
+    case reminderEvery24h = "reminder-every-24h"
+    /// `dailyReminderTime` read in the function's own time zone (UTC) instead of the user's `timezone`.
+    case reminderUTCTime = "reminder-utc-time"
+    /// A stateless "is it hh:mm there now?" test on each run's scheduled time: a time the
+    /// spring-forward skips never matches, a time the fall-back repeats matches twice (and so does a
+    /// duplicated scheduler tick).
+    case reminderLocalClockMatch = "reminder-local-clock-match"
 
     /// One sentence on what this variant gets wrong (or, for `careful`, what it guarantees).
     public var summary: String {
@@ -75,6 +84,12 @@ public enum SafeNSoundVariant: String, AppVariant {
             return "An email that fails a few times in a SendGrid outage is marked failed and never sent: the contacts are not told."
         case .reinstallOrphansAccount:
             return "After a reinstall the old anonymous account stays active and emails the contacts though the person checks in on the new one."
+        case .reminderEvery24h:
+            return "After a DST change the daily reminder comes an hour early or late, because it is due 24 h after the last one."
+        case .reminderUTCTime:
+            return "The daily reminder comes at the chosen hour in UTC, not in the user's time zone."
+        case .reminderLocalClockMatch:
+            return "A reminder time the spring-forward skips is never sent that day; one the fall-back repeats is sent twice."
         }
     }
 

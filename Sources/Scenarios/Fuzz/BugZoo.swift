@@ -77,6 +77,11 @@ public enum BugZoo {
         // An email must fall due inside a SendGrid outage: ten 40-minute outages instead of three.
         Bug(variant: "email-failure-marks-failed", app: "safensound", scenario: "heartbeat-timeline", needs: "fault:sendgrid-outage",
             parameters: heartbeatSmall.merging(["emailOutages": "10"]) { $1 }),
+        // The daily reminder: each flaw shows sequentially once the window's DST change (or, for the
+        // UTC reading, any non-UTC zone) is crossed.
+        Bug(variant: "reminder-every-24h", app: "safensound", scenario: "daily-reminder", needs: "depth-1"),
+        Bug(variant: "reminder-utc-time", app: "safensound", scenario: "daily-reminder", needs: "depth-1"),
+        Bug(variant: "reminder-local-clock-match", app: "safensound", scenario: "daily-reminder", needs: "depth-1"),
         Bug(variant: "two-way-requests", app: "ufree", scenario: "friend-handshake", needs: "depth-1"),
         // Contact discovery (contact-discovery): the seed's unkeyed hashedPhoneNumber inverted
         // offline; the blind index enumerated without a quota; national formats never matched.

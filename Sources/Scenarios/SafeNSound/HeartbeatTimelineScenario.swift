@@ -39,7 +39,7 @@ public struct HeartbeatTimelineScenario: Scenario {
     /// The operations whose latency it records.
     public let operations: [String] = ["checkIn", "thresholdToEmail", "preDueToPush"]
     /// The variants it should catch.
-    public let variants = SafeNSoundVariant.allCases.filter { $0 != .careful }.map(\.rawValue)
+    public let variants = SafeNSoundVariant.allCases.filter { $0 != .careful && !DailyReminderScenario.reminderVariants.contains($0) }.map(\.rawValue)
     /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
         Check.oneAlertPerKindPerWindow,
