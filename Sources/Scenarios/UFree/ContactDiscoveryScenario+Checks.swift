@@ -15,6 +15,7 @@ extension ContactDiscoveryScenario {
             "a contact who registered after a user's first discovery was found by the later one")
         static let quotaRefused = CheckDeclaration(
             .sometimes, "quota-refused", "the enumerating script was refused once its daily quota ran out",
-            requires: [.atLeast(Parameter.attackers, 1)])
+            // A quota of the whole plan (20,000 numbers) or more is never exhausted by the script.
+            requires: [.atLeast(Parameter.attackers, 1), .atMost(Parameter.lookupsPerDay, 19_999)])
     }
 }
