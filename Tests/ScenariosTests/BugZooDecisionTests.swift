@@ -14,6 +14,8 @@ import Testing
         ("collect-guard-reentrant", "collectors-consistent"),
         ("nudge-guard-reentrant", "one-nudge-per-cooldown"),
         ("rate-limit-in-memory", "rate-limit-respected"),
+        // The second race inside a function: two pipelined lookups in one instant.
+        ("quota-in-memory", "quota-enforced"),
         // Failed 6 of 100 non-preemptive seeds (seed 18) until its transaction recognised its own
         // retry after an ambiguous commit: a second bug in the variant, not a decision.
         ("like-tap-guard-reentrant", "like-count-matches-likes"),

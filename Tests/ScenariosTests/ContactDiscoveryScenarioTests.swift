@@ -17,7 +17,7 @@ import Testing
 
     @Test(arguments: [
         ("unsalted-phone-hash", "no-number-recovered-offline"),
-        ("lookup-without-quota", "enumeration-bounded"),
+        ("lookup-without-quota", "quota-enforced"),
         ("contacts-not-normalized", "contacts-found"),
     ])
     func everyVariantIsCaughtOnEverySeed(variant: String, check: String) throws {

@@ -10,6 +10,7 @@
 actor InstanceMemory: DomainActor {
     nonisolated let executor: any SerialExecutor
     private var marks: [String: Timestamp] = [:]
+    private var counts: [String: Int] = [:]
     private let side: InstanceMemorySide
 
     init(env: DomainEnvironment, label: String) {
@@ -25,6 +26,16 @@ actor InstanceMemory: DomainActor {
         await side.visit(key)
         marks[key] = now
         return true
+    }
+
+    /// Takes up to `amount` of `key`'s allowance of `limit` and returns how much it took. Not
+    /// atomic: the read of what was used and the write of the new total are separated by an await.
+    func takeAcrossAwait(_ key: String, amount: Int, limit: Int) async -> Int {
+        let used = counts[key, default: 0]
+        let granted = min(amount, max(0, limit - used))
+        await side.visit(key)
+        counts[key] = used + granted
+        return granted
     }
 
     /// Forgets `key` (a finished in-flight request, a failed call that must be retryable).

@@ -22,8 +22,11 @@ extension UFreeApp {
         backend.functions.callable("registerPhoneNumber") { [self] request in
             try await registerPhoneNumberCallable(request, pepper: pepper)
         }
+        // The function instance's module-scope memory (`quota-in-memory`), made only here so no
+        // other scenario gains an executor.
+        let memory = InstanceMemory(env: backend.env, label: "ufree-functions")
         backend.functions.callable("discoverContacts") { [self] request in
-            try await discoverContactsCallable(request, pepper: pepper, lookupsPerDay: lookupsPerDay)
+            try await discoverContactsCallable(request, pepper: pepper, lookupsPerDay: lookupsPerDay, memory: memory)
         }
     }
 
@@ -43,7 +46,7 @@ extension UFreeApp {
         return .bool(true)
     }
 
-    private func discoverContactsCallable(_ request: CallableRequest, pepper: UInt64, lookupsPerDay: Int) async throws -> Value {
+    private func discoverContactsCallable(_ request: CallableRequest, pepper: UInt64, lookupsPerDay: Int, memory: InstanceMemory) async throws -> Value {
         guard let userId = request.auth?.uid else { throw UFreeError.unauthenticated }
         let region = request.data["region"]?.stringValue ?? ""
         let entries = (request.data["entries"]?.arrayValue ?? []).compactMap(\.stringValue)
@@ -57,7 +60,11 @@ extension UFreeApp {
             return UFreePhoneNumber.e164(entry, region: region).map { (entry, $0) }
         }
         var allowed = numbers.count
-        if variant != .lookupWithoutQuota && !numbers.isEmpty {
+        if variant == .quotaInMemory && !numbers.isEmpty {
+            let day = request.time.unixNanoseconds / 86_400_000_000_000
+            allowed = await memory.takeAcrossAwait("\(userId)/\(day)", amount: numbers.count, limit: lookupsPerDay)
+            guard allowed > 0 else { throw UFreeError.lookupQuotaExceeded(userId: userId, perDay: lookupsPerDay) }
+        } else if variant != .lookupWithoutQuota && !numbers.isEmpty {
             let day = Int64(request.time.unixNanoseconds / 86_400_000_000_000)
             allowed = try await backend.firestore.runTransaction { tx -> Int in
                 let quota = try await tx.get(Self.lookupQuota(userId))
@@ -95,7 +102,9 @@ extension UFreeApp {
         } catch { throw UFreeError.wrap(error) }
     }
 
-    func discoverContacts(_ entries: [String], region: String, as client: FirestoreClient) async throws(UFreeError) -> UFreeDiscoveryResult {
+    func discoverContacts(
+        _ entries: [String], region: String, overNetwork: Bool = true, as client: FirestoreClient
+    ) async throws(UFreeError) -> UFreeDiscoveryResult {
         let userId = try uid(client)
         if variant == .unsaltedPhoneHash {
             // The seed's design: hash each entry on the device, query users by hashedPhoneNumber.
@@ -121,7 +130,11 @@ extension UFreeApp {
         }
         let value: Value
         do {
-            value = try await client.call("discoverContacts", ["entries": .array(entries.map { .string($0) }), "region": .string(region)])
+            let data: Fields = ["entries": .array(entries.map { .string($0) }), "region": .string(region)]
+            // Off the network: the caller has paid one round trip for several pipelined requests.
+            value = overNetwork
+                ? try await client.call("discoverContacts", data)
+                : try await backend.functions.invoke("discoverContacts", data: data, auth: client.auth)
         } catch { throw UFreeError.wrap(error) }
         let matches = (value.mapValue?["matches"]?.arrayValue ?? []).compactMap { match -> UFreeContactMatch? in
             guard let fields = match.mapValue, let entry = fields["entry"]?.stringValue, let uid = fields["uid"]?.stringValue else { return nil }

@@ -96,6 +96,19 @@ public final class UFreeClient: Sendable {
         try await app.discoverContacts(entries, region: region, as: firestore)
     }
 
+    /// Two lookups pipelined on one connection: one network round trip (paid by the caller,
+    /// e.g. a sleep), then both requests reach the function in the same instant.
+    public func discoverContactsPipelined(_ first: [String], _ second: [String], region: String)
+        async -> (Result<UFreeDiscoveryResult, UFreeError>, Result<UFreeDiscoveryResult, UFreeError>)
+    {
+        let lookup: @Sendable ([String]) async -> Result<UFreeDiscoveryResult, UFreeError> = { [app, firestore] entries in
+            do throws(UFreeError) { return .success(try await app.discoverContacts(entries, region: region, overNetwork: false, as: firestore)) } catch { return .failure(error) }
+        }
+        async let a = lookup(first)
+        async let b = lookup(second)
+        return (await a, await b)
+    }
+
     /// Marks every unread notification of the user's inbox read, one by one.
     public func markAllRead() async throws(UFreeError) {
         try await app.markAllRead(as: firestore)

@@ -25,6 +25,11 @@ public enum UFreeVariant: String, AppVariant {
     /// The blind index without a lookup quota: a signed-in script enumerates the numbering plan
     /// through `discoverContacts` and learns every user's number.
     case lookupWithoutQuota = "lookup-without-quota"
+    /// The daily lookup quota kept in the function instance's memory (a module-scope counter):
+    /// read, then an await, then the new total written. Two lookups that reach the instance in the
+    /// same instant (pipelined on one connection) can both read the same total when the second
+    /// runs between the first's read and write: the quota is overspent.
+    case quotaInMemory = "quota-in-memory"
     /// Address-book entries are only stripped to their digits before the lookup: national formats
     /// ("(415) 555-0123", "020 7946 0123") are not found.
     case contactsNotNormalized = "contacts-not-normalized"
@@ -43,6 +48,7 @@ public enum UFreeVariant: String, AppVariant {
         case .nudgeGuardReentrant: return "Two rapid taps preempted between the view model's cooldown check and its mark both nudge."
         case .unsaltedPhoneHash: return "Unkeyed phone hash on the world-readable user document: any signed-in user recovers every number offline."
         case .lookupWithoutQuota: return "Blind-index lookups without a quota: a script enumerates the numbering plan and learns every number."
+        case .quotaInMemory: return "Lookup quota counted in the function instance's memory across an await: two pipelined lookups overspend it."
         case .contactsNotNormalized: return "Contacts looked up as bare digits: entries in national format never match."
         case .badgeCountsEvents: return "Badge counted from listener events: a notification read on the user's other device stays counted."
         case .lastArrivalWins: return "A status set offline on one device overwrites a newer one set on the user's other device when it syncs."

@@ -88,6 +88,10 @@ public enum BugZoo {
         Bug(variant: "unsalted-phone-hash", app: "ufree", scenario: "contact-discovery", needs: "depth-1"),
         Bug(variant: "lookup-without-quota", app: "ufree", scenario: "contact-discovery", needs: "depth-1"),
         Bug(variant: "contacts-not-normalized", app: "ufree", scenario: "contact-discovery", needs: "depth-1"),
+        // The lookup quota counted in the function instance's memory across an await: two lookups
+        // pipelined into one instant overspend it only if the second runs between the first's read
+        // and write (a decision inside a function; the non-preemptive schedule passes).
+        Bug(variant: "quota-in-memory", app: "ufree", scenario: "contact-discovery", needs: "decision:preemption+function"),
         Bug(variant: "client-tap-guard-only", app: "ufree", scenario: "nudge-storm", needs: "depth-1"),
         // The inbox badge as an event counter: a read on the user's other device never lowers it.
         Bug(variant: "badge-counts-events", app: "ufree", scenario: "nudge-storm", needs: "depth-1"),

@@ -9,7 +9,10 @@ extension ContactDiscoveryScenario {
             "a signed-in stranger reading what the rules let it read recovers no user's phone number by trying the numbering plan offline")
         static let enumerationBounded = CheckDeclaration(
             .always, "enumeration-bounded",
-            "a script looking up the numbering plan learns no number beyond the first lookupsPerDay entries it sent in a day")
+            "a script looking up the numbering plan learns no number from an entry the server did not count against its quota")
+        static let quotaEnforced = CheckDeclaration(
+            .always, "quota-enforced",
+            "the lookups a script had answered (entries sent minus those left unanswered) stay within lookupsPerDay for each UTC day")
         static let lateRegistrationFoundLater = CheckDeclaration(
             .sometimes, "late-registration-found-later",
             "a contact who registered after a user's first discovery was found by the later one")
