@@ -71,7 +71,7 @@ public struct InspiredPlaces: Sendable, Hashable {
 
     /// Place `index`'s listing in catalogue revision `revision`.
     public func listing(_ index: Int, revision: Int64) -> Listing {
-        let mixed = Self.mix(seed, UInt64(index), UInt64(revision))
+        let mixed = StableHash.mix(seed, UInt64(index), UInt64(revision))
         return Listing(
             studioId: Self.studioId(index), name: "Yoga Studio \(index)", address: "\(index + 1) Studio Lane, London",
             rating: 3.0 + Double(mixed % 21) / 10, reviewCount: 10 + revision * 3 + Int64(mixed % 5), revision: revision)
@@ -79,17 +79,7 @@ public struct InspiredPlaces: Sendable, Hashable {
 
     /// The code the business receives to verify a claim of `studioId` (by post or phone).
     public func claimCode(_ studioId: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in studioId.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return String(Self.mix(seed, hash, 0xC1A1) % 1_000_000)
-    }
-
-    /// SplitMix64 finalizer over three words: a fixed, platform-independent mixing function.
-    static func mix(_ a: UInt64, _ b: UInt64, _ c: UInt64) -> UInt64 {
-        var z = a &+ 0x9E37_79B9_7F4A_7C15 &* (b &+ 1) &+ 0xBF58_476D_1CE4_E5B9 &* (c &+ 1)
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        String(StableHash.mix(seed, fnv1a64(studioId), 0xC1A1) % 1_000_000)
     }
 }
 

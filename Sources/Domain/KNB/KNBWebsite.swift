@@ -129,11 +129,11 @@ public struct KNBWebsite: Sendable, Hashable {
     }
 
     /// What edit `edit` (1-based) touches.
-    private func editTarget(_ edit: Int) -> Int { Int(Self.mix(seed, UInt64(edit), 0xED17) % UInt64(dates.count + occasionSlots)) }
+    private func editTarget(_ edit: Int) -> Int { Int(StableHash.mix(seed, UInt64(edit), 0xED17) % UInt64(dates.count + occasionSlots)) }
 
     private func row(_ index: Int, revision: Int) -> CalendarRow {
         let version = lastEdit(of: index, revision: revision) ?? 0
-        let draw = Self.mix(seed, UInt64(index), UInt64(version) &+ 0xCA1)
+        let draw = StableHash.mix(seed, UInt64(index), UInt64(version) &+ 0xCA1)
         // Four in ten rows are sponsored, at the start and after each edit, so an edit of a
         // sponsored row cancels it six times in ten: the "cancelled date" of the design.
         let sponsored = draw % 10 < 4
@@ -146,7 +146,7 @@ public struct KNBWebsite: Sendable, Hashable {
 
     private func occasion(_ slot: Int, revision: Int) -> Occasion? {
         let version = lastEdit(of: dates.count + slot, revision: revision) ?? 0
-        let draw = Self.mix(seed, UInt64(slot), UInt64(version) &+ 0x0CC)
+        let draw = StableHash.mix(seed, UInt64(slot), UInt64(version) &+ 0x0CC)
         guard draw % 10 < 6 else { return nil }  // taken down (or not posted yet)
         let category = Self.categories[Int(draw >> 8) % Self.categories.count]
         let day = 1 + Int(draw >> 20) % 28
@@ -169,13 +169,5 @@ public struct KNBWebsite: Sendable, Hashable {
             }
         }
         return out
-    }
-
-    /// SplitMix64 finalizer over three words: a fixed, platform-independent mixing function.
-    static func mix(_ a: UInt64, _ b: UInt64, _ c: UInt64) -> UInt64 {
-        var z = a &+ 0x9E37_79B9_7F4A_7C15 &* (b &+ 1) &+ 0xBF58_476D_1CE4_E5B9 &* (c &+ 1)
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -53,7 +53,7 @@ enum KNBWebsiteParser {
                 items = items[textEnd.upperBound...]
                 let group = Self.group(of: category)
                 result.append(Occasion(
-                    id: "\(category)-\(date)-\(hex(fnv1a("\(category)|\(date)|\(text)")).prefix(8))", category: category,
+                    id: "\(category)-\(date)-\(StableHash.hex(fnv1a64("\(category)|\(date)|\(text)")).prefix(8))", category: category,
                     categoryLabel: label, effectiveDateIso: date, rawText: text, group: group,
                     sortRank: rank(group: group, date: date)))
             }
@@ -80,12 +80,12 @@ enum KNBWebsiteParser {
 
     /// A hash of the calendar rows (16 hex digits), for the skip-if-unchanged comparison.
     static func contentHash(_ rows: [KNBWebsite.CalendarRow]) -> String {
-        hex(fnv1a(rows.map { "\($0.date)\u{1F}\($0.parsha)\u{1F}\($0.status)\u{1F}\($0.sponsor)\u{1F}\($0.occasion)" }.joined(separator: "\u{1E}")))
+        StableHash.hex(fnv1a64(rows.map { "\($0.date)\u{1F}\($0.parsha)\u{1F}\($0.status)\u{1F}\($0.sponsor)\u{1F}\($0.occasion)" }.joined(separator: "\u{1E}")))
     }
 
     /// A hash of the occasions (16 hex digits).
     static func contentHash(_ occasions: [Occasion]) -> String {
-        hex(fnv1a(occasions.map { "\($0.id)\u{1F}\($0.categoryLabel)\u{1F}\($0.rawText)" }.joined(separator: "\u{1E}")))
+        StableHash.hex(fnv1a64(occasions.map { "\($0.id)\u{1F}\($0.categoryLabel)\u{1F}\($0.rawText)" }.joined(separator: "\u{1E}")))
     }
 
     // MARK: Text
@@ -105,16 +105,5 @@ enum KNBWebsiteParser {
         guard text.contains("&") else { return String(text) }
         return String(text).replacing("&lt;", with: "<").replacing("&gt;", with: ">").replacing("&quot;", with: "\"")
             .replacing("&#39;", with: "'").replacing("&amp;", with: "&")
-    }
-
-    static func fnv1a(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return hash
-    }
-
-    static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }

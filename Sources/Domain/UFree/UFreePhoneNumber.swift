@@ -50,27 +50,16 @@ public enum UFreePhoneNumber {
     /// (standing for SHA-256; 16 hex digits). Anyone with the app's code can compute it, so over a
     /// numbering plan of a few million numbers it is inverted by trying them all.
     public static func publicHash(_ e164: String) -> String {
-        hex(fnv1a("ufree-phone:" + e164))
+        StableHash.hex(fnv1a64("ufree-phone:" + e164))
     }
 
     /// The careful design's blind index: a keyed hash of the E.164 form with a server-only
     /// secret (standing for HMAC-SHA256 with a key in Secret Manager); without the key it cannot be
     /// computed, so a stored index reveals nothing that can be tried offline.
     static func blindIndex(_ e164: String, pepper: UInt64) -> String {
-        var z = fnv1a(e164) ^ (pepper &* 0x9E37_79B9_7F4A_7C15)
+        var z = fnv1a64(e164) ^ (pepper &* 0x9E37_79B9_7F4A_7C15)
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return hex(z ^ (z >> 31) ^ pepper)
-    }
-
-    static func fnv1a(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return hash
-    }
-
-    static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        return StableHash.hex(z ^ (z >> 31) ^ pepper)
     }
 }
