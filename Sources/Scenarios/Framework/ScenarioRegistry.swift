@@ -9,7 +9,7 @@ public enum ScenarioRegistry {
         AuctionRaceScenario(), LikeStormScenario(), SeatContentionScenario(), KiddushBookingScenario(),
         HeartbeatTimelineScenario(), FriendHandshakeScenario(), NudgeStormScenario(), OfflineSyncScenario(), StampCollectScenario(),
         StampSocialScenario(), PrivacyAccessScenario(), StudioClaimScenario(), PrivacyRevocationScenario(),
-        CalendarSyncScenario(), ContactDiscoveryScenario(), MediaUploadsScenario(), DailyReminderScenario(),
+        CalendarSyncScenario(), ContactDiscoveryScenario(), MediaUploadsScenario(), DailyReminderScenario(), WhosFreeScenario(),
     ]
 
     /// Registered scenarios and the program name, behind one lock (registration happens at start-up).

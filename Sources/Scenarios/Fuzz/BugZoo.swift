@@ -127,6 +127,11 @@ public enum BugZoo {
             parameters: ["tapGapMaxMilliseconds": "0", "inboxPercent": "0"]),
         Bug(variant: "rate-limit-in-memory", app: "safensound", scenario: "heartbeat-timeline", needs: "decision:preemption+function", parameters: heartbeatSmall),
         Bug(variant: "like-tap-guard-reentrant", app: "inspired", scenario: "privacy-access", needs: "decision:preemption"),
+        // Depth 2 with a long sequence in between: the view model's badge recomputation reads the
+        // store, then the refresh's whole background upsert (2 hops a row) and the observer's
+        // recomputation must run before the view model publishes. Random needs ~2^-(2·rows)
+        // luck; PCT needs one change point at the read (docs/zoo.md).
+        Bug(variant: "heatmap-unversioned-publish", app: "ufree", scenario: "whos-free", needs: "decision:depth-2"),
     ].filter { bug in (try? ScenarioRegistry.scenario(named: bug.scenario))?.variants.contains(bug.variant) ?? false }
 
     /// The strategies the zoo compares, in table order.
