@@ -175,6 +175,16 @@ import Testing
         #expect(try await reader.avatar(of: "ana") == .image(path: "images/avatars/ana_r2_thumb.jpg", generation: 5), "thumb r2 is the fifth write: r0, r1, r2, thumb before standard")
     }
 
+    /// Found by a sweep (media-uploads seed 2892, pct:2, swarm): the private owner's profile was never
+    /// created (every retry lost to network failures), and the seeded avatar stayed as two objects no
+    /// document names (`no-orphaned-object`).
+    @Test func seedingAnAvatarWithoutAProfileLeavesNoObjects() async throws {
+        let backend = makeBackend()
+        let app = InspiredApp(backend: backend)
+        await #expect(throws: InspiredError.self) { try await app.seedAvatar(userId: "ghost", thumbBytes: 10_000, standardBytes: 100_000) }
+        #expect(backend.storage.objects.isEmpty)
+    }
+
     @Test func deleteThenUploadLeavesNoAvatarWhenTheUploadFails() async throws {
         var faults = BackendFaults.none
         faults.storageUploadFailureProbability = 1

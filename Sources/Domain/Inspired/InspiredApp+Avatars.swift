@@ -55,7 +55,12 @@ extension InspiredApp {
                 "thumbnailUrl": .set(.string(CloudStorage.downloadURL(for: thumb))),
                 "profilePictureUrl": .set(.string(CloudStorage.downloadURL(for: standard))),
             ])
-        } catch { throw .backend(error) }
+        } catch {
+            // No profile to name them (its creation failed): the objects would be orphans.
+            _ = backend.storage.remove(thumb)
+            _ = backend.storage.remove(standard)
+            throw .backend(error)
+        }
     }
 
     private func nextAvatarRevision() -> String {
