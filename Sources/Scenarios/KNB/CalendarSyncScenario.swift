@@ -68,18 +68,16 @@ public struct CalendarSyncScenario: Scenario {
         let firstTick = backend.env.clock.now
         await backend.scheduler.start(firstTick: firstTick, until: end)
         let booked = ConfirmedLog()
-        try await context.monitored(every: .seconds(60), check: {}) {
-            await withTaskGroup(of: Void.self) { group in
-                for (index, member) in members.enumerated() {
-                    group.addTask {
-                        await Simulation.named("member-\(index)") {
-                            await Self.member(member, index: index, website: site, origin: origin, ticks: ticks, booked: booked, context: context)
-                        }
+        await withTaskGroup(of: Void.self) { group in
+            for (index, member) in members.enumerated() {
+                group.addTask {
+                    await Simulation.named("member-\(index)") {
+                        await Self.member(member, index: index, website: site, origin: origin, ticks: ticks, booked: booked, context: context)
                     }
                 }
             }
-            await backend.waitUntilIdle()
         }
+        await backend.waitUntilIdle()
         guard !context.isStopped else { try context.throwIfStopped(); return }
         var lastTick = firstTick
         while lastTick + period <= end { lastTick = lastTick + period }
