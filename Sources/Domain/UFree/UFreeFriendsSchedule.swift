@@ -85,11 +85,15 @@ public actor UFreeFriendsSchedule: DomainActor {
             do {
                 let documents = try await client.query("users/\(friendId)/availability")
                 return Dictionary(documents.map { ($0.path.id, $0) }, uniquingKeysWith: { first, _ in first })
-            } catch .unavailable, .deadlineExceeded where attempt < 3 {
+            } catch {
+                let transient: Bool
+                switch error {
+                case .unavailable, .deadlineExceeded: transient = true
+                default: transient = false
+                }
+                guard transient, attempt < 3 else { throw .backend(error) }
                 try? await app.backend.env.clock.sleep(for: .seconds(attempt))
                 attempt += 1
-            } catch {
-                throw .backend(error)
             }
         }
     }
