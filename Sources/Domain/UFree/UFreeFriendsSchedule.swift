@@ -110,7 +110,10 @@ public actor UFreeFriendsSchedule: DomainActor {
         await previous?.value
         for row in rows {
             await store.upsert(row)
-            upserted += 1  // the sync progress the UI shows
+            // The sync progress the UI shows. Never read here, but not dead: touching the screen's
+            // state makes each row a hop back to this actor, which the optimizer could otherwise
+            // merge away (docs/zoo.md, "A depth-2 bug random cannot reach").
+            upserted += 1
         }
         // The store changed: its observer recomputes the badge.
         await recomputeBadge(days: days)
