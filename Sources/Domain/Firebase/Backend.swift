@@ -47,8 +47,9 @@ public final class Backend: Sendable {
     public let coverage: CoverageLedger
     private let deployedRules = Mutex(SecurityRules())
 
-    /// A project with no rules deployed, on `env`, with `faults`.
-    public init(env: DomainEnvironment, faults: BackendFaults = .default) {
+    /// A project with no rules deployed, on `env`, with `faults`; its outbox keeps `outbox`
+    /// (every record unless a run no checker reads, such as a load test, asks for counts).
+    public init(env: DomainEnvironment, faults: BackendFaults = .default, outbox retention: Outbox.Retention = .records) {
         self.env = env
         self.faults = faults
         let tracker = TaskTracker()
@@ -63,7 +64,7 @@ public final class Backend: Sendable {
         self.functions = functions
         self.storage = CloudStorage(env: env, coverage: coverage, firestore: firestore)
         self.scheduler = Scheduler(env: env, faults: faults, functions: functions, tracker: tracker, ledger: ledger, coverage: coverage)
-        let outbox = Outbox()
+        let outbox = Outbox(retention: retention)
         self.outbox = outbox
         self.messaging = Messaging(env: env, faults: faults, outbox: outbox, ledger: ledger)
         self.email = EmailService(env: env, faults: faults, outbox: outbox, ledger: ledger)

@@ -17,6 +17,8 @@ final class CollectionStore: Sendable {
     private unowned let firestore: Firestore
     private struct State {
         var actors: [String: DocumentActor] = [:]
+        /// Executors of parked document actors (see `parkIdleActors`), by id.
+        var parked: [String: any SerialExecutor] = [:]
         var live: [String: DocumentSnapshot] = [:]
         /// The ids of `live`, sorted; nil after an insert or delete until the next full query.
         var sortedIds: [String]? = []
@@ -36,13 +38,47 @@ final class CollectionStore: Sendable {
     }
 
     func actor(for id: String) -> DocumentActor {
-        state.withLock { state in
-            if let existing = state.actors[id] { return existing }
-            let created = DocumentActor(path: DocumentPath(path, id), firestore: firestore)
+        let (actor, created, rebuilt) = state.withLock { state -> (DocumentActor, Bool, Bool) in
+            if let existing = state.actors[id] { return (existing, false, false) }
+            let created: DocumentActor
+            let executor = state.parked.removeValue(forKey: id)
+            if let executor {
+                created = DocumentActor(path: DocumentPath(path, id), firestore: firestore, executor: executor, current: state.live[id])
+            } else {
+                created = DocumentActor(path: DocumentPath(path, id), firestore: firestore)
+            }
             state.actors[id] = created
-            return created
+            return (created, true, executor != nil)
+        }
+        if created { firestore.didCreateDocumentActor(rebuilt: rebuilt) }  // outside the lock: it may park every collection
+        return actor
+    }
+
+    /// Drops every actor nobody holds (no caller, no queued job: the registry has the only
+    /// reference) that its own `parkableFrom` allows at `now`, keeping its executor; returns how
+    /// many. A later `actor(for:)` rebuilds it from the index on the same executor, so the
+    /// scheduler and the trace see the same actor. An actor with its executor is most of a small
+    /// document's memory: without parking, memory grows with every document ever touched (a load
+    /// test's notifications) instead of with the ones in use (docs/performance.md).
+    func parkIdleActors(now: Int64) -> Int {
+        state.withLock { state in
+            var parked = 0
+            for id in Array(state.actors.keys) {
+                // Out of the dictionary, so the registry's reference is this local one alone.
+                var actor = state.actors.removeValue(forKey: id)!
+                if isKnownUniquelyReferenced(&actor), actor.parkableFrom.load(ordering: .acquiring) <= now {
+                    state.parked[id] = actor.executor
+                    parked += 1
+                } else {
+                    state.actors[id] = actor
+                }
+            }
+            return parked
         }
     }
+
+    /// Live (unparked) document actors and parked ones, for tests.
+    package var actorCounts: (live: Int, parked: Int) { state.withLock { ($0.actors.count, $0.parked.count) } }
 
     /// The latest committed fields of document `id`, or nil.
     func liveFields(_ id: String) -> Fields? { state.withLock { $0.live[id]?.fields } }

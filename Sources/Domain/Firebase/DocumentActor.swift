@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The unit Firestore serialises writes on: one document, its version, and the transaction
 /// lock that makes a multi-document commit atomic.
 ///
@@ -6,9 +8,17 @@
 /// the lock; `commitPrepared` installs the pending copy. A prepare that finds another
 /// transaction's lock aborts at once (never waits), so there is no deadlock and no global lock.
 /// Plain writes wait for the lock to be released so they never slip between prepare and commit.
+///
+/// An idle actor can be parked (`CollectionStore` drops it and keeps only its executor) and
+/// rebuilt from the collection's index when the document is next used: `parkableFrom` is the
+/// virtual time from which a rebuilt actor would behave exactly as this one (no lock, no waiter,
+/// no contention stream of its own, the document existing or never written, and the write-rate
+/// bucket full again), `Int64.max` while it would not.
 actor DocumentActor: DomainActor {
     nonisolated let executor: any SerialExecutor
     nonisolated let path: DocumentPath
+    /// Unix nanoseconds from which this actor may be parked (see the type's comment).
+    nonisolated let parkableFrom = Atomic<Int64>(0)
     private unowned let firestore: Firestore
     private var fields: Fields?
     private var version: UInt64 = 0
@@ -20,11 +30,41 @@ actor DocumentActor: DomainActor {
     private var rateRefillNanoseconds: Int64 = 0
     private var contentionRandom: (any RandomNumberGenerator)?
 
-    init(path: DocumentPath, firestore: Firestore) {
+    /// A fresh document actor, or (`executor` and `current` given) the rebuild of a parked one: its
+    /// executor (the same actor to the scheduler and in traces) and its last committed state.
+    init(path: DocumentPath, firestore: Firestore, executor: (any SerialExecutor)? = nil, current: DocumentSnapshot? = nil) {
         self.path = path
         self.firestore = firestore
-        self.executor = firestore.env.makeExecutor(label: "doc/\(path)")
+        self.executor = executor ?? firestore.env.makeExecutor(label: "doc/\(path)")
         self.rateTokens = firestore.faults.documentBurstWrites
+        if let current {
+            assert(current.path == path && current.exists, "a parked document is rebuilt from its own existing snapshot")
+            fields = current.fields
+            version = current.version
+            updateTime = current.updateTime
+        }
+    }
+
+    /// Publishes when this actor could be parked; called at the end of every change to its state.
+    private func updateParkable() {
+        guard lock == nil, lockWaiters.isEmpty, contentionRandom == nil, fields != nil || version == 0 else {
+            parkableFrom.store(.max, ordering: .releasing)
+            return
+        }
+        if rateRefillNanoseconds == 0 {  // the bucket was never drawn from: full, as a rebuilt one starts
+            parkableFrom.store(0, ordering: .releasing)
+            return
+        }
+        // Full again (takeRateToken's `min` returns the burst exactly) once the refill covers the
+        // missing tokens; a millisecond of margin keeps rounding out of it.
+        let faults = firestore.faults
+        let seconds = (faults.documentBurstWrites - rateTokens) / faults.documentWritesPerSecond
+        guard seconds.isFinite, seconds < 1e6 else {
+            parkableFrom.store(.max, ordering: .releasing)
+            return
+        }
+        let full = rateRefillNanoseconds + Int64((max(0, seconds) * 1e9).rounded(.up)) + 1_000_000
+        parkableFrom.store(full, ordering: .releasing)
     }
 
     func snapshot() -> DocumentSnapshot {
@@ -33,6 +73,7 @@ actor DocumentActor: DomainActor {
 
     /// A single write outside any transaction. Returns the snapshot after it.
     func write(_ operation: WriteOperation, authorize: Authorizer?) async throws(BackendError) -> DocumentSnapshot {
+        defer { updateParkable() }
         while lock != nil {
             // Re-checked where it parks: in release builds the continuation's body was seen to run
             // after other jobs of this actor, one of them the release this write waited for, so a
@@ -56,6 +97,7 @@ actor DocumentActor: DomainActor {
     func prepare(
         transaction: UInt64, expectedVersion: UInt64?, writes: [WriteOperation], authorize: Authorizer?
     ) throws(BackendError) {
+        defer { updateParkable() }
         if let lock {
             assert(lock.transaction != transaction, "transaction \(transaction) prepared \(path) twice")
             throw .aborted(.conflict("\(path) is being committed by a concurrent transaction"))
@@ -90,6 +132,7 @@ actor DocumentActor: DomainActor {
 
     /// Phase two: installs what `prepare` computed and releases the lock.
     func commitPrepared(transaction: UInt64) {
+        defer { updateParkable() }
         guard let lock, lock.transaction == transaction else {
             preconditionFailure("commit of \(path) by transaction \(transaction) that does not hold its lock")
         }
@@ -99,6 +142,7 @@ actor DocumentActor: DomainActor {
 
     /// Releases the lock if `transaction` holds it (after a failed prepare elsewhere).
     func release(transaction: UInt64) {
+        defer { updateParkable() }
         guard lock?.transaction == transaction else { return }
         lock = nil
         let waiters = lockWaiters

@@ -15,6 +15,9 @@ public final class Firestore: Sendable {
     private let backoffRandom: SharedRandom
     private let adminLatencyRandom: SharedRandom
     private let transactionCounter = Atomic<UInt64>(0)
+    /// Live document actors over every collection, and the count at which idle ones are next
+    /// parked (`CollectionStore.parkIdleActors`).
+    private let actorCensus = Mutex<(live: Int, parkAt: Int, threshold: Int, rebuilt: Int)>((0, 4_096, 4_096, 0))
 
     init(env: DomainEnvironment, faults: BackendFaults, tracker: TaskTracker, ledger: FaultLedger, coverage: CoverageLedger = CoverageLedger()) {
         self.ledger = ledger
@@ -37,6 +40,47 @@ public final class Firestore: Sendable {
     }
 
     func actor(_ path: DocumentPath) -> DocumentActor { store(path.collection).actor(for: path.id) }
+
+    /// Counts a new document actor; past the census's mark, parks the idle ones of every
+    /// collection. The mark is then twice the live actors left (at least the threshold), so the
+    /// scans cost O(1) per created actor. Parking changes no behaviour, only memory.
+    func didCreateDocumentActor(rebuilt: Bool) {
+        let due = actorCensus.withLock { census -> Bool in
+            census.live += 1
+            if rebuilt { census.rebuilt += 1 }
+            return census.live >= census.parkAt
+        }
+        guard due else { return }
+        let now = env.clock.now.unixNanoseconds
+        let stores = collections.withLock { stores in stores.keys.sorted().map { stores[$0]! } }
+        var parked = 0
+        for store in stores { parked += store.parkIdleActors(now: now) }
+        actorCensus.withLock { census in
+            census.live -= parked
+            census.parkAt = max(census.threshold, 2 * census.live)
+        }
+    }
+
+    /// Sets the live document actors at which idle ones are first parked (default 4,096; tests
+    /// lower it to park all the time and prove that parking changes no trace).
+    package func setDocumentParkingThreshold(_ threshold: Int) {
+        precondition(threshold >= 1, "parking threshold must be positive")
+        actorCensus.withLock { census in
+            census.threshold = threshold
+            census.parkAt = max(threshold, census.live)
+        }
+    }
+
+    /// Live and parked document actors over every collection, and how many parked ones were
+    /// rebuilt so far (tests, memory reports).
+    package var documentActorCounts: (live: Int, parked: Int, rebuilt: Int) {
+        let stores = collections.withLock { Array($0.values) }
+        let rebuilt = actorCensus.withLock { $0.rebuilt }
+        return stores.reduce((0, 0, rebuilt)) { total, store in
+            let counts = store.actorCounts
+            return (total.0 + counts.live, total.1 + counts.parked, total.2)
+        }
+    }
 
     /// Drops every collection: documents, their actors and listeners (`Backend.terminate`).
     func terminate() {

@@ -40,12 +40,17 @@ public final class Messaging: Sendable {
                 outcomes.append(.transientFailure)
             } else {
                 outcomes.append(.success)
+                let deliveredAt = now + random.sample(faults.fcmDelivery)  // drawn whatever the outbox keeps
+                guard outbox.keepsRecords else {
+                    outbox.count(.push)
+                    continue
+                }
                 var payload = message.data
                 payload["title"] = message.title
                 payload["body"] = message.body
                 outbox.append(OutboxRecord(
                     channel: .push, recipient: message.recipient, type: message.type, payload: payload,
-                    sentAt: now, deliveredAt: now + random.sample(faults.fcmDelivery), token: token))
+                    sentAt: now, deliveredAt: deliveredAt, token: token))
             }
         }
         assert(outcomes.count == tokens.count, "one outcome per token")

@@ -1,16 +1,67 @@
 import Synchronization
 
 /// Every push and email the backend sent, in send order, for checkers and reports.
+///
+/// A run that no checker reads (a load test) keeps only counts (`Retention.counts`): the record
+/// and its payload are a few hundred bytes a message, which would make memory grow with the
+/// arrivals instead of with the operations in flight (docs/load.md). Reading `records` of such an
+/// outbox traps, so a checker can never be handed an empty list that looks like silence.
 public final class Outbox: Sendable {
-    private let state = Mutex<[OutboxRecord]>([])
+    /// What the outbox keeps of each message.
+    public enum Retention: Sendable, Equatable {
+        /// Every record, in send order (the default: what checkers read).
+        case records
+        /// A count per channel, no records.
+        case counts
+    }
 
-    /// An empty outbox.
-    public init() {}
+    private struct State {
+        var records: [OutboxRecord] = []
+        var pushes = 0
+        var emails = 0
+    }
+    /// What this outbox keeps.
+    public let retention: Retention
+    private let state = Mutex(State())
 
-    func append(_ record: OutboxRecord) { state.withLock { $0.append(record) } }
+    /// An empty outbox keeping `retention`.
+    public init(retention: Retention = .records) {
+        self.retention = retention
+    }
 
-    /// All records in send order.
-    public var records: [OutboxRecord] { state.withLock { $0 } }
+    /// Whether a sender should build the record at all (false: it only counts).
+    var keepsRecords: Bool { retention == .records }
+
+    func append(_ record: OutboxRecord) {
+        state.withLock { state in
+            switch record.channel {
+            case .push: state.pushes += 1
+            case .email: state.emails += 1
+            }
+            if retention == .records { state.records.append(record) }
+        }
+    }
+
+    /// Counts a message whose record is not kept (`Retention.counts`).
+    func count(_ channel: OutboxRecord.Channel) {
+        state.withLock { state in
+            switch channel {
+            case .push: state.pushes += 1
+            case .email: state.emails += 1
+            }
+        }
+    }
+
+    /// All records in send order; traps for an outbox that keeps only counts.
+    public var records: [OutboxRecord] {
+        precondition(retention == .records, "this outbox keeps only counts (Outbox.Retention.counts): no checker may read its records")
+        return state.withLock { $0.records }
+    }
+
+    /// Pushes sent (every retention).
+    public var pushCount: Int { state.withLock { $0.pushes } }
+    /// Emails sent (every retention).
+    public var emailCount: Int { state.withLock { $0.emails } }
 
     /// Records of one type for one recipient.
     public func records(type: String, recipient: String? = nil) -> [OutboxRecord] {

@@ -91,7 +91,8 @@ public struct AuctionRaceScenario: Scenario {
         let names = NameBook(bidders)
         let origin = Simulation.nowNanoseconds
         let duration = UInt64(p[Parameter.durationSeconds]) * 1_000_000_000
-        try await context.monitored(every: .seconds(1), check: { Self.checkState(app, context) }) {
+        let monitor = StateMonitor()
+        try await context.monitored(every: .seconds(1), check: { monitor.check(app, context) }) {
             await withTaskGroup(of: Void.self) { group in
                 let snipers = bidders.count * p[Parameter.sniperPercent] / 100
                 for (index, bidder) in bidders.enumerated() {
@@ -218,8 +219,10 @@ public struct AuctionRaceScenario: Scenario {
             "update of \(change.after.path) went from \(before.count) to \(after.count) bids (or rewrote earlier bids)")
     }
 
-    /// Always-checks over the live honors and the outbox.
-    static func checkState(_ app: KNBApp, _ context: ScenarioContext) {
+    /// Always-checks over the live honors and the outbox, everything re-read: the reference the
+    /// incremental `StateMonitor` is checked against in debug builds.
+    static func fullPass(_ app: KNBApp) -> [StateMonitor.Observation] {
+        var observations: [StateMonitor.Observation] = []
         let honors = app.backend.firestore.query("honors")
         // Bid id → (honor, index in its bids); one hash per bid also finds duplicate ids.
         var honorBids: [[[String: Value]]] = []
@@ -245,18 +248,19 @@ public struct AuctionRaceScenario: Scenario {
                 if buyNowIndex == nil, bid["comment"]?.stringValue == "Buy Now" { buyNowIndex = index }
             }
             let increasing = zip(amounts, amounts.dropFirst()).allSatisfy { $0 < $1 }
-            context.always(Check.bidsStrictlyIncreasing, increasing && unique,
-                           "\(honor.path.id) bids \(amounts.map { Int($0) }) ids \(ids)")
+            observations.append(.always(Check.bidsStrictlyIncreasing, failure: increasing && unique ? nil :
+                "\(honor.path.id) bids \(amounts.map { Int($0) }) ids \(ids)"))
             if let last = bids.last {
                 let consistent = honor["currentBid"]?.doubleValue == last["amount"]?.doubleValue
                     && honor["currentWinnerEmail"]?.stringValue == last["bidderEmail"]?.stringValue
-                context.always(Check.winnerIsHighestBidder, consistent,
-                               "\(honor.path.id) currentBid \(honor["currentBid"]?.doubleValue ?? -1) winner \(honor["currentWinnerEmail"]?.stringValue ?? "-") but last bid \(last["amount"]?.doubleValue ?? -1) by \(last["bidderEmail"]?.stringValue ?? "-")")
+                observations.append(.always(Check.winnerIsHighestBidder, failure: consistent ? nil :
+                    "\(honor.path.id) currentBid \(honor["currentBid"]?.doubleValue ?? -1) winner \(honor["currentWinnerEmail"]?.stringValue ?? "-") but last bid \(last["amount"]?.doubleValue ?? -1) by \(last["bidderEmail"]?.stringValue ?? "-")"))
             }
             let sold = honor["isSold"] == .bool(true)
-            context.sometimes(Check.soldByBuyNow, sold)
+            observations.append(.sometimes(Check.soldByBuyNow, sold))
             let soldOK = (buyNowIndex == nil || buyNowIndex == bids.count - 1) && (!sold || buyNowIndex == bids.count - 1)
-            context.always(Check.noBidAfterSold, soldOK, "\(honor.path.id) has \(bids.count - 1 - (buyNowIndex ?? bids.count - 1)) bid(s) after its Buy Now")
+            observations.append(.always(Check.noBidAfterSold, failure: soldOK ? nil :
+                "\(honor.path.id) has \(bids.count - 1 - (buyNowIndex ?? bids.count - 1)) bid(s) after its Buy Now"))
         }
         // The outbox's OUTBID pushes, checked in one pass and reported in one batch per check (the
         // same observations and first violation as one `always` per push).
@@ -282,13 +286,14 @@ public struct AuctionRaceScenario: Scenario {
                 firstFailure = (Check.outbidOncePerBid, "second OUTBID push for \(bidId) to \(record.recipient)")
             }
         }
-        context.sometimes(Check.outbidSent, outbidSent)
+        observations.append(.sometimes(Check.outbidSent, outbidSent))
         // The check that failed first goes first, so it is the one recorded as the violation.
         var checks = [Check.outbidToPreviousWinner, Check.outbidOncePerBid]
         if firstFailure?.check == checks[1] { checks.reverse() }
-        for check in checks {
-            context.always(check, observations: checked, firstFailure: check == firstFailure?.check ? firstFailure?.message : nil)
+        for check in checks where checked > 0 {
+            observations.append(.batch(check, observations: checked, firstFailure: check == firstFailure?.check ? firstFailure?.message : nil))
         }
+        return observations
     }
 
     /// End-state checks once the backend is idle.

@@ -1,0 +1,97 @@
+import Domain
+import Sim
+import Testing
+
+/// Parking idle document actors (`CollectionStore.parkIdleActors`) frees memory and changes
+/// nothing else: a run that parks after every new actor has the same trace, steps, documents and
+/// outbox as one that never reaches the threshold.
+@Suite struct DocumentParkingTests {
+    /// What one run leaves: its trace, its steps, every document and message, and the census.
+    struct Run: Sendable {
+        let trace: TraceHash
+        let steps: UInt64
+        let state: [String]
+        let parked: Int
+        let rebuilt: Int
+        /// Pushes and emails the outbox counted.
+        let messages: Int
+    }
+
+    /// Twelve bidders on three honors at the backend's default latencies and faults (contention
+    /// aborts, retries, OUTBID notifications and pushes), with `threshold` live actors before
+    /// idle ones are parked; then every bidder reads its notifications and bids once more, so
+    /// parked documents are read and written again.
+    static func auction(seed: UInt64, threshold: Int, outbox retention: Outbox.Retention = .records) -> Run {
+        let configuration = SimulationConfiguration(
+            seed: seed, timingWindowNanoseconds: UInt64(BackendFaults.default.concurrencyWindow.nanoseconds))
+        let result = Simulation.run(configuration) { () async -> ([String], Int, Int, Int) in
+            let clock = SimClock()
+            let env = DomainEnvironment(
+                clock: DomainClock(clock, epochUnixNanoseconds: clock.unixNanoseconds(at: clock.now)),
+                executors: ParkingTestExecutors(), random: ParkingTestStreams(streams: Simulation.streams))
+            let app = KNBApp(backend: Backend(env: env, faults: .default, outbox: retention))
+            app.backend.firestore.setDocumentParkingThreshold(threshold)
+            let bidders = (0..<12).map { app.client(email: "u\($0)@knb.org", name: "u\($0)") }
+            for (index, bidder) in bidders.enumerated() {
+                try? await bidder.register()
+                try? await bidder.registerToken("tok-\(index)")
+            }
+            try? await app.backend.firestore.update(DocumentPath("users", "u0@knb.org"), ["isAdmin": .set(true)])
+            for honor in 0..<3 { try? await bidders[0].createHonor(id: "h\(honor)", name: "honor \(honor)", buyNowPrice: 10_000) }
+            await withTaskGroup(of: Void.self) { group in
+                for (index, bidder) in bidders.enumerated() {
+                    group.addTask {
+                        for round in 0..<5 {
+                            _ = try? await bidder.placeBid(honorId: "h\((index + round) % 3)", amount: Double(10 + 20 * round + index))
+                        }
+                        _ = try? await app.backend.firestore.get(DocumentPath("users", "u\(index)@knb.org"))
+                        _ = try? await bidder.placeBid(honorId: "h\(index % 3)", amount: Double(200 + index))
+                    }
+                }
+            }
+            await app.backend.waitUntilIdle()
+            let firestore = app.backend.firestore
+            var state: [String] = []
+            for collection in ["honors", "users"] + bidders.indices.map({ "users/u\($0)@knb.org/notifications" }) {
+                for document in firestore.query(collection) {
+                    let fields = document.fields ?? [:]
+                    state.append("\(document.path) v\(document.version) @\(document.updateTime.unixNanoseconds) "
+                        + fields.keys.sorted().map { "\($0)=\(fields[$0]!)" }.joined(separator: ","))
+                }
+            }
+            if app.backend.outbox.retention == .records { state += app.backend.outbox.records.map(\.description) }
+            let counts = firestore.documentActorCounts
+            return (state, counts.parked, counts.rebuilt, app.backend.outbox.pushCount + app.backend.outbox.emailCount)
+        }
+        let output = result.output ?? (["ended \(result.outcome)"], 0, 0, 0)
+        return Run(trace: result.traceHash, steps: result.steps, state: output.0, parked: output.1, rebuilt: output.2, messages: output.3)
+    }
+
+    @Test func parkingAfterEveryNewActorChangesNoTraceAndNoDocument() {
+        var rebuiltInAll = 0
+        for seed in UInt64(1)...12 {
+            let never = Self.auction(seed: seed, threshold: 1_000_000)
+            let always = Self.auction(seed: seed, threshold: 1)
+            #expect(never.parked == 0 && never.rebuilt == 0, "seed \(seed): the default run must not park")
+            #expect(always.parked > 0, "seed \(seed): threshold 1 must park idle actors")
+            #expect(always.trace == never.trace, "seed \(seed): parking changed the trace")
+            #expect(always.steps == never.steps, "seed \(seed): \(always.steps) steps with parking, \(never.steps) without")
+            #expect(always.state == never.state, "seed \(seed): parking changed documents or messages")
+            #expect(never.state.count > 20, "seed \(seed): the workload wrote too little to compare: \(never.state.prefix(3))")
+            rebuiltInAll += always.rebuilt
+        }
+        // Parked documents were used again (read or written) and rebuilt from the index.
+        #expect(rebuiltInAll > 12, "only \(rebuiltInAll) rebuilt actors over 12 seeds")
+    }
+}
+
+/// One `SimExecutor` per domain actor, so every hop is a scheduling point.
+private struct ParkingTestExecutors: ActorExecutorSource {
+    func makeExecutor(label: String) -> any SerialExecutor { SimExecutor(label) }
+}
+
+/// The simulation's named random streams as the domain's `RandomSource`.
+private struct ParkingTestStreams: RandomSource {
+    let streams: RandomStreams
+    func stream(named name: String) -> any RandomNumberGenerator { streams.stream(named: name) }
+}
