@@ -31,4 +31,24 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
 
     /// By name (the order reports list them in).
     public static func < (lhs: FaultKind, rhs: FaultKind) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// The case's position in `allCases`, without hashing its raw string (the ledger's tallies
+    /// are an array indexed by it: a dictionary keyed by a `String`-backed enum hashes the string).
+    package var ordinal: Int {
+        switch self {
+        case .triggerDuplicate: 0
+        case .triggerReorder: 1
+        case .networkFailure: 2
+        case .networkTimeout: 3
+        case .contentionAbort: 4
+        case .scheduleDuplicate: 5
+        case .scheduleOverlap: 6
+        case .fcmTokenFailure: 7
+        case .emailRateLimit: 8
+        case .emailTimeout: 9
+        case .storageUploadFailure: 10
+        case .websiteFetchFailure: 11
+        case .websiteSlowFetch: 12
+        }
+    }
 }

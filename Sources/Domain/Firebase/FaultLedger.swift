@@ -52,7 +52,8 @@ public final class FaultLedger: Sendable {
     public static let maxEvents = 5_000
 
     private struct State {
-        var tallies: [FaultKind: Tally] = [:]
+        /// By `FaultKind.ordinal`; nil until the kind's first opportunity or observation.
+        var tallies = [Tally?](repeating: nil, count: FaultKind.allCases.count)
         var events: [Event] = []
         /// Per trigger and document: the last commit seen at dispatch (for reorder chances).
         var lastCommit: [String: Timestamp] = [:]
@@ -74,15 +75,21 @@ public final class FaultLedger: Sendable {
         let p = min(1, probability)
         let expected = UInt64((p * 1e9).rounded()), variance = UInt64((p * (1 - p) * 1e9).rounded())
         state.withLock { state in
-            state.tallies[kind, default: Tally()].opportunities += 1
-            state.tallies[kind, default: Tally()].expectedBillionths &+= expected
-            state.tallies[kind, default: Tally()].varianceBillionths &+= variance
+            var tally = state.tallies[kind.ordinal] ?? Tally()
+            tally.opportunities += 1
+            tally.expectedBillionths &+= expected
+            tally.varianceBillionths &+= variance
+            state.tallies[kind.ordinal] = tally
         }
     }
 
     /// `kind` took effect on `subject`.
     public func observe(_ kind: FaultKind, subject: String) {
-        state.withLock { $0.tallies[kind, default: Tally()].observed += 1 }
+        state.withLock { state in
+            var tally = state.tallies[kind.ordinal] ?? Tally()
+            tally.observed += 1
+            state.tallies[kind.ordinal] = tally
+        }
         log(kind.rawValue, subject: subject)
     }
 
@@ -128,5 +135,10 @@ public final class FaultLedger: Sendable {
     }
 
     /// Every kind's totals so far, by kind.
-    public var tallies: [FaultKind: Tally] { state.withLock { $0.tallies } }
+    public var tallies: [FaultKind: Tally] {
+        let tallies = state.withLock { $0.tallies }
+        var byKind: [FaultKind: Tally] = [:]
+        for kind in FaultKind.allCases { if let tally = tallies[kind.ordinal] { byKind[kind] = tally } }
+        return byKind
+    }
 }
