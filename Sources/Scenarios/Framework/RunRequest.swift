@@ -30,6 +30,9 @@ public struct RunRequest: Sendable, Hashable {
     public var timingWindowNanoseconds: UInt64?
     /// Planted defects of the backend (tests of the harness only; empty in real runs).
     package var backendDefects: Set<BackendDefect> = []
+    /// Live document actors at which the run's backends start parking idle ones (tests prove
+    /// with a tiny value that parking changes no run; nil: the backend's default).
+    package var documentParkingThreshold: Int?
 
     /// The window a run uses when the request names none (the backend's concurrency window).
     public static let defaultTimingWindowNanoseconds = UInt64(BackendFaults.default.concurrencyWindow.nanoseconds)

@@ -35,6 +35,8 @@ public final class ScenarioContext: Sendable {
         var timeZones: [String: String] = [:]
         /// The run's backends, held weakly: the leak tests check they are freed once the run ends.
         var backends: [WeakBackend] = []
+        /// Document actors the run's backends parked, counted as each backend is terminated.
+        var parkedDocumentActors = 0
     }
     struct WeakBackend {
         weak var backend: Backend?
@@ -49,8 +51,9 @@ public final class ScenarioContext: Sendable {
     /// A context whose backend carries planted `backendDefects` (tests of the harness).
     package init(
         scenario: String, seed: UInt64, parameters: ScenarioParameters, variant: String?, swarm: SwarmConfiguration?,
-        backendDefects: Set<BackendDefect>
+        backendDefects: Set<BackendDefect>, documentParkingThreshold: Int? = nil
     ) {
+        self.documentParkingThreshold = documentParkingThreshold
         self.backendDefects = backendDefects
         self.swarm = swarm
         self.scenario = scenario
@@ -68,6 +71,7 @@ public final class ScenarioContext: Sendable {
     /// deploy do not keep every run's backend alive in a worker that runs thousands of seeds.
     public func backend(_ base: Domain.BackendFaults = .default, environment: DomainEnvironment? = nil) -> Backend {
         let backend = Backend(env: environment ?? SimulatedEnvironment.current(), faults: faults(base))
+        if let documentParkingThreshold { backend.firestore.setDocumentParkingThreshold(documentParkingThreshold) }
         // The ledger times events from its clock's zero; this is that zero in virtual time.
         let origin = Int64(Simulation.nowNanoseconds) - backend.env.clock.elapsedNanoseconds
         state.withLock { state in
@@ -76,7 +80,11 @@ public final class ScenarioContext: Sendable {
             if state.calendarZeroUnixNanoseconds == nil { state.calendarZeroUnixNanoseconds = backend.env.clock.epochUnixNanoseconds - origin }
             state.backends.append(WeakBackend(backend: backend))
         }
-        Simulation.atEnd { backend.terminate() }
+        Simulation.atEnd { [self] in
+            let actors = backend.firestore.documentActorCounts
+            state.withLock { $0.parkedDocumentActors += actors.parked + actors.rebuilt }
+            backend.terminate()
+        }
         return backend
     }
 
@@ -93,6 +101,10 @@ public final class ScenarioContext: Sendable {
 
     /// Planted backend defects of this run (tests of the harness only).
     package let backendDefects: Set<BackendDefect>
+    /// Live document actors at which this run's backends start parking idle ones (nil: the default).
+    package let documentParkingThreshold: Int?
+    /// Document actors this run's backends parked (read once the run has ended).
+    package var parkedDocumentActors: Int { state.withLock { $0.parkedDocumentActors } }
 
     /// How many backends the run built (the runner checks a swarmed run built at least one).
     var backendsBuilt: Int { state.withLock { $0.faultLedgers.count } }

@@ -38,6 +38,8 @@ public enum ScenarioRunner {
         public var samples: [LatencySample]
         /// A replayed decisions log that asked for a choice that did not exist (nil: followed exactly).
         public var replayDivergence: ReplayDivergence? = nil
+        /// Document actors the run's backends parked (tests: proof that parking happened).
+        package var parkedDocumentActors = 0
     }
 
     /// The kernel configuration of `request` (its replay log, when it has one).
@@ -58,7 +60,7 @@ public enum ScenarioRunner {
         return {
             let context = ScenarioContext(
                 scenario: name, seed: request.seed, parameters: parameters, variant: request.variant, swarm: request.swarm,
-                backendDefects: request.backendDefects)
+                backendDefects: request.backendDefects, documentParkingThreshold: request.documentParkingThreshold)
             sink(context)
             // No strategy here: a replay (decisions log) must hash the same as the run it replays.
             Simulation.record("scenario \(name) seed \(request.seed) variant \(request.variant ?? "careful")")
@@ -145,7 +147,9 @@ public enum ScenarioRunner {
                 timeline: report.timeline, violation: observed.violation, failure: failure.message, operations: operations,
                 samples: observed.samples, endNanoseconds: result.virtualNanoseconds, endStep: result.steps)
         }
-        return Execution(report: report, trace: result.trace, decisions: result.decisions, samples: observed.samples, replayDivergence: result.replayDivergence)
+        var execution = Execution(report: report, trace: result.trace, decisions: result.decisions, samples: observed.samples, replayDivergence: result.replayDivergence)
+        execution.parkedDocumentActors = context.parkedDocumentActors
+        return execution
     }
 
     /// The users' timeline with the faults that took effect (user `backend`) merged in by time,
