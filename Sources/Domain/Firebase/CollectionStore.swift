@@ -63,10 +63,12 @@ final class CollectionStore: Sendable {
     func parkIdleActors(now: Int64) -> Int {
         state.withLock { state in
             var parked = 0
-            for id in Array(state.actors.keys) {
+            // Those the clock and their state allow; only they are taken out of the dictionary.
+            let due = state.actors.compactMap { $0.value.parkableFrom.load(ordering: .acquiring) <= now ? $0.key : nil }
+            for id in due {
                 // Out of the dictionary, so the registry's reference is this local one alone.
                 var actor = state.actors.removeValue(forKey: id)!
-                if isKnownUniquelyReferenced(&actor), actor.parkableFrom.load(ordering: .acquiring) <= now {
+                if isKnownUniquelyReferenced(&actor) {
                     state.parked[id] = actor.executor
                     parked += 1
                 } else {

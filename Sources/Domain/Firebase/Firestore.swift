@@ -10,7 +10,8 @@ public final class Firestore: Sendable {
     let tracker: TaskTracker
     let triggers: TriggerDispatcher
     let ledger: FaultLedger
-    private let collections = Mutex<[String: CollectionStore]>([:])
+    /// The collections by path, and in the order they were first used (parking walks that order).
+    private let collections = Mutex<(byPath: [String: CollectionStore], ordered: [CollectionStore])>(([:], []))
     private let autoIds: SharedRandom
     private let backoffRandom: SharedRandom
     private let adminLatencyRandom: SharedRandom
@@ -32,9 +33,10 @@ public final class Firestore: Sendable {
 
     func store(_ collection: String) -> CollectionStore {
         collections.withLock { stores in
-            if let existing = stores[collection] { return existing }
+            if let existing = stores.byPath[collection] { return existing }
             let created = CollectionStore(path: collection, firestore: self)
-            stores[collection] = created
+            stores.byPath[collection] = created
+            stores.ordered.append(created)
             return created
         }
     }
@@ -52,7 +54,7 @@ public final class Firestore: Sendable {
         }
         guard due else { return }
         let now = env.clock.now.unixNanoseconds
-        let stores = collections.withLock { stores in stores.keys.sorted().map { stores[$0]! } }
+        let stores = collections.withLock { $0.ordered }
         var parked = 0
         for store in stores { parked += store.parkIdleActors(now: now) }
         actorCensus.withLock { census in
@@ -74,7 +76,7 @@ public final class Firestore: Sendable {
     /// Live and parked document actors over every collection, and how many parked ones were
     /// rebuilt so far (tests, memory reports).
     package var documentActorCounts: (live: Int, parked: Int, rebuilt: Int) {
-        let stores = collections.withLock { Array($0.values) }
+        let stores = collections.withLock { $0.ordered }
         let rebuilt = actorCensus.withLock { $0.rebuilt }
         return stores.reduce((0, 0, rebuilt)) { total, store in
             let counts = store.actorCounts
@@ -85,10 +87,10 @@ public final class Firestore: Sendable {
     /// Drops every collection: documents, their actors and listeners (`Backend.terminate`).
     func terminate() {
         let stores = collections.withLock { stores in
-            defer { stores = [:] }
-            return stores
+            defer { stores = ([:], []) }
+            return stores.ordered
         }
-        for store in stores.values { store.removeAll() }
+        for store in stores { store.removeAll() }
     }
 
     // MARK: Admin SDK
