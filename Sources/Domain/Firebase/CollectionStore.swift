@@ -68,7 +68,9 @@ final class CollectionStore: Sendable {
             for id in due {
                 // Out of the dictionary, so the registry's reference is this local one alone.
                 var actor = state.actors.removeValue(forKey: id)!
-                if isKnownUniquelyReferenced(&actor) {
+                // Read again once nobody else holds it: on the real runtime a holder may have
+                // changed its state (a rate token) between the first read and its release.
+                if isKnownUniquelyReferenced(&actor), actor.parkableFrom.load(ordering: .acquiring) <= now {
                     state.parked[id] = actor.executor
                     parked += 1
                 } else {

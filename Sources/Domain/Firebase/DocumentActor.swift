@@ -51,8 +51,10 @@ actor DocumentActor: DomainActor {
             parkableFrom.store(.max, ordering: .releasing)
             return
         }
-        if rateRefillNanoseconds == 0 {  // the bucket was never drawn from: full, as a rebuilt one starts
-            parkableFrom.store(0, ordering: .releasing)
+        if rateRefillNanoseconds == 0 {
+            // Never refilled: full only if never drawn from (a write at clock 0 also leaves 0, and
+            // `takeRateToken` would not refill it: such an actor is not parked until it is).
+            parkableFrom.store(rateTokens == firestore.faults.documentBurstWrites ? 0 : .max, ordering: .releasing)
             return
         }
         // Full again (takeRateToken's `min` returns the burst exactly) once the refill covers the

@@ -45,8 +45,8 @@ extension AuctionRaceScenario {
             /// The `bids` field as read, and its map elements (the positions the checks use).
             var raw: [Value]
             var bids: [[String: Value]]
-            var amounts: [Double]
-            var ids: [String]
+            /// The last bid's amount (strictly increasing so far) and the ids seen (unique so far).
+            var lastAmount: Double?
             var idSet: Set<String>
             var increasing: Bool
             var unique: Bool
@@ -116,6 +116,10 @@ extension AuctionRaceScenario {
                         var honor = state.honors[honorIndex]
                         let added = raw[honor.raw.count...]
                         honor.version = snapshot.version
+                        // `==` on values is Swift's (0.0 == -0.0, canonically equivalent strings
+                        // are equal): the verdicts of the old bids hold, but messages and pushes
+                        // read the new maps, byte for byte what the full pass reads.
+                        honor.bids = raw[..<honor.raw.count].compactMap(\.mapValue)
                         honor.raw = raw
                         for element in added {
                             guard let bid = element.mapValue else { continue }
@@ -130,7 +134,7 @@ extension AuctionRaceScenario {
                     } else {
                         if honorIndex < state.honors.count { rebuildIndex = true }  // bids rewritten
                         var honor = Honor(
-                            version: snapshot.version, raw: raw, bids: [], amounts: [], ids: [], idSet: [],
+                            version: snapshot.version, raw: raw, bids: [], lastAmount: nil, idSet: [],
                             increasing: true, unique: true, buyNowIndex: nil, observations: [])
                         for element in raw { if let bid = element.mapValue { Self.append(bid, to: &honor) } }
                         honor.observations = Self.observations(snapshot, honor)
@@ -187,12 +191,9 @@ extension AuctionRaceScenario {
         private static func append(_ bid: [String: Value], to honor: inout Honor) {
             let position = honor.bids.count
             let amount = bid["amount"]?.doubleValue ?? 0
-            if let last = honor.amounts.last, !(last < amount) { honor.increasing = false }
-            honor.amounts.append(amount)
-            if let id = bid["id"]?.stringValue {
-                honor.ids.append(id)
-                if !honor.idSet.insert(id).inserted { honor.unique = false }
-            }
+            if let last = honor.lastAmount, !(last < amount) { honor.increasing = false }
+            honor.lastAmount = amount
+            if let id = bid["id"]?.stringValue, !honor.idSet.insert(id).inserted { honor.unique = false }
             if honor.buyNowIndex == nil, bid["comment"]?.stringValue == "Buy Now" { honor.buyNowIndex = position }
             honor.bids.append(bid)
         }
@@ -203,7 +204,8 @@ extension AuctionRaceScenario {
             let id = snapshot.path.id
             observations.append(.always(
                 Check.bidsStrictlyIncreasing,
-                failure: honor.increasing && honor.unique ? nil : "\(id) bids \(honor.amounts.map { Int($0) }) ids \(honor.ids)"))
+                failure: honor.increasing && honor.unique ? nil :
+                    "\(id) bids \(honor.bids.map { Int($0["amount"]?.doubleValue ?? 0) }) ids \(honor.bids.compactMap { $0["id"]?.stringValue })"))
             if let last = honor.bids.last {
                 let consistent = snapshot["currentBid"]?.doubleValue == last["amount"]?.doubleValue
                     && snapshot["currentWinnerEmail"]?.stringValue == last["bidderEmail"]?.stringValue
