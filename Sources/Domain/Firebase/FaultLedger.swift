@@ -54,6 +54,13 @@ public final class FaultLedger: Sendable {
     private struct State {
         /// By `FaultKind.ordinal`; nil until the kind's first opportunity or observation.
         var tallies = [Tally?](repeating: nil, count: FaultKind.allCases.count)
+
+        /// Applies `change` to `kind`'s tally, creating it on first use.
+        mutating func tally(_ kind: FaultKind, _ change: (inout Tally) -> Void) {
+            var tally = tallies[kind.ordinal] ?? Tally()
+            change(&tally)
+            tallies[kind.ordinal] = tally
+        }
         var events: [Event] = []
         /// Per trigger and document: the last commit seen at dispatch (for reorder chances).
         var lastCommit: [String: Timestamp] = [:]
@@ -75,21 +82,17 @@ public final class FaultLedger: Sendable {
         let p = min(1, probability)
         let expected = UInt64((p * 1e9).rounded()), variance = UInt64((p * (1 - p) * 1e9).rounded())
         state.withLock { state in
-            var tally = state.tallies[kind.ordinal] ?? Tally()
-            tally.opportunities += 1
-            tally.expectedBillionths &+= expected
-            tally.varianceBillionths &+= variance
-            state.tallies[kind.ordinal] = tally
+            state.tally(kind) { tally in
+                tally.opportunities += 1
+                tally.expectedBillionths &+= expected
+                tally.varianceBillionths &+= variance
+            }
         }
     }
 
     /// `kind` took effect on `subject`.
     public func observe(_ kind: FaultKind, subject: String) {
-        state.withLock { state in
-            var tally = state.tallies[kind.ordinal] ?? Tally()
-            tally.observed += 1
-            state.tallies[kind.ordinal] = tally
-        }
+        state.withLock { $0.tally(kind) { $0.observed += 1 } }
         log(kind.rawValue, subject: subject)
     }
 

@@ -19,6 +19,13 @@ public final class Outbox: Sendable {
         var records: [OutboxRecord] = []
         var pushes = 0
         var emails = 0
+
+        mutating func count(_ channel: OutboxRecord.Channel) {
+            switch channel {
+            case .push: pushes += 1
+            case .email: emails += 1
+            }
+        }
     }
     /// What this outbox keeps.
     public let retention: Retention
@@ -34,22 +41,14 @@ public final class Outbox: Sendable {
 
     func append(_ record: OutboxRecord) {
         state.withLock { state in
-            switch record.channel {
-            case .push: state.pushes += 1
-            case .email: state.emails += 1
-            }
+            state.count(record.channel)
             if retention == .records { state.records.append(record) }
         }
     }
 
     /// Counts a message whose record is not kept (`Retention.counts`).
     func count(_ channel: OutboxRecord.Channel) {
-        state.withLock { state in
-            switch channel {
-            case .push: state.pushes += 1
-            case .email: state.emails += 1
-            }
-        }
+        state.withLock { $0.count(channel) }
     }
 
     /// All records in send order; traps for an outbox that keeps only counts.

@@ -55,6 +55,7 @@ extension AuctionRaceScenario {
             var observations: [Observation]
         }
 
+        /// One OUTBID push as outbid-once-per-bid tells them apart (both passes use it).
         struct PushKey: Hashable { let bidId: String, recipient: String, token: String }
 
         struct State {

@@ -264,8 +264,7 @@ public struct AuctionRaceScenario: Scenario {
         }
         // The outbox's OUTBID pushes, checked in one pass and reported in one batch per check (the
         // same observations and first violation as one `always` per push).
-        struct PushKey: Hashable { let bidId: String, recipient: String, token: String }
-        var seen: Set<PushKey> = []
+        var seen: Set<StateMonitor.PushKey> = []
         var outbidSent = false
         var checked = 0
         var firstFailure: (check: CheckDeclaration, message: String)?
@@ -282,7 +281,7 @@ public struct AuctionRaceScenario: Scenario {
                                 "OUTBID for \(bidId) went to \(record.recipient); bidder \(bidder ?? "-"), previous winner \(previous ?? "none")")
                 continue
             }
-            if !seen.insert(PushKey(bidId: bidId, recipient: record.recipient, token: record.token ?? "")).inserted {
+            if !seen.insert(StateMonitor.PushKey(bidId: bidId, recipient: record.recipient, token: record.token ?? "")).inserted {
                 firstFailure = (Check.outbidOncePerBid, "second OUTBID push for \(bidId) to \(record.recipient)")
             }
         }
