@@ -9,7 +9,7 @@ import Testing
 /// written, duplicate pushes and pushes to the wrong user.
 @Suite struct AuctionRaceMonitorTests {
     static func bid(_ id: String, _ amount: Double, _ bidder: String, comment: String? = nil) -> Value {
-        var fields: [String: Value] = ["id": .string(id), "amount": .double(amount), "bidderEmail": .string(bidder)]
+        var fields: Fields = ["id": .string(id), "amount": .double(amount), "bidderEmail": .string(bidder)]
         if let comment { fields["comment"] = .string(comment) }
         return .map(fields)
     }

@@ -35,7 +35,7 @@ public enum FieldUpdate: Hashable, Sendable {
     }
 }
 
-extension Dictionary where Key == String, Value == Domain.Value {
+extension Fields {
     /// Applies `updates` keyed by dotted field paths (`"fcmTokens.tok1"` reaches into a map).
     /// Keys are applied in sorted order so the result never depends on dictionary order.
     public func applying(_ updates: [String: FieldUpdate], commitTime: Timestamp) -> Fields {

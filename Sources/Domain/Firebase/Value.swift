@@ -1,7 +1,7 @@
 /// A Firestore field value: the small closed set of types the simulated apps store.
 ///
-/// Maps are Swift dictionaries; nothing iterates them where order could change behaviour
-/// (`description` sorts keys). Integers and doubles are distinct, as in Firestore.
+/// Maps are `Fields` (entries sorted by key, so iteration never depends on hashing). Integers and
+/// doubles are distinct, as in Firestore.
 public enum Value: Hashable, Sendable, CustomStringConvertible {
     case null
     case bool(Bool)
@@ -10,7 +10,7 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
     case string(String)
     case timestamp(Timestamp)
     case array([Value])
-    case map([String: Value])
+    case map(Fields)
 
     /// The string, nil for another type.
     public var stringValue: String? { if case .string(let v) = self { return v }; return nil }
@@ -37,7 +37,7 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
     /// The array, nil for another type.
     public var arrayValue: [Value]? { if case .array(let v) = self { return v }; return nil }
     /// The map, nil for another type.
-    public var mapValue: [String: Value]? { if case .map(let v) = self { return v }; return nil }
+    public var mapValue: Fields? { if case .map(let v) = self { return v }; return nil }
 
     /// The value as JSON-like text, for notes and stories.
     public var description: String {
@@ -50,13 +50,10 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
         case .timestamp(let v): return "\(v)"
         case .array(let v): return "[" + v.map(\.description).joined(separator: ",") + "]"
         case .map(let v):
-            return "{" + v.keys.sorted().map { "\($0):\(v[$0]!.description)" }.joined(separator: ",") + "}"
+            return v.description
         }
     }
 }
-
-/// The fields of one document.
-public typealias Fields = [String: Value]
 
 extension Value: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
     ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
@@ -73,13 +70,13 @@ extension Value: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Expres
     public init(arrayLiteral elements: Value...) { self = .array(elements) }
     /// `[key: …]` is a map value.
     public init(dictionaryLiteral elements: (String, Value)...) {
-        self = .map(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+        self = .map(Fields(elements, uniquingKeysWith: { _, last in last }))
     }
     /// `nil` is the null value.
     public init(nilLiteral: ()) { self = .null }
 }
 
-extension Dictionary where Key == String, Value == Domain.Value {
+extension Fields {
     /// A canonical one-line rendering with sorted keys (for traces, outbox payloads and tests).
-    public var canonicalDescription: String { Domain.Value.map(self).description }
+    public var canonicalDescription: String { description }
 }

@@ -6,7 +6,7 @@ extension InspiredApp {
     /// to privacy rules" (§ 2.1), and posts are readable by every signed-in user, so the careful
     /// design copies it only while the avatar is public; a groups-only avatar shows the
     /// "Community-Only" placeholder (§ 5.3.1.3) without it.
-    func authorMetadata(_ userId: String, _ profile: Fields) -> [String: Value] {
+    func authorMetadata(_ userId: String, _ profile: Fields) -> Fields {
         let avatarPrivacy = profile["privacySettings"]?.mapValue?["avatarPrivacy"] ?? .null
         let shareThumbnail = variant == .authorMetadataNeverUpdated || avatarPrivacy == .string(InspiredPrivacySettings.AvatarPrivacy.public.rawValue)
         return [

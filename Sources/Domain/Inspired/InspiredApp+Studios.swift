@@ -41,7 +41,7 @@ extension InspiredApp {
                     return
                 }
                 if let held = current["placesRevision"]?.intValue, held >= listing.revision { return }
-                transaction.update(path, placesData.mapValues { FieldUpdate.set($0) })
+                transaction.update(path, Dictionary(uniqueKeysWithValues: placesData.map { ($0.key, FieldUpdate.set($0.value)) }))
             }
         }
     }

@@ -79,13 +79,13 @@ public final class InspiredApp: Sendable {
             try await client.runTransaction { transaction in
                 let existing = try await transaction.get(Self.user(userId))
                 if existing.exists { throw InspiredError.profileAlreadyExists(userId: userId) }
-                transaction.create(Self.user(userId), [
+                transaction.create(Self.user(userId), ([
                     "id": .string(userId), "displayName": .string(displayName), "bio": .string(bio),
                     "privacySettings": InspiredPrivacySettings.defaults.value,
                     "profilePictureUrl": .string("https://storage.example/avatars/\(userId).jpg"),
                     "thumbnailUrl": .string("https://storage.example/avatars/\(userId)_thumb.jpg"),
                     "createdAt": .timestamp(now), "updatedAt": .timestamp(now),
-                ].merging(self.variant == .joinedGroupsInProfile ? ["joinedCommunities": .array(joinedCommunities.map(Value.string))] : [:]) { $1 })
+                ] as Fields).merging(self.variant == .joinedGroupsInProfile ? ["joinedCommunities": .array(joinedCommunities.map(Value.string))] : [:]) { $1 })
                 transaction.set(Self.memberships(userId), ["communities": .array(joinedCommunities.map(Value.string))])
             }
         } catch { throw InspiredError.wrap(error) }

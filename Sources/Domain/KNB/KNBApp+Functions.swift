@@ -286,7 +286,7 @@ extension KNBApp {
         var record: Fields = [
             "type": .string(type), "title": .string(title), "body": .string(body), "isRead": false,
             "createdAt": .timestamp(backend.env.clock.now),
-            "data": .map(data.mapValues { .string($0) }),
+            "data": .map(Fields(uniqueKeysWithValues: data.map { ($0.key, Value.string($0.value)) })),
         ]
         record["key"] = .string(key)
         let notifications = "users/\(email)/notifications"

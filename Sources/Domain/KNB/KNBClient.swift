@@ -141,7 +141,7 @@ public final class KNBClient: Sendable {
     }
 
     private func bidValue(id: String, amount: Double, comment: String?) -> Value {
-        var bid: [String: Value] = [
+        var bid: Fields = [
             "id": .string(id), "amount": .double(amount), "bidderName": .string(name), "bidderEmail": .string(email),
             "timestamp": .timestamp(now),
         ]

@@ -335,7 +335,7 @@ public struct PrivacyRevocationScenario: Scenario {
                   let profile = backend.firestore.liveFields(DocumentPath("users", authorId)) else { continue }
             let avatar = profile["privacySettings"]?.mapValue?["avatarPrivacy"] ?? .null
             let thumbnail = avatar == .string("public") ? profile["thumbnailUrl"] ?? .null : .null
-            let expected: [String: Value] = ["id": .string(authorId), "username": profile["username"] ?? .null, "avatarPrivacy": avatar, "thumbnailUrl": thumbnail]
+            let expected: Fields = ["id": .string(authorId), "username": profile["username"] ?? .null, "avatarPrivacy": avatar, "thumbnailUrl": thumbnail]
             context.eventually(Check.authorMetadataCurrent, author == expected,
                                "post \(post.id) shows author \(author.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }) but the profile says avatarPrivacy=\(avatar) thumbnailUrl=\(thumbnail)")
         }

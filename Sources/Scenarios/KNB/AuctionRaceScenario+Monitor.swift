@@ -44,7 +44,7 @@ extension AuctionRaceScenario {
             var version: UInt64
             /// The `bids` field as read, and its map elements (the positions the checks use).
             var raw: [Value]
-            var bids: [[String: Value]]
+            var bids: [Fields]
             /// The last bid's amount (strictly increasing so far) and the ids seen (unique so far).
             var lastAmount: Double?
             var idSet: Set<String>
@@ -189,7 +189,7 @@ extension AuctionRaceScenario {
         }
 
         /// Adds the next map element of an honor's bids.
-        private static func append(_ bid: [String: Value], to honor: inout Honor) {
+        private static func append(_ bid: Fields, to honor: inout Honor) {
             let position = honor.bids.count
             let amount = bid["amount"]?.doubleValue ?? 0
             if let last = honor.lastAmount, !(last < amount) { honor.increasing = false }

@@ -225,7 +225,7 @@ public struct AuctionRaceScenario: Scenario {
         var observations: [StateMonitor.Observation] = []
         let honors = app.backend.firestore.query("honors")
         // Bid id → (honor, index in its bids); one hash per bid also finds duplicate ids.
-        var honorBids: [[[String: Value]]] = []
+        var honorBids: [[Fields]] = []
         var bidsById: [String: (honor: Int, index: Int)] = [:]
         for honor in honors {
             let bids = (honor["bids"]?.arrayValue ?? []).compactMap(\.mapValue)
