@@ -3,28 +3,38 @@ import Synchronization
 /// Remembers which simulation captured each task that left for the global executor, so a later
 /// job of that task enqueued from another thread (a real timer, a Dispatch queue) is recognised
 /// as an escape from that simulation instead of silently running on the real thread pool.
+///
+/// Each scheduler keeps its own `TaskClaims` under its own lock (a claim, on every job captured
+/// from the global executor, takes no lock another simulation thread contends for); the shared
+/// list of schedulers that claimed anything changes only when a run claims its first task and
+/// when it ends. Only a job arriving from a foreign thread walks that list.
 enum ForeignJobRouter {
     private struct Entry {
         unowned(unsafe) let scheduler: Scheduler
     }
-    private static let owners = Mutex<[UInt64: Entry]>([:])
+    private static let claimants = Mutex<[Entry]>([])
 
     static func claim(_ job: UnownedJob, for scheduler: Scheduler) {
         let task = jobTaskID(job)
         guard task != 0 else { return }
-        owners.withLock { $0[task] = Entry(scheduler: scheduler) }
+        if !scheduler.claimsRegistered {
+            scheduler.claimsRegistered = true
+            claimants.withLock { $0.append(Entry(scheduler: scheduler)) }
+        }
+        scheduler.taskClaims.withLock { $0.insert(task) }
     }
 
     static func owner(of job: UnownedJob) -> Scheduler? {
         let task = jobTaskID(job)
         guard task != 0 else { return nil }
-        return owners.withLock { $0[task]?.scheduler }
+        return claimants.withLock { list in
+            list.first { $0.scheduler.taskClaims.withLock { $0.contains(task) } }?.scheduler
+        }
     }
 
     /// Forgets every task of `scheduler` (called when its run ends).
     static func release(_ scheduler: Scheduler) {
-        owners.withLock { table in
-            table = table.filter { $0.value.scheduler !== scheduler }
-        }
+        guard scheduler.claimsRegistered else { return }
+        claimants.withLock { list in list.removeAll { $0.scheduler === scheduler } }
     }
 }

@@ -113,6 +113,10 @@ final class Scheduler: @unchecked Sendable {
     @exclusivity(unchecked) private var endActions: [@Sendable () -> Void] = []
 
     private let foreignInbox = Mutex<[ReadyJob]>([])
+    /// The tasks this run captured from the global executor (`ForeignJobRouter`).
+    let taskClaims = Mutex(TaskClaims())
+    /// Whether `ForeignJobRouter` lists this scheduler (simulation thread only).
+    @exclusivity(unchecked) var claimsRegistered = false
     private let foreignPending = Atomic<Bool>(false)
 
     /// Virtual time of the process monotonic clock while this simulation runs (see `ClockInterposer`).

@@ -102,6 +102,59 @@ actor Counter: SimActor {
         #expect(run(strict: false).outcome == .finished)
     }
 
+    /// A task the simulation captured from the global executor (`Task {}` has no executor
+    /// preference) and resumed from a real thread is routed back to its simulation
+    /// (`ForeignJobRouter`): adopted when not strict, an escape when strict — never run on the
+    /// real thread pool.
+    @Test func foreignResumeOfACapturedTaskComesBackToItsSimulation() {
+        func run(strict: Bool) -> SimulationResult<Bool> {
+            Simulation.run(SimulationConfiguration(seed: 1, strict: strict)) { () -> Bool in
+                let task = Task { () -> Bool in
+                    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                        Thread { usleep(20_000); continuation.resume() }.start()
+                    }
+                    return SimulationContext.current != nil
+                }
+                return await task.value
+            }
+        }
+        let adopted = run(strict: false)
+        #expect(adopted.outcome == .finished)
+        #expect(adopted.output == true, "the resumed task ran outside the simulation")
+        let strict = run(strict: true)
+        #expect(strict.outcome != .finished)
+    }
+
+    @Test("TaskClaims holds exactly the ids inserted: dense, below the first, far apart")
+    func taskClaimsMatchASet() {
+        var claims = TaskClaims()
+        var model = Set<UInt64>()
+        var state: UInt64 = 99
+        func next() -> UInt64 { state = state &* 6364136223846793005 &+ 1442695040888963407; return state >> 33 }
+        let far = UInt64(TaskClaims.maximumWords) * 64
+        for index in 0..<5_000 {
+            let id: UInt64
+            switch index % 10 {
+            case 0: id = 1_000_000 - next() % 50_000  // below the first ids: the bits grow downwards
+            case 1: id = 1_000_000 + far + next() % 1_000  // too far above: an outlier
+            case 2: id = next() % 64  // too far below: an outlier
+            default: id = 1_000_000 + next() % 20_000
+            }
+            claims.insert(id)
+            model.insert(id)
+        }
+        for id in model { #expect(claims.contains(id)) }
+        var checked = 0
+        for _ in 0..<20_000 {
+            let id = 1_000_000 - 60_000 + next() % 100_000
+            #expect(claims.contains(id) == model.contains(id))
+            checked += 1
+        }
+        #expect(!claims.contains(0) || model.contains(0))
+        #expect(!claims.contains(UInt64.max))
+        #expect(checked == 20_000)
+    }
+
     @Test func deadlockNamesBlockedTasks() {
         let result = Simulation.run(SimulationConfiguration(seed: 1)) {
             let gate = Gate()

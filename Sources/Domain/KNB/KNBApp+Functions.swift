@@ -283,12 +283,14 @@ extension KNBApp {
         let user = await firestore.get(Self.userPath(email))
         guard let fields = user.fields else { return }
         if let preference, fields["notificationPrefs"]?.mapValue?[preference] == .bool(false) { return }
-        var record: Fields = [
+        // One literal: a field added afterwards would double the entries' capacity (~200 B a
+        // notification, kept as long as the notification is).
+        let record: Fields = [
             "type": .string(type), "title": .string(title), "body": .string(body), "isRead": false,
             "createdAt": .timestamp(backend.env.clock.now),
             "data": .map(Fields(uniqueKeysWithValues: data.map { ($0.key, Value.string($0.value)) })),
+            "key": .string(key),
         ]
-        record["key"] = .string(key)
         let notifications = "users/\(email)/notifications"
         do {
             if dedupe {
