@@ -16,7 +16,8 @@ enum ForeignJobRouter {
 
     static func claim(_ job: UnownedJob, for scheduler: Scheduler) {
         let task = jobTaskID(job)
-        guard task != 0 else { return }
+        guard task != 0, task != scheduler.lastClaimedTask else { return }
+        scheduler.lastClaimedTask = task
         if !scheduler.claimsRegistered {
             scheduler.claimsRegistered = true
             claimants.withLock { $0.append(Entry(scheduler: scheduler)) }

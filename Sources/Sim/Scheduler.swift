@@ -117,6 +117,8 @@ final class Scheduler: @unchecked Sendable {
     let taskClaims = Mutex(TaskClaims())
     /// Whether `ForeignJobRouter` lists this scheduler (simulation thread only).
     @exclusivity(unchecked) var claimsRegistered = false
+    /// The task `ForeignJobRouter` claimed last: claiming it again changes nothing.
+    @exclusivity(unchecked) var lastClaimedTask: UInt64 = 0
     private let foreignPending = Atomic<Bool>(false)
 
     /// Virtual time of the process monotonic clock while this simulation runs (see `ClockInterposer`).
