@@ -7,7 +7,9 @@ import Synchronization
 /// Each scheduler keeps its own `TaskClaims` under its own lock (a claim, on every job captured
 /// from the global executor, takes no lock another simulation thread contends for); the shared
 /// list of schedulers that claimed anything changes only when a run claims its first task and
-/// when it ends. Only a job arriving from a foreign thread walks that list.
+/// when it ends. Only a job arriving from a foreign thread walks that list. A task two live
+/// simulations both captured (only possible through state shared between concurrent runs, an
+/// escape either way) is routed to the one that claimed a task first.
 enum ForeignJobRouter {
     private struct Entry {
         unowned(unsafe) let scheduler: Scheduler
@@ -33,9 +35,11 @@ enum ForeignJobRouter {
         }
     }
 
-    /// Forgets every task of `scheduler` (called when its run ends).
+    /// Forgets every task of `scheduler` (called when its run ends; a scheduler can outlive its
+    /// run, held by its executors, so its bits are dropped here, not when it is freed).
     static func release(_ scheduler: Scheduler) {
         guard scheduler.claimsRegistered else { return }
         claimants.withLock { list in list.removeAll { $0.scheduler === scheduler } }
+        scheduler.taskClaims.withLock { $0 = TaskClaims() }
     }
 }

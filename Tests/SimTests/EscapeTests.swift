@@ -137,13 +137,21 @@ actor Counter: SimActor {
             switch index % 10 {
             case 0: id = 1_000_000 - next() % 50_000  // below the first ids: the bits grow downwards
             case 1: id = 1_000_000 + far + next() % 1_000  // too far above: an outlier
-            case 2: id = next() % 64  // too far below: an outlier
+            case 2: id = next() % 64  // far below: the bits grow down to 0
             default: id = 1_000_000 + next() % 20_000
             }
             claims.insert(id)
             model.insert(id)
         }
         for id in model { #expect(claims.contains(id)) }
+        // Ids too far below the first ones to grow the bits down to: outliers.
+        var high = TaskClaims()
+        let top = far * 4
+        high.insert(top)
+        high.insert(top - far - 64)
+        high.insert(top - 1)
+        #expect(high.contains(top) && high.contains(top - far - 64) && high.contains(top - 1))
+        #expect(!high.contains(top - far - 63) && !high.contains(top - 2) && !high.contains(top + 1))
         var checked = 0
         for _ in 0..<20_000 {
             let id = 1_000_000 - 60_000 + next() % 100_000

@@ -34,9 +34,9 @@ public struct Fields: Sendable, Hashable, RandomAccessCollection, ExpressibleByD
     /// No fields.
     @inlinable public init() { entries = [] }
 
-    /// `[key: value, …]`; a repeated key keeps its last value.
+    /// `[key: value, …]`; a repeated key is a programming error, as in a `Dictionary` literal.
     public init(dictionaryLiteral elements: (String, Value)...) {
-        self.init(elements, uniquingKeysWith: { _, last in last })
+        self.init(elements, uniquingKeysWith: { _, _ in preconditionFailure("Fields literal has a repeated key") })
     }
 
     /// Fields from pairs with distinct keys (a repeated key is a programming error).

@@ -182,7 +182,7 @@ public struct StampSocialScenario: Scenario {
     static func checkState(_ app: StampbookApp, _ context: ScenarioContext) {
         let firestore = app.backend.firestore
         for post in firestore.query("feed_posts") {
-            context.always(Check.noZombiePost, post["userId"]?.stringValue != nil, "feed post \(post.id) has no author: \(post.fields)")
+            context.always(Check.noZombiePost, post["userId"]?.stringValue != nil, "feed post \(post.id) has no author: \(post.fields?.canonicalDescription ?? "no fields")")
             for field in ["commentCount", "likeCount"] {
                 let value = post[field]?.intValue ?? 0
                 context.always(Check.countersNotNegative, value >= 0, "post \(post.id) \(field) \(value)")
