@@ -16,8 +16,8 @@ enum ForeignJobRouter {
     }
     private static let claimants = Mutex<[Entry]>([])
 
-    static func claim(_ job: UnownedJob, for scheduler: Scheduler) {
-        let task = jobTaskID(job)
+    /// Remembers that `scheduler` captured task `task` (0, a job without a task, is not claimed).
+    static func claim(task: UInt64, for scheduler: Scheduler) {
         guard task != 0, task != scheduler.lastClaimedTask else { return }
         scheduler.lastClaimedTask = task
         if !scheduler.claimsRegistered {

@@ -173,9 +173,10 @@ final class Scheduler: @unchecked Sendable {
     /// Makes `job` ready. Called by the executors and the global hook on the simulation's thread.
     @inline(__always)
     func enqueue(_ job: UnownedJob, on executor: SimExecutor?, origin: Origin) {
+        let taskID = jobTaskID(job)
         let entry = ReadyJob(
             job: job, executor: executor.map { UnownedSerialExecutor(ordinary: $0) },
-            ordinal: executor?.ordinal ?? 0, origin: origin, task: owningTask(of: job))
+            ordinal: executor?.ordinal ?? 0, origin: origin, task: owningTask(id: taskID))
         guard pthread_equal(pthread_self(), thread) != 0 else {
             foreignInbox.withLock { $0.append(entry) }
             foreignPending.store(true, ordering: .releasing)
@@ -185,7 +186,7 @@ final class Scheduler: @unchecked Sendable {
         if urw != nil, entry.task == lastTask { urw!.ran(entry.task) }
         if origin == .global {
             globalJobsCaptured += 1
-            ForeignJobRouter.claim(job, for: self)
+            ForeignJobRouter.claim(task: taskID, for: self)
         }
         ready.append(entry)
         checkInvariants()
@@ -200,10 +201,11 @@ final class Scheduler: @unchecked Sendable {
     /// The task `job` belongs to: its own id, or the running task's for a job without one
     /// (`Task.yield()` enqueues such a job; it continues the task that yielded).
     @inline(__always)
-    private func owningTask(of job: UnownedJob) -> UInt64 {
-        let id = jobTaskID(job)
-        return id != 0 ? id : lastTask
-    }
+    private func owningTask(of job: UnownedJob) -> UInt64 { owningTask(id: jobTaskID(job)) }
+
+    /// The owner of a job whose runtime task id is `id` (0: the running task's).
+    @inline(__always)
+    private func owningTask(id: UInt64) -> UInt64 { id != 0 ? id : lastTask }
 
     /// Runs `job` after `delay` virtual nanoseconds.
     func schedule(_ job: UnownedJob, afterNanoseconds delay: UInt64) {

@@ -5,15 +5,6 @@ import Testing
 /// after every operation, iteration in key order, equality and hashing independent of the order
 /// the fields were written in.
 @Suite struct FieldsTests {
-    /// A small deterministic generator (the test must not depend on the simulator's streams).
-    struct Generator {
-        var state: UInt64
-        mutating func next(_ bound: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Int((state >> 33) % UInt64(bound))
-        }
-    }
-
     /// Keys that exercise the scan (few), bisection (many), long heap strings, a prefix of another
     /// key, non-ASCII and a canonically equivalent pair ("é" precomposed and decomposed).
     static let keys: [String] = (0..<40).map { "k\($0)" } + [
@@ -29,7 +20,7 @@ import Testing
 
     @Test("every operation leaves the same contents as a dictionary, iterated in key order")
     func matchesDictionary() {
-        var random = Generator(state: 7)
+        var random = TestGenerator(state: 7)
         for round in 0..<200 {
             var model: [String: Value] = [:]
             var fields = Fields()

@@ -4,18 +4,9 @@ import Testing
 /// The indexed queries (`whereField:isEqualTo:`, `orderedBy:from:through:`), the cached id order
 /// and the insertion feed, against a model of the collection kept by the test itself.
 @Suite struct FirestoreIndexTests {
-    /// A small deterministic generator (the test must not depend on the simulator's streams).
-    struct Generator {
-        var state: UInt64
-        mutating func next(_ bound: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Int((state >> 33) % UInt64(bound))
-        }
-    }
-
     static let statuses: [Value?] = [.string("scheduled"), .string("sent"), .string("cancelled"), nil]
 
-    static func randomFields(_ random: inout Generator) -> Fields {
+    static func randomFields(_ random: inout TestGenerator) -> Fields {
         var fields: Fields = ["userId": .string("u\(random.next(4))")]
         if let status = statuses[random.next(statuses.count)] { fields["status"] = status }
         switch random.next(5) {
@@ -31,7 +22,7 @@ import Testing
         let backend = makeBackend()
         let firestore = backend.firestore
         var model: [String: Fields] = [:]
-        var random = Generator(state: 42)
+        var random = TestGenerator(state: 42)
         // Ask for the indexes before and after documents exist: both must be right.
         _ = firestore.query("alerts", whereField: "status", isEqualTo: "scheduled", orderedBy: "due")
         firestore.followInsertions("alerts")

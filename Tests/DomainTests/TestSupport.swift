@@ -39,3 +39,12 @@ func makeBackend(seed: UInt64 = 1, faults: BackendFaults = .none, rules: Securit
 func backendError(_ body: () async throws -> Void) async -> BackendError? {
     do { try await body(); return nil } catch { return BackendError.inside(error) }
 }
+
+/// A small deterministic generator for tests that must not depend on the simulator's streams.
+struct TestGenerator {
+    var state: UInt64
+    mutating func next(_ bound: Int) -> Int {
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        return Int((state >> 33) % UInt64(bound))
+    }
+}

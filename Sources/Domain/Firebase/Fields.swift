@@ -49,13 +49,16 @@ public struct Fields: Sendable, Hashable, RandomAccessCollection, ExpressibleByD
     where S.Element == (String, Value) {
         entries = []
         entries.reserveCapacity(pairs.underestimatedCount)
-        for (key, value) in pairs {
-            let (found, position) = find(key)
-            if found {
-                entries[position].value = try combine(entries[position].value, value)
-            } else {
-                entries.insert(Entry(key: key, value: value), at: position)
-            }
+        for (key, value) in pairs { try insert(key, value, combine: combine) }
+    }
+
+    /// Inserts `key` in order, or lets `combine` decide its value if present.
+    private mutating func insert(_ key: String, _ value: Value, combine: (Value, Value) throws -> Value) rethrows {
+        let (found, position) = find(key)
+        if found {
+            entries[position].value = try combine(entries[position].value, value)
+        } else {
+            entries.insert(Entry(key: key, value: value), at: position)
         }
     }
 
@@ -198,14 +201,7 @@ public struct Fields: Sendable, Hashable, RandomAccessCollection, ExpressibleByD
 
     /// Adds `other`'s fields, `combine` deciding a key both have.
     public mutating func merge(_ other: Fields, uniquingKeysWith combine: (Value, Value) throws -> Value) rethrows {
-        for entry in other.entries {
-            let (found, position) = find(entry.key)
-            if found {
-                entries[position].value = try combine(entries[position].value, entry.value)
-            } else {
-                entries.insert(entry, at: position)
-            }
-        }
+        for entry in other.entries { try insert(entry.key, entry.value, combine: combine) }
     }
 
     /// These fields with `other`'s added, `combine` deciding a key both have.
