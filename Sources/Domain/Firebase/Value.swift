@@ -9,8 +9,11 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
     case double(Double)
     case string(String)
     case timestamp(Timestamp)
-    case array([Value])
+    case array(ValueArray)
     case map(Fields)
+
+    /// An array value holding `elements`.
+    public static func array(_ elements: [Value]) -> Value { .array(ValueArray(elements)) }
 
     /// The string, nil for another type.
     public var stringValue: String? { if case .string(let v) = self { return v }; return nil }
@@ -35,7 +38,7 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
     /// The timestamp, nil for another type.
     public var timestampValue: Timestamp? { if case .timestamp(let v) = self { return v }; return nil }
     /// The array, nil for another type.
-    public var arrayValue: [Value]? { if case .array(let v) = self { return v }; return nil }
+    public var arrayValue: ValueArray? { if case .array(let v) = self { return v }; return nil }
     /// The map, nil for another type.
     public var mapValue: Fields? { if case .map(let v) = self { return v }; return nil }
 
@@ -48,7 +51,7 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
         case .double(let v): return "\(v)"
         case .string(let v): return "\"\(v)\""
         case .timestamp(let v): return "\(v)"
-        case .array(let v): return "[" + v.map(\.description).joined(separator: ",") + "]"
+        case .array(let v): return v.description
         case .map(let v):
             return v.description
         }
@@ -67,7 +70,7 @@ extension Value: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Expres
     /// `true` is a boolean value.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     /// `[…]` is an array value.
-    public init(arrayLiteral elements: Value...) { self = .array(elements) }
+    public init(arrayLiteral elements: Value...) { self = .array(ValueArray(elements)) }
     /// `[key: …]` is a map value.
     public init(dictionaryLiteral elements: (String, Value)...) {
         self = .map(Fields(elements, uniquingKeysWith: { _, last in last }))

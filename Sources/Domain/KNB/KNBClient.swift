@@ -164,9 +164,13 @@ public final class KNBClient: Sendable {
             guard value > current else { throw KNBError.bidTooLow(amount: value, currentBid: current) }
             let bids = fields["bids"]?.arrayValue ?? []
             let bidId = "\(honorId)-b\(bids.count + 1)"
+            // The whole array with one more bid, as the client sends it; appended in the buffer
+            // it was read from, not copied (`ValueArray`).
+            var newBids = bids
+            newBids.append(bidValue(id: bidId, amount: value, comment: comment))
             var updates: [String: FieldUpdate] = [
                 "currentBid": .set(.double(value)), "currentWinner": .set(.string(name)),
-                "currentWinnerEmail": .set(.string(email)), "bids": .set(.array(bids + [bidValue(id: bidId, amount: value, comment: comment)])),
+                "currentWinnerEmail": .set(.string(email)), "bids": .set(.array(newBids)),
             ]
             if buyNow { updates["isSold"] = .set(true) }
             tx.update(path, updates)
@@ -228,7 +232,9 @@ public final class KNBClient: Sendable {
                 let post = try await tx.get(path)
                 guard let likes = post["likes"]?.arrayValue else { throw KNBError.postNotFound(postId) }
                 if likes.contains(.string(self.email)) { return }
-                tx.update(path, ["likes": .set(.array(likes + [.string(self.email)])), "likeCount": .set(.int(Int64(likes.count + 1)))])
+                var newLikes = likes
+                newLikes.append(.string(self.email))
+                tx.update(path, ["likes": .set(.array(newLikes)), "likeCount": .set(.int(Int64(likes.count + 1)))])
             }
         } catch { throw .wrap(error) }
     }

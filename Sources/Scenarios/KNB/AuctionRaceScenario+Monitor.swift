@@ -43,7 +43,7 @@ extension AuctionRaceScenario {
         struct Honor {
             var version: UInt64
             /// The `bids` field as read, and its map elements (the positions the checks use).
-            var raw: [Value]
+            var raw: ValueArray
             var bids: [Fields]
             /// The last bid's amount (strictly increasing so far) and the ids seen (unique so far).
             var lastAmount: Double?

@@ -39,9 +39,10 @@ extension AuctionRaceScenario {
 
     /// An update keeps the earlier bids: the same bids, except that a bidder's name may change
     /// (`onUserUpdate`); ids, amounts, bidders and order never do.
-    static func keepsEarlierBids(_ before: [Value], _ after: [Value]) -> Bool {
+    static func keepsEarlierBids(_ before: ValueArray, _ after: ValueArray) -> Bool {
         guard after.count >= before.count else { return false }
-        if Array(after.prefix(before.count)) == before { return true }
+        // Element by element, not `ValueArray.isPrefix` (whose shortcut is the one under check).
+        if after.prefix(before.count).elementsEqual(before) { return true }
         return zip(before, after).allSatisfy { old, new in
             guard var old = old.mapValue, var new = new.mapValue else { return old == new }
             old["bidderName"] = nil
