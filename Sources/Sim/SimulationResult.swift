@@ -23,7 +23,7 @@ public struct SimulationResult<Output: Sendable>: Sendable {
     /// Every trace entry, when `recordsTrace` was on; otherwise empty.
     public var trace: [TraceEvent]
     /// Actor labels by ordinal (0 is nonisolated code).
-    public var actorLabels: [String]
+    public var actorLabels: ActorLabels
     /// Work left when the run ended: ready jobs and pending timers that never ran.
     public var leftoverReadyJobs: Int
     /// Timers still pending when the run ended.
