@@ -94,7 +94,7 @@ final class Scheduler: @unchecked Sendable {
     @exclusivity(unchecked) private var lastTask: UInt64 = 0
 
     // Identity and trace.
-    @exclusivity(unchecked) private(set) var executorLabels = ActorLabels(["nonisolated"])
+    @exclusivity(unchecked) private(set) var executorLabels = ActorLabels(first: "nonisolated")
     @exclusivity(unchecked) private(set) var hash = TraceHash()
     @exclusivity(unchecked) private(set) var events: [TraceEvent] = []
     @exclusivity(unchecked) private(set) var currentExecutorOrdinal: UInt32 = 0

@@ -9,7 +9,8 @@ import Testing
 
     @Test("views branching from one buffer keep their own elements, as copies of an Array would")
     func branchesAreIndependent() {
-        let base: ValueArray = [1, 2, 3]
+        var base: ValueArray = [1, 2, 3]
+        base.reserveCapacity(8)  // spare slots, so the next append claims one in place
         let first = base + [Value.int(4)]  // takes slot 3 in place
         let second = base + [Value.int(5)]  // slot 3 is taken: a copy
         var third = first
@@ -37,7 +38,7 @@ import Testing
                 let pick = random.next(views.count)
                 var view = views[pick], model = models[pick]
                 let element = Value.int(Int64(random.next(6)))
-                switch random.next(7) {
+                switch random.next(8) {
                 case 0, 1, 2:
                     view.append(element)
                     model.append(element)
@@ -48,6 +49,9 @@ import Testing
                 case 4:
                     view.removeAll { $0 == element }
                     model.removeAll { $0 == element }
+                case 6 where model.count < 50:
+                    view.append(contentsOf: view)
+                    model.append(contentsOf: model)
                 case 5 where !model.isEmpty:
                     let at = random.next(model.count)
                     view.insert(element, at: at)
@@ -64,7 +68,7 @@ import Testing
                 #expect(view.count == model.count)
                 #expect(view == ValueArray(model))
                 #expect(view.hashValue == model.hashValue, "ValueArray hashes as Array does")
-                #expect(Value.array(view).description == Value.array(model).description)
+                #expect(Value.array(view).description == "[" + model.map(\.description).joined(separator: ",") + "]")
             }
             for (a, modelA) in zip(views, models) {
                 for (b, modelB) in zip(views, models).prefix(8) {
@@ -75,10 +79,26 @@ import Testing
         }
     }
 
+    @Test("descriptions, lazy and non-contiguous sources, and a buffer shared by a literal")
+    func descriptionsAndSources() {
+        #expect(Value.array([1, "a", [2.5, nil]]).description == "[1,\"a\",[2.5,null]]")
+        #expect(Value.array(ValueArray()).description == "[]")
+        let lazy = ValueArray((1...5).lazy.map { Value.int(Int64($0)) })
+        #expect(Array(lazy) == [1, 2, 3, 4, 5])
+        let fromView = ValueArray(lazy.prefix(2))
+        #expect(Array(fromView) == [1, 2] && fromView.isPrefix(of: lazy) && !lazy.isPrefix(of: fromView))
+        var grown = lazy
+        grown.append(contentsOf: AnySequence([Value.int(6), .int(7)]))  // underestimatedCount 0
+        #expect(Array(grown) == [1, 2, 3, 4, 5, 6, 7] && Array(lazy) == [1, 2, 3, 4, 5])
+    }
+
     @Test("appends racing on one buffer from real threads each keep their own element")
     func concurrentAppendsAreSafe() async {
         for round in 0..<50 {
-            let shared: ValueArray = ValueArray((0..<Int64(round % 5)).map(Value.int))
+            // Spare slots, so every worker's first append races for the same slot.
+            var spare = ValueArray((0..<Int64(round % 5)).map(Value.int))
+            spare.reserveCapacity(64)
+            let shared = spare
             let results = await withTaskGroup(of: (Int, ValueArray).self) { group in
                 for worker in 0..<16 {
                     group.addTask {
