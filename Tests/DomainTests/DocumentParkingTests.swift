@@ -13,6 +13,8 @@ import Testing
         let state: [String]
         let parked: Int
         let rebuilt: Int
+        /// Documents the indexes held packed at the end.
+        let packed: Int
         /// Pushes and emails the outbox counted.
         let messages: Int
     }
@@ -24,7 +26,7 @@ import Testing
     static func auction(seed: UInt64, threshold: Int, outbox retention: Outbox.Retention = .records) -> Run {
         let configuration = SimulationConfiguration(
             seed: seed, timingWindowNanoseconds: UInt64(BackendFaults.default.concurrencyWindow.nanoseconds))
-        let result = Simulation.run(configuration) { () async -> ([String], Int, Int, Int) in
+        let result = Simulation.run(configuration) { () async -> ([String], Int, Int, Int, Int) in
             let clock = SimClock()
             let env = DomainEnvironment(
                 clock: DomainClock(clock, epochUnixNanoseconds: clock.unixNanoseconds(at: clock.now)),
@@ -61,10 +63,11 @@ import Testing
             }
             if app.backend.outbox.retention == .records { state += app.backend.outbox.records.map(\.description) }
             let counts = firestore.documentActorCounts
-            return (state, counts.parked, counts.rebuilt, app.backend.outbox.pushCount + app.backend.outbox.emailCount)
+            return (state, counts.parked, counts.rebuilt, counts.packed, app.backend.outbox.pushCount + app.backend.outbox.emailCount)
         }
-        let output = result.output ?? (["ended \(result.outcome)"], 0, 0, 0)
-        return Run(trace: result.traceHash, steps: result.steps, state: output.0, parked: output.1, rebuilt: output.2, messages: output.3)
+        let output = result.output ?? (["ended \(result.outcome)"], 0, 0, 0, 0)
+        return Run(trace: result.traceHash, steps: result.steps, state: output.0, parked: output.1, rebuilt: output.2,
+                   packed: output.3, messages: output.4)
     }
 
     @Test func parkingAfterEveryNewActorChangesNoTraceAndNoDocument() {
@@ -74,6 +77,9 @@ import Testing
             let always = Self.auction(seed: seed, threshold: 1)
             #expect(never.parked == 0 && never.rebuilt == 0, "seed \(seed): the default run must not park")
             #expect(always.parked > 0, "seed \(seed): threshold 1 must park idle actors")
+            #expect(never.packed == 0, "seed \(seed): documents were packed without parking")
+            // The notifications nobody reads again stay packed; the scans above do not unpack.
+            #expect(always.packed > 5, "seed \(seed): only \(always.packed) documents packed")
             #expect(always.trace == never.trace, "seed \(seed): parking changed the trace")
             #expect(always.steps == never.steps, "seed \(seed): \(always.steps) steps with parking, \(never.steps) without")
             #expect(always.state == never.state, "seed \(seed): parking changed documents or messages")

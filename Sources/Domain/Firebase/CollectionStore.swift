@@ -17,9 +17,13 @@ final class CollectionStore: Sendable {
     private unowned let firestore: Firestore
     private struct State {
         var actors: [String: DocumentActor] = [:]
-        /// Executors of parked document actors (see `parkIdleActors`), by id.
+        /// Executors of parked document actors whose index entry is not packed (see
+        /// `parkIdleActors`), by id; a packed entry keeps its executor itself.
         var parked: [String: any SerialExecutor] = [:]
-        var live: [String: DocumentSnapshot] = [:]
+        /// Every existing document: decoded while its actor lives, packed once it is parked.
+        var live: [String: IndexedDocument] = [:]
+        /// Ids of parked documents a point read unpacked since the last parking (packed again then).
+        var unpacked: [String] = []
         /// The ids of `live`, sorted; nil after an insert or delete until the next full query.
         var sortedIds: [String]? = []
         var listeners: [SnapshotListener] = []
@@ -41,9 +45,10 @@ final class CollectionStore: Sendable {
         let (actor, created, rebuilt) = state.withLock { state -> (DocumentActor, Bool, Bool) in
             if let existing = state.actors[id] { return (existing, false, false) }
             let created: DocumentActor
+            let current = unpack(id, in: &state)  // a packed entry's executor moves to `parked`
             let executor = state.parked.removeValue(forKey: id)
             if let executor {
-                created = DocumentActor(path: DocumentPath(path, id), firestore: firestore, executor: executor, current: state.live[id])
+                created = DocumentActor(path: DocumentPath(path, id), firestore: firestore, executor: executor, current: current)
             } else {
                 created = DocumentActor(path: DocumentPath(path, id), firestore: firestore)
             }
@@ -71,21 +76,62 @@ final class CollectionStore: Sendable {
                 // Read again once nobody else holds it: on the real runtime a holder may have
                 // changed its state (a rate token) between the first read and its release.
                 if isKnownUniquelyReferenced(&actor), actor.parkableFrom.load(ordering: .acquiring) <= now {
-                    state.parked[id] = actor.executor
+                    if !pack(id, executor: actor.executor, in: &state) { state.parked[id] = actor.executor }
                     parked += 1
                 } else {
                     state.actors[id] = actor
                 }
             }
+            // Those a read unpacked while their actor stayed parked.
+            for id in state.unpacked {
+                if let executor = state.parked[id], pack(id, executor: executor, in: &state) { state.parked[id] = nil }
+            }
+            state.unpacked = []
             return parked
         }
     }
 
+    /// Packs document `id`'s index entry with the executor of its parked actor; false (nothing
+    /// changed) if the document does not exist, is packed already or is too large.
+    private func pack(_ id: String, executor: any SerialExecutor, in state: inout State) -> Bool {
+        guard case .decoded(let snapshot)? = state.live[id],
+              let packed = IndexedDocument(packing: snapshot, executor: executor) else { return false }
+        state.live[id] = packed
+        return true
+    }
+
+    /// Document `id`'s snapshot, nil if it does not exist. A packed entry is unpacked in the index
+    /// (a point read or a rebuilt actor: the next reads find it decoded) and its executor moves
+    /// to `parked` until the actor is rebuilt or the next parking packs it again.
+    private func unpack(_ id: String, in state: inout State) -> DocumentSnapshot? {
+        guard let indexed = state.live[id] else { return nil }
+        guard case .packed(let fields, let version, let updateTime, let executor) = indexed else {
+            return indexed.snapshot(collection: path, id: id)
+        }
+        let snapshot = DocumentSnapshot(path: DocumentPath(path, id), fields: fields.decoded(), version: version, updateTime: updateTime)
+        state.live[id] = .decoded(snapshot)
+        state.parked[id] = executor
+        state.unpacked.append(id)
+        return snapshot
+    }
+
+    /// Every existing document's snapshot, in no particular order; packed ones are decoded for
+    /// the caller and stay packed (a scan should not unpack a whole collection).
+    private func indexedSnapshots(in state: State) -> some Sequence<DocumentSnapshot> {
+        let collection = path
+        return state.live.lazy.map { $0.value.snapshot(collection: collection, id: $0.key) }
+    }
+
     /// Live (unparked) document actors and parked ones, for tests.
-    package var actorCounts: (live: Int, parked: Int) { state.withLock { ($0.actors.count, $0.parked.count) } }
+    package var actorCounts: (live: Int, parked: Int, packed: Int) {
+        state.withLock { state in
+            let packed = state.live.values.count { $0.isPacked }
+            return (state.actors.count, state.parked.count + packed, packed)
+        }
+    }
 
     /// The latest committed fields of document `id`, or nil.
-    func liveFields(_ id: String) -> Fields? { state.withLock { $0.live[id]?.fields } }
+    func liveFields(_ id: String) -> Fields? { state.withLock { unpack(id, in: &$0)?.fields } }
 
     /// Existing documents, sorted by id (deterministic whatever the hash seed).
     func documents() -> [DocumentSnapshot] {
@@ -97,7 +143,8 @@ final class CollectionStore: Sendable {
                 ids = state.live.keys.sorted()
                 state.sortedIds = ids
             }
-            return ids.map { state.live[$0]! }
+            let collection = path
+            return ids.map { state.live[$0]!.snapshot(collection: collection, id: $0) }
         }
     }
 
@@ -105,11 +152,12 @@ final class CollectionStore: Sendable {
     func documents(whereField field: String, isEqualTo value: Value) -> [DocumentSnapshot] {
         state.withLock { state in
             let position = state.equalityIndexes.firstIndex { $0.field == field } ?? {
-                state.equalityIndexes.append(EqualityIndex(field: field, documents: state.live.values))
+                state.equalityIndexes.append(EqualityIndex(field: field, documents: indexedSnapshots(in: state)))
                 return state.equalityIndexes.count - 1
             }()
             let ids = state.equalityIndexes[position].ids(for: value)
-            return ids.map { state.live[$0]! }
+            let collection = path
+            return ids.map { state.live[$0]!.snapshot(collection: collection, id: $0) }
         }
     }
 
@@ -118,11 +166,12 @@ final class CollectionStore: Sendable {
     func documents(_ definition: OrderedIndex.Definition, from lower: Timestamp?, through upper: Timestamp?) -> [DocumentSnapshot] {
         state.withLock { state in
             let position = state.orderedIndexes.firstIndex { $0.definition == definition } ?? {
-                state.orderedIndexes.append(OrderedIndex(definition, documents: state.live.values))
+                state.orderedIndexes.append(OrderedIndex(definition, documents: indexedSnapshots(in: state)))
                 return state.orderedIndexes.count - 1
             }()
             let ids = state.orderedIndexes[position].ids(from: lower, through: upper)
-            return ids.map { state.live[$0]! }
+            let collection = path
+            return ids.map { state.live[$0]!.snapshot(collection: collection, id: $0) }
         }
     }
 
@@ -143,8 +192,9 @@ final class CollectionStore: Sendable {
     func record(_ after: DocumentSnapshot) -> [SnapshotListener] {
         state.withLock { state in
             let id = after.path.id
-            let before = state.live[id]
-            if after.exists { state.live[id] = after } else { state.live[id] = nil }
+            // Decoded already: only a document's own (live) actor commits it.
+            let before = state.live[id]?.snapshot(collection: path, id: id)
+            if after.exists { state.live[id] = .decoded(after) } else { state.live[id] = nil }
             if (before == nil) == after.exists { state.sortedIds = nil }  // inserted or deleted
             if before == nil, after.exists { state.inserted?.append(id) }
             let old = before?.fields, new = after.fields
@@ -158,7 +208,7 @@ final class CollectionStore: Sendable {
     func addListener(_ listener: SnapshotListener) -> [DocumentSnapshot] {
         let snapshots = state.withLock { state -> [DocumentSnapshot] in
             state.listeners.append(listener)
-            return Array(state.live.values)
+            return Array(indexedSnapshots(in: state))
         }
         return snapshots.sorted { $0.path.id < $1.path.id }
     }

@@ -73,14 +73,14 @@ public final class Firestore: Sendable {
         }
     }
 
-    /// Live and parked document actors over every collection, and how many parked ones were
-    /// rebuilt so far (tests, memory reports).
-    package var documentActorCounts: (live: Int, parked: Int, rebuilt: Int) {
+    /// Live and parked document actors over every collection, how many parked ones were rebuilt
+    /// so far, and how many documents the indexes hold packed (tests, memory reports).
+    package var documentActorCounts: (live: Int, parked: Int, rebuilt: Int, packed: Int) {
         let stores = collections.withLock { $0.ordered }
         let rebuilt = actorCensus.withLock { $0.rebuilt }
-        return stores.reduce((0, 0, rebuilt)) { total, store in
+        return stores.reduce((0, 0, rebuilt, 0)) { total, store in
             let counts = store.actorCounts
-            return (total.0 + counts.live, total.1 + counts.parked, total.2)
+            return (total.0 + counts.live, total.1 + counts.parked, total.2, total.3 + counts.packed)
         }
     }
 
