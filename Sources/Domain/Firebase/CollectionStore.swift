@@ -22,8 +22,6 @@ final class CollectionStore: Sendable {
         var parked: [String: any SerialExecutor] = [:]
         /// Every existing document: decoded while its actor lives, packed once it is parked.
         var live: [String: IndexedDocument] = [:]
-        /// Ids of parked documents a point read unpacked since the last parking (packed again then).
-        var unpacked: [String] = []
         /// The ids of `live`, sorted; nil after an insert or delete until the next full query.
         var sortedIds: [String]? = []
         var listeners: [SnapshotListener] = []
@@ -82,36 +80,29 @@ final class CollectionStore: Sendable {
                     state.actors[id] = actor
                 }
             }
-            // Those a read unpacked while their actor stayed parked.
-            for id in state.unpacked {
-                if let executor = state.parked[id], pack(id, executor: executor, in: &state) { state.parked[id] = nil }
-            }
-            state.unpacked = []
             return parked
         }
     }
 
     /// Packs document `id`'s index entry with the executor of its parked actor; false (nothing
-    /// changed) if the document does not exist, is packed already or is too large.
+    /// changed) if the document does not exist, was unpacked before or is too large.
     private func pack(_ id: String, executor: any SerialExecutor, in state: inout State) -> Bool {
-        guard case .decoded(let snapshot)? = state.live[id],
+        guard case .decoded(let snapshot, packable: true)? = state.live[id],
               let packed = IndexedDocument(packing: snapshot, executor: executor) else { return false }
         state.live[id] = packed
         return true
     }
 
-    /// Document `id`'s snapshot, nil if it does not exist. A packed entry is unpacked in the index
-    /// (a point read or a rebuilt actor: the next reads find it decoded) and its executor moves
-    /// to `parked` until the actor is rebuilt or the next parking packs it again.
+    /// Document `id`'s snapshot, nil if it does not exist. A packed entry is unpacked for good (a
+    /// point read or a rebuilt actor: the document is in use) and its executor moves to `parked`.
     private func unpack(_ id: String, in state: inout State) -> DocumentSnapshot? {
         guard let indexed = state.live[id] else { return nil }
         guard case .packed(let fields, let version, let updateTime, let executor) = indexed else {
             return indexed.snapshot(collection: path, id: id)
         }
         let snapshot = DocumentSnapshot(path: DocumentPath(path, id), fields: fields.decoded(), version: version, updateTime: updateTime)
-        state.live[id] = .decoded(snapshot)
+        state.live[id] = .decoded(snapshot, packable: false)
         state.parked[id] = executor
-        state.unpacked.append(id)
         return snapshot
     }
 
@@ -193,8 +184,14 @@ final class CollectionStore: Sendable {
         state.withLock { state in
             let id = after.path.id
             // Decoded already: only a document's own (live) actor commits it.
-            let before = state.live[id]?.snapshot(collection: path, id: id)
-            if after.exists { state.live[id] = .decoded(after) } else { state.live[id] = nil }
+            let indexed = state.live[id]
+            let before = indexed?.snapshot(collection: path, id: id)
+            if after.exists {
+                let packable = if case .decoded(_, let packable)? = indexed { packable } else { true }
+                state.live[id] = .decoded(after, packable: packable)
+            } else {
+                state.live[id] = nil
+            }
             if (before == nil) == after.exists { state.sortedIds = nil }  // inserted or deleted
             if before == nil, after.exists { state.inserted?.append(id) }
             let old = before?.fields, new = after.fields

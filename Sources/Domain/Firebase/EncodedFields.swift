@@ -67,12 +67,15 @@ package struct EncodedFields: Sendable {
         }
 
         mutating func fixed(_ value: UInt64) {
-            for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+            withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
         }
 
         mutating func string(_ string: String) {
-            varint(UInt64(string.utf8.count))
-            bytes.append(contentsOf: string.utf8)
+            var string = string
+            string.withUTF8 { utf8 in
+                varint(UInt64(utf8.count))
+                bytes.append(contentsOf: utf8)
+            }
         }
 
         mutating func map(_ fields: Fields) {
@@ -141,9 +144,9 @@ package struct EncodedFields: Sendable {
         }
 
         mutating func fixed() -> UInt64 {
-            var value: UInt64 = 0
-            for shift in stride(from: 0, to: 64, by: 8) { value |= UInt64(byte()) << UInt64(shift) }
-            return value
+            precondition(buffer.count - position >= 8, "EncodedFields: truncated")
+            defer { position += 8 }
+            return UInt64(littleEndian: UnsafeRawPointer(buffer.baseAddress.unsafelyUnwrapped + position).loadUnaligned(as: UInt64.self))
         }
 
         mutating func string() -> String {
