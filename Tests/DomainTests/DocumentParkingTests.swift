@@ -91,6 +91,65 @@ import Testing
     }
 }
 
+extension DocumentParkingTests {
+    /// One document's life through parking: packed when its idle actor is parked, unpacked for
+    /// good by a point read or by its rebuilt actor (which runs on its old executor: the run
+    /// registers one executor per document), and a document over the packing limit never packed.
+    @Test func aParkedDocumentIsPackedThenUnpackedForGoodOnItsOwnExecutor() {
+        let result = Simulation.run(SimulationConfiguration(seed: 1)) { () async -> [String] in
+            let clock = SimClock()
+            let env = DomainEnvironment(
+                clock: DomainClock(clock, epochUnixNanoseconds: clock.unixNanoseconds(at: clock.now)),
+                executors: ParkingTestExecutors(), random: ParkingTestStreams(streams: Simulation.streams))
+            let firestore = Backend(env: env, faults: .none).firestore
+            firestore.setDocumentParkingThreshold(1)
+            let small = DocumentPath("notes", "small"), large = DocumentPath("notes", "large")
+            let note: Fields = ["text": "héllo", "n": 1, "when": .timestamp(Timestamp(unixNanoseconds: -5)), "tags": ["a", 2.5]]
+            let list: Fields = ["items": .array(ValueArray((0..<100).map { Value.string("item \($0) with some padding") }))]
+            var log: [String] = []
+            func state(_ label: String) { log.append("\(label): small \(firestore.isPacked(small)), large \(firestore.isPacked(large))") }
+            // After 10 idle seconds (the write-rate buckets are full again), the next new actor
+            // parks every idle one (setting the threshold again brings the next parking to now).
+            var nudges = 0
+            func parkIdle() async {
+                try? await clock.sleep(for: .seconds(10))
+                firestore.setDocumentParkingThreshold(1)
+                nudges += 1
+                _ = try? await firestore.set(DocumentPath("nudges", "n\(nudges)"), ["n": .int(Int64(nudges))])
+            }
+            _ = try? await firestore.set(small, note)
+            _ = try? await firestore.set(large, list)
+            await parkIdle()
+            state("parked")
+            log.append("read \(firestore.liveFields(small) == note)")
+            state("after a point read")
+            await parkIdle()
+            state("parked again without an actor")
+            _ = try? await firestore.update(small, ["n": .increment(1)])
+            log.append("large read through its actor \(await firestore.get(large).fields == list)")
+            await parkIdle()
+            state("its rebuilt actor parked")
+            log.append("first nudge \(firestore.isPacked(DocumentPath("nudges", "n1")))")
+            log.append("small \(await firestore.get(small).fields?["n"].map(String.init(describing:)) ?? "missing")")
+            return log
+        }
+        #expect(result.output == [
+            "parked: small true, large false",
+            "read true",
+            "after a point read: small false, large false",
+            "parked again without an actor: small false, large false",
+            "large read through its actor true",
+            "its rebuilt actor parked: small false, large false",
+            "first nudge true",
+            "small 2",
+        ])
+        // Rebuilt actors ran on their old executors: one executor (one name) per document.
+        let names = Array(result.actorLabels)
+        #expect(names.filter { $0 == "doc/notes/small" }.count == 1, "\(names)")
+        #expect(names.filter { $0 == "doc/notes/large" }.count == 1, "\(names)")
+    }
+}
+
 /// One `SimExecutor` per domain actor, so every hop is a scheduling point.
 private struct ParkingTestExecutors: ActorExecutorSource {
     func makeExecutor(label: String) -> any SerialExecutor { SimExecutor(label) }

@@ -12,7 +12,12 @@ import Testing
             case .double(let number): out.append("d\(number.bitPattern)")
             case .string(let text): out.append("s" + text.utf8.map(String.init).joined(separator: "."))
             case .array(let elements): out.append("a\(elements.count)"); for element in elements { walk(element, into: &out) }
-            case .map(let map): out.append("m\(map.count)"); for (key, inner) in map { out.append("k" + key); walk(inner, into: &out) }
+            case .map(let map):
+                out.append("m\(map.count)")
+                for (key, inner) in map {
+                    out.append("k" + key.utf8.map(String.init).joined(separator: "."))  // bytes: é and e\u{301} differ
+                    walk(inner, into: &out)
+                }
             default: out.append("\(value)")
             }
         }

@@ -87,11 +87,18 @@ final class CollectionStore: Sendable {
     /// Packs document `id`'s index entry with the executor of its parked actor; false (nothing
     /// changed) if the document does not exist, was unpacked before or is too large.
     private func pack(_ id: String, executor: any SerialExecutor, in state: inout State) -> Bool {
-        guard case .decoded(let snapshot, packable: true)? = state.live[id],
-              let packed = IndexedDocument(packing: snapshot, executor: executor) else { return false }
+        guard case .decoded(let snapshot, packable: true)? = state.live[id] else { return false }
+        guard let packed = IndexedDocument(packing: snapshot, executor: executor) else {
+            // Too large: not tried again at every parking (an honor's `bids` only grow).
+            state.live[id] = .decoded(snapshot, packable: false)
+            return false
+        }
         state.live[id] = packed
         return true
     }
+
+    /// Whether document `id` is packed in the index (tests).
+    package func isPacked(_ id: String) -> Bool { state.withLock { $0.live[id]?.isPacked ?? false } }
 
     /// Document `id`'s snapshot, nil if it does not exist. A packed entry is unpacked for good (a
     /// point read or a rebuilt actor: the document is in use) and its executor moves to `parked`.
@@ -185,6 +192,7 @@ final class CollectionStore: Sendable {
             let id = after.path.id
             // Decoded already: only a document's own (live) actor commits it.
             let indexed = state.live[id]
+            assert(indexed?.isPacked != true, "\(path)/\(id) committed while packed: only a live actor commits")
             let before = indexed?.snapshot(collection: path, id: id)
             if after.exists {
                 let packable = if case .decoded(_, let packable)? = indexed { packable } else { true }

@@ -23,8 +23,8 @@ package struct EncodedFields: Sendable {
         self.init(fields, limit: .max)!
     }
 
-    /// Packs `fields` unless they take more than `limit` bytes (then nil, having written at most
-    /// about `limit`): a large document (an honor's growing `bids`) is one a load test keeps
+    /// Packs `fields` unless they take more than `limit` bytes (then nil, having stopped at the
+    /// first value that went past it): a large document (an honor's growing `bids`) is one a load test keeps
     /// using, and packing it on every parking would cost its size on every bid.
     package init?(_ fields: Fields, limit: Int) {
         var writer = Writer(limit: limit)
@@ -80,7 +80,8 @@ package struct EncodedFields: Sendable {
 
         mutating func map(_ fields: Fields) {
             varint(UInt64(fields.count))
-            for (key, value) in fields where bytes.count <= limit {
+            for (key, value) in fields {
+                guard bytes.count <= limit else { return }
                 string(key)
                 self.value(value)
             }
@@ -105,7 +106,10 @@ package struct EncodedFields: Sendable {
             case .array(let elements):
                 bytes.append(Tag.array.rawValue)
                 varint(UInt64(elements.count))
-                for element in elements where bytes.count <= limit { self.value(element) }
+                for element in elements {
+                    guard bytes.count <= limit else { return }
+                    self.value(element)
+                }
             case .map(let fields):
                 bytes.append(Tag.map.rawValue)
                 map(fields)

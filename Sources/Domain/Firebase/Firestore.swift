@@ -73,6 +73,9 @@ public final class Firestore: Sendable {
         }
     }
 
+    /// Whether the document is packed in its collection's index (tests).
+    package func isPacked(_ path: DocumentPath) -> Bool { store(path.collection).isPacked(path.id) }
+
     /// Live and parked document actors over every collection, how many parked ones were rebuilt
     /// so far, and how many documents the indexes hold packed (tests, memory reports).
     package var documentActorCounts: (live: Int, parked: Int, rebuilt: Int, packed: Int) {
