@@ -104,23 +104,26 @@ final class CollectionStore: Sendable {
     /// point read or a rebuilt actor: the document is in use) and its executor moves to `parked`.
     private func unpack(_ id: String, in state: inout State) -> DocumentSnapshot? {
         guard let indexed = state.live[id] else { return nil }
-        guard case .packed(let fields, let version, let updateTime, let executor) = indexed else {
-            return indexed.snapshot(collection: path, id: id)
+        let snapshot = indexed.snapshot(collection: path, id: id)
+        if case .packed(_, _, _, let executor) = indexed {
+            state.live[id] = .decoded(snapshot, packable: false)
+            state.parked[id] = executor
         }
-        let snapshot = DocumentSnapshot(path: DocumentPath(path, id), fields: fields.decoded(), version: version, updateTime: updateTime)
-        state.live[id] = .decoded(snapshot, packable: false)
-        state.parked[id] = executor
         return snapshot
     }
 
-    /// Every existing document's snapshot, in no particular order; packed ones are decoded for
-    /// the caller and stay packed (a scan should not unpack a whole collection).
-    private func indexedSnapshots(in state: State) -> some Sequence<DocumentSnapshot> {
-        let collection = path
-        return state.live.lazy.map { $0.value.snapshot(collection: collection, id: $0.key) }
+    /// The snapshot of existing document `id`, decoded for the caller if packed (it stays packed:
+    /// a scan should not unpack a whole collection).
+    private func indexedSnapshot(_ id: String, in state: State) -> DocumentSnapshot {
+        state.live[id]!.snapshot(collection: path, id: id)
     }
 
-    /// Live (unparked) document actors and parked ones, for tests.
+    /// Every existing document's snapshot, in no particular order (see `indexedSnapshot`).
+    private func indexedSnapshots(in state: State) -> some Sequence<DocumentSnapshot> {
+        state.live.lazy.map { $0.value.snapshot(collection: self.path, id: $0.key) }
+    }
+
+    /// Live (unparked) document actors, parked ones (packed included) and packed ones, for tests.
     package var actorCounts: (live: Int, parked: Int, packed: Int) {
         state.withLock { state in
             let packed = state.live.values.count { $0.isPacked }
@@ -141,8 +144,7 @@ final class CollectionStore: Sendable {
                 ids = state.live.keys.sorted()
                 state.sortedIds = ids
             }
-            let collection = path
-            return ids.map { state.live[$0]!.snapshot(collection: collection, id: $0) }
+            return ids.map { indexedSnapshot($0, in: state) }
         }
     }
 
@@ -154,8 +156,7 @@ final class CollectionStore: Sendable {
                 return state.equalityIndexes.count - 1
             }()
             let ids = state.equalityIndexes[position].ids(for: value)
-            let collection = path
-            return ids.map { state.live[$0]!.snapshot(collection: collection, id: $0) }
+            return ids.map { indexedSnapshot($0, in: state) }
         }
     }
 
@@ -168,8 +169,7 @@ final class CollectionStore: Sendable {
                 return state.orderedIndexes.count - 1
             }()
             let ids = state.orderedIndexes[position].ids(from: lower, through: upper)
-            let collection = path
-            return ids.map { state.live[$0]!.snapshot(collection: collection, id: $0) }
+            return ids.map { indexedSnapshot($0, in: state) }
         }
     }
 
