@@ -20,6 +20,10 @@ public struct SimExecutorSource: ActorExecutorSource {
     public init() {}
     /// A new `SimExecutor` labelled `label` (one per actor).
     public func makeExecutor(label: String) -> any SerialExecutor { SimExecutor(label) }
+    /// The parked `SimExecutor`'s token (its ordinal); nil for any other executor.
+    public func parkingToken(for executor: any SerialExecutor) -> UInt64? { (executor as? SimExecutor)?.park() }
+    /// A `SimExecutor` with the parked one's ordinal and name.
+    public func reviveExecutor(_ token: UInt64) -> any SerialExecutor { SimExecutor(reviving: token) }
 }
 
 /// The simulation's named random streams, as the domain core's `RandomSource`.

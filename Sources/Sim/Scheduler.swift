@@ -170,6 +170,27 @@ final class Scheduler: @unchecked Sendable {
         return UInt32(executorLabels.count - 1)
     }
 
+    /// Ordinals whose executor was parked (`SimExecutor.park()`) and not revived since, a bit each.
+    @exclusivity(unchecked) private var parkedOrdinals: [UInt64] = []
+
+    /// Records that the executor of `ordinal` is being dropped while its actor is parked.
+    func parkExecutor(_ ordinal: UInt32) {
+        precondition(ordinal > 0 && Int(ordinal) < executorLabels.count, "parking unknown executor \(ordinal)")
+        let word = Int(ordinal >> 6), bit = UInt64(1) << UInt64(ordinal & 63)
+        if word >= parkedOrdinals.count { parkedOrdinals.append(contentsOf: repeatElement(0, count: word + 1 - parkedOrdinals.count)) }
+        precondition(parkedOrdinals[word] & bit == 0, "executor \(ordinal) (\(executorLabels[Int(ordinal)])) parked twice")
+        parkedOrdinals[word] |= bit
+    }
+
+    /// Records that the parked executor of `ordinal` is in use again (invariant: it was parked,
+    /// so no other executor object has this ordinal).
+    func reviveExecutor(_ ordinal: UInt32) {
+        let word = Int(ordinal >> 6), bit = UInt64(1) << UInt64(ordinal & 63)
+        precondition(word < parkedOrdinals.count && parkedOrdinals[word] & bit != 0,
+                     "reviving executor \(ordinal), which is not parked")
+        parkedOrdinals[word] &= ~bit
+    }
+
     /// Makes `job` ready. Called by the executors and the global hook on the simulation's thread.
     @inline(__always)
     func enqueue(_ job: UnownedJob, on executor: SimExecutor?, origin: Origin) {
@@ -592,6 +613,9 @@ final class Scheduler: @unchecked Sendable {
 
 extension Scheduler {
     /// True when `executor`'s job is running right now on the simulation's thread.
+    /// Whether the caller is on the simulation's thread.
+    var isOnSimulationThread: Bool { pthread_equal(pthread_self(), thread) != 0 }
+
     func isRunning(_ executor: SimExecutor) -> Bool {
         pthread_equal(pthread_self(), thread) != 0 && currentExecutorOrdinal == executor.ordinal
     }

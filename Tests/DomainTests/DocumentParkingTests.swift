@@ -153,6 +153,9 @@ extension DocumentParkingTests {
 /// One `SimExecutor` per domain actor, so every hop is a scheduling point.
 private struct ParkingTestExecutors: ActorExecutorSource {
     func makeExecutor(label: String) -> any SerialExecutor { SimExecutor(label) }
+    // As the scenarios' source does: a packed document keeps its executor's ordinal, not the object.
+    func parkingToken(for executor: any SerialExecutor) -> UInt64? { (executor as? SimExecutor)?.park() }
+    func reviveExecutor(_ token: UInt64) -> any SerialExecutor { SimExecutor(reviving: token) }
 }
 
 /// The simulation's named random streams as the domain's `RandomSource`.

@@ -17,9 +17,9 @@ final class CollectionStore: Sendable {
     private unowned let firestore: Firestore
     private struct State {
         var actors: [String: DocumentActor] = [:]
-        /// Executors of parked document actors whose index entry is not packed (see
-        /// `parkIdleActors`), by id; a packed entry keeps its executor itself.
-        var parked: [String: any SerialExecutor] = [:]
+        /// Executors (or their tokens) of parked document actors whose index entry is not packed
+        /// (see `parkIdleActors`), by id; a packed entry keeps its executor itself.
+        var parked: [String: PackedDocument.ParkedExecutor] = [:]
         /// Every existing document: decoded while its actor lives, packed once it is parked.
         var live: [String: IndexedDocument] = [:]
         /// The ids of `live`, sorted; nil after an insert or delete until the next full query.
@@ -44,7 +44,11 @@ final class CollectionStore: Sendable {
             if let existing = state.actors[id] { return (existing, false, false) }
             let created: DocumentActor
             let current = unpack(id, in: &state)  // a packed entry's executor moves to `parked`
-            let executor = state.parked.removeValue(forKey: id)
+            let executor: (any SerialExecutor)? = switch state.parked.removeValue(forKey: id) {
+            case nil: nil
+            case .kept(let executor)?: executor
+            case .token(let token)?: firestore.env.reviveExecutor(token)
+            }
             if let executor {
                 created = DocumentActor(path: DocumentPath(path, id), firestore: firestore, executor: executor, current: current)
             } else {
@@ -74,7 +78,7 @@ final class CollectionStore: Sendable {
                 // Read again once nobody else holds it: on the real runtime a holder may have
                 // changed its state (a rate token) between the first read and its release.
                 if isKnownUniquelyReferenced(&actor), actor.parkableFrom.load(ordering: .acquiring) <= now {
-                    if !pack(id, executor: actor.executor, in: &state) { state.parked[id] = actor.executor }
+                    if !pack(id, executor: actor.executor, in: &state) { state.parked[id] = parking(actor.executor) }
                     parked += 1
                 } else {
                     state.actors[id] = actor
@@ -87,14 +91,22 @@ final class CollectionStore: Sendable {
     /// Packs document `id`'s index entry with the executor of its parked actor; false (nothing
     /// changed) if the document does not exist, was unpacked before or is too large.
     private func pack(_ id: String, executor: any SerialExecutor, in state: inout State) -> Bool {
-        guard case .decoded(let snapshot, packable: true)? = state.live[id] else { return false }
-        guard let packed = IndexedDocument(packing: snapshot, executor: executor) else {
+        guard case .decoded(let entry)? = state.live[id], entry.packable else { return false }
+        let snapshot = entry.snapshot
+        guard let packed = IndexedDocument(packing: snapshot, executor: { parking(executor) }) else {
             // Too large: not tried again at every parking (an honor's `bids` only grow).
             state.live[id] = .decoded(snapshot, packable: false)
             return false
         }
         state.live[id] = packed
         return true
+    }
+
+    /// What a parked actor keeps of `executor`: the token its source gives (the simulator's: the
+    /// ordinal, so the executor object is released) or the executor itself. Revived only when the
+    /// actor is rebuilt (`actor(for:)`, inside the run), never by a read.
+    private func parking(_ executor: any SerialExecutor) -> PackedDocument.ParkedExecutor {
+        firestore.env.parkingToken(for: executor).map { .token($0) } ?? .kept(executor)
     }
 
     /// Whether document `id` is packed in the index (tests).
@@ -105,9 +117,9 @@ final class CollectionStore: Sendable {
     private func unpack(_ id: String, in state: inout State) -> DocumentSnapshot? {
         guard let indexed = state.live[id] else { return nil }
         let snapshot = indexed.snapshot(collection: path, id: id)
-        if case .packed(_, _, _, let executor) = indexed {
+        if case .packed(let packed) = indexed {
             state.live[id] = .decoded(snapshot, packable: false)
-            state.parked[id] = executor
+            state.parked[id] = packed.executor
         }
         return snapshot
     }
@@ -195,7 +207,7 @@ final class CollectionStore: Sendable {
             assert(indexed?.isPacked != true, "\(path)/\(id) committed while packed: only a live actor commits")
             let before = indexed?.snapshot(collection: path, id: id)
             if after.exists {
-                let packable = if case .decoded(_, let packable)? = indexed { packable } else { true }
+                let packable = indexed?.isPackable ?? true
                 state.live[id] = .decoded(after, packable: packable)
             } else {
                 state.live[id] = nil

@@ -27,15 +27,9 @@ package struct EncodedFields: Sendable {
     /// first value that went past it): a large document (an honor's growing `bids`) is one a load test keeps
     /// using, and packing it on every parking would cost its size on every bid.
     package init?(_ fields: Fields, limit: Int) {
-        var writer = Writer(limit: limit)
-        writer.bytes.reserveCapacity(Swift.min(limit, 256))
-        writer.map(fields)
-        guard writer.bytes.count <= limit else { return nil }
-        // An exact-size copy (`Array(writer.bytes[...])` would keep the writer's larger buffer).
-        let written = writer.bytes
-        bytes = [UInt8](unsafeUninitializedCapacity: written.count) { buffer, count in
-            count = written.withUnsafeBufferPointer { buffer.initialize(fromContentsOf: $0) }
-        }
+        // An exact-size copy (the writer's buffer is larger).
+        guard let bytes = Self.withPacked(fields, limit: limit, { [UInt8]($0) }) else { return nil }
+        self.bytes = bytes
     }
 
     /// Bytes the packed fields take (tests and measurements).
@@ -43,12 +37,25 @@ package struct EncodedFields: Sendable {
 
     /// The fields as they were packed.
     package func decoded() -> Fields {
-        bytes.withUnsafeBufferPointer { buffer in
-            var reader = Reader(buffer: buffer)
-            let fields = reader.map()
-            precondition(reader.position == buffer.count, "EncodedFields: trailing bytes")
-            return fields
-        }
+        bytes.withUnsafeBufferPointer { Self.decode($0) }
+    }
+
+    /// Calls `body` with `fields` packed, or returns nil if they take more than `limit` bytes (the
+    /// encoder stops at the first value past it). The buffer is only valid inside `body`.
+    static func withPacked<Result>(_ fields: Fields, limit: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+        var writer = Writer(limit: limit)
+        writer.bytes.reserveCapacity(Swift.min(limit, 256))
+        writer.map(fields)
+        guard writer.bytes.count <= limit else { return nil }
+        return writer.bytes.withUnsafeBufferPointer(body)
+    }
+
+    /// The fields packed in `buffer` (as `withPacked` wrote them, every byte used).
+    static func decode(_ buffer: UnsafeBufferPointer<UInt8>) -> Fields {
+        var reader = Reader(buffer: buffer)
+        let fields = reader.map()
+        precondition(reader.position == buffer.count, "EncodedFields: trailing bytes")
+        return fields
     }
 
     private struct Writer {

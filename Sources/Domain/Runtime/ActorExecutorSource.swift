@@ -6,6 +6,23 @@
 public protocol ActorExecutorSource: Sendable {
     /// A new serial executor for one actor; `label` names the actor in traces (e.g. `honor/h1`).
     func makeExecutor(label: String) -> any SerialExecutor
+
+    /// A number that stands for `executor` while its actor is parked (the caller then drops the
+    /// executor and revives it with `reviveExecutor(_:)`), or nil to keep the executor itself.
+    func parkingToken(for executor: any SerialExecutor) -> UInt64?
+
+    /// The executor `token` stood for, the same actor to the scheduler and in traces.
+    func reviveExecutor(_ token: UInt64) -> any SerialExecutor
+}
+
+extension ActorExecutorSource {
+    /// Executors are kept while their actors are parked (the default).
+    public func parkingToken(for executor: any SerialExecutor) -> UInt64? { nil }
+
+    /// Never called when `parkingToken(for:)` returns nil.
+    public func reviveExecutor(_ token: UInt64) -> any SerialExecutor {
+        preconditionFailure("\(Self.self) gave no parking token, so it has nothing to revive (token \(token))")
+    }
 }
 
 /// An actor of the domain core whose executor is injected; conforming is the one-line opt-in.

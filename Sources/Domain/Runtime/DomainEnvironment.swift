@@ -23,6 +23,16 @@ public struct DomainEnvironment: Sendable {
         executors.makeExecutor(label: label)
     }
 
+    /// A token standing for a parked actor's `executor`, or nil to keep it (see `ActorExecutorSource`).
+    func parkingToken(for executor: any SerialExecutor) -> UInt64? {
+        executors.parkingToken(for: executor)
+    }
+
+    /// The executor a parking token stood for.
+    func reviveExecutor(_ token: UInt64) -> any SerialExecutor {
+        executors.reviveExecutor(token)
+    }
+
     /// The generator for stream `name` (see `RandomSource`).
     public func randomStream(_ name: String) -> any RandomNumberGenerator {
         random.stream(named: name)

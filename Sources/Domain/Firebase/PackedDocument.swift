@@ -1,0 +1,55 @@
+/// A parked document as its collection's index keeps it: version, update time, the parked actor's
+/// executor and the packed fields (`EncodedFields`' layout) in one allocation.
+///
+/// A load test leaves hundreds of thousands of these behind (notifications, pledge markers). One
+/// object a document keeps the index's dictionary slot to a pointer (a slot holding the fields and
+/// metadata inline was 80 B, and a dictionary keeps up to half its slots empty) and saves the
+/// separate byte array's header. docs/performance.md, "Stop 28".
+final class PackedDocument: ManagedBuffer<PackedDocument.Header, UInt8> {
+    /// What a packed document keeps besides its fields.
+    struct Header {
+        let version: UInt64
+        let updateTime: Timestamp
+        let executor: ParkedExecutor
+        /// Bytes of packed fields in the tail (the allocation may be larger).
+        let count: Int
+    }
+
+    /// The executor of a parked actor, or the token its source gave to revive it.
+    enum ParkedExecutor {
+        case kept(any SerialExecutor)
+        case token(UInt64)
+    }
+
+    /// Packs `snapshot` (an existing document) with its parked actor's executor (`executor` is
+    /// asked once the fields fit), or nil if its fields take more than `limit` bytes.
+    static func make(_ snapshot: DocumentSnapshot, limit: Int, executor: () -> ParkedExecutor) -> PackedDocument? {
+        guard let fields = snapshot.fields else { preconditionFailure("only existing documents are indexed: \(snapshot.path)") }
+        return EncodedFields.withPacked(fields, limit: limit) { bytes in
+            let header = Header(version: snapshot.version, updateTime: snapshot.updateTime, executor: executor(), count: bytes.count)
+            let buffer = create(minimumCapacity: bytes.count) { _ in header }
+            buffer.withUnsafeMutablePointerToElements { elements in
+                _ = UnsafeMutableBufferPointer(start: elements, count: bytes.count).initialize(fromContentsOf: bytes)
+            }
+            // `create` on this class allocates an instance of it.
+            return unsafeDowncast(buffer, to: PackedDocument.self)
+        }
+    }
+
+    /// The executor of the parked actor, or its token.
+    var executor: ParkedExecutor { header.executor }
+
+    /// The snapshot of document `id` in `collection`, its fields decoded.
+    func snapshot(collection: String, id: String) -> DocumentSnapshot {
+        withUnsafeMutablePointers { header, elements in
+            let fields = EncodedFields.decode(UnsafeBufferPointer(start: elements, count: header.pointee.count))
+            return DocumentSnapshot(path: DocumentPath(collection, id), fields: fields,
+                                    version: header.pointee.version, updateTime: header.pointee.updateTime)
+        }
+    }
+
+    /// Bytes of packed fields (tests and measurements).
+    var byteCount: Int { header.count }
+
+    // No deinit: `header` is a stored property (released with the object); the elements are bytes.
+}
