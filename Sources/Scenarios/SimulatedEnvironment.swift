@@ -10,7 +10,8 @@ public enum SimulatedEnvironment {
         return DomainEnvironment(
             clock: DomainClock(clock, epochUnixNanoseconds: clock.unixNanoseconds(at: clock.now)),
             executors: SimExecutorSource(),
-            random: SimRandomSource(streams: Simulation.streams))
+            random: SimRandomSource(streams: Simulation.streams),
+            coldStorage: SpilledDocuments())
     }
 }
 

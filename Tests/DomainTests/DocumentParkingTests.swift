@@ -13,8 +13,10 @@ import Testing
         let state: [String]
         let parked: Int
         let rebuilt: Int
-        /// Documents the indexes held packed at the end.
+        /// Documents the indexes held packed (spilled included) at the end.
         let packed: Int
+        /// Documents of the scanned collections that were spilled at the end.
+        let spilled: Int
         /// Pushes and emails the outbox counted.
         let messages: Int
     }
@@ -23,16 +25,18 @@ import Testing
     /// aborts, retries, OUTBID notifications and pushes), with `threshold` live actors before
     /// idle ones are parked; then every bidder reads its notifications and bids once more, so
     /// parked documents are read and written again.
-    static func auction(seed: UInt64, threshold: Int, outbox retention: Outbox.Retention = .records) -> Run {
+    static func auction(seed: UInt64, threshold: Int, outbox retention: Outbox.Retention = .records, spill: Spill = .none) -> Run {
         let configuration = SimulationConfiguration(
             seed: seed, timingWindowNanoseconds: UInt64(BackendFaults.default.concurrencyWindow.nanoseconds))
-        let result = Simulation.run(configuration) { () async -> ([String], Int, Int, Int, Int) in
+        let result = Simulation.run(configuration) { () async -> ([String], Int, Int, Int, Int, Int) in
             let clock = SimClock()
             let env = DomainEnvironment(
                 clock: DomainClock(clock, epochUnixNanoseconds: clock.unixNanoseconds(at: clock.now)),
-                executors: ParkingTestExecutors(), random: ParkingTestStreams(streams: Simulation.streams))
+                executors: ParkingTestExecutors(), random: ParkingTestStreams(streams: Simulation.streams),
+                coldStorage: spill == .none ? nil : TestSpillStorage())
             let app = KNBApp(backend: Backend(env: env, faults: .default, outbox: retention))
             app.backend.firestore.setDocumentParkingThreshold(threshold)
+            if spill == .everyIdCollides { app.backend.firestore.setSpillHashMask(0) }
             let bidders = (0..<12).map { app.client(email: "u\($0)@knb.org", name: "u\($0)") }
             for (index, bidder) in bidders.enumerated() {
                 try? await bidder.register()
@@ -54,8 +58,10 @@ import Testing
             await app.backend.waitUntilIdle()
             let firestore = app.backend.firestore
             var state: [String] = []
+            var spilled = 0
             for collection in ["honors", "users"] + bidders.indices.map({ "users/u\($0)@knb.org/notifications" }) {
                 for document in firestore.query(collection) {
+                    if firestore.isSpilled(document.path) { spilled += 1 }
                     let fields = document.fields ?? [:]
                     state.append("\(document.path) v\(document.version) @\(document.updateTime.unixNanoseconds) "
                         + fields.keys.sorted().map { "\($0)=\(fields[$0]!)" }.joined(separator: ","))
@@ -63,18 +69,31 @@ import Testing
             }
             if app.backend.outbox.retention == .records { state += app.backend.outbox.records.map(\.description) }
             let counts = firestore.documentActorCounts
-            return (state, counts.parked, counts.rebuilt, counts.packed, app.backend.outbox.pushCount + app.backend.outbox.emailCount)
+            return (state, counts.parked, counts.rebuilt, counts.packed, spilled, app.backend.outbox.pushCount + app.backend.outbox.emailCount)
         }
-        let output = result.output ?? (["ended \(result.outcome)"], 0, 0, 0, 0)
+        let output = result.output ?? (["ended \(result.outcome)"], 0, 0, 0, 0, 0)
         return Run(trace: result.traceHash, steps: result.steps, state: output.0, parked: output.1, rebuilt: output.2,
-                   packed: output.3, messages: output.4)
+                   packed: output.3, spilled: output.4, messages: output.5)
     }
 
-    @Test func parkingAfterEveryNewActorChangesNoTraceAndNoDocument() {
-        var rebuiltInAll = 0
+    /// Whether parked documents go to cold storage, and whether every id's hash is made the same
+    /// (so every spilled document but the first is found through the collision table).
+    enum Spill: Sendable, CaseIterable { case none, spilled, everyIdCollides }
+
+    @Test(arguments: Spill.allCases)
+    func parkingAfterEveryNewActorChangesNoTraceAndNoDocument(spill: Spill) {
+        var rebuiltInAll = 0, spilledInAll = 0
         for seed in UInt64(1)...12 {
-            let never = Self.auction(seed: seed, threshold: 1_000_000)
-            let always = Self.auction(seed: seed, threshold: 1)
+            let never = Self.auction(seed: seed, threshold: 1_000_000, spill: spill)
+            let always = Self.auction(seed: seed, threshold: 1, spill: spill)
+            if spill == .none {
+                #expect(always.spilled == 0, "seed \(seed): spilled without cold storage")
+            } else {
+                // The notifications nobody reads again are spilled, and read back by the scans.
+                #expect(always.spilled > 0, "seed \(seed): nothing spilled")
+                spilledInAll += always.spilled
+                #expect(never.spilled == 0, "seed \(seed): spilled without parking")
+            }
             #expect(never.parked == 0 && never.rebuilt == 0, "seed \(seed): the default run must not park")
             #expect(always.parked > 0, "seed \(seed): threshold 1 must park idle actors")
             #expect(never.packed == 0, "seed \(seed): documents were packed without parking")
@@ -88,6 +107,7 @@ import Testing
         }
         // Parked documents were used again (read or written) and rebuilt from the index.
         #expect(rebuiltInAll > 12, "only \(rebuiltInAll) rebuilt actors over 12 seeds")
+        #expect(spill == .none || spilledInAll > 60, "only \(spilledInAll) documents spilled over 12 seeds")
     }
 }
 
@@ -95,12 +115,17 @@ extension DocumentParkingTests {
     /// One document's life through parking: packed when its idle actor is parked, unpacked for
     /// good by a point read or by its rebuilt actor (which runs on its old executor: the run
     /// registers one executor per document), and a document over the packing limit never packed.
-    @Test func aParkedDocumentIsPackedThenUnpackedForGoodOnItsOwnExecutor() {
+    @Test(arguments: [false, true])
+    func aParkedDocumentIsPackedThenUnpackedForGoodOnItsOwnExecutor(spilled: Bool) {
+        let watch = SpillFileWatch()
         let result = Simulation.run(SimulationConfiguration(seed: 1)) { () async -> [String] in
             let clock = SimClock()
+            let storage = spilled ? TestSpillStorage() : nil
+            watch.file = storage?.file
             let env = DomainEnvironment(
                 clock: DomainClock(clock, epochUnixNanoseconds: clock.unixNanoseconds(at: clock.now)),
-                executors: ParkingTestExecutors(), random: ParkingTestStreams(streams: Simulation.streams))
+                executors: ParkingTestExecutors(), random: ParkingTestStreams(streams: Simulation.streams),
+                coldStorage: storage)
             let firestore = Backend(env: env, faults: .none).firestore
             firestore.setDocumentParkingThreshold(1)
             let small = DocumentPath("notes", "small"), large = DocumentPath("notes", "large")
@@ -121,8 +146,11 @@ extension DocumentParkingTests {
             _ = try? await firestore.set(large, list)
             await parkIdle()
             state("parked")
+            log.append("spilled \(firestore.isSpilled(small)) \(firestore.isSpilled(large))")
+            log.append("scanned \(firestore.query("notes").map(\.path.id))")
             log.append("read \(firestore.liveFields(small) == note)")
             state("after a point read")
+            log.append("spilled \(firestore.isSpilled(small))")
             await parkIdle()
             state("parked again without an actor")
             _ = try? await firestore.update(small, ["n": .increment(1)])
@@ -135,8 +163,11 @@ extension DocumentParkingTests {
         }
         #expect(result.output == [
             "parked: small true, large false",
+            "spilled \(spilled) false",
+            "scanned [\"large\", \"small\"]",
             "read true",
             "after a point read: small false, large false",
+            "spilled false",
             "parked again without an actor: small false, large false",
             "large read through its actor true",
             "its rebuilt actor parked: small false, large false",
@@ -147,7 +178,15 @@ extension DocumentParkingTests {
         let names = Array(result.actorLabels)
         #expect(names.filter { $0 == "doc/notes/small" }.count == 1, "\(names)")
         #expect(names.filter { $0 == "doc/notes/large" }.count == 1, "\(names)")
+        // The backend let go of its cold storage with the run, so the spill file is closed
+        // (a sweep runs thousands of seeds in one process).
+        #expect(watch.file == nil, "the spill file outlived its run")
     }
+}
+
+/// The spill file of a run, watched without keeping it open.
+private final class SpillFileWatch: @unchecked Sendable {
+    weak var file: SpillFile?
 }
 
 /// One `SimExecutor` per domain actor, so every hop is a scheduling point.
@@ -156,6 +195,13 @@ private struct ParkingTestExecutors: ActorExecutorSource {
     // As the scenarios' source does: a packed document keeps its executor's ordinal, not the object.
     func parkingToken(for executor: any SerialExecutor) -> UInt64? { (executor as? SimExecutor)?.park() }
     func reviveExecutor(_ token: UInt64) -> any SerialExecutor { SimExecutor(reviving: token) }
+}
+
+/// Cold storage in a `SpillFile`, as the scenarios' environment has.
+private struct TestSpillStorage: ColdStorage {
+    let file = SpillFile()
+    func append(_ bytes: UnsafeRawBufferPointer) -> UInt64? { file.append(bytes) }
+    func read(at offset: UInt64, count: Int) -> [UInt8] { file.read(at: offset, count: count) }
 }
 
 /// The simulation's named random streams as the domain's `RandomSource`.

@@ -20,8 +20,14 @@ final class CollectionStore: Sendable {
         /// Executors (or their tokens) of parked document actors whose index entry is not packed
         /// (see `parkIdleActors`), by id; a packed entry keeps its executor itself.
         var parked: [String: PackedDocument.ParkedExecutor] = [:]
-        /// Every existing document: decoded while its actor lives, packed once it is parked.
+        /// Every existing document but the spilled ones: decoded while its actor lives, packed
+        /// once it is parked (when there is no cold storage to spill it to).
         var live: [String: IndexedDocument] = [:]
+        /// Documents spilled to cold storage: the record's handle by the id's hash
+        /// (`SpilledDocument.hash`; 16 bytes a document, no id kept in memory), and by id those
+        /// whose hash a spilled document had already.
+        var spilled: [UInt64: UInt64] = [:]
+        var spilledCollisions: [String: UInt64] = [:]
         /// The ids of `live`, sorted; nil after an insert or delete until the next full query.
         var sortedIds: [String]? = []
         var listeners: [SnapshotListener] = []
@@ -88,18 +94,57 @@ final class CollectionStore: Sendable {
         }
     }
 
-    /// Packs document `id`'s index entry with the executor of its parked actor; false (nothing
-    /// changed) if the document does not exist, was unpacked before or is too large.
+    /// Packs document `id`'s index entry with the executor of its parked actor, and spills it to
+    /// cold storage if there is one and the executor gave a token; false (nothing changed) if the
+    /// document does not exist, was unpacked before or is too large.
     private func pack(_ id: String, executor: any SerialExecutor, in state: inout State) -> Bool {
-        guard case .decoded(let entry)? = state.live[id], entry.packable else { return false }
+        guard case .decoded(let entry)? = state.live[id], entry.packable, let fields = entry.snapshot.fields else { return false }
         let snapshot = entry.snapshot
-        guard let packed = IndexedDocument(packing: snapshot, executor: { parking(executor) }) else {
+        let packed: Void? = EncodedFields.withPacked(fields, limit: IndexedDocument.packingLimit) { bytes in
+            let parked = parking(executor)
+            if case .token(let token) = parked, let cold = firestore.env.coldStorage,
+               let record = SpilledDocument.record(id: id, version: snapshot.version, updateTime: snapshot.updateTime, token: token, fields: bytes),
+               let offset = record.withUnsafeBytes({ cold.append($0) }) {
+                let handle = SpilledDocument.handle(offset: offset, count: record.count)
+                state.live[id] = nil
+                let hash = spillHash(id)
+                if state.spilled[hash] == nil {
+                    state.spilled[hash] = handle
+                } else {
+                    state.spilledCollisions[id] = handle
+                }
+                return
+            }
+            state.live[id] = .packed(PackedDocument.make(fields: bytes, version: snapshot.version, updateTime: snapshot.updateTime, executor: parked))
+        }
+        guard packed != nil else {
             // Too large: not tried again at every parking (an honor's `bids` only grow).
             state.live[id] = .decoded(snapshot, packable: false)
             return false
         }
-        state.live[id] = packed
         return true
+    }
+
+    /// The hash spilled documents are found by (narrowed by `Firestore.spillHashMask` in tests,
+    /// to make ids collide).
+    private func spillHash(_ id: String) -> UInt64 { SpilledDocument.hash(id) & firestore.spillHashMask }
+
+    /// The handle of spilled document `id`, or nil if it is not spilled.
+    private func spilledHandle(_ id: String, in state: State) -> UInt64? {
+        if !state.spilledCollisions.isEmpty, let handle = state.spilledCollisions[id] { return handle }
+        guard let handle = state.spilled[spillHash(id)], let cold = firestore.env.coldStorage else { return nil }
+        return SpilledDocument.id(handle: handle, in: cold) == id ? handle : nil
+    }
+
+    /// The spilled record `handle` names.
+    private func spilledDocument(_ handle: UInt64) -> SpilledDocument {
+        guard let cold = firestore.env.coldStorage else { preconditionFailure("a spilled document without cold storage") }
+        return SpilledDocument(handle: handle, in: cold)
+    }
+
+    /// Handles of every spilled document, in the order they were spilled (file order).
+    private func spilledHandles(in state: State) -> [UInt64] {
+        (Array(state.spilled.values) + state.spilledCollisions.values).sorted()
     }
 
     /// What a parked actor keeps of `executor`: the token its source gives (the simulator's: the
@@ -110,12 +155,25 @@ final class CollectionStore: Sendable {
     }
 
     /// Whether document `id` is packed in the index (tests).
-    package func isPacked(_ id: String) -> Bool { state.withLock { $0.live[id]?.isPacked ?? false } }
+    package func isPacked(_ id: String) -> Bool {
+        state.withLock { state in state.live[id]?.isPacked ?? (spilledHandle(id, in: state) != nil) }
+    }
+
+    /// Whether document `id` is spilled to cold storage (tests).
+    package func isSpilled(_ id: String) -> Bool { state.withLock { spilledHandle(id, in: $0) != nil } }
 
     /// Document `id`'s snapshot, nil if it does not exist. A packed entry is unpacked for good (a
     /// point read or a rebuilt actor: the document is in use) and its executor moves to `parked`.
     private func unpack(_ id: String, in state: inout State) -> DocumentSnapshot? {
-        guard let indexed = state.live[id] else { return nil }
+        guard let indexed = state.live[id] else {
+            guard let handle = spilledHandle(id, in: state) else { return nil }
+            let document = spilledDocument(handle)
+            if state.spilledCollisions.removeValue(forKey: id) == nil { state.spilled[spillHash(id)] = nil }
+            let snapshot = document.snapshot(collection: path)
+            state.live[id] = .decoded(snapshot, packable: false)
+            state.parked[id] = .token(document.token)
+            return snapshot
+        }
         let snapshot = indexed.snapshot(collection: path, id: id)
         if case .packed(let packed) = indexed {
             state.live[id] = .decoded(snapshot, packable: false)
@@ -127,18 +185,21 @@ final class CollectionStore: Sendable {
     /// The snapshot of existing document `id`, decoded for the caller if packed (it stays packed:
     /// a scan should not unpack a whole collection).
     private func indexedSnapshot(_ id: String, in state: State) -> DocumentSnapshot {
-        state.live[id]!.snapshot(collection: path, id: id)
+        if let indexed = state.live[id] { return indexed.snapshot(collection: path, id: id) }
+        guard let handle = spilledHandle(id, in: state) else { preconditionFailure("\(path)/\(id) is not in the index") }
+        return spilledDocument(handle).snapshot(collection: path)
     }
 
     /// Every existing document's snapshot, in no particular order (see `indexedSnapshot`).
-    private func indexedSnapshots(in state: State) -> some Sequence<DocumentSnapshot> {
-        state.live.lazy.map { $0.value.snapshot(collection: self.path, id: $0.key) }
+    private func indexedSnapshots(in state: State) -> [DocumentSnapshot] {
+        state.live.map { $0.value.snapshot(collection: self.path, id: $0.key) }
+            + spilledHandles(in: state).map { spilledDocument($0).snapshot(collection: path) }
     }
 
     /// Live (unparked) document actors, parked ones (packed included) and packed ones, for tests.
     package var actorCounts: (live: Int, parked: Int, packed: Int) {
         state.withLock { state in
-            let packed = state.live.values.count { $0.isPacked }
+            let packed = state.live.values.count { $0.isPacked } + state.spilled.count + state.spilledCollisions.count
             return (state.actors.count, state.parked.count + packed, packed)
         }
     }
@@ -153,7 +214,8 @@ final class CollectionStore: Sendable {
             if let sorted = state.sortedIds {
                 ids = sorted
             } else {
-                ids = state.live.keys.sorted()
+                let cold = spilledHandles(in: state).map { SpilledDocument.id(handle: $0, in: firestore.env.coldStorage!) }
+                ids = (Array(state.live.keys) + cold).sorted()
                 state.sortedIds = ids
             }
             return ids.map { indexedSnapshot($0, in: state) }
@@ -185,7 +247,7 @@ final class CollectionStore: Sendable {
         }
     }
 
-    var count: Int { state.withLock { $0.live.count } }
+    var count: Int { state.withLock { $0.live.count + $0.spilled.count + $0.spilledCollisions.count } }
 
     /// Starts keeping the ids of documents created from now on (idempotent).
     func followInsertions() { state.withLock { if $0.inserted == nil { $0.inserted = [] } } }
@@ -205,6 +267,7 @@ final class CollectionStore: Sendable {
             // Decoded already: only a document's own (live) actor commits it.
             let indexed = state.live[id]
             assert(indexed?.isPacked != true, "\(path)/\(id) committed while packed: only a live actor commits")
+            assert(indexed != nil || spilledHandle(id, in: state) == nil, "\(path)/\(id) committed while spilled: only a live actor commits")
             let before = indexed?.snapshot(collection: path, id: id)
             if after.exists {
                 let packable = indexed?.isPackable ?? true
@@ -225,7 +288,7 @@ final class CollectionStore: Sendable {
     func addListener(_ listener: SnapshotListener) -> [DocumentSnapshot] {
         let snapshots = state.withLock { state -> [DocumentSnapshot] in
             state.listeners.append(listener)
-            return Array(indexedSnapshots(in: state))
+            return indexedSnapshots(in: state)
         }
         return snapshots.sorted { $0.path.id < $1.path.id }
     }

@@ -73,8 +73,17 @@ public final class Firestore: Sendable {
         }
     }
 
-    /// Whether the document is packed in its collection's index (tests).
+    /// Whether the document is packed in its collection's index, or spilled (tests).
     package func isPacked(_ path: DocumentPath) -> Bool { store(path.collection).isPacked(path.id) }
+
+    /// Whether the document is spilled to `env.coldStorage` (tests).
+    package func isSpilled(_ path: DocumentPath) -> Bool { store(path.collection).isSpilled(path.id) }
+
+    /// Bits of the id hash spilled documents are found by (all but tests, which narrow it to
+    /// make ids collide).
+    private let spillMask = Atomic<UInt64>(.max)
+    package var spillHashMask: UInt64 { spillMask.load(ordering: .relaxed) }
+    package func setSpillHashMask(_ mask: UInt64) { spillMask.store(mask, ordering: .relaxed) }
 
     /// Live and parked document actors over every collection, how many parked ones were rebuilt
     /// so far, and how many documents the indexes hold packed (tests, memory reports).

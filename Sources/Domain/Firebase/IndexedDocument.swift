@@ -31,13 +31,6 @@ enum IndexedDocument {
         .decoded(Decoded(snapshot, packable: packable))
     }
 
-    /// A snapshot of an existing document packed with its parked actor's executor (asked for
-    /// only if the document fits), or nil if it is larger than `packingLimit`.
-    init?(packing snapshot: DocumentSnapshot, executor: () -> PackedDocument.ParkedExecutor) {
-        guard let packed = PackedDocument.make(snapshot, limit: Self.packingLimit, executor: executor) else { return nil }
-        self = .packed(packed)
-    }
-
     /// Whether the fields are packed.
     var isPacked: Bool { if case .packed = self { return true }; return false }
 

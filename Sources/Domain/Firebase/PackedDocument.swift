@@ -21,19 +21,15 @@ final class PackedDocument: ManagedBuffer<PackedDocument.Header, UInt8> {
         case token(UInt64)
     }
 
-    /// Packs `snapshot` (an existing document) with its parked actor's executor (`executor` is
-    /// asked once the fields fit), or nil if its fields take more than `limit` bytes.
-    static func make(_ snapshot: DocumentSnapshot, limit: Int, executor: () -> ParkedExecutor) -> PackedDocument? {
-        guard let fields = snapshot.fields else { preconditionFailure("only existing documents are indexed: \(snapshot.path)") }
-        return EncodedFields.withPacked(fields, limit: limit) { bytes in
-            let header = Header(version: snapshot.version, updateTime: snapshot.updateTime, executor: executor(), count: bytes.count)
-            let buffer = create(minimumCapacity: bytes.count) { _ in header }
-            buffer.withUnsafeMutablePointerToElements { elements in
-                _ = UnsafeMutableBufferPointer(start: elements, count: bytes.count).initialize(fromContentsOf: bytes)
-            }
-            // `create` on this class allocates an instance of it.
-            return unsafeDowncast(buffer, to: PackedDocument.self)
+    /// A packed document of `fields` (as `EncodedFields.withPacked` wrote them).
+    static func make(fields: UnsafeBufferPointer<UInt8>, version: UInt64, updateTime: Timestamp, executor: ParkedExecutor) -> PackedDocument {
+        let header = Header(version: version, updateTime: updateTime, executor: executor, count: fields.count)
+        let buffer = create(minimumCapacity: fields.count) { _ in header }
+        buffer.withUnsafeMutablePointerToElements { elements in
+            _ = UnsafeMutableBufferPointer(start: elements, count: fields.count).initialize(fromContentsOf: fields)
         }
+        // `create` on this class allocates an instance of it.
+        return unsafeDowncast(buffer, to: PackedDocument.self)
     }
 
     /// The executor of the parked actor, or its token.

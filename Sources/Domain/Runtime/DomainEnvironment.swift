@@ -11,11 +11,15 @@ public struct DomainEnvironment: Sendable {
     /// Seeded randomness, as named independent streams.
     public var random: any RandomSource
 
-    /// An environment of the given clock, executors and randomness.
-    public init(clock: DomainClock, executors: any ActorExecutorSource, random: any RandomSource) {
+    /// Where parked documents go out of memory, or nil to keep them packed in memory.
+    public var coldStorage: (any ColdStorage)?
+
+    /// An environment of the given clock, executors, randomness and (optionally) cold storage.
+    public init(clock: DomainClock, executors: any ActorExecutorSource, random: any RandomSource, coldStorage: (any ColdStorage)? = nil) {
         self.clock = clock
         self.executors = executors
         self.random = random
+        self.coldStorage = coldStorage
     }
 
     /// A serial executor for one new domain actor (see `DomainActor`).
