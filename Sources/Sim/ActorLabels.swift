@@ -4,28 +4,37 @@
 /// A load test creates an actor per document it touches, hundreds of thousands of them, and each
 /// name as its own `String` cost a heap object (~80 B for `doc/notifications/<id>`) and an array
 /// slot. Here a name costs a number for its directory (shared by every document of a collection),
-/// the bytes after it and eight bytes of position. The bytes go into fixed-size chunks, so
-/// growing never copies them or doubles a buffer (one run of bytes did both: 38 MB at the peak of
-/// a 10-minute load test for 25 MB of names). Names are rebuilt on demand (a trace file, a failure
-/// message), byte for byte as given. docs/performance.md, "Stop 26" and "Stop 28".
+/// the bytes after it and four bytes of position. The bytes go into chunks of at most 64 KiB
+/// (a longer name gets one of its own), so a large run never copies them or doubles a buffer
+/// (one run of bytes did both: 38 MB at the peak of a 10-minute load test for 25 MB of names);
+/// a small run allocates as one run of bytes would. Names are rebuilt on demand (a trace file, a
+/// failure message), byte for byte as given. docs/performance.md, "Stop 26" and "Stop 28".
 public struct ActorLabels: RandomAccessCollection, Sendable, Equatable {
     /// An actor ordinal.
     public typealias Index = Int
 
-    /// Bytes a chunk is given (a longer name gets a chunk of its own size).
+    /// Bytes a chunk is filled to (a longer name gets a chunk of its own).
     static let chunkSize = 64 * 1024
 
     /// Name 0 (nonisolated code), kept apart so a run that creates no actor allocates nothing.
     private var first: String?
     /// Names 1, 2, … each as a varint (0: no directory; d + 1: `directories[d]`) and the UTF-8
-    /// bytes after the directory, in chunks.
+    /// bytes after the directory. The bytes of all names form one sequence, stored as the
+    /// filled chunks and the one being filled; no name spans two chunks.
     private var chunks: [[UInt8]] = []
-    /// `positions[i]` is the chunk of name `i + 1` (high 32 bits) and where it ends in it (low 32
-    /// bits); it begins where the previous name in the same chunk ends, or at 0.
-    private var positions: [UInt64] = []
-    /// Distinct directories (including their final `/`), in the order first seen.
-    private var directories: [String] = []
-    private var directoryNumbers: [String: UInt32] = [:]
+    /// Where each filled chunk starts in the sequence.
+    private var chunkStarts: [UInt32] = []
+    private var current: [UInt8] = []
+    private var currentStart: UInt32 = 0
+    /// `ends[i]` is where name `i + 1` ends in the sequence (and name `i + 2` begins).
+    private var ends: [UInt32] = []
+    /// Distinct directories (including their final `/`) as UTF-8, in the order first seen; found
+    /// by bytes (a hash, then a byte comparison), not by `String` equality, which would merge
+    /// canonically equal spellings (`é` and `e` + U+0301) and give a name back in the other one.
+    private var directories: [[UInt8]] = []
+    private var directoryByHash: [UInt64: UInt32] = [:]
+    /// Directories whose hash an earlier directory has.
+    private var directoryCollisions: [[UInt8]: UInt32] = [:]
 
     /// The names `labels`, in ordinal order.
     public init(_ labels: some Sequence<String> = []) {
@@ -38,19 +47,25 @@ public struct ActorLabels: RandomAccessCollection, Sendable, Equatable {
     /// The first ordinal.
     public var startIndex: Int { 0 }
     /// One past the last ordinal.
-    public var endIndex: Int { first == nil ? 0 : positions.count + 1 }
+    public var endIndex: Int { first == nil ? 0 : ends.count + 1 }
 
     /// The name of actor `ordinal`.
     public subscript(ordinal: Int) -> String {
         precondition(ordinal >= 0 && ordinal < endIndex, "no actor \(ordinal) among \(endIndex)")
         if ordinal == 0 { return first! }
-        let position = positions[ordinal - 1]
-        let chunk = Int(position >> 32), end = Int(position & 0xFFFF_FFFF)
-        var start = 0
-        if ordinal >= 2, positions[ordinal - 2] >> 32 == position >> 32 {
-            start = Int(positions[ordinal - 2] & 0xFFFF_FFFF)
+        let start = ordinal == 1 ? 0 : ends[ordinal - 2], end = ends[ordinal - 1]
+        if start >= currentStart { return decode(current, from: Int(start - currentStart), to: Int(end - currentStart)) }
+        // The last filled chunk starting at or before `start`.
+        var low = 0, high = chunkStarts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if chunkStarts[middle] <= start { low = middle } else { high = middle - 1 }
         }
-        return chunks[chunk].withUnsafeBufferPointer { buffer in
+        return decode(chunks[low], from: Int(start - chunkStarts[low]), to: Int(end - chunkStarts[low]))
+    }
+
+    private func decode(_ chunk: [UInt8], from start: Int, to end: Int) -> String {
+        chunk.withUnsafeBufferPointer { buffer in
             var cursor = start
             var directory: UInt64 = 0, shift: UInt64 = 0
             while true {
@@ -60,8 +75,10 @@ public struct ActorLabels: RandomAccessCollection, Sendable, Equatable {
                 if byte < 0x80 { break }
                 shift += 7
             }
-            let rest = String(decoding: UnsafeBufferPointer(rebasing: buffer[cursor..<end]), as: UTF8.self)
-            return directory == 0 ? rest : directories[Int(directory - 1)] + rest
+            let rest = UnsafeBufferPointer(rebasing: buffer[cursor..<end])
+            guard directory > 0 else { return String(decoding: rest, as: UTF8.self) }
+            // Decoded as one run of bytes: a name split inside a character comes back whole.
+            return String(decoding: directories[Int(directory - 1)] + rest, as: UTF8.self)
         }
     }
 
@@ -71,40 +88,55 @@ public struct ActorLabels: RandomAccessCollection, Sendable, Equatable {
             first = label
             return
         }
-        let utf8 = label.utf8
+        var label = label
+        label.withUTF8 { append(utf8: $0) }
+    }
+
+    private mutating func append(utf8: UnsafeBufferPointer<UInt8>) {
         // The directory is worth a number when it is longer than the number (1–3 bytes).
         var directory: UInt64 = 0
-        var restStart = utf8.startIndex
-        if let slash = utf8.lastIndex(of: UInt8(ascii: "/")), utf8.distance(from: utf8.startIndex, to: slash) >= 3 {
-            restStart = utf8.index(after: slash)
-            let text = String(label[..<restStart])
-            if let number = directoryNumbers[text] {
-                directory = UInt64(number) + 1
-            } else {
-                precondition(directories.count < Int(UInt32.max), "more than 4 G actor directories")
-                directoryNumbers[text] = UInt32(directories.count)
-                directories.append(text)
-                directory = UInt64(directories.count)
-            }
+        var restStart = 0
+        if let slash = utf8.lastIndex(of: UInt8(ascii: "/")), slash >= 3 {
+            restStart = slash + 1
+            directory = UInt64(directoryNumber(UnsafeBufferPointer(rebasing: utf8[..<restStart]))) + 1
         }
         var headerSize = 1
         while directory >> (7 * UInt64(headerSize)) != 0 { headerSize += 1 }
-        let size = headerSize + utf8.distance(from: restStart, to: utf8.endIndex)
-        if chunks.isEmpty || chunks[chunks.count - 1].count + size > Self.chunkSize {
-            precondition(chunks.count < Int(UInt32.max), "actor names exceed 4 G chunks")
-            var chunk: [UInt8] = []
-            chunk.reserveCapacity(Swift.max(Self.chunkSize, size))
-            chunks.append(chunk)
+        let size = headerSize + utf8.count - restStart
+        if !current.isEmpty, current.count + size > Self.chunkSize {
+            chunks.append(current)
+            chunkStarts.append(currentStart)
+            currentStart += UInt32(current.count)
+            current = []
         }
-        let last = chunks.count - 1
+        // A first allocation of some room: a few short names then fit without growing it.
+        if current.isEmpty { current.reserveCapacity(Swift.max(64, size)) }
         var rest = directory
         while rest >= 0x80 {
-            chunks[last].append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            current.append(UInt8(truncatingIfNeeded: rest) | 0x80)
             rest >>= 7
         }
-        chunks[last].append(UInt8(rest))
-        chunks[last].append(contentsOf: utf8[restStart...])
-        precondition(chunks[last].count <= Int(UInt32.max), "an actor name exceeds 4 GiB")
-        positions.append(UInt64(last) << 32 | UInt64(chunks[last].count))
+        current.append(UInt8(rest))
+        current.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[restStart...]))
+        precondition(UInt64(currentStart) + UInt64(current.count) <= UInt64(UInt32.max), "actor names exceed 4 GiB")
+        ends.append(currentStart + UInt32(current.count))
+    }
+
+    /// The number of `bytes` among the directories, added if new.
+    private mutating func directoryNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325  // FNV-1a
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        if let number = directoryByHash[hash] {
+            if directories[Int(number)].elementsEqual(bytes) { return number }
+            if let number = directoryCollisions[Array(bytes)] { return number }
+        }
+        precondition(directories.count < Int(UInt32.max), "more than 4 G actor directories")
+        let number = UInt32(directories.count)
+        directories.append(Array(bytes))
+        if directoryByHash[hash] == nil { directoryByHash[hash] = number } else { directoryCollisions[Array(bytes)] = number }
+        return number
     }
 }

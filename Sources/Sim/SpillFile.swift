@@ -83,6 +83,7 @@ public final class SpillFile: Sendable {
                 while done < count {
                     let result = pread(state.descriptor, buffer.baseAddress! + done, count - done, off_t(offset) + off_t(done))
                     if result < 0, errno == EINTR { continue }
+                    precondition(result != 0, "SpillFile: cannot read back \(count) bytes at \(offset): the file ends first")
                     precondition(result > 0, "SpillFile: cannot read back \(count) bytes at \(offset): \(String(cString: strerror(errno)))")
                     done += result
                 }
@@ -110,17 +111,33 @@ public final class SpillFile: Sendable {
         }
         guard complete else { return false }
         state.written += UInt64(count)
-        state.buffer.removeAll(keepingCapacity: true)
+        // A record larger than the buffer grew it: give that back.
+        if state.buffer.capacity > 2 * Self.bufferSize {
+            state.buffer = []
+            state.buffer.reserveCapacity(Self.bufferSize)
+        } else {
+            state.buffer.removeAll(keepingCapacity: true)
+        }
         return true
     }
 
+    /// Makes names unique among the spill files of one process; the process id among processes,
+    /// and O_EXCL catches what is left.
+    private static let nextName = Atomic<Int>(0)
+
     /// A new file in `directory`, already unlinked; nil if it cannot be made.
     private func createFile() -> Int32? {
-        var template = Array("\(directory)/rehearse-spill-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { return nil }
-        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        return descriptor
+        for _ in 0..<100 {
+            let serial = Self.nextName.add(1, ordering: .relaxed).newValue
+            let path = "\(directory)/.rehearse-spill-\(getpid())-\(serial)"
+            // O_CLOEXEC at creation: a process forked meanwhile (a sweep's worker) never holds it.
+            let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if descriptor >= 0 {
+                _ = unlink(path)
+                return descriptor
+            }
+            guard errno == EEXIST || errno == EINTR else { return nil }
+        }
+        return nil
     }
 }

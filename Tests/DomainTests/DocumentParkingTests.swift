@@ -142,11 +142,16 @@ extension DocumentParkingTests {
                 nudges += 1
                 _ = try? await firestore.set(DocumentPath("nudges", "n\(nudges)"), ["n": .int(Int64(nudges))])
             }
+            // A non-ASCII id is packed but never spilled (the spilled table compares bytes, the
+            // index canonical strings).
+            let accented = DocumentPath("notes", "caf\u{E9}")
             _ = try? await firestore.set(small, note)
             _ = try? await firestore.set(large, list)
+            _ = try? await firestore.set(accented, note)
             await parkIdle()
             state("parked")
             log.append("spilled \(firestore.isSpilled(small)) \(firestore.isSpilled(large))")
+            log.append("accented packed \(firestore.isPacked(accented)) spilled \(firestore.isSpilled(accented)) found \(firestore.liveFields(DocumentPath("notes", "cafe\u{301}")) == note)")
             log.append("scanned \(firestore.query("notes").map(\.path.id))")
             log.append("read \(firestore.liveFields(small) == note)")
             state("after a point read")
@@ -164,7 +169,8 @@ extension DocumentParkingTests {
         #expect(result.output == [
             "parked: small true, large false",
             "spilled \(spilled) false",
-            "scanned [\"large\", \"small\"]",
+            "accented packed true spilled false found true",
+            "scanned [\"café\", \"large\", \"small\"]",
             "read true",
             "after a point read: small false, large false",
             "spilled false",

@@ -49,6 +49,16 @@ import Testing
         #expect(ActorLabels(shorter) != labels)
     }
 
+    @Test("canonically equal directories keep their own bytes, and label sequences that differ in them differ")
+    func directoriesAreBytesNotCanonicalStrings() {
+        let composed = ["x", "doc/caf\u{E9}/a", "doc/cafe\u{301}/b", "doc/caf\u{E9}/c"]
+        let labels = ActorLabels(composed)
+        for (ordinal, name) in composed.enumerated() {
+            #expect(Array(labels[ordinal].utf8) == Array(name.utf8), "ordinal \(ordinal)")
+        }
+        #expect(ActorLabels(["x", "doc/caf\u{E9}/a"]) != ActorLabels(["x", "doc/cafe\u{301}/a"]))
+    }
+
     @Test("a run reports each executor's name under its ordinal")
     func simulationReportsLabels() {
         let result = Simulation.run(SimulationConfiguration(seed: 1, strategy: .random)) { () async -> [String] in

@@ -28,7 +28,8 @@ final class CollectionStore: Sendable {
         /// whose hash a spilled document had already.
         var spilled: [UInt64: UInt64] = [:]
         var spilledCollisions: [String: UInt64] = [:]
-        /// The ids of `live`, sorted; nil after an insert or delete until the next full query.
+        /// The ids of every existing document (`live` and spilled), sorted; nil after an insert
+        /// or delete until the next full query.
         var sortedIds: [String]? = []
         var listeners: [SnapshotListener] = []
         /// Every id that went from absent to existing since `followInsertions`, in commit order;
@@ -102,10 +103,12 @@ final class CollectionStore: Sendable {
         let snapshot = entry.snapshot
         let packed: Void? = EncodedFields.withPacked(fields, limit: IndexedDocument.packingLimit) { bytes in
             let parked = parking(executor)
-            if case .token(let token) = parked, let cold = firestore.env.coldStorage,
+            // Only ASCII ids: the spilled table finds a document by its id's bytes, while `live`
+            // (a `String` dictionary) would also find it under a canonically equal spelling.
+            if case .token(let token) = parked, let cold = firestore.env.coldStorage, id.utf8.allSatisfy({ $0 < 0x80 }),
                let record = SpilledDocument.record(id: id, version: snapshot.version, updateTime: snapshot.updateTime, token: token, fields: bytes),
-               let offset = record.withUnsafeBytes({ cold.append($0) }) {
-                let handle = SpilledDocument.handle(offset: offset, count: record.count)
+               let offset = record.withUnsafeBytes({ cold.append($0) }),
+               let handle = SpilledDocument.handle(offset: offset, count: record.count) {
                 state.live[id] = nil
                 let hash = spillHash(id)
                 if state.spilled[hash] == nil {

@@ -30,10 +30,11 @@ struct SpilledDocument {
         return bytes.count <= maximumRecord ? bytes : nil
     }
 
-    /// The handle of a record of `count` bytes at `offset`.
-    static func handle(offset: UInt64, count: Int) -> UInt64 {
-        precondition(offset < 1 << 40 && count <= maximumRecord, "spilled record beyond a handle's range")
-        return offset << 24 | UInt64(count)
+    /// The handle of a record of `count` bytes at `offset`, or nil past 1 TiB of cold storage
+    /// (the document then stays packed in memory).
+    static func handle(offset: UInt64, count: Int) -> UInt64? {
+        precondition(count <= maximumRecord, "spilled record longer than a handle can say")
+        return offset < 1 << 40 ? offset << 24 | UInt64(count) : nil
     }
 
     /// The record `handle` names, read from `storage`.
