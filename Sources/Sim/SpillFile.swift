@@ -8,8 +8,8 @@ import Synchronization
 /// grow with it. Appends collect in a 1 MiB buffer written out when full; a read of bytes still
 /// in the buffer is served from it. The file is created on the first append (in `$TMPDIR`, else
 /// `/tmp`) and removed from the directory at once, so it disappears with the process however
-/// the process ends. What is read back is exactly what was appended: the contents are a function
-/// of the appends alone, so a run stays deterministic.
+/// the process ends. What is read back is exactly what was appended, so nothing a run reads
+/// depends on the file (its layout follows the order of the appends).
 ///
 /// If the file cannot be created or written (no space), `append` returns nil from then on and the
 /// caller keeps its bytes in memory; bytes already appended stay readable (a failed write keeps its
