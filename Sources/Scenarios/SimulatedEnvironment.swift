@@ -7,8 +7,13 @@ public enum SimulatedEnvironment {
     /// The environment for the simulation running on this thread (call inside `Simulation.run`).
     public static func current() -> DomainEnvironment {
         let clock = SimClock()
-        return DomainEnvironment(
-            clock: DomainClock(clock, epochUnixNanoseconds: clock.unixNanoseconds(at: clock.now)),
+        return current(clock: DomainClock(clock, epochUnixNanoseconds: clock.unixNanoseconds(at: clock.now)))
+    }
+
+    /// The same, on `clock` (a scenario that starts its calendar at a chosen instant).
+    public static func current(clock: DomainClock) -> DomainEnvironment {
+        DomainEnvironment(
+            clock: clock,
             executors: SimExecutorSource(),
             random: SimRandomSource(streams: Simulation.streams),
             coldStorage: SpilledDocuments())

@@ -176,7 +176,7 @@ final class Scheduler: @unchecked Sendable {
     /// Records that the executor of `ordinal` is being dropped while its actor is parked.
     func parkExecutor(_ ordinal: UInt32) {
         precondition(ordinal > 0 && Int(ordinal) < executorLabels.count, "parking unknown executor \(ordinal)")
-        let word = Int(ordinal >> 6), bit = UInt64(1) << UInt64(ordinal & 63)
+        let (word, bit) = Self.parkedBit(ordinal)
         if word >= parkedOrdinals.count { parkedOrdinals.append(contentsOf: repeatElement(0, count: word + 1 - parkedOrdinals.count)) }
         precondition(parkedOrdinals[word] & bit == 0, "executor \(ordinal) (\(executorLabels[Int(ordinal)])) parked twice")
         parkedOrdinals[word] |= bit
@@ -185,10 +185,15 @@ final class Scheduler: @unchecked Sendable {
     /// Records that the parked executor of `ordinal` is in use again (invariant: it was parked,
     /// so no other executor object has this ordinal).
     func reviveExecutor(_ ordinal: UInt32) {
-        let word = Int(ordinal >> 6), bit = UInt64(1) << UInt64(ordinal & 63)
+        let (word, bit) = Self.parkedBit(ordinal)
         precondition(word < parkedOrdinals.count && parkedOrdinals[word] & bit != 0,
                      "reviving executor \(ordinal), which is not parked")
         parkedOrdinals[word] &= ~bit
+    }
+
+    /// Where `ordinal`'s bit is in `parkedOrdinals`.
+    private static func parkedBit(_ ordinal: UInt32) -> (word: Int, bit: UInt64) {
+        (Int(ordinal >> 6), UInt64(1) << UInt64(ordinal & 63))
     }
 
     /// Makes `job` ready. Called by the executors and the global hook on the simulation's thread.
@@ -612,11 +617,11 @@ final class Scheduler: @unchecked Sendable {
 }
 
 extension Scheduler {
-    /// True when `executor`'s job is running right now on the simulation's thread.
     /// Whether the caller is on the simulation's thread.
     var isOnSimulationThread: Bool { pthread_equal(pthread_self(), thread) != 0 }
 
+    /// True when `executor`'s job is running right now on the simulation's thread.
     func isRunning(_ executor: SimExecutor) -> Bool {
-        pthread_equal(pthread_self(), thread) != 0 && currentExecutorOrdinal == executor.ordinal
+        isOnSimulationThread && currentExecutorOrdinal == executor.ordinal
     }
 }

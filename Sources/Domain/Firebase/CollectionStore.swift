@@ -132,15 +132,16 @@ final class CollectionStore: Sendable {
     /// to make ids collide).
     private func spillHash(_ id: String) -> UInt64 { SpilledDocument.hash(id) & firestore.spillHashMask }
 
-    /// The handle of spilled document `id`, or nil if it is not spilled.
-    private func spilledHandle(_ id: String, in state: State) -> UInt64? {
-        if !state.spilledCollisions.isEmpty, let handle = state.spilledCollisions[id] { return handle }
-        guard let handle = state.spilled[spillHash(id)], let cold = firestore.env.coldStorage else { return nil }
-        return SpilledDocument.id(handle: handle, in: cold) == id ? handle : nil
+    /// Spilled document `id` (one read of its record), or nil if it is not spilled.
+    private func spilledDocument(id: String, in state: State) -> SpilledDocument? {
+        if !state.spilledCollisions.isEmpty, let handle = state.spilledCollisions[id] { return spilledDocument(at: handle) }
+        guard let handle = state.spilled[spillHash(id)] else { return nil }
+        let document = spilledDocument(at: handle)
+        return document.id == id ? document : nil
     }
 
     /// The spilled record `handle` names.
-    private func spilledDocument(_ handle: UInt64) -> SpilledDocument {
+    private func spilledDocument(at handle: UInt64) -> SpilledDocument {
         guard let cold = firestore.env.coldStorage else { preconditionFailure("a spilled document without cold storage") }
         return SpilledDocument(handle: handle, in: cold)
     }
@@ -159,18 +160,17 @@ final class CollectionStore: Sendable {
 
     /// Whether document `id` is packed in the index (tests).
     package func isPacked(_ id: String) -> Bool {
-        state.withLock { state in state.live[id]?.isPacked ?? (spilledHandle(id, in: state) != nil) }
+        state.withLock { state in state.live[id]?.isPacked ?? (spilledDocument(id: id, in: state) != nil) }
     }
 
     /// Whether document `id` is spilled to cold storage (tests).
-    package func isSpilled(_ id: String) -> Bool { state.withLock { spilledHandle(id, in: $0) != nil } }
+    package func isSpilled(_ id: String) -> Bool { state.withLock { spilledDocument(id: id, in: $0) != nil } }
 
     /// Document `id`'s snapshot, nil if it does not exist. A packed entry is unpacked for good (a
     /// point read or a rebuilt actor: the document is in use) and its executor moves to `parked`.
     private func unpack(_ id: String, in state: inout State) -> DocumentSnapshot? {
         guard let indexed = state.live[id] else {
-            guard let handle = spilledHandle(id, in: state) else { return nil }
-            let document = spilledDocument(handle)
+            guard let document = spilledDocument(id: id, in: state) else { return nil }
             if state.spilledCollisions.removeValue(forKey: id) == nil { state.spilled[spillHash(id)] = nil }
             let snapshot = document.snapshot(collection: path)
             state.live[id] = .decoded(snapshot, packable: false)
@@ -189,14 +189,14 @@ final class CollectionStore: Sendable {
     /// a scan should not unpack a whole collection).
     private func indexedSnapshot(_ id: String, in state: State) -> DocumentSnapshot {
         if let indexed = state.live[id] { return indexed.snapshot(collection: path, id: id) }
-        guard let handle = spilledHandle(id, in: state) else { preconditionFailure("\(path)/\(id) is not in the index") }
-        return spilledDocument(handle).snapshot(collection: path)
+        guard let document = spilledDocument(id: id, in: state) else { preconditionFailure("\(path)/\(id) is not in the index") }
+        return document.snapshot(collection: path)
     }
 
     /// Every existing document's snapshot, in no particular order (see `indexedSnapshot`).
     private func indexedSnapshots(in state: State) -> [DocumentSnapshot] {
         state.live.map { $0.value.snapshot(collection: self.path, id: $0.key) }
-            + spilledHandles(in: state).map { spilledDocument($0).snapshot(collection: path) }
+            + spilledHandles(in: state).map { spilledDocument(at: $0).snapshot(collection: path) }
     }
 
     /// Live (unparked) document actors, parked ones (packed included) and packed ones, for tests.
@@ -270,7 +270,7 @@ final class CollectionStore: Sendable {
             // Decoded already: only a document's own (live) actor commits it.
             let indexed = state.live[id]
             assert(indexed?.isPacked != true, "\(path)/\(id) committed while packed: only a live actor commits")
-            assert(indexed != nil || spilledHandle(id, in: state) == nil, "\(path)/\(id) committed while spilled: only a live actor commits")
+            assert(indexed != nil || spilledDocument(id: id, in: state) == nil, "\(path)/\(id) committed while spilled: only a live actor commits")
             let before = indexed?.snapshot(collection: path, id: id)
             if after.exists {
                 let packable = indexed?.isPackable ?? true

@@ -58,7 +58,9 @@ package struct EncodedFields: Sendable {
         return fields
     }
 
-    private struct Writer {
+    /// Appends the layout's parts (varints, fixed 8-byte words, strings, maps) to `bytes`; also
+    /// writes `SpilledDocument`'s records.
+    struct Writer {
         let limit: Int
         var bytes: [UInt8] = []
 
@@ -124,7 +126,8 @@ package struct EncodedFields: Sendable {
         }
     }
 
-    private struct Reader {
+    /// Reads what `Writer` wrote, checking every length against the buffer.
+    struct Reader {
         let buffer: UnsafeBufferPointer<UInt8>
         var position = 0
 

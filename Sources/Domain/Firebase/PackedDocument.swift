@@ -44,8 +44,5 @@ final class PackedDocument: ManagedBuffer<PackedDocument.Header, UInt8> {
         }
     }
 
-    /// Bytes of packed fields (tests and measurements).
-    var byteCount: Int { header.count }
-
     // No deinit: `header` is a stored property (released with the object); the elements are bytes.
 }

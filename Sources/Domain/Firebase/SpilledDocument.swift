@@ -16,18 +16,14 @@ struct SpilledDocument {
 
     /// The record for document `id`, or nil if it would be longer than `maximumRecord`.
     static func record(id: String, version: UInt64, updateTime: Timestamp, token: UInt64, fields: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        var id = id
-        id.withUTF8 { utf8 in
-            bytes.reserveCapacity(utf8.count + fields.count + 24)
-            varint(UInt64(utf8.count), into: &bytes)
-            bytes.append(contentsOf: utf8)
-        }
-        varint(version, into: &bytes)
-        withUnsafeBytes(of: UInt64(bitPattern: updateTime.unixNanoseconds).littleEndian) { bytes.append(contentsOf: $0) }
-        varint(token, into: &bytes)
-        bytes.append(contentsOf: fields)
-        return bytes.count <= maximumRecord ? bytes : nil
+        var writer = EncodedFields.Writer(limit: .max)
+        writer.bytes.reserveCapacity(id.utf8.count + fields.count + 24)
+        writer.string(id)
+        writer.varint(version)
+        writer.fixed(UInt64(bitPattern: updateTime.unixNanoseconds))
+        writer.varint(token)
+        writer.bytes.append(contentsOf: fields)
+        return writer.bytes.count <= maximumRecord ? writer.bytes : nil
     }
 
     /// The handle of a record of `count` bytes at `offset`, or nil past 1 TiB of cold storage
@@ -39,47 +35,26 @@ struct SpilledDocument {
 
     /// The record `handle` names, read from `storage`.
     init(handle: UInt64, in storage: any ColdStorage) {
-        let bytes = storage.read(at: handle >> 24, count: Int(handle & 0xFF_FFFF))
-        var position = 0
-        func varint() -> UInt64 {
-            var value: UInt64 = 0, shift: UInt64 = 0
-            while true {
-                precondition(position < bytes.count && shift < 64, "spilled record truncated")
-                let byte = bytes[position]
-                position += 1
-                value |= UInt64(byte & 0x7F) << shift
-                if byte < 0x80 { return value }
-                shift += 7
-            }
+        let bytes = Self.bytes(handle, in: storage)
+        (id, version, updateTime, token, fields) = bytes.withUnsafeBufferPointer { buffer in
+            var reader = EncodedFields.Reader(buffer: buffer)
+            let id = reader.string(), version = reader.varint()
+            let updateTime = Timestamp(unixNanoseconds: Int64(bitPattern: reader.fixed()))
+            let token = reader.varint()
+            return (id, version, updateTime, token, EncodedFields.decode(UnsafeBufferPointer(rebasing: buffer[reader.position...])))
         }
-        let idCount = Int(varint())
-        precondition(idCount <= bytes.count - position, "spilled record truncated")
-        id = String(decoding: bytes[position..<position + idCount], as: UTF8.self)
-        position += idCount
-        version = varint()
-        precondition(bytes.count - position >= 8, "spilled record truncated")
-        var time: UInt64 = 0
-        for index in 0..<8 { time |= UInt64(bytes[position + index]) << (8 * UInt64(index)) }
-        position += 8
-        updateTime = Timestamp(unixNanoseconds: Int64(bitPattern: time))
-        token = varint()
-        fields = bytes.withUnsafeBufferPointer { EncodedFields.decode(UnsafeBufferPointer(rebasing: $0[position...])) }
     }
 
-    /// Only the id of the record `handle` names (a lookup compares it; a scan sorts by it).
+    /// Only the id of the record `handle` names (a scan sorts by it).
     static func id(handle: UInt64, in storage: any ColdStorage) -> String {
-        let bytes = storage.read(at: handle >> 24, count: Int(handle & 0xFF_FFFF))
-        var count = 0, shift = 0, position = 0
-        while true {
-            precondition(position < bytes.count && shift < 64, "spilled record truncated")
-            let byte = bytes[position]
-            position += 1
-            count |= Int(byte & 0x7F) << shift
-            if byte < 0x80 { break }
-            shift += 7
+        bytes(handle, in: storage).withUnsafeBufferPointer { buffer in
+            var reader = EncodedFields.Reader(buffer: buffer)
+            return reader.string()
         }
-        precondition(count <= bytes.count - position, "spilled record truncated")
-        return String(decoding: bytes[position..<position + count], as: UTF8.self)
+    }
+
+    private static func bytes(_ handle: UInt64, in storage: any ColdStorage) -> [UInt8] {
+        storage.read(at: handle >> 24, count: Int(handle & 0xFF_FFFF))
     }
 
     /// The snapshot of this document in `collection`.
@@ -95,14 +70,5 @@ struct SpilledDocument {
             hash &*= 0x0000_0100_0000_01B3
         }
         return hash
-    }
-
-    private static func varint(_ value: UInt64, into bytes: inout [UInt8]) {
-        var rest = value
-        while rest >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
-            rest >>= 7
-        }
-        bytes.append(UInt8(rest))
     }
 }

@@ -77,7 +77,7 @@ public enum CheckInReplay {
         let knownUsers = userIndex
         let result = Simulation.run(configuration) { [names] () async throws -> [Row] in
             let clock = DomainClock(SimClock(), epochUnixNanoseconds: epoch)
-            let env = DomainEnvironment(clock: clock, executors: SimExecutorSource(), random: SimRandomSource(streams: Simulation.streams), coldStorage: SpilledDocuments())
+            let env = SimulatedEnvironment.current(clock: clock)
             let backend = Backend(env: env, faults: .none)
             let ledger = Box(Ledger(users: names.count))
             let add: @Sendable (Int, String) -> Void = { user, what in

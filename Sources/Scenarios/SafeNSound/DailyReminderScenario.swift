@@ -110,7 +110,7 @@ public struct DailyReminderScenario: Scenario {
         let startSeconds = (transition.unixSeconds - 36 * 3600) / 3600 * 3600
         let epoch = startSeconds * 1_000_000_000
         let clock = DomainClock(SimClock(), epochUnixNanoseconds: epoch)
-        let env = DomainEnvironment(clock: clock, executors: SimExecutorSource(), random: SimRandomSource(streams: Simulation.streams), coldStorage: SpilledDocuments())
+        let env = SimulatedEnvironment.current(clock: clock)
         let backend = context.backend(.default, environment: env)
         let start = clock.now
         let end = start + .seconds(Int64(p[Parameter.days]) * 86_400)

@@ -159,7 +159,7 @@ public struct HeartbeatTimelineScenario: Scenario {
         let wrapVirtual = Simulation.nowNanoseconds
         let epoch = Self.startUnixSeconds * 1_000_000_000
         let clock = DomainClock(SimClock(), epochUnixNanoseconds: epoch)
-        let env = DomainEnvironment(clock: clock, executors: SimExecutorSource(), random: SimRandomSource(streams: Simulation.streams), coldStorage: SpilledDocuments())
+        let env = SimulatedEnvironment.current(clock: clock)
         var faults = BackendFaults.default
         faults.emailRateLimitProbability = Double(p[Parameter.emailFailurePercent]) / 100
         faults.scheduleDuplicateProbability = Double(p[Parameter.duplicateTickPercent]) / 100
