@@ -30,6 +30,8 @@ public struct SimExecutorSource: ActorExecutorSource {
     public func parkingToken(for executor: any SerialExecutor) -> UInt64? { (executor as? SimExecutor)?.park() }
     /// A `SimExecutor` with the parked one's ordinal and name.
     public func reviveExecutor(_ token: UInt64) -> any SerialExecutor { SimExecutor(reviving: token) }
+    /// The running simulation's task executor.
+    public var taskExecutor: (any TaskExecutor)? { Simulation.taskExecutor }
 }
 
 /// The simulation's named random streams, as the domain core's `RandomSource`.

@@ -107,6 +107,12 @@ public enum Simulation {
     /// True when called from code running inside a simulation.
     public static var isActive: Bool { SimulationContext.current != nil }
 
+    /// The running simulation's task executor (nil outside a simulation). An unstructured task
+    /// started with `Task(executorPreference: Simulation.taskExecutor) { … }` runs its nonisolated
+    /// code as the root task does: a call between nonisolated functions continues inline, as on
+    /// the real runtime, where a plain `Task {}` inside a simulation pays a scheduler step for each.
+    public static var taskExecutor: (any TaskExecutor)? { SimulationContext.current?.taskExecutor }
+
     /// The seed of the running simulation.
     public static var seed: UInt64 { current().configuration.seed }
 

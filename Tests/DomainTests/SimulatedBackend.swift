@@ -36,6 +36,7 @@ struct SimulatedRunFailed: Error, CustomStringConvertible {
 /// One `SimExecutor` per domain actor, so every hop is a scheduling point.
 private struct TestSimExecutors: ActorExecutorSource {
     func makeExecutor(label: String) -> any SerialExecutor { SimExecutor(label) }
+    var taskExecutor: (any TaskExecutor)? { Simulation.taskExecutor }
 }
 
 /// The simulation's named random streams as the domain's `RandomSource`.

@@ -72,7 +72,7 @@ import Testing
         var shards: [String] = []
         for index in 0..<2 {
             let path = "\(dir)/shard-\(index).json"
-            let fuzz = try CommandLineRunner.run(["fuzz", "auction-race", "--variant", "outbid-self-notify", "--seeds", "1..<7", "--shard", "\(index)/2", "--keep-going",
+            let fuzz = try CommandLineRunner.run(["fuzz", "auction-race", "--variant", "outbid-self-notify", "--seeds", "7..<13", "--shard", "\(index)/2", "--keep-going",
                                                   "--no-shrink", "--in-process", "--report-dir", dir, "--result", path, "--junit", "\(dir)/shard-\(index).xml"])
             #expect(fuzz.status == 1)
             #expect(try Self.schemaProblem("\(dir)/shard-\(index).xml") == nil)

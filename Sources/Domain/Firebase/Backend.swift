@@ -52,7 +52,7 @@ public final class Backend: Sendable {
     public init(env: DomainEnvironment, faults: BackendFaults = .default, outbox retention: Outbox.Retention = .records) {
         self.env = env
         self.faults = faults
-        let tracker = TaskTracker()
+        let tracker = TaskTracker(taskExecutor: env.taskExecutor)
         self.tracker = tracker
         let ledger = FaultLedger(clock: env.clock)
         self.faultLedger = ledger

@@ -8,14 +8,16 @@ public final class TaskTracker: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
     private let state = Mutex(State())
+    /// The executor spawned tasks prefer (`DomainEnvironment.taskExecutor`).
+    private let taskExecutor: (any TaskExecutor)?
 
-    /// A tracker with no work in flight.
-    public init() {}
+    /// A tracker with no work in flight, whose tasks prefer `taskExecutor` (nil: none).
+    public init(taskExecutor: (any TaskExecutor)? = nil) { self.taskExecutor = taskExecutor }
 
     /// Spawns `body` as an unstructured task (the simulator captures it) and counts it.
     public func spawn(_ body: @escaping @Sendable () async -> Void) {
         state.withLock { $0.running += 1 }
-        Task {
+        Task(executorPreference: taskExecutor) {
             await body()
             self.finish()
         }

@@ -13,9 +13,15 @@ public protocol ActorExecutorSource: Sendable {
 
     /// The executor `token` stood for, the same actor to the scheduler and in traces.
     func reviveExecutor(_ token: UInt64) -> any SerialExecutor
+
+    /// The executor background tasks prefer (`Task(executorPreference:)`), or nil for none.
+    var taskExecutor: (any TaskExecutor)? { get }
 }
 
 extension ActorExecutorSource {
+    /// No preference: background tasks run where `Task {}` puts them (the default).
+    public var taskExecutor: (any TaskExecutor)? { nil }
+
     /// Executors are kept while their actors are parked (the default).
     public func parkingToken(for executor: any SerialExecutor) -> UInt64? { nil }
 

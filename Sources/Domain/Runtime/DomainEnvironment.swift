@@ -37,6 +37,11 @@ public struct DomainEnvironment: Sendable {
         executors.reviveExecutor(token)
     }
 
+    /// The executor background tasks prefer (see `ActorExecutorSource.taskExecutor`): on the
+    /// simulator its task executor, so their nonisolated calls continue inline as on the real
+    /// runtime instead of costing a scheduler step each.
+    public var taskExecutor: (any TaskExecutor)? { executors.taskExecutor }
+
     /// The generator for stream `name` (see `RandomSource`).
     public func randomStream(_ name: String) -> any RandomNumberGenerator {
         random.stream(named: name)

@@ -11,6 +11,8 @@ struct LoadDriver: Sendable {
     let workload: LoadProfile.Workload
     let clock: DomainClock
     let metrics: LoadMetrics
+    /// The executor iterations and VUs prefer (`DomainEnvironment.taskExecutor`).
+    let taskExecutor: (any TaskExecutor)?
 
     /// Tasks (open-model iterations or closed-model VUs) still running.
     private final class Running: Sendable {
@@ -36,7 +38,7 @@ struct LoadDriver: Sendable {
                 let index = arrivals.index - 1
                 metrics.started()
                 running.count.withLock { $0 += 1 }
-                Task { [workload, metrics, users] in
+                Task(executorPreference: taskExecutor) { [workload, metrics, users] in
                     let recorder = LoadProfile.LoadRecorder(intendedStartNanoseconds: due, now: now, metrics: metrics)
                     await workload.iterate(index, index % users, recorder)
                     metrics.completed(at: now())
@@ -47,7 +49,7 @@ struct LoadDriver: Sendable {
             let schedule = LoadVUSchedule(request.executor)
             for vu in 0..<request.executor.peakVUs {
                 running.count.withLock { $0 += 1 }
-                Task { [self] in
+                Task(executorPreference: taskExecutor) { [self] in
                     await virtualUser(vu, schedule: schedule, end: end, now: now, running: running)
                     running.count.withLock { $0 -= 1 }
                 }

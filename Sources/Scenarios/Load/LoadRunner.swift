@@ -32,7 +32,7 @@ public enum LoadRunner {
         let backend = Backend(env: env, faults: profile.faults, outbox: .counts)  // no checker reads a load run's outbox
         let workload = await profile.setUp(LoadProfile.Setup(backend: backend, variant: request.variant))
         let metrics = LoadMetrics(span: span(request))
-        let elapsed = await LoadDriver(request: request, users: profile.users, workload: workload, clock: env.clock, metrics: metrics).run()
+        let elapsed = await LoadDriver(request: request, users: profile.users, workload: workload, clock: env.clock, metrics: metrics, taskExecutor: env.taskExecutor).run()
         var report = report(request, metrics.snapshot, elapsed: elapsed, cores: ProcessInfo.processInfo.activeProcessorCount)
         report.faults = FaultObservation.summing([backend.faultLedger])
         report.coverage = backend.coverage.counts
@@ -56,7 +56,7 @@ public enum LoadRunner {
             let backend = Backend(env: env, faults: profile.faults, outbox: .counts)  // no checker reads a load run's outbox
             Simulation.atEnd { backend.terminate() }
             let workload = await profile.setUp(LoadProfile.Setup(backend: backend, variant: request.variant))
-            let elapsed = await LoadDriver(request: request, users: profile.users, workload: workload, clock: env.clock, metrics: metrics).run()
+            let elapsed = await LoadDriver(request: request, users: profile.users, workload: workload, clock: env.clock, metrics: metrics, taskExecutor: env.taskExecutor).run()
             return Observed(elapsed: elapsed, faults: FaultObservation.summing([backend.faultLedger]), coverage: backend.coverage.counts)
         }
         let observed = result.output
