@@ -27,8 +27,7 @@ public struct RuleRequest: Sendable {
 
     /// The `index`-th segment of the document's full path (`users/{0}` → segment 1 is the id).
     public func pathSegment(_ index: Int) -> String? {
-        let segments = (path.collection + "/" + path.id).split(separator: "/")
-        return index < segments.count ? String(segments[index]) : nil
+        PathPattern.segment(index, collection: path.collection, id: path.id)
     }
 }
 
@@ -37,7 +36,7 @@ public struct RuleRequest: Sendable {
 public struct SecurityRules: Sendable {
     /// One match's condition: true allows the request.
     public typealias Rule = @Sendable (RuleRequest) -> Bool
-    private var entries: [(pattern: String, segments: [Substring], rule: Rule)] = []
+    private var entries: [(pattern: PathPattern, rule: Rule)] = []
 
     /// Rules that allow nothing until matches are added.
     public init() {}
@@ -52,11 +51,11 @@ public struct SecurityRules: Sendable {
 
     /// Adds the rule for collections matching `pattern`; the first matching pattern decides.
     public mutating func match(_ pattern: String, _ rule: @escaping Rule) {
-        entries.append((pattern, pattern.split(separator: "/"), rule))
+        entries.append((PathPattern(pattern), rule))
     }
 
     /// The collection patterns of the rules, in the order they were added.
-    public var patterns: [String] { entries.map(\.pattern) }
+    public var patterns: [String] { entries.map(\.pattern.pattern) }
 
     /// The name coverage counts an evaluation under when no pattern matched (denied).
     public static let noMatchingRule = "(no matching rule)"
@@ -69,9 +68,8 @@ public struct SecurityRules: Sendable {
     /// Whether `request` is allowed, and which rule decided (its pattern, or `noMatchingRule`).
     public func decide(_ request: RuleRequest) -> (rule: String, allowed: Bool) {
         if catchAll { return (Self.allowAllRule, true) }
-        let segments = request.path.collection.split(separator: "/")
-        for entry in entries where TriggerDispatcher.matches(entry.segments, segments) {
-            return (entry.pattern, entry.rule(request))
+        for entry in entries where entry.pattern.matches(request.path.collection) {
+            return (entry.pattern.pattern, entry.rule(request))
         }
         return (Self.noMatchingRule, false)
     }

@@ -23,7 +23,7 @@ public struct StorageRules: Sendable {
     /// Whether `request` is allowed, and which pattern decided (or `SecurityRules.noMatchingRule`).
     public func decide(_ request: StorageRuleRequest) -> (rule: String, allowed: Bool) {
         let segments = request.path.split(separator: "/", omittingEmptySubsequences: false)
-        for entry in entries where TriggerDispatcher.matches(entry.segments, segments) {
+        for entry in entries where PathPattern.matches(entry.segments, segments) {
             return (entry.pattern, entry.rule(request))
         }
         return (SecurityRules.noMatchingRule, false)

@@ -17,7 +17,7 @@ final class TriggerDispatcher: Sendable {
     typealias Handler = @Sendable (TriggerEvent) async throws -> Void
     struct Registration: Sendable {
         let name: String
-        let patternSegments: [Substring]
+        let pattern: PathPattern
         let kinds: Set<TriggerKind>
         /// Deployed with "retry on failure" (otherwise only `faults.triggerRetriesEnabled` retries).
         let retry: Bool
@@ -54,7 +54,7 @@ final class TriggerDispatcher: Sendable {
 
     func register(name: String, collection pattern: String, kinds: Set<TriggerKind>, retry: Bool = false, handler: @escaping Handler) {
         let registration = Registration(
-            name: name, patternSegments: pattern.split(separator: "/"), kinds: kinds, retry: retry, handler: handler)
+            name: name, pattern: PathPattern(pattern), kinds: kinds, retry: retry, handler: handler)
         state.withLock { state in
             precondition(!state.registrations.contains { $0.name == name }, "trigger \(name) registered twice")
             state.registrations.append(registration)
@@ -75,10 +75,9 @@ final class TriggerDispatcher: Sendable {
 
     func dispatch(before: DocumentSnapshot, after: DocumentSnapshot) {
         let kind: TriggerKind = before.exists ? (after.exists ? .update : .delete) : .create
-        let collectionSegments = after.path.collection.split(separator: "/")
         let registrations = state.withLock { $0.registrations }
         for registration in registrations
-        where registration.kinds.contains(kind) && Self.matches(registration.patternSegments, collectionSegments) {
+        where registration.kinds.contains(kind) && registration.pattern.matches(after.path.collection) {
             let eventId = "\(after.path)@v\(after.version)"
             let event = TriggerEvent(
                 eventId: eventId, kind: kind, path: after.path, before: before, after: after,
@@ -95,12 +94,6 @@ final class TriggerDispatcher: Sendable {
                 schedule(registration, duplicate, at: after.updateTime + delayRandom.sample(faults.triggerDelay))
             }
         }
-    }
-
-    static func matches(_ pattern: [Substring], _ segments: [Substring]) -> Bool {
-        guard pattern.count == segments.count else { return false }
-        for (p, s) in zip(pattern, segments) where !(p.first == "{" && p.last == "}") && p != s { return false }
-        return true
     }
 
     private func deliveryTime(for trigger: String, event: TriggerEvent) -> Timestamp {
