@@ -18,7 +18,9 @@ final class TriggerDispatcher: Sendable {
     struct Registration: Sendable {
         let name: String
         let pattern: PathPattern
-        let kinds: Set<TriggerKind>
+        /// The kinds it fires on, a bit each (`bit(_:)`): checked at every commit, where hashing a
+        /// `Set` cost more than the check.
+        let kinds: UInt8
         /// Deployed with "retry on failure" (otherwise only `faults.triggerRetriesEnabled` retries).
         let retry: Bool
         let handler: Handler
@@ -54,7 +56,7 @@ final class TriggerDispatcher: Sendable {
 
     func register(name: String, collection pattern: String, kinds: Set<TriggerKind>, retry: Bool = false, handler: @escaping Handler) {
         let registration = Registration(
-            name: name, pattern: PathPattern(pattern), kinds: kinds, retry: retry, handler: handler)
+            name: name, pattern: PathPattern(pattern), kinds: kinds.reduce(0) { $0 | Self.bit($1) }, retry: retry, handler: handler)
         state.withLock { state in
             precondition(!state.registrations.contains { $0.name == name }, "trigger \(name) registered twice")
             state.registrations.append(registration)
@@ -77,29 +79,39 @@ final class TriggerDispatcher: Sendable {
         let kind: TriggerKind = before.exists ? (after.exists ? .update : .delete) : .create
         let registrations = state.withLock { $0.registrations }
         for registration in registrations
-        where registration.kinds.contains(kind) && registration.pattern.matches(after.path.collection) {
+        where registration.kinds & Self.bit(kind) != 0 && registration.pattern.matches(after.path.collection) {
             let eventId = "\(after.path)@v\(after.version)"
+            let key = Self.orderKey(registration.name, after.path)
             let event = TriggerEvent(
                 eventId: eventId, kind: kind, path: after.path, before: before, after: after,
                 commitTime: after.updateTime, isDuplicate: false, attempt: 1)
             ledger.triggerDispatched(
-                key: Self.orderKey(registration.name, after.path), commit: event.commitTime,
+                key: key, commit: event.commitTime,
                 window: faults.triggerReorderWindow, probability: faults.triggerReorderProbability)
-            let delivery = deliveryTime(for: registration.name, event: event)
-            schedule(registration, event, at: delivery)
+            let delivery = deliveryTime(key: key, event: event)
+            schedule(registration, event, key: key, at: delivery)
             if duplicateRandom.chance(faults.triggerDuplicateProbability) {
                 let duplicate = TriggerEvent(
                     eventId: faults.duplicatesShareEventId ? eventId : eventId + "~dup", kind: kind, path: after.path,
                     before: before, after: after, commitTime: after.updateTime, isDuplicate: true, attempt: 1)
-                schedule(registration, duplicate, at: after.updateTime + delayRandom.sample(faults.triggerDelay))
+                schedule(registration, duplicate, key: key, at: after.updateTime + delayRandom.sample(faults.triggerDelay))
             }
         }
     }
 
-    private func deliveryTime(for trigger: String, event: TriggerEvent) -> Timestamp {
+    /// The bit of `kind` in `Registration.kinds`.
+    static func bit(_ kind: TriggerKind) -> UInt8 {
+        switch kind {
+        case .create: 1
+        case .update: 2
+        case .delete: 4
+        }
+    }
+
+    /// When `event` of the trigger and document `key` (`orderKey`) is delivered.
+    private func deliveryTime(key: String, event: TriggerEvent) -> Timestamp {
         let commit = event.commitTime.unixNanoseconds
         var delivery = commit + delayRandom.sample(faults.triggerDelay).nanoseconds
-        let key = "\(trigger)|\(event.path)"
         let previous = state.withLock { $0.lastDelivery[key] }
         // Farther apart than the concurrency window, so the strategy cannot swap the two timers.
         let gap = faults.concurrencyWindow.nanoseconds + 1
@@ -120,18 +132,19 @@ final class TriggerDispatcher: Sendable {
         return Timestamp(unixNanoseconds: delivery)
     }
 
-    private func schedule(_ registration: Registration, _ event: TriggerEvent, at delivery: Timestamp) {
+    private func schedule(_ registration: Registration, _ event: TriggerEvent, key: String, at delivery: Timestamp) {
         let clock = env.clock
         tracker.spawn { [self] in
             try? await clock.sleep(until: delivery)
-            await deliver(registration, event)
+            await deliver(registration, event, key: key)
         }
     }
 
     /// The ledger's key for the ordering of one trigger's events on one document.
     static func orderKey(_ trigger: String, _ path: DocumentPath) -> String { "\(trigger)|\(path)" }
 
-    private func deliver(_ registration: Registration, _ first: TriggerEvent) async {
+    /// Delivers `first` (retrying as deployed); `key` is its `orderKey`.
+    private func deliver(_ registration: Registration, _ first: TriggerEvent, key: String) async {
         if first.isDuplicate && faults.defects.contains(.duplicatesNeverDelivered) { return }  // the planted defect
         if first.isDuplicate {
             ledger.observe(.triggerDuplicate, subject: "\(registration.name) \(first.path)")
@@ -139,7 +152,7 @@ final class TriggerDispatcher: Sendable {
             // The duplicate's chance is counted when the original arrives: both are delayed by the
             // same model, so a run that ends with deliveries in flight cuts both alike.
             ledger.opportunity(.triggerDuplicate, probability: faults.triggerDuplicateProbability)
-            ledger.triggerDelivered(key: Self.orderKey(registration.name, first.path), commit: first.commitTime)
+            ledger.triggerDelivered(key: key, commit: first.commitTime)
         }
         var event = first
         while true {
