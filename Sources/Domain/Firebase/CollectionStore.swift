@@ -48,7 +48,10 @@ final class CollectionStore: Sendable {
 
     func actor(for id: String) -> DocumentActor {
         let (actor, created, rebuilt) = state.withLock { state -> (DocumentActor, Bool, Bool) in
-            if let existing = state.actors[id] { return (existing, false, false) }
+            if let existing = state.actors[id] {
+                existing.reused.store(true, ordering: .relaxed)
+                return (existing, false, false)
+            }
             let created: DocumentActor
             let current = unpack(id, in: &state)  // a packed entry's executor moves to `parked`
             let executor: (any SerialExecutor)? = switch state.parked.removeValue(forKey: id) {
@@ -69,16 +72,22 @@ final class CollectionStore: Sendable {
     }
 
     /// Drops every actor nobody holds (no caller, no queued job: the registry has the only
-    /// reference) that its own `parkableFrom` allows at `now`, keeping its executor; returns how
-    /// many. A later `actor(for:)` rebuilds it from the index on the same executor, so the
+    /// reference) that its own `parkableFrom` allows at `now` and, with `secondChance`, that was
+    /// not handed out again since the last pass (`DocumentActor.reused`), keeping its executor;
+    /// returns how many. A later `actor(for:)` rebuilds it from the index on the same executor, so the
     /// scheduler and the trace see the same actor. An actor with its executor is most of a small
     /// document's memory: without parking, memory grows with every document ever touched (a load
     /// test's notifications) instead of with the ones in use (docs/performance.md).
-    func parkIdleActors(now: Int64) -> Int {
+    func parkIdleActors(now: Int64, secondChance: Bool) -> Int {
         state.withLock { state in
             var parked = 0
-            // Those the clock and their state allow; only they are taken out of the dictionary.
-            let due = state.actors.compactMap { $0.value.parkableFrom.load(ordering: .acquiring) <= now ? $0.key : nil }
+            // Those the clock and their state allow and that were not handed out again since the
+            // last pass (those lose that mark and wait for the next); only they are taken out of
+            // the dictionary.
+            let due = state.actors.compactMap { entry -> String? in
+                guard entry.value.parkableFrom.load(ordering: .acquiring) <= now else { return nil }
+                return entry.value.reused.exchange(false, ordering: .relaxed) && secondChance ? nil : entry.key
+            }
             for id in due {
                 // Out of the dictionary, so the registry's reference is this local one alone.
                 var actor = state.actors.removeValue(forKey: id)!

@@ -19,6 +19,10 @@ actor DocumentActor: DomainActor {
     nonisolated let path: DocumentPath
     /// Unix nanoseconds from which this actor may be parked (see the type's comment).
     nonisolated let parkableFrom = Atomic<Int64>(0)
+    /// Whether the registry handed this actor out again since the last parking pass: such an
+    /// actor is spared once (a second chance), so documents in steady use (an honor, a bidder)
+    /// are not parked and rebuilt at every pass.
+    nonisolated let reused = Atomic<Bool>(false)
     private unowned let firestore: Firestore
     private var fields: Fields?
     private var version: UInt64 = 0

@@ -18,7 +18,9 @@ public final class Firestore: Sendable {
     private let transactionCounter = Atomic<UInt64>(0)
     /// Live document actors over every collection, and the count at which idle ones are next
     /// parked (`CollectionStore.parkIdleActors`).
-    private let actorCensus = Mutex<(live: Int, parkAt: Int, threshold: Int, rebuilt: Int)>((0, 4_096, 4_096, 0))
+    /// `secondChance`: actors handed out again since the last pass are spared once (off when a
+    /// test sets the threshold, to park every idle actor).
+    private let actorCensus = Mutex<(live: Int, parkAt: Int, threshold: Int, rebuilt: Int, secondChance: Bool)>((0, 4_096, 4_096, 0, true))
 
     init(env: DomainEnvironment, faults: BackendFaults, tracker: TaskTracker, ledger: FaultLedger, coverage: CoverageLedger = CoverageLedger()) {
         self.ledger = ledger
@@ -47,16 +49,16 @@ public final class Firestore: Sendable {
     /// collection. The mark is then twice the live actors left (at least the threshold), so the
     /// scans cost O(1) per created actor. Parking changes no behaviour, only memory.
     func didCreateDocumentActor(rebuilt: Bool) {
-        let due = actorCensus.withLock { census -> Bool in
+        let (due, secondChance) = actorCensus.withLock { census -> (Bool, Bool) in
             census.live += 1
             if rebuilt { census.rebuilt += 1 }
-            return census.live >= census.parkAt
+            return (census.live >= census.parkAt, census.secondChance)
         }
         guard due else { return }
         let now = env.clock.now.unixNanoseconds
         let stores = collections.withLock { $0.ordered }
         var parked = 0
-        for store in stores { parked += store.parkIdleActors(now: now) }
+        for store in stores { parked += store.parkIdleActors(now: now, secondChance: secondChance) }
         actorCensus.withLock { census in
             census.live -= parked
             census.parkAt = max(census.threshold, 2 * census.live)
@@ -64,11 +66,14 @@ public final class Firestore: Sendable {
     }
 
     /// Sets the live document actors at which idle ones are first parked (default 4,096; tests
-    /// lower it to park all the time and prove that parking changes no trace).
-    package func setDocumentParkingThreshold(_ threshold: Int) {
+    /// lower it to park all the time and prove that parking changes no trace), and whether actors
+    /// handed out again since the last pass are spared once (off unless asked: every idle actor
+    /// is parked, which is what those tests want).
+    package func setDocumentParkingThreshold(_ threshold: Int, secondChance: Bool = false) {
         precondition(threshold >= 1, "parking threshold must be positive")
         actorCensus.withLock { census in
             census.threshold = threshold
+            census.secondChance = secondChance
             census.parkAt = max(threshold, census.live)
         }
     }
