@@ -14,9 +14,25 @@ public enum KNBRules {
         return isSuperAdmin(request) || request.lookup(DocumentPath("users", email))?["isAdmin"] == .bool(true)
     }
 
+    /// The keys whose values differ between `before` and `after` (rules'
+    /// `diff(resource.data).affectedKeys()`).
     static func changedKeys(_ before: Fields?, _ after: Fields?) -> Set<String> {
         let keys = Set((before ?? [:]).keys).union((after ?? [:]).keys)
         return keys.filter { before?[$0] != after?[$0] }
+    }
+
+    /// Whether every changed key (`changedKeys`) is one of `allowed` (`affectedKeys().hasOnly`),
+    /// without building sets: a key of either side outside `allowed` must hold the same value on
+    /// both. Checked at every bid, where the two sets and their hashing were ~3 % of a load test.
+    static func onlyChanged(_ before: Fields?, _ after: Fields?, among allowed: [String]) -> Bool {
+        for (key, value) in before ?? [:] where !allowed.contains(key) && after?[key] != value { return false }
+        for (key, value) in after ?? [:] where !allowed.contains(key) && before?[key] != value { return false }
+        return true
+    }
+
+    /// Whether none of `keys` changed (`affectedKeys().hasAny(keys) == false`).
+    static func unchanged(_ before: Fields?, _ after: Fields?, _ keys: [String]) -> Bool {
+        keys.allSatisfy { before?[$0] == after?[$0] }
     }
 
     /// KNB's security rules, as deployed by `KNBApp`.
@@ -29,7 +45,7 @@ public enum KNBRules {
             case .create: return owner && r.data?["isAdmin"] != .bool(true)
             case .update:
                 if isSuperAdmin(r) { return true }
-                return owner && changedKeys(r.resource, r.data).isDisjoint(with: ["email", "isAdmin"])
+                return owner && unchanged(r.resource, r.data, ["email", "isAdmin"])
             case .delete: return false
             }
         }
@@ -50,10 +66,9 @@ public enum KNBRules {
             case .create: return email != nil && r.data?["authorEmail"]?.stringValue == email && validPost(r.data ?? [:])
             case .update:
                 guard email != nil else { return false }
-                let changed = changedKeys(r.resource, r.data)
-                if changed.isSubset(of: ["likes", "likeCount", "replyCount"]) { return true }
+                if onlyChanged(r.resource, r.data, among: ["likes", "likeCount", "replyCount"]) { return true }
                 return r.resource?["authorEmail"]?.stringValue == email
-                    && changed.isSubset(of: ["content", "editedAt", "mediaItems"]) && validPost(r.data ?? [:])
+                    && onlyChanged(r.resource, r.data, among: ["content", "editedAt", "mediaItems"]) && validPost(r.data ?? [:])
             case .delete: return email != nil && (r.resource?["authorEmail"]?.stringValue == email || isAdmin(r))
             }
         }
@@ -92,7 +107,7 @@ public enum KNBRules {
         // prefix check compares counts; another buffer is compared element by element, in place
         // (docs/performance.md, "Stop 26").
         guard beforeBids.isPrefix(of: afterBids) else { return false }
-        guard changedKeys(before, after).isSubset(of: ["currentBid", "currentWinner", "currentWinnerEmail", "bids", "isSold"]) else {
+        guard onlyChanged(before, after, among: ["currentBid", "currentWinner", "currentWinnerEmail", "bids", "isSold"]) else {
             return false
         }
         let newBid = after["currentBid"]?.doubleValue ?? 0, oldBid = before["currentBid"]?.doubleValue ?? 0
