@@ -7,7 +7,17 @@ public enum SimulatedEnvironment {
     /// The environment for the simulation running on this thread (call inside `Simulation.run`).
     public static func current() -> DomainEnvironment {
         let clock = SimClock()
-        return current(clock: DomainClock(clock, epochUnixNanoseconds: clock.unixNanoseconds(at: clock.now)))
+        return current(clock: domainClock(epochUnixNanoseconds: clock.unixNanoseconds(at: clock.now)))
+    }
+
+    /// The simulation's virtual clock as the domain's clock, zero now, standing for calendar time
+    /// `epochUnixNanoseconds`; it sleeps through `SimClock.sleep(for:)` directly (the same timers
+    /// as `DomainClock(SimClock(), …)`, with fewer executor switches per sleep).
+    public static func domainClock(epochUnixNanoseconds: Int64) -> DomainClock {
+        let start = SimClock.elapsed
+        return DomainClock(
+            epochUnixNanoseconds: epochUnixNanoseconds, elapsed: { SimClock.elapsed - start },
+            sleep: { duration in try await SimClock.sleep(for: duration) })
     }
 
     /// The same, on `clock` (a scenario that starts its calendar at a chosen instant).

@@ -20,6 +20,15 @@ public struct DomainClock: Sendable {
         }
     }
 
+    /// A clock given as its two operations: the time elapsed since its zero, and a sleep (nothing
+    /// for a duration of zero or less). The simulator's `SimulatedEnvironment` builds one from
+    /// `SimClock`'s direct sleep, without `Clock`'s generic layers.
+    public init(epochUnixNanoseconds: Int64, elapsed: @escaping @Sendable () -> Duration, sleep: @escaping @Sendable (Duration) async throws -> Void) {
+        self.epochUnixNanoseconds = epochUnixNanoseconds
+        self.elapsed = elapsed
+        self.sleeper = sleep
+    }
+
     /// Nanoseconds since the clock was wrapped.
     public var elapsedNanoseconds: Int64 { elapsed().nanoseconds }
 

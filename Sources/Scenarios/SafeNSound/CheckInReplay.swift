@@ -76,7 +76,7 @@ public enum CheckInReplay {
         }
         let knownUsers = userIndex
         let result = Simulation.run(configuration) { [names] () async throws -> [Row] in
-            let clock = DomainClock(SimClock(), epochUnixNanoseconds: epoch)
+            let clock = SimulatedEnvironment.domainClock(epochUnixNanoseconds: epoch)
             let env = SimulatedEnvironment.current(clock: clock)
             let backend = Backend(env: env, faults: .none)
             let ledger = Box(Ledger(users: names.count))

@@ -109,7 +109,7 @@ public struct DailyReminderScenario: Scenario {
         let transition = p[Parameter.transition] == 0 ? Self.transitions[random.below(Self.transitions.count)] : Self.transitions[p[Parameter.transition] - 1]
         let startSeconds = (transition.unixSeconds - 36 * 3600) / 3600 * 3600
         let epoch = startSeconds * 1_000_000_000
-        let clock = DomainClock(SimClock(), epochUnixNanoseconds: epoch)
+        let clock = SimulatedEnvironment.domainClock(epochUnixNanoseconds: epoch)
         let env = SimulatedEnvironment.current(clock: clock)
         let backend = context.backend(.default, environment: env)
         let start = clock.now

@@ -158,7 +158,7 @@ public struct HeartbeatTimelineScenario: Scenario {
         let variant = context.variant.flatMap(SafeNSoundVariant.init(rawValue:)) ?? .careful
         let wrapVirtual = Simulation.nowNanoseconds
         let epoch = Self.startUnixSeconds * 1_000_000_000
-        let clock = DomainClock(SimClock(), epochUnixNanoseconds: epoch)
+        let clock = SimulatedEnvironment.domainClock(epochUnixNanoseconds: epoch)
         let env = SimulatedEnvironment.current(clock: clock)
         var faults = BackendFaults.default
         faults.emailRateLimitProbability = Double(p[Parameter.emailFailurePercent]) / 100
