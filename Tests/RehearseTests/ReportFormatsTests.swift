@@ -33,9 +33,9 @@ import Testing
     func testCase(_ name: String, in xml: String) -> String? {
         guard let start = xml.range(of: "name=\"\(name)\"") else { return nil }
         let rest = xml[start.lowerBound...]
-        if let close = rest.range(of: "</testcase>"), let selfClose = rest.range(of: "/>\n"), selfClose.lowerBound < (rest.range(of: ">\n")?.lowerBound ?? close.lowerBound) {
-            return String(rest[..<selfClose.upperBound])
-        }
+        // A self-closing element ends at its tag's ">" (attribute values escape ">" as "&gt;").
+        guard let tagEnd = rest.firstIndex(of: ">") else { return nil }
+        if rest[rest.index(before: tagEnd)] == "/" { return String(rest[...tagEnd]) }
         return rest.range(of: "</testcase>").map { String(rest[..<$0.upperBound]) }
     }
 
