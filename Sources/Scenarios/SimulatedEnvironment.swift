@@ -11,13 +11,13 @@ public enum SimulatedEnvironment {
     }
 
     /// The simulation's virtual clock as the domain's clock, zero now, standing for calendar time
-    /// `epochUnixNanoseconds`; it sleeps through `SimClock.sleep(for:)` directly (the same timers
-    /// as `DomainClock(SimClock(), …)`, with fewer executor switches per sleep).
+    /// `epochUnixNanoseconds`; it sleeps through `SimClock.sleep(positive:)` directly (the same
+    /// timers as `DomainClock(SimClock(), …)`, with fewer executor switches per sleep).
     public static func domainClock(epochUnixNanoseconds: Int64) -> DomainClock {
         let start = SimClock.elapsed
         return DomainClock(
             epochUnixNanoseconds: epochUnixNanoseconds, elapsed: { SimClock.elapsed - start },
-            sleep: { duration in try await SimClock.sleep(for: duration) })
+            sleep: { duration in try await SimClock.sleep(positive: duration) })
     }
 
     /// The same, on `clock` (a scenario that starts its calendar at a chosen instant).

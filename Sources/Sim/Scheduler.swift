@@ -74,6 +74,10 @@ final class Scheduler: @unchecked Sendable {
     @exclusivity(unchecked) private var nearTimers: [Timer] = []
     /// Heap positions still to visit while collecting near timers (kept to reuse its storage).
     @exclusivity(unchecked) private var timerStack: [Int] = []
+    #if DEBUG
+    /// Near-timer walks so far, for the debug check's cadence.
+    @exclusivity(unchecked) private var nearTimerChecks = 0
+    #endif
     /// Choice points that were among timers (part of `decisions`).
     @exclusivity(unchecked) private(set) var timingDecisions: UInt64 = 0
     @exclusivity(unchecked) private var cancelledTimers = Set<UInt64>()
@@ -584,6 +588,17 @@ final class Scheduler: @unchecked Sendable {
             }
         }
         if nearTimers.count > 1 { nearTimers.sort() }
+        #if DEBUG
+        // The walk leans on `Heap`'s storage layout (min-max levels), which swift-collections
+        // does not promise: debug builds check it against a filter of every timer (each time for
+        // a small heap, every 64th time for a large one, so debug runs stay linear-ish).
+        nearTimerChecks &+= 1
+        if timers.count <= 512 || nearTimerChecks & 63 == 0 {
+            precondition(nearTimers.map(\.sequence) == timers.unordered
+                .filter { $0.deadline <= limit && !cancelledTimers.contains($0.sequence) }.sorted().map(\.sequence),
+                "the near-timer walk missed a timer or found a wrong one: Heap's storage layout changed")
+        }
+        #endif
     }
 
     /// Before declaring a deadlock, gives work resumed by a real thread a short grace period

@@ -50,17 +50,18 @@ public struct SimClock: Clock, Sendable {
         try await Self.sleep(untilNanoseconds: deadline.nanoseconds)
     }
 
-    /// Suspends for `duration` of virtual time (nothing for a duration of zero or less); throws on
-    /// cancellation. The same timer as `sleep(for:)`, without `Clock`'s generic layers: each layer
-    /// is an executor switch of the sleeping task, and a load test sleeps ~10,000 times a second.
-    public static func sleep(for duration: Duration) async throws {
+    /// What `DomainClock(SimClock(), …)` does for a sleep of `duration`: nothing for zero or less,
+    /// else `sleep(for: duration)` — the same timer (a yield under a nanosecond, a wrapped deadline
+    /// past 292 years, as `Instant.advanced(by:)`), without `Clock`'s generic layers: each layer is
+    /// an executor switch of the sleeping task, and a load test sleeps ~10,000 times a second.
+    /// Unlike `sleep(for: .zero)`, a zero duration does not yield.
+    package static func sleep(positive duration: Duration) async throws {
         guard duration > .zero else { return }
-        // As `sleep(until: now.advanced(by: duration))`: under a nanosecond, that is a yield.
-        try await sleep(untilNanoseconds: scheduler().now &+ UInt64(duration.simNanoseconds))
+        try await sleep(untilNanoseconds: scheduler().now &+ UInt64(bitPattern: duration.simNanoseconds))
     }
 
     /// The virtual time elapsed since the run started, as a `Duration`.
-    public static var elapsed: Duration { .nanoseconds(Int64(bitPattern: scheduler().now)) }
+    package static var elapsed: Duration { .nanoseconds(Int64(bitPattern: scheduler().now)) }
 
     private static func sleep(untilNanoseconds deadline: UInt64) async throws {
         let scheduler = Self.scheduler()

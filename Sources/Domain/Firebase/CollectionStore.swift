@@ -86,7 +86,7 @@ final class CollectionStore: Sendable {
             // the dictionary.
             let due = state.actors.compactMap { entry -> String? in
                 guard entry.value.parkableFrom.load(ordering: .acquiring) <= now else { return nil }
-                return entry.value.reused.exchange(false, ordering: .relaxed) && secondChance ? nil : entry.key
+                return secondChance && entry.value.reused.exchange(false, ordering: .relaxed) ? nil : entry.key
             }
             for id in due {
                 // Out of the dictionary, so the registry's reference is this local one alone.

@@ -23,6 +23,9 @@ public final class TaskTracker: Sendable {
         }
     }
 
+    /// Whether spawned tasks carry an executor preference (tests).
+    package var prefersTaskExecutor: Bool { taskExecutor != nil }
+
     /// Number of tracked tasks still running.
     public var runningCount: Int { state.withLock { $0.running } }
 
