@@ -21,7 +21,7 @@ struct PathPattern: Sendable {
         self.pattern = pattern
         segments = pattern.split(separator: "/")
         let literals = segments.map { Self.isWildcard($0) ? nil : Array($0.utf8) }
-        self.literals = literals.allSatisfy { $0?.allSatisfy { $0 < 0x80 } ?? true } ? literals : nil
+        self.literals = literals.allSatisfy { $0.map(Self.isASCII) ?? true } ? literals : nil
     }
 
     /// Whether `segment` is a `{name}` wildcard.
@@ -29,8 +29,18 @@ struct PathPattern: Sendable {
 
     /// Whether the collection path `path` matches.
     func matches(_ path: String) -> Bool {
-        if let literals, let matched = Self.matchASCII(literals, path) { return matched }
-        return Self.matches(segments, path.split(separator: "/"))
+        guard let literals, Self.isASCII(path.utf8) else { return Self.matches(segments, path.split(separator: "/")) }
+        var index = 0
+        var matched = true
+        Self.forEachSegment(of: path) { segment in
+            guard index < literals.count, literals[index].map({ $0.elementsEqual(segment) }) ?? true else {
+                matched = false
+                return false
+            }
+            index += 1
+            return true
+        }
+        return matched && index == literals.count
     }
 
     /// The reference comparison: segment by segment, as `Substring`s.
@@ -40,64 +50,43 @@ struct PathPattern: Sendable {
         return true
     }
 
-    /// The match on `path`'s bytes, or nil if `path` is not ASCII.
-    private static func matchASCII(_ literals: [[UInt8]?], _ path: String) -> Bool? {
-        var path = path
-        return path.withUTF8 { bytes -> Bool? in
-            var matched = true
-            var index = 0
-            var start = 0
-            var position = 0
-            while position <= bytes.count {
-                let atEnd = position == bytes.count
-                if !atEnd {
-                    let byte = bytes[position]
-                    if byte >= 0x80 { return nil }
-                    if byte != UInt8(ascii: "/") {
-                        position += 1
-                        continue
-                    }
-                }
-                if position > start {  // a non-empty segment: bytes[start..<position]
-                    if index >= literals.count {
-                        matched = false
-                    } else if matched, let literal = literals[index], !literal.elementsEqual(bytes[start..<position]) {
-                        matched = false
-                    }
-                    index += 1
-                }
-                position += 1
-                start = position
-            }
-            return matched && index == literals.count
-        }
-    }
-
     /// Segment `index` of the document path `collection/id` as `split(separator: "/")` gives it
     /// (nil past the end), without building the joined path when both parts are ASCII.
     static func segment(_ index: Int, collection: String, id: String) -> String? {
         guard index >= 0 else { return nil }
-        guard collection.utf8.allSatisfy({ $0 < 0x80 }), id.utf8.allSatisfy({ $0 < 0x80 }) else {
+        guard isASCII(collection.utf8), isASCII(id.utf8) else {
             // A non-ASCII part: a "/" followed by a combining mark is no separator to `split`.
             let segments = (collection + "/" + id).split(separator: "/")
             return index < segments.count ? String(segments[index]) : nil
         }
         var remaining = index
-        for part in [collection, id] {
-            var part = part
-            let found = part.withUTF8 { bytes -> String? in
-                var start = 0
-                for position in 0...bytes.count where position == bytes.count || bytes[position] == UInt8(ascii: "/") {
-                    if position > start {
-                        if remaining == 0 { return String(decoding: bytes[start..<position], as: UTF8.self) }
-                        remaining -= 1
-                    }
-                    start = position + 1
+        var found: String?
+        for part in [collection, id] where found == nil {
+            forEachSegment(of: part) { segment in
+                guard remaining == 0 else {
+                    remaining -= 1
+                    return true
                 }
-                return nil
+                found = String(decoding: segment, as: UTF8.self)
+                return false
             }
-            if let found { return found }
         }
-        return nil
+        return found
+    }
+
+    /// Whether every byte is ASCII (then splitting on the byte "/" is `split`'s meaning).
+    private static func isASCII<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Bool { bytes.allSatisfy { $0 < 0x80 } }
+
+    /// Calls `body` with each non-empty segment between "/" bytes of `text`, in order, until it
+    /// returns false.
+    private static func forEachSegment(of text: String, _ body: (Slice<UnsafeBufferPointer<UInt8>>) -> Bool) {
+        var text = text
+        text.withUTF8 { bytes in
+            var start = 0
+            for position in 0...bytes.count where position == bytes.count || bytes[position] == UInt8(ascii: "/") {
+                if position > start, !body(bytes[start..<position]) { return }
+                start = position + 1
+            }
+        }
     }
 }
