@@ -54,36 +54,59 @@ public struct SimClock: Clock, Sendable {
     /// else `sleep(for: duration)` — the same timer (a yield under a nanosecond, a wrapped deadline
     /// past 292 years, as `Instant.advanced(by:)`), without `Clock`'s generic layers: each layer is
     /// an executor switch of the sleeping task, and a load test sleeps ~10,000 times a second.
-    /// Unlike `sleep(for: .zero)`, a zero duration does not yield.
-    package static func sleep(positive duration: Duration) async throws {
+    /// Unlike `sleep(for: .zero)`, a zero duration does not yield. Called from an actor, it sleeps
+    /// without leaving the actor first (`sleep(untilNanoseconds:on:)`).
+    nonisolated(nonsending) package static func sleep(positive duration: Duration) async throws {
         guard duration > .zero else { return }
-        try await sleep(untilNanoseconds: scheduler().now &+ UInt64(bitPattern: duration.simNanoseconds))
+        let deadline = scheduler().now &+ UInt64(bitPattern: duration.simNanoseconds)
+        if let actor: any Actor = (#isolation) {
+            try await sleep(untilNanoseconds: deadline, on: actor)
+        } else {
+            try await sleep(untilNanoseconds: deadline)
+        }
     }
 
     /// The virtual time elapsed since the run started, as a `Duration`.
     package static var elapsed: Duration { .nanoseconds(Int64(bitPattern: scheduler().now)) }
 
-    private static func sleep(untilNanoseconds deadline: UInt64) async throws {
-        let scheduler = Self.scheduler()
-        try Task.checkCancellation()
-        if deadline <= scheduler.now {
-            await Task.yield()
+    /// A sleep of nonisolated code (most sleeps: tasks, trigger deliveries, load iterations).
+    nonisolated(nonsending) private static func sleep(untilNanoseconds deadline: UInt64) async throws {
+        guard let (scheduler, waker) = try prepare(deadline) else {
+            await Task.yield()  // a past deadline
             return
         }
-        let waker = SleepWaker()
         try await withTaskCancellationHandler {
-            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
-                if waker.cancelled {
-                    continuation.resume(throwing: CancellationError())
-                    return
-                }
-                waker.continuation = continuation
-                waker.timer = scheduler.schedule(waker, atNanoseconds: deadline)
-            }
+            try await withUnsafeThrowingContinuation { waker.arm($0, in: scheduler, at: deadline) }
         } onCancel: {
             // Cancellation happens on the simulation's thread (the only one running its tasks).
             waker.cancel(in: scheduler)
         }
+    }
+
+    /// A sleep of `actor`'s code: the closure captures the isolated `actor`, so it registers the
+    /// timer on the actor (a closure in a merely nonsending function is nonisolated and would hop
+    /// off it first). Two steps, the wake-up and the return to the actor, instead of three
+    /// (`NonisolatedStepsTests`). Kept apart from the nonisolated sleep, which would pay for the
+    /// isolated parameter's switch and existential at each of a load test's ~10,000 sleeps a second.
+    private static func sleep(untilNanoseconds deadline: UInt64, on actor: isolated any Actor) async throws {
+        guard let (scheduler, waker) = try prepare(deadline) else {
+            await Task.yield()  // a past deadline
+            return
+        }
+        try await withTaskCancellationHandler {
+            _ = actor
+            try await withUnsafeThrowingContinuation { waker.arm($0, in: scheduler, at: deadline) }
+        } onCancel: {
+            waker.cancel(in: scheduler)
+        }
+    }
+
+    /// The scheduler and a new waker for a sleep until `deadline`, or nil if it has passed (the
+    /// caller yields instead); throws if the task is already cancelled.
+    private static func prepare(_ deadline: UInt64) throws -> (Scheduler, SleepWaker)? {
+        let scheduler = Self.scheduler()
+        try Task.checkCancellation()
+        return deadline <= scheduler.now ? nil : (scheduler, SleepWaker())
     }
 
     static func scheduler() -> Scheduler {

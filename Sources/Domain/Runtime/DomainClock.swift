@@ -7,7 +7,7 @@ public struct DomainClock: Sendable {
     /// Calendar time at the clock's zero, in nanoseconds since 1970-01-01T00:00:00Z.
     public let epochUnixNanoseconds: Int64
     private let elapsed: @Sendable () -> Duration
-    private let sleeper: @Sendable (Duration) async throws -> Void
+    private let sleeper: nonisolated(nonsending) @Sendable (Duration) async throws -> Void
 
     /// Wraps any standard `Clock` measured in `Duration`; `epochUnixNanoseconds` is the calendar
     /// time that the clock's current instant (at the moment of wrapping) stands for.
@@ -23,7 +23,7 @@ public struct DomainClock: Sendable {
     /// A clock given as its two operations: the time elapsed since its zero, and a sleep (nothing
     /// for a duration of zero or less). The simulator's `SimulatedEnvironment` builds one from
     /// `SimClock`'s direct sleep, without `Clock`'s generic layers.
-    public init(epochUnixNanoseconds: Int64, elapsed: @escaping @Sendable () -> Duration, sleep: @escaping @Sendable (Duration) async throws -> Void) {
+    public init(epochUnixNanoseconds: Int64, elapsed: @escaping @Sendable () -> Duration, sleep: nonisolated(nonsending) @escaping @Sendable (Duration) async throws -> Void) {
         self.epochUnixNanoseconds = epochUnixNanoseconds
         self.elapsed = elapsed
         self.sleeper = sleep
@@ -39,10 +39,10 @@ public struct DomainClock: Sendable {
     public var now: Timestamp { Timestamp(unixNanoseconds: nowUnixNanoseconds) }
 
     /// Suspends the caller for `duration` of this clock's time.
-    public func sleep(for duration: Duration) async throws { try await sleeper(duration) }
+    nonisolated(nonsending) public func sleep(for duration: Duration) async throws { try await sleeper(duration) }
 
     /// Suspends the caller until calendar time `deadline` (returns at once if it has passed).
-    public func sleep(until deadline: Timestamp) async throws {
+    nonisolated(nonsending) public func sleep(until deadline: Timestamp) async throws {
         let remaining = deadline.unixNanoseconds - nowUnixNanoseconds
         if remaining > 0 { try await sleeper(.nanoseconds(remaining)) }
     }
