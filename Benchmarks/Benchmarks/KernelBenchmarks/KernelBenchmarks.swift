@@ -10,9 +10,12 @@ import KernelWorkloads
 // numbers include a share of the run's setup.
 
 /// Time metrics move with the machine's load (p90 moved 30–75 % between two quiet-looking runs
-/// here, and +121 % while two other builds ran): only a 4× slowdown counts (an accidental
-/// quadratic loop, not a few percent). Malloc counts are
-/// repeatable: a change beyond 2 % counts (relative only: an absolute tolerance is checked on its
+/// here, and +121 % while two other builds ran) and with the machine (stop 29's ran 2.6× faster
+/// than stop 31's): only a 4× slowdown counts (an accidental quadratic loop, not a few percent),
+/// and wall-clock thresholds come from the slowest machine seen, since a faster one can only
+/// measure below them. Throughput is not gated: it is wall clock inverted, and on a machine 4×
+/// faster than the thresholds' it would read as a +300 % "regression". Malloc counts are
+/// repeatable: a change beyond 5 % counts (relative only: an absolute tolerance is checked on its
 /// own, and scenario seeds differ by a few allocations). `thresholds check` compares p90 values, so every
 /// tolerance names .p90 (a percentile without a tolerance is not checked at all).
 var timeTolerance: BenchmarkThresholds { BenchmarkThresholds(relative: [.p50: 300.0, .p90: 300.0]) }
@@ -20,9 +23,9 @@ var mallocTolerance: BenchmarkThresholds { BenchmarkThresholds(relative: [.p50: 
 
 func configuration(_ scaling: BenchmarkScalingFactor = .kilo) -> Benchmark.Configuration {
     .init(
-        metrics: [.wallClock, .throughput, .mallocCountTotal],
+        metrics: [.wallClock, .mallocCountTotal],
         warmupIterations: 2, scalingFactor: scaling, maxDuration: .seconds(2), maxIterations: 200,
-        thresholds: [.wallClock: timeTolerance, .throughput: timeTolerance, .mallocCountTotal: mallocTolerance])
+        thresholds: [.wallClock: timeTolerance, .mallocCountTotal: mallocTolerance])
 }
 
 let benchmarks: @Sendable () -> Void = {
