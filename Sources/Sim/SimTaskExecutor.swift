@@ -26,8 +26,6 @@ final class SimTaskExecutor: TaskExecutor, SchedulingExecutor, @unchecked Sendab
         guard let duration = delay as? Duration else {
             preconditionFailure("Task.sleep on a clock whose Duration is not Swift.Duration (\(C.self)) is not supported in a simulation")
         }
-        let (seconds, attoseconds) = duration.components
-        guard seconds >= 0, attoseconds >= 0 else { return 0 }
-        return UInt64(seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
+        return UInt64(Swift.max(0, duration.simNanoseconds))
     }
 }

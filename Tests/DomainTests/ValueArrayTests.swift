@@ -27,6 +27,33 @@ import Testing
         #expect(first != second && third != fourth && first == ValueArray([1, 2, 3, 4]))
     }
 
+    @Test("rounds of racing transactions share one buffer: only the committed element claims a slot")
+    func committedAppendsShareTheBuffer() {
+        var committed: ValueArray = [1, 2, 3]
+        var buffers: [ObjectIdentifier] = []
+        for round in 0..<40 {
+            // Eight transactions read the committed array and each append their own element; a
+            // different one wins each round (with eager claims, the first appender took the slot
+            // and every other winner copied the whole array).
+            let attempts = (0..<8).map { attempt in
+                var view = committed
+                view.append(.int(Int64(100 * round + attempt)))
+                return view
+            }
+            let winner = attempts[(round * 5 + 3) % 8]
+            for (attempt, view) in attempts.enumerated() {
+                #expect(Self.values(view) == Self.values(committed) + [.int(Int64(100 * round + attempt))])
+                #expect(committed.isPrefix(of: view) && (view == winner) == (view.last == winner.last))
+                #expect(view.bufferIdentity == attempts[0].bufferIdentity, "every reader of one version shares its buffer")
+            }
+            if let buffer = attempts[0].bufferIdentity, buffers.last != buffer { buffers.append(buffer) }
+            committed = winner
+        }
+        #expect(Self.values(committed).count == 43 && Self.values(committed).prefix(3) == [1, 2, 3])
+        // Only a full buffer was copied: 3 slots, then 6, 12, 24 and 48.
+        #expect(buffers.count == 5, "the committed array moved to a new buffer \(buffers.count) times in 40 rounds")
+    }
+
     @Test("random appends, removals and replacements on shared views match an Array model")
     func matchesArray() {
         var random = TestGenerator(state: 11)
@@ -46,6 +73,9 @@ import Testing
                     let other = Value.string("s\(random.next(3))")
                     view = view + [element, other]
                     model = model + [element, other]
+                case 7:
+                    view = view + [element]
+                    model = model + [element]
                 case 4:
                     view.removeAll { $0 == element }
                     model.removeAll { $0 == element }

@@ -75,7 +75,15 @@ struct PathPattern: Sendable {
     }
 
     /// Whether every byte is ASCII (then splitting on the byte "/" is `split`'s meaning).
-    private static func isASCII<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Bool { bytes.allSatisfy { $0 < 0x80 } }
+    private static func isASCII<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Bool {
+        // In place when the bytes are contiguous (a native or small string: every path here), an
+        // OR over the buffer: `UTF8View`'s iterator cost ~250 instructions a path, 1 % of a run.
+        bytes.withContiguousStorageIfAvailable { buffer in
+            var bits: UInt8 = 0
+            for byte in buffer { bits |= byte }
+            return bits < 0x80
+        } ?? bytes.allSatisfy { $0 < 0x80 }
+    }
 
     /// Calls `body` with each non-empty segment between "/" bytes of `text`, in order, until it
     /// returns false.

@@ -49,9 +49,11 @@ public struct DomainClock: Sendable {
 }
 
 extension Duration {
-    /// The duration in whole nanoseconds (saturating; durations here are far below 292 years).
+    /// The duration in whole nanoseconds (truncating sub-nanosecond parts, saturating past 292
+    /// years). From zero to 18.4 s a duration is its low 64 bits of attoseconds alone: one 64-bit
+    /// division instead of `components`' 128-bit arithmetic (~190 instructions a call).
     public var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
+        if _high == 0 { return Int64(_low / 1_000_000_000) }
+        return Int64(clamping: attoseconds / 1_000_000_000)
     }
 }

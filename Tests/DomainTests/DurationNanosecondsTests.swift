@@ -1,0 +1,35 @@
+import Domain
+import Testing
+
+/// `Duration.nanoseconds` takes a 64-bit shortcut below 2^64 attoseconds (18.4 s) and 128-bit
+/// arithmetic above it; both sides of the boundary, negatives and the saturation ends are checked
+/// against values written out by hand.
+@Suite struct DurationNanosecondsTests {
+    @Test(arguments: [
+        (Duration.zero, Int64(0)),
+        (.nanoseconds(1), 1),
+        (.milliseconds(1_500), 1_500_000_000),
+        (Duration(attoseconds: 1_999_999_999), 1),  // sub-nanosecond parts truncate
+        (Duration(attoseconds: 999_999_999), 0),
+        (.seconds(18), 18_000_000_000),
+        (Duration(attoseconds: Int128(UInt64.max)), 18_446_744_073),  // the last 64-bit value
+        (Duration(attoseconds: Int128(UInt64.max) + 1), 18_446_744_073),  // the first 128-bit one
+        (.seconds(19), 19_000_000_000),
+        (.seconds(72 * 3_600), 259_200_000_000_000),
+        (.nanoseconds(-5), -5),
+        (Duration(attoseconds: -1_999_999_999), -1),  // toward zero, as before
+        (.seconds(-20), -20_000_000_000),
+        (.seconds(Int64.max), Int64.max),  // saturates past 292 years
+        (.seconds(Int64.min), Int64.min),
+    ])
+    func wholeNanoseconds(duration: Duration, expected: Int64) {
+        #expect(duration.nanoseconds == expected)
+    }
+
+    /// Every whole nanosecond count round-trips, on both sides of the 64-bit boundary.
+    @Test func roundTrips() {
+        for nanoseconds: Int64 in [0, 7, 18_446_744_073, 18_446_744_074, 9_000_000_000_000, -18_446_744_074, .max, .min + 1] {
+            #expect(Duration.nanoseconds(nanoseconds).nanoseconds == nanoseconds)
+        }
+    }
+}
