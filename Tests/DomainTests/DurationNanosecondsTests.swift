@@ -5,8 +5,8 @@ import Testing
 /// arithmetic above it; both sides of the boundary, negatives and the saturation ends are checked
 /// against values written out by hand.
 @Suite struct DurationNanosecondsTests {
-    @Test(arguments: [
-        (Duration.zero, Int64(0)),
+    static let cases: [(Duration, Int64)] = [
+        (.zero, 0),
         (.nanoseconds(1), 1),
         (.milliseconds(1_500), 1_500_000_000),
         (Duration(attoseconds: 1_999_999_999), 1),  // sub-nanosecond parts truncate
@@ -21,7 +21,9 @@ import Testing
         (.seconds(-20), -20_000_000_000),
         (.seconds(Int64.max), Int64.max),  // saturates past 292 years
         (.seconds(Int64.min), Int64.min),
-    ])
+    ]
+
+    @Test(arguments: cases)
     func wholeNanoseconds(duration: Duration, expected: Int64) {
         #expect(duration.nanoseconds == expected)
     }

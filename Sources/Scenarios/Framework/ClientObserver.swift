@@ -2,8 +2,8 @@
 /// scenario's timeline and checks (`ScenarioContext`), or nothing (`SilentObserver`, load runs,
 /// which measure latency and failures and check no invariants).
 protocol ClientObserver: Sendable {
-    /// A timeline entry for `user`.
-    func note(_ user: String, _ event: String)
+    /// A timeline entry for `user` (built only when it is kept: a load run's observer keeps none).
+    func note(_ user: String, _ event: @autoclosure () -> String)
     /// An Always check.
     func always(_ check: CheckDeclaration, _ condition: Bool, _ message: @autoclosure () -> String)
     /// A Sometimes goal.
@@ -16,7 +16,7 @@ extension ScenarioContext: ClientObserver {}
 
 /// The observer of load runs: records nothing, never stops.
 struct SilentObserver: ClientObserver {
-    func note(_ user: String, _ event: String) {}
+    func note(_ user: String, _ event: @autoclosure () -> String) {}
     func always(_ check: CheckDeclaration, _ condition: Bool, _ message: @autoclosure () -> String) {}
     func sometimes(_ goal: CheckDeclaration, _ condition: Bool) {}
     var isStopped: Bool { false }

@@ -207,9 +207,17 @@ public final class ScenarioContext: Sendable {
         return value
     }
 
-    /// Adds `event` to `user`'s timeline at the current virtual time.
-    public func note(_ user: String, _ event: String) {
-        let entry = TimelineEntry(user: user, timeNanoseconds: Simulation.nowNanoseconds, event: event, step: Simulation.currentStep)
+    /// Adds `event` to `user`'s timeline at the current virtual time (past the timeline's limit it
+    /// is counted as dropped, and not built).
+    public func note(_ user: String, _ event: @autoclosure () -> String) {
+        let full = state.withLock { state in
+            guard state.timeline.count >= ScenarioLimits.maxTimelineEntries else { return false }
+            state.droppedTimeline += 1
+            return true
+        }
+        guard !full else { return }
+        // Built outside the lock: the text may read this context.
+        let entry = TimelineEntry(user: user, timeNanoseconds: Simulation.nowNanoseconds, event: event(), step: Simulation.currentStep)
         state.withLock { state in
             if state.timeline.count < ScenarioLimits.maxTimelineEntries { state.timeline.append(entry) } else { state.droppedTimeline += 1 }
         }

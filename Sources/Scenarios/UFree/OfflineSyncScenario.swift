@@ -129,7 +129,8 @@ public struct OfflineSyncScenario: Scenario {
         var anyPending = false
         for device in devices where await device.pendingCount > 0 {
             anyPending = true
-            context.note(device.label, "still \(await device.pendingCount) write(s) queued after the final sync (network faults)")
+            let pending = await device.pendingCount
+            context.note(device.label, "still \(pending) write(s) queued after the final sync (network faults)")
         }
         for device in devices {
             for shown in await device.shown {
