@@ -26,6 +26,6 @@ final class SimTaskExecutor: TaskExecutor, SchedulingExecutor, @unchecked Sendab
         guard let duration = delay as? Duration else {
             preconditionFailure("Task.sleep on a clock whose Duration is not Swift.Duration (\(C.self)) is not supported in a simulation")
         }
-        return UInt64(Swift.max(0, duration.simNanoseconds))
+        return duration < .zero ? 0 : UInt64(bitPattern: duration.simNanoseconds)
     }
 }
