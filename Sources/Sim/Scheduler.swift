@@ -74,25 +74,18 @@ final class Scheduler: @unchecked Sendable {
     /// the heap, and what it is ordered and chosen by. Plain integers, so collecting and sorting
     /// the candidates at every advance retains and releases nothing (the `Timer`s themselves
     /// carry a job or a waker: ~500 instructions an advance to copy in and drop again).
-    struct NearTimer: Comparable {
+    struct NearTimer {
         var deadline: UInt64
         var sequence: UInt64
         var task: UInt64
         var heapIndex: Int
-
-        static func < (lhs: NearTimer, rhs: NearTimer) -> Bool {
-            lhs.deadline != rhs.deadline ? lhs.deadline < rhs.deadline : lhs.sequence < rhs.sequence
-        }
-        static func == (lhs: NearTimer, rhs: NearTimer) -> Bool {
-            lhs.deadline == rhs.deadline && lhs.sequence == rhs.sequence
-        }
     }
 
     /// Scratch for `chooseAmongNearTimers` (kept to avoid an allocation per advance).
     @exclusivity(unchecked) private var nearTimers: [NearTimer] = []
     /// Heap positions to visit while collecting near timers, a queue read by position (kept to
     /// reuse its storage).
-    @exclusivity(unchecked) private var timerStack: [Int] = []
+    @exclusivity(unchecked) private var timerQueue: [Int] = []
     #if DEBUG
     /// Near-timer walks so far, for the debug check's cadence.
     @exclusivity(unchecked) private var nearTimerChecks = 0
@@ -596,11 +589,11 @@ final class Scheduler: @unchecked Sendable {
             guard !heap.isEmpty else { return }
             // Breadth first, reading the queue by position (the result is sorted below), and the
             // timers' fields in place: copying a `Timer` retains its job or waker.
-            timerStack.removeAll(keepingCapacity: true)
-            timerStack.append(0)
+            timerQueue.removeAll(keepingCapacity: true)
+            timerQueue.append(0)
             var next = 0
-            while next < timerStack.count {
-                let node = timerStack[next]
+            while next < timerQueue.count {
+                let node = timerQueue[next]
                 next += 1
                 let deadline = heap[node].deadline
                 let depth = Int.bitWidth - 1 - (node + 1).leadingZeroBitCount
@@ -612,11 +605,12 @@ final class Scheduler: @unchecked Sendable {
                     }
                 }
                 let left = 2 * node + 1
-                if left < heap.count { timerStack.append(left) }
-                if left + 1 < heap.count { timerStack.append(left + 1) }
+                if left < heap.count { timerQueue.append(left) }
+                if left + 1 < heap.count { timerQueue.append(left + 1) }
             }
         }
-        if nearTimers.count > 1 { nearTimers.sort() }
+        // `Timer`'s order: by deadline, then by sequence.
+        if nearTimers.count > 1 { nearTimers.sort { ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence) } }
         #if DEBUG
         // The walk leans on `Heap`'s storage layout (min-max levels), which swift-collections
         // does not promise: debug builds check it against a filter of every timer (each time for
@@ -673,7 +667,7 @@ final class Scheduler: @unchecked Sendable {
         cancelledTimers = []
         replayDecisions = []
         nearTimers = []
-        timerStack = []
+        timerQueue = []
         liveNamedTasks = [:]
         endActions = []
     }
