@@ -115,4 +115,30 @@ struct BidTooLow: Error {}
         let total = await backend.firestore.get(a)["balance"]!.intValue! + backend.firestore.get(b)["balance"]!.intValue!
         #expect(total == 200)
     }
+
+    /// Past 8 documents the transaction indexes its paths: reads, re-reads, several writes to one
+    /// document and the commit-time version check must behave as with a few.
+    @Test(arguments: [3, 8, 9, 12, 40])
+    func manyDocumentsCommitTogetherAndConflictsAreSeen(count: Int) async throws {
+        let backend = makeBackend()
+        let paths = (0..<count).map { DocumentPath("items", "i\($0)") }
+        for path in paths { try await backend.firestore.create(path, ["n": 0]) }
+        let attempts = Counter()
+        try await backend.firestore.runTransaction { tx in
+            var total: Int64 = 0
+            for path in paths { total += try await tx.get(path)["n"]!.intValue! }
+            for path in paths.reversed() { _ = try await tx.get(path) }  // re-reads see the same version
+            if attempts.next() == 1 { try await backend.firestore.update(paths[count - 1], ["n": .increment(5)]) }
+            for (offset, path) in paths.enumerated() {
+                tx.update(path, ["n": .increment(Value.int(Int64(offset)))])
+                tx.update(path, ["m": .set(.int(total))])
+            }
+        }
+        #expect(attempts.count == 2, "the concurrent change to the last document read forces a second attempt")
+        for (offset, path) in paths.enumerated() {
+            let fields = await backend.firestore.get(path)
+            #expect(fields["n"] == .int(Int64(offset + (offset == count - 1 ? 5 : 0))))
+            #expect(fields["m"] == 5)
+        }
+    }
 }

@@ -25,13 +25,13 @@ public final class ClientNetwork: Sendable {
 
     /// The fate of one request, drawn when it is sent.
     struct PendingResponse {
-        let label: String
+        let label: RequestLabel
         let responseLatency: Duration
         let timesOut: Bool
     }
 
     /// The request leg: checks connectivity, pays latency, maybe fails without effect.
-    func send(_ label: String) async throws(BackendError) -> PendingResponse {
+    func send(_ label: RequestLabel) async throws(BackendError) -> PendingResponse {
         guard isOnline else { throw .unavailable("device offline during \(label)") }
         // Draw everything up front so the stream's use does not depend on the outcome.
         let requestLatency = random.sample(faults.networkLatency)
@@ -41,7 +41,7 @@ public final class ClientNetwork: Sendable {
         ledger.opportunity(.networkFailure, probability: faults.networkFailureProbability)
         try? await env.clock.sleep(for: requestLatency)
         if fails {
-            ledger.observe(.networkFailure, subject: label)
+            ledger.observe(.networkFailure, subject: label.description)
             throw .unavailable("network error during \(label)")
         }
         return PendingResponse(label: label, responseLatency: responseLatency, timesOut: timesOut)
@@ -52,14 +52,14 @@ public final class ClientNetwork: Sendable {
         // Counted here, not when sent: a request whose server side threw never reaches its answer.
         ledger.opportunity(.networkTimeout, probability: faults.networkTimeoutProbability)
         if pending.timesOut {
-            ledger.observe(.networkTimeout, subject: pending.label)
+            ledger.observe(.networkTimeout, subject: pending.label.description)
             try? await env.clock.sleep(for: faults.networkTimeout)
             throw .deadlineExceeded("\(pending.label) timed out")
         }
         try? await env.clock.sleep(for: pending.responseLatency)
     }
 
-    func roundTrip<T>(_ label: String, _ body: () async throws(BackendError) -> T) async throws(BackendError) -> T {
+    func roundTrip<T>(_ label: RequestLabel, _ body: () async throws(BackendError) -> T) async throws(BackendError) -> T {
         let pending = try await send(label)
         let result = try await body()
         try await receive(pending)

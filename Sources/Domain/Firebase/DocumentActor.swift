@@ -106,10 +106,10 @@ actor DocumentActor: DomainActor {
         defer { updateParkable() }
         if let lock {
             assert(lock.transaction != transaction, "transaction \(transaction) prepared \(path) twice")
-            throw .aborted(.conflict("\(path) is being committed by a concurrent transaction"))
+            throw .aborted(.concurrentCommit(path))
         }
         if let expectedVersion, expectedVersion != version {
-            throw .aborted(.conflict("\(path) changed since the transaction read it (version \(expectedVersion) → \(version))"))
+            throw .aborted(.versionChanged(path, read: expectedVersion, current: version))
         }
         var after = fields
         if !writes.isEmpty {
@@ -125,7 +125,7 @@ actor DocumentActor: DomainActor {
                 if contentionRandom!.chance(abortProbability) {
                     rateTokens += 1  // the aborted write does not count against the rate
                     firestore.ledger.observe(.contentionAbort, subject: path.description)
-                    throw .aborted(.conflict("write rate on \(path) exceeds ~\(faults.documentWritesPerSecond)/s"))
+                    throw .aborted(.writeRate(path, perSecond: faults.documentWritesPerSecond))
                 }
             }
             for write in writes { after = try write.apply(to: after, path: path, commitTime: now) }

@@ -31,6 +31,11 @@ public struct DocumentPath: Hashable, Sendable, Comparable, CustomStringConverti
     /// `collection/id`.
     public var description: String { "\(collection)/\(id)" }
 
-    /// By the full path (the order transactions lock documents in).
-    public static func < (lhs: DocumentPath, rhs: DocumentPath) -> Bool { lhs.description < rhs.description }
+    /// By the full path (the order transactions lock documents in). Within one collection the
+    /// shared `collection/` prefix decides nothing ('/' neither reorders nor composes under
+    /// Unicode normalization), so the ids alone decide, without building either path (and
+    /// without `String`'s slip on one text in two normalization forms: DocumentPathOrderTests).
+    public static func < (lhs: DocumentPath, rhs: DocumentPath) -> Bool {
+        lhs.collection == rhs.collection ? lhs.id < rhs.id : lhs.description < rhs.description
+    }
 }

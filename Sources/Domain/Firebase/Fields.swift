@@ -72,14 +72,11 @@ public struct Fields: Sendable, Hashable, RandomAccessCollection, ExpressibleByD
     func find(_ key: String) -> (found: Bool, position: Int) {
         let count = entries.count
         if count <= Self.scanLimit {
+            // The first key not below `key` (one comparison per smaller key; a mismatched `==`
+            // costs a call as `<` does), then whether it is `key`.
             var position = 0
-            while position < count {
-                let existing = entries[position].key
-                if existing == key { return (true, position) }
-                if key < existing { return (false, position) }
-                position += 1
-            }
-            return (false, count)
+            while position < count && entries[position].key < key { position &+= 1 }
+            return (position < count && entries[position].key == key, position)
         }
         var low = 0
         var high = count

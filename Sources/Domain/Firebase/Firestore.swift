@@ -239,7 +239,7 @@ public final class Firestore: Sendable {
             do {
                 let value = try await body(transaction)
                 if let client {
-                    try await client.network.roundTrip("commit") { () async throws(BackendError) in
+                    try await client.network.roundTrip(.commit) { () async throws(BackendError) in
                         try await self.commit(transaction, authorize: client.authorizer)
                     }
                 } else {
@@ -260,22 +260,23 @@ public final class Firestore: Sendable {
 
     /// Two-phase commit over the documents a transaction read or wrote, in path order.
     func commit(_ transaction: Transaction, authorize: Authorizer?) async throws(BackendError) {
-        let paths = Set(transaction.readVersions.keys).union(transaction.writes.keys).sorted()
+        // Each path once (the transaction keeps them unique), in path order: the lock order.
+        let documents = transaction.documents.sorted { $0.path < $1.path }
         var prepared: [DocumentActor] = []
-        prepared.reserveCapacity(paths.count)
+        prepared.reserveCapacity(documents.count)
         do {
-            for path in paths {
-                let documentActor = actor(path)
+            for document in documents {
+                let documentActor = actor(document.path)
                 try await documentActor.prepare(
-                    transaction: transaction.id, expectedVersion: transaction.readVersions[path],
-                    writes: transaction.writes[path] ?? [], authorize: authorize)
+                    transaction: transaction.id, expectedVersion: document.readVersion,
+                    writes: document.writes, authorize: authorize)
                 prepared.append(documentActor)
             }
         } catch {
             for documentActor in prepared { await documentActor.release(transaction: transaction.id) }
             throw error
         }
-        assert(prepared.count == paths.count, "every document must be prepared before any commits")
+        assert(prepared.count == documents.count, "every document must be prepared before any commits")
         for documentActor in prepared { await documentActor.commitPrepared(transaction: transaction.id) }
     }
 

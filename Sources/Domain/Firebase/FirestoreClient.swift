@@ -42,7 +42,7 @@ public final class FirestoreClient: Sendable {
 
     /// `getDocument()`.
     public func get(_ path: DocumentPath) async throws(BackendError) -> DocumentSnapshot {
-        try await network.roundTrip("get \(path)") { () async throws(BackendError) in
+        try await network.roundTrip(.get(path)) { () async throws(BackendError) in
             let snapshot = await firestore.snapshot(path)
             try checkRead(snapshot, .get)
             return snapshot
@@ -84,7 +84,7 @@ public final class FirestoreClient: Sendable {
     public func query(_ collection: String, where predicate: @Sendable (DocumentSnapshot) -> Bool = { _ in true })
         async throws(BackendError) -> [DocumentSnapshot]
     {
-        try await network.roundTrip("query \(collection)") { () async throws(BackendError) in
+        try await network.roundTrip(.query(collection)) { () async throws(BackendError) in
             let results = firestore.query(collection, where: predicate)
             for snapshot in results { try checkRead(snapshot, .list) }
             return results
@@ -125,7 +125,7 @@ public final class FirestoreClient: Sendable {
 
     private func write(_ path: DocumentPath, _ operation: WriteOperation) async throws(BackendError) -> DocumentSnapshot {
         let authorize = authorizer
-        return try await network.roundTrip("write \(path)") { () async throws(BackendError) in
+        return try await network.roundTrip(.write(path)) { () async throws(BackendError) in
             try await firestore.write(path, operation, authorize: authorize)
         }
     }

@@ -104,7 +104,7 @@ public final class Functions: Sendable {
     /// Invokes a callable as `auth`; with a `network`, the call pays its latency and faults.
     public func invoke(_ name: String, data: Fields, auth: AuthContext?, network: ClientNetwork? = nil) async throws -> Value {
         guard let handler = state.withLock({ $0.callables[name] }) else { throw BackendError.unknownFunction(name) }
-        let pending = try await network?.send("call \(name)")
+        let pending = try await network?.send(.call(name))
         coverage.count(.callable, name)
         let result: Value
         do {
