@@ -36,13 +36,33 @@ public enum FieldUpdate: Hashable, Sendable {
 }
 
 extension Fields {
-    /// Applies `updates` keyed by dotted field paths (`"fcmTokens.tok1"` reaches into a map).
-    /// Keys are applied in sorted order so the result never depends on dictionary order.
-    public func applying(_ updates: [String: FieldUpdate], commitTime: Timestamp) -> Fields {
+    /// Applies `updates` keyed by dotted field paths (`"fcmTokens.tok1"` reaches into a map), in
+    /// key order (the order `FieldUpdates` keeps), so the result never depends on how the updates
+    /// were written.
+    public func applying(_ updates: FieldUpdates, commitTime: Timestamp) -> Fields {
         var result = self
-        for (key, update) in updates.sorted(by: { $0.key < $1.key }) {
-            // Most keys name a top-level field: no path to split (an update is ~6 keys, and
-            // splitting each into an array of Strings was most of a commit's field work).
+        // Most updates name top-level fields only: both lists are in key order, so one walk
+        // finds every field (no search, no path to split: splitting each key into an array of
+        // Strings was most of a commit's field work).
+        if !updates.entries.contains(where: { $0.key.utf8.contains(UInt8(ascii: ".")) }) {
+            var position = 0
+            for change in updates.entries {
+                precondition(!change.key.isEmpty, "empty segment in field path \(change.key)")
+                while position < result.entries.count && result.entries[position].key < change.key { position += 1 }
+                let found = position < result.entries.count && result.entries[position].key == change.key
+                let old: Value?
+                if found { old = result.entries[position].value } else { old = nil }
+                // As `result[key] = …` would: the stored key's spelling stays.
+                switch (found, change.update.applied(to: old, commitTime: commitTime)) {
+                case (true, let value?): result.entries[position].value = value; position += 1
+                case (true, nil): result.entries.remove(at: position)
+                case (false, let value?): result.entries.insert(Entry(key: change.key, value: value), at: position); position += 1
+                case (false, nil): break
+                }
+            }
+            return result
+        }
+        for (key, update) in updates {
             if !key.utf8.contains(UInt8(ascii: ".")) {
                 precondition(!key.isEmpty, "empty segment in field path \(key)")
                 result[key] = update.applied(to: result[key], commitTime: commitTime)

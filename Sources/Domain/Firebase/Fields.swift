@@ -49,7 +49,14 @@ public struct Fields: Sendable, Hashable, RandomAccessCollection, ExpressibleByD
     where S.Element == (String, Value) {
         entries = []
         entries.reserveCapacity(pairs.underestimatedCount)
-        for (key, value) in pairs { try insert(key, value, combine: combine) }
+        for (key, value) in pairs {
+            // Pairs already in key order (literals are written so) append after one comparison.
+            if let last = entries.last, !(last.key < key) {
+                try insert(key, value, combine: combine)
+            } else {
+                entries.append(Entry(key: key, value: value))
+            }
+        }
     }
 
     /// Inserts `key` in order, or lets `combine` decide its value if present.

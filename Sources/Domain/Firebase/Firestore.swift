@@ -146,13 +146,13 @@ public final class Firestore: Sendable {
 
     /// `set(…, {merge: true})`.
     @discardableResult
-    public func merge(_ path: DocumentPath, _ updates: [String: FieldUpdate]) async throws(BackendError) -> DocumentSnapshot {
+    public func merge(_ path: DocumentPath, _ updates: FieldUpdates) async throws(BackendError) -> DocumentSnapshot {
         try await write(path, .merge(updates), authorize: nil)
     }
 
     /// `update()`: NOT_FOUND if the document is missing.
     @discardableResult
-    public func update(_ path: DocumentPath, _ updates: [String: FieldUpdate]) async throws(BackendError) -> DocumentSnapshot {
+    public func update(_ path: DocumentPath, _ updates: FieldUpdates) async throws(BackendError) -> DocumentSnapshot {
         try await write(path, .update(updates), authorize: nil)
     }
 

@@ -57,13 +57,13 @@ public final class FirestoreClient: Sendable {
 
     /// `setData(merge: true)`.
     @discardableResult
-    public func setData(_ path: DocumentPath, merging updates: [String: FieldUpdate]) async throws(BackendError) -> DocumentSnapshot {
+    public func setData(_ path: DocumentPath, merging updates: FieldUpdates) async throws(BackendError) -> DocumentSnapshot {
         try await write(path, .merge(updates))
     }
 
     /// `updateData()`: NOT_FOUND if missing.
     @discardableResult
-    public func updateData(_ path: DocumentPath, _ updates: [String: FieldUpdate]) async throws(BackendError) -> DocumentSnapshot {
+    public func updateData(_ path: DocumentPath, _ updates: FieldUpdates) async throws(BackendError) -> DocumentSnapshot {
         try await write(path, .update(updates))
     }
 

@@ -68,9 +68,15 @@ public struct SecurityRules: Sendable {
     /// Whether `request` is allowed, and which rule decided (its pattern, or `noMatchingRule`).
     public func decide(_ request: RuleRequest) -> (rule: String, allowed: Bool) {
         if catchAll { return (Self.allowAllRule, true) }
-        for entry in entries where entry.pattern.matches(request.path.collection) {
-            return (entry.pattern.pattern, entry.rule(request))
+        // By position, in place: copying each entry retained its pattern's arrays and its rule
+        // (nine retains an evaluation).
+        let collection = request.path.collection
+        let found = entries.withUnsafeBufferPointer { entries in
+            var index = 0
+            while index < entries.count && !entries[index].pattern.matches(collection) { index += 1 }
+            return index
         }
-        return (Self.noMatchingRule, false)
+        guard found < entries.count else { return (Self.noMatchingRule, false) }
+        return (entries[found].pattern.pattern, entries[found].rule(request))
     }
 }

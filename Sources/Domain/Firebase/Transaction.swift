@@ -55,9 +55,9 @@ public final class Transaction {
     /// Overwrites the document at commit.
     public func set(_ path: DocumentPath, _ fields: Fields) { buffer(path, .set(fields)) }
     /// Merges `updates` into the document at commit, creating it if missing.
-    public func merge(_ path: DocumentPath, _ updates: [String: FieldUpdate]) { buffer(path, .merge(updates)) }
+    public func merge(_ path: DocumentPath, _ updates: FieldUpdates) { buffer(path, .merge(updates)) }
     /// Applies `updates` at commit (NOT_FOUND if the document is missing).
-    public func update(_ path: DocumentPath, _ updates: [String: FieldUpdate]) { buffer(path, .update(updates)) }
+    public func update(_ path: DocumentPath, _ updates: FieldUpdates) { buffer(path, .update(updates)) }
     /// Deletes the document at commit.
     public func delete(_ path: DocumentPath) { buffer(path, .delete) }
 

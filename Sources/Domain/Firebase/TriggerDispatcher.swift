@@ -15,7 +15,9 @@ import Synchronization
 /// undone (docs/domain.md, "Conformance suite").
 final class TriggerDispatcher: Sendable {
     typealias Handler = @Sendable (TriggerEvent) async throws -> Void
-    struct Registration: Sendable {
+    /// A class: every commit walks the registrations, and copying a struct of three references
+    /// per registration cost more than matching its pattern.
+    final class Registration: Sendable {
         let name: String
         let pattern: PathPattern
         /// The kinds it fires on, a bit each (`bit(_:)`): checked at every commit, where hashing a
@@ -24,6 +26,14 @@ final class TriggerDispatcher: Sendable {
         /// Deployed with "retry on failure" (otherwise only `faults.triggerRetriesEnabled` retries).
         let retry: Bool
         let handler: Handler
+
+        init(name: String, pattern: PathPattern, kinds: UInt8, retry: Bool, handler: @escaping Handler) {
+            self.name = name
+            self.pattern = pattern
+            self.kinds = kinds
+            self.retry = retry
+            self.handler = handler
+        }
     }
     private struct State {
         var registrations: [Registration] = []
@@ -80,11 +90,8 @@ final class TriggerDispatcher: Sendable {
         let registrations = state.withLock { $0.registrations }
         for registration in registrations
         where registration.kinds & Self.bit(kind) != 0 && registration.pattern.matches(after.path.collection) {
-            let eventId = "\(after.path)@v\(after.version)"
             let key = Self.orderKey(registration.name, after.path)
-            let event = TriggerEvent(
-                eventId: eventId, kind: kind, path: after.path, before: before, after: after,
-                commitTime: after.updateTime, isDuplicate: false, attempt: 1)
+            let event = TriggerEvent(kind: kind, before: before, after: after, isDuplicate: false, ownsDuplicateId: false, attempt: 1)
             ledger.triggerDispatched(
                 key: key, commit: event.commitTime,
                 window: faults.triggerReorderWindow, probability: faults.triggerReorderProbability)
@@ -92,8 +99,7 @@ final class TriggerDispatcher: Sendable {
             schedule(registration, event, key: key, at: delivery)
             if duplicateRandom.chance(faults.triggerDuplicateProbability) {
                 let duplicate = TriggerEvent(
-                    eventId: faults.duplicatesShareEventId ? eventId : eventId + "~dup", kind: kind, path: after.path,
-                    before: before, after: after, commitTime: after.updateTime, isDuplicate: true, attempt: 1)
+                    kind: kind, before: before, after: after, isDuplicate: true, ownsDuplicateId: !faults.duplicatesShareEventId, attempt: 1)
                 schedule(registration, duplicate, key: key, at: after.updateTime + delayRandom.sample(faults.triggerDelay))
             }
         }
@@ -172,9 +178,7 @@ final class TriggerDispatcher: Sendable {
                 let span = faults.triggerRetryBackoffMax - faults.triggerRetryBackoffMin
                 let wait = faults.triggerRetryBackoffMin + retryRandom.duration(upTo: span)
                 try? await env.clock.sleep(for: wait)
-                event = TriggerEvent(
-                    eventId: event.eventId, kind: event.kind, path: event.path, before: event.before, after: event.after,
-                    commitTime: event.commitTime, isDuplicate: event.isDuplicate, attempt: event.attempt + 1)
+                event = event.retried()
             }
         }
     }

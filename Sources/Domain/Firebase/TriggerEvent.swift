@@ -7,7 +7,11 @@ public enum TriggerKind: String, Sendable, Hashable, CaseIterable {
 public struct TriggerEvent: Sendable, Hashable {
     /// Derived from the document path and the committed version, so it is deterministic. A
     /// duplicate delivery shares it unless `BackendFaults.duplicatesShareEventId` is off.
-    public let eventId: String
+    /// Built when read: few handlers read it, and building it at every commit cost more than
+    /// the rest of the event.
+    public var eventId: String { "\(path)@v\(after.version)" + (ownsDuplicateId ? "~dup" : "") }
+    /// A duplicate delivery whose id is its own (`~dup` appended), not the original's.
+    let ownsDuplicateId: Bool
     /// Create, update or delete.
     public let kind: TriggerKind
     /// The document written.
@@ -22,4 +26,21 @@ public struct TriggerEvent: Sendable, Hashable {
     public let isDuplicate: Bool
     /// 1 for the first delivery; higher for retries of a failed handler.
     public let attempt: Int
+
+    /// The event of the write from `before` to `after` (at `after.path`).
+    init(kind: TriggerKind, before: DocumentSnapshot, after: DocumentSnapshot, isDuplicate: Bool, ownsDuplicateId: Bool, attempt: Int) {
+        self.ownsDuplicateId = ownsDuplicateId
+        self.kind = kind
+        self.path = after.path
+        self.before = before
+        self.after = after
+        self.commitTime = after.updateTime
+        self.isDuplicate = isDuplicate
+        self.attempt = attempt
+    }
+
+    /// The next attempt of this delivery.
+    func retried() -> TriggerEvent {
+        TriggerEvent(kind: kind, before: before, after: after, isDuplicate: isDuplicate, ownsDuplicateId: ownsDuplicateId, attempt: attempt + 1)
+    }
 }

@@ -5,9 +5,9 @@ public enum WriteOperation: Sendable, Hashable {
     /// `setData` without merge: replaces the document, last write wins (MODEL_RULES §8).
     case set(Fields)
     /// `setData(merge: true)`: applies the updates, creating the document if missing.
-    case merge([String: FieldUpdate])
+    case merge(FieldUpdates)
     /// `updateData`: applies the updates; fails NOT_FOUND if the document is missing.
-    case update([String: FieldUpdate])
+    case update(FieldUpdates)
     case delete
 
     /// The document's fields after this write, or a typed error; `nil` means deleted.

@@ -41,7 +41,7 @@ extension InspiredApp {
                     return
                 }
                 if let held = current["placesRevision"]?.intValue, held >= listing.revision { return }
-                transaction.update(path, Dictionary(uniqueKeysWithValues: placesData.map { ($0.key, FieldUpdate.set($0.value)) }))
+                transaction.update(path, FieldUpdates(uniqueKeysWithValues: placesData.map { ($0.key, FieldUpdate.set($0.value)) }))
             }
         }
     }
@@ -66,7 +66,7 @@ extension InspiredApp {
         }
         guard code == places.claimCode(studioId) else { throw InspiredError.claimCodeInvalid(studioId: studioId) }
         let path = Self.studio(studioId)
-        let claim: [String: FieldUpdate] = [
+        let claim: FieldUpdates = [
             "isClaimed": .set(.bool(true)), "ownerId": .set(.string(userId)), "claimedAt": .set(.timestamp(backend.env.clock.now)),
         ]
         if variant == .claimCheckThenWrite {

@@ -284,12 +284,12 @@ extension KNBApp {
         guard let fields = user.fields else { return }
         if let preference, fields["notificationPrefs"]?.mapValue?[preference] == .bool(false) { return }
         // One literal: a field added afterwards would double the entries' capacity (~200 B a
-        // notification, kept as long as the notification is).
+        // notification, kept as long as the notification is); in key order, so it is built
+        // without searching.
         let record: Fields = [
-            "type": .string(type), "title": .string(title), "body": .string(body), "isRead": false,
-            "createdAt": .timestamp(backend.env.clock.now),
+            "body": .string(body), "createdAt": .timestamp(backend.env.clock.now),
             "data": .map(Fields(uniqueKeysWithValues: data.map { ($0.key, Value.string($0.value)) })),
-            "key": .string(key),
+            "isRead": false, "key": .string(key), "title": .string(title), "type": .string(type),
         ]
         let notifications = "users/\(email)/notifications"
         do {

@@ -48,7 +48,7 @@ extension KNBApp {
 
     /// The honor update that renames `email`'s bids (and `currentWinner` if they lead) to
     /// `name`, keeping every other bid and field; nil when nothing would change.
-    static func renamed(_ honor: Fields, email: String, to name: String) -> [String: FieldUpdate]? {
+    static func renamed(_ honor: Fields, email: String, to name: String) -> FieldUpdates? {
         var changed = false
         let bids: [Value] = (honor["bids"]?.arrayValue ?? []).map { bid in
             guard var fields = bid.mapValue, fields["bidderEmail"]?.stringValue == email, fields["bidderName"]?.stringValue != name else { return bid }
@@ -56,7 +56,7 @@ extension KNBApp {
             changed = true
             return .map(fields)
         }
-        var updates: [String: FieldUpdate] = [:]
+        var updates: FieldUpdates = [:]
         if changed { updates["bids"] = .set(.array(bids)) }
         if honor["currentWinnerEmail"]?.stringValue == email, honor["currentWinner"]?.stringValue != name {
             updates["currentWinner"] = .set(.string(name))

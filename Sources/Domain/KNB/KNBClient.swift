@@ -141,8 +141,8 @@ public final class KNBClient: Sendable {
     }
 
     private func bidValue(id: String, amount: Double, comment: String?) -> Value {
-        var bid: Fields = [
-            "id": .string(id), "amount": .double(amount), "bidderName": .string(name), "bidderEmail": .string(email),
+        var bid: Fields = [  // in key order: a literal in order is built without searching
+            "amount": .double(amount), "bidderEmail": .string(email), "bidderName": .string(name), "id": .string(id),
             "timestamp": .timestamp(now),
         ]
         if let comment { bid["comment"] = .string(comment) }
@@ -168,9 +168,9 @@ public final class KNBClient: Sendable {
             // it was read from, not copied (`ValueArray`).
             var newBids = bids
             newBids.append(bidValue(id: bidId, amount: value, comment: comment))
-            var updates: [String: FieldUpdate] = [
-                "currentBid": .set(.double(value)), "currentWinner": .set(.string(name)),
-                "currentWinnerEmail": .set(.string(email)), "bids": .set(.array(newBids)),
+            var updates: FieldUpdates = [  // in key order: built without searching
+                "bids": .set(.array(newBids)), "currentBid": .set(.double(value)), "currentWinner": .set(.string(name)),
+                "currentWinnerEmail": .set(.string(email)),
             ]
             if buyNow { updates["isSold"] = .set(true) }
             tx.update(path, updates)

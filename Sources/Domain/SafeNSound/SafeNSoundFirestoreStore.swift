@@ -340,7 +340,7 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
 
     /// Closes the alert as `status` (sent, cancelled or failed).
     public func finishAlert(_ alertId: String, as status: SafeNSoundScheduledAlert.Status) async {
-        var updates: [String: FieldUpdate] = ["status": .set(.string(status.rawValue))]
+        var updates: FieldUpdates = ["status": .set(.string(status.rawValue))]
         if status == .scheduled { updates["claimedAt"] = .delete }
         _ = try? await firestore.update(Self.alertPath(alertId), updates)
     }
@@ -351,7 +351,7 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
         _ = try? await firestore.runTransaction { transaction in
             let current = try await transaction.get(Self.alertPath(alertId))
             guard let status = current["status"]?.stringValue, status == scheduled || status == sending else { return }
-            var updates: [String: FieldUpdate] = [
+            var updates: FieldUpdates = [
                 "status": .set(.string(scheduled)), "claimedAt": .delete, "failedAttempts": .increment(1),
             ]
             if let retryAt { updates["scheduledFor"] = .set(.timestamp(retryAt)) }
@@ -418,7 +418,7 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
             let done: Void? = try? await firestore.runTransaction { transaction in
                 let snapshot = try await transaction.get(path)
                 guard snapshot.exists else { return }
-                var updates: [String: FieldUpdate] = ["reminderClaimedAt": .delete]
+                var updates: FieldUpdates = ["reminderClaimedAt": .delete]
                 if let day, (snapshot["lastReminderDay"]?.stringValue ?? "") < day.description { updates["lastReminderDay"] = .set(.string(day.description)) }
                 if let sentAt { updates["lastReminderSentAt"] = .set(.timestamp(sentAt)) }
                 transaction.update(path, updates)

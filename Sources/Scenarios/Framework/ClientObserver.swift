@@ -4,6 +4,9 @@
 protocol ClientObserver: Sendable {
     /// A timeline entry for `user` (built only when it is kept: a load run's observer keeps none).
     func note(_ user: String, _ event: @autoclosure () -> String)
+    /// A timeline entry for `user` whose text `event` builds only when the timeline is read
+    /// (`event` must depend only on what it captured).
+    func note(_ user: String, rendering event: @escaping @Sendable () -> String)
     /// An Always check.
     func always(_ check: CheckDeclaration, _ condition: Bool, _ message: @autoclosure () -> String)
     /// A Sometimes goal.
@@ -17,6 +20,7 @@ extension ScenarioContext: ClientObserver {}
 /// The observer of load runs: records nothing, never stops.
 struct SilentObserver: ClientObserver {
     func note(_ user: String, _ event: @autoclosure () -> String) {}
+    func note(_ user: String, rendering event: @escaping @Sendable () -> String) {}
     func always(_ check: CheckDeclaration, _ condition: Bool, _ message: @autoclosure () -> String) {}
     func sometimes(_ goal: CheckDeclaration, _ condition: Bool) {}
     var isStopped: Bool { false }

@@ -223,6 +223,24 @@ public final class ScenarioContext: Sendable {
         }
     }
 
+    /// A timeline entry for `user` whose text `event` builds only if the timeline is read (a
+    /// report, a failure's story): for the notes of hot paths, which most runs never show.
+    /// `event` must depend only on the values it captured.
+    public func note(_ user: String, rendering event: @escaping @Sendable () -> String) {
+        let kept = state.withLock { state in
+            guard state.timeline.count < ScenarioLimits.maxTimelineEntries else {
+                state.droppedTimeline += 1
+                return false
+            }
+            return true
+        }
+        guard kept else { return }
+        let entry = TimelineEntry(user: user, timeNanoseconds: Simulation.nowNanoseconds, step: Simulation.currentStep, rendering: event)
+        state.withLock { state in
+            if state.timeline.count < ScenarioLimits.maxTimelineEntries { state.timeline.append(entry) } else { state.droppedTimeline += 1 }
+        }
+    }
+
     /// Records that `user` lives in IANA time zone `identifier`, so reports of a calendar-based
     /// scenario show the user's local times next to UTC.
     public func timeZone(_ user: String, _ identifier: String) {
@@ -269,7 +287,7 @@ public final class ScenarioContext: Sendable {
                     entry.ledger.events.map { event in
                         TimelineEntry(
                             user: FailureStory.backendUser, timeNanoseconds: UInt64(max(0, entry.originNanoseconds + event.elapsedNanoseconds)),
-                            event: "fault \(event.kind) \(event.subject)")
+                            step: nil, rendering: { "fault \(event.kind) \(event.subject)" })
                     }
                 }.sorted { $0.timeNanoseconds < $1.timeNanoseconds })
         }

@@ -141,15 +141,18 @@ public struct AuctionRaceScenario: Scenario {
         let arrivals = KNBScenarioSupport.arrivals(
             count: p[Parameter.bidsPerBidder], durationSeconds: p[Parameter.durationSeconds], burstPercent: p[Parameter.burstPercent], random: &random, origin: origin)
         var renames = renameInstants(index: index, origin: origin, context: context)
+        // Read once: each parameter read hashes its name.
+        let raiseOwnPercent = p[Parameter.raiseOwnPercent], doubleTapPercent = p[Parameter.doubleTapPercent]
+        let closingFrom = origin + UInt64(p[Parameter.durationSeconds]) * 900_000_000, snipePercent = p[Parameter.snipePercent]
         for arrival in arrivals {
             await rename(bidder, before: arrival, pending: &renames, names: names, context: context)
             await KNBScenarioSupport.sleep(until: arrival)
             if context.isStopped { return }
             let honorId = honorIds[random.below(honorIds.count)]
-            let raiseOwn = random.below(100) < p[Parameter.raiseOwnPercent]
-            let doubleTap = random.below(100) < p[Parameter.doubleTapPercent]
-            let closing = arrival >= origin + UInt64(p[Parameter.durationSeconds]) * 900_000_000
-            let snipe = closing && random.below(100) < p[Parameter.snipePercent]
+            let raiseOwn = random.below(100) < raiseOwnPercent
+            let doubleTap = random.below(100) < doubleTapPercent
+            let closing = arrival >= closingFrom
+            let snipe = closing && random.below(100) < snipePercent
             let increment = Double(1 + random.below(snipe ? 1_000 : 20))
             await placeBid(bidder, honorId: honorId, increment: increment, raiseOwn: raiseOwn, doubleTap: doubleTap, arrival: arrival, context: context)
         }

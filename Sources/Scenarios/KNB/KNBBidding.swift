@@ -19,7 +19,7 @@ enum KNBBidding {
             if fields["currentWinnerEmail"]?.stringValue == bidder.email && !raiseOwn { placed = true; break }
             let amount = (fields["currentBid"]?.doubleValue ?? 0) + increment
             guard amount < buyNowPrice else { placed = true; break }
-            observer.note(bidder.email, "bid \(honorId) \(Int(amount))")
+            observer.note(bidder.email, rendering: { "bid \(honorId) \(Int(amount))" })
             let attempt: @Sendable () async -> Result<String, any Error> = {
                 do { return .success(try await retry { try await bidder.placeBid(honorId: honorId, amount: amount) }) } catch { return .failure(error) }
             }
@@ -38,7 +38,7 @@ enum KNBBidding {
                 if case KNBError.backend(.aborted(let reason)) = error {
                     observer.always(AuctionRaceScenario.Check.bidNotLost, false, "\(bidder.email)'s bid of \(amount) on \(honorId) was lost: ABORTED \(reason)")
                 }
-                observer.note(bidder.email, "bid failed: \(error)")
+                observer.note(bidder.email, rendering: { "bid failed: \(error)" })
             }
             observer.always(AuctionRaceScenario.Check.bidNotLost, true, "")
             if !lostRace || placed { break }
