@@ -585,7 +585,7 @@ final class Scheduler: @unchecked Sendable {
     /// Whether a timer other than the earliest (the heap's root) may be due by `limit`: the
     /// second-earliest is among the root's children and grandchildren (a min-max heap's levels 1
     /// and 2, the second a min level), so when all of them are past `limit` there is no choice
-    /// and the walk is skipped (most calls: ~0.7 % of an auction-race seed). Debug builds check
+    /// and the walk is skipped (half the calls of an auction-race seed). Debug builds check
     /// the answer as `collectTimers` checks its walk.
     private func anotherTimerDue(by limit: UInt64) -> Bool {
         let due = timers.unordered.withUnsafeBufferPointer { heap in

@@ -2,7 +2,7 @@
 /// kept in key order: the order they are applied in.
 ///
 /// Written as a dictionary literal (`["currentBid": .set(.double(5)), "bids": .arrayUnion([bid])]`),
-/// as the SDKs' `[String: Any]` maps are. Before, a `FieldUpdates`: every write hashed
+/// as the SDKs' `[String: Any]` maps are. Before, a `[String: FieldUpdate]`: every write hashed
 /// its keys into a dictionary and every commit sorted them again to apply them in a fixed order
 /// (~3 % of an auction-race seed). Keys compare as `String` does (canonically equivalent keys are
 /// one key, as they were in the dictionary); a repeated key in a literal is a programming error.

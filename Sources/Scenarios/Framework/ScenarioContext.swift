@@ -210,32 +210,26 @@ public final class ScenarioContext: Sendable {
     /// Adds `event` to `user`'s timeline at the current virtual time (past the timeline's limit it
     /// is counted as dropped, and not built).
     public func note(_ user: String, _ event: @autoclosure () -> String) {
-        let full = state.withLock { state in
-            guard state.timeline.count >= ScenarioLimits.maxTimelineEntries else { return false }
-            state.droppedTimeline += 1
-            return true
-        }
-        guard !full else { return }
-        // Built outside the lock: the text may read this context.
-        let entry = TimelineEntry(user: user, timeNanoseconds: Simulation.nowNanoseconds, event: event(), step: Simulation.currentStep)
-        state.withLock { state in
-            if state.timeline.count < ScenarioLimits.maxTimelineEntries { state.timeline.append(entry) } else { state.droppedTimeline += 1 }
-        }
+        appendToTimeline { TimelineEntry(user: user, timeNanoseconds: Simulation.nowNanoseconds, event: event(), step: Simulation.currentStep) }
     }
 
     /// A timeline entry for `user` whose text `event` builds only if the timeline is read (a
     /// report, a failure's story): for the notes of hot paths, which most runs never show.
     /// `event` must depend only on the values it captured.
     public func note(_ user: String, rendering event: @escaping @Sendable () -> String) {
-        let kept = state.withLock { state in
-            guard state.timeline.count < ScenarioLimits.maxTimelineEntries else {
-                state.droppedTimeline += 1
-                return false
-            }
+        appendToTimeline { TimelineEntry(user: user, timeNanoseconds: Simulation.nowNanoseconds, step: Simulation.currentStep, rendering: event) }
+    }
+
+    /// Appends the entry `make` builds, or counts it as dropped past the timeline's limit (then it
+    /// is not built). Built outside the lock: a note's text may read this context.
+    private func appendToTimeline(_ make: () -> TimelineEntry) {
+        let full = state.withLock { state in
+            guard state.timeline.count >= ScenarioLimits.maxTimelineEntries else { return false }
+            state.droppedTimeline += 1
             return true
         }
-        guard kept else { return }
-        let entry = TimelineEntry(user: user, timeNanoseconds: Simulation.nowNanoseconds, step: Simulation.currentStep, rendering: event)
+        guard !full else { return }
+        let entry = make()
         state.withLock { state in
             if state.timeline.count < ScenarioLimits.maxTimelineEntries { state.timeline.append(entry) } else { state.droppedTimeline += 1 }
         }
