@@ -7,14 +7,26 @@ import PackageDescription
 /// Unsafe flags are allowed in a root package's own targets, never in a library product.
 let exportDynamic: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "--export-dynamic"])]
 
-// Arrows point one way: rehearse → RehearseCLI → Scenarios → Domain, Sim; RehearsalTesting → Scenarios. Sim knows nothing of the domain;
-// Domain takes its clock, executors and randomness injected and imports neither Sim nor Scenarios.
+// Arrows point one way, toward Sim (docs/architecture.md draws them). Sim knows nothing of the
+// domain; Harness knows no app; SimulatedFirebase and Domain take their clock, executors and
+// randomness injected and import neither Sim nor the harness; FirebaseHarness joins the two.
 let package = Package(
     name: "Rehearsal",
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "Sim", targets: ["Sim"]),
+        // The harness: scenarios as values, the runner, checks, fuzz, shrink, reports and load. It
+        // knows no app and no backend: a backend reaches a scenario through `ScenarioContext`'s
+        // run participants (`RunParticipant`).
+        .library(name: "Harness", targets: ["Harness"]),
+        // The simulated Firebase (Firestore, Functions, Scheduler, FCM, SendGrid, Storage) and the
+        // injected environment it runs on (clock, executors, randomness).
+        .library(name: "SimulatedFirebase", targets: ["SimulatedFirebase"]),
+        // The five apps' backends on the simulated Firebase.
         .library(name: "Domain", targets: ["Domain"]),
+        // The simulated Firebase as a run participant of the harness, on the simulator's clock.
+        .library(name: "FirebaseHarness", targets: ["FirebaseHarness"]),
+        // The built-in scenarios of the five apps, their bug zoo and load profiles.
         .library(name: "Scenarios", targets: ["Scenarios"]),
         // `Rehearse.main(scenarios:)`: a user's executable is a full `rehearse` with her scenarios.
         .library(name: "RehearseCLI", targets: ["RehearseCLI"]),
@@ -43,44 +55,63 @@ let package = Package(
             // scheduler's hot stored properties are `@exclusivity(unchecked)` instead (it is
             // single-threaded by construction, so dynamic exclusivity checks there buy nothing).
         ),
-        .target(name: "Domain"),
         .target(name: "KernelWorkloads", dependencies: ["Sim"]),
         // The system zlib: HdrHistogram's standard compressed encoding (sweep files) is zlib-deflated.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(
-            name: "Scenarios",
+            name: "Harness",
             dependencies: [
-                "Sim", "Domain", "CZlib", .product(name: "Collections", package: "swift-collections"),
+                "Sim", "CZlib", .product(name: "Collections", package: "swift-collections"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
-            ]
+            ],
+            path: "Sources/Scenarios/Harness"
+        ),
+        .target(name: "SimulatedFirebase", path: "Sources/Domain/Firebase"),
+        .target(name: "Domain", dependencies: ["SimulatedFirebase"], path: "Sources/Domain/Apps"),
+        .target(name: "FirebaseHarness", dependencies: ["Harness", "SimulatedFirebase", "Sim"], path: "Sources/Scenarios/FirebaseHarness"),
+        .target(
+            name: "Scenarios",
+            dependencies: ["FirebaseHarness", "Harness", "Domain", "SimulatedFirebase", "Sim"],
+            path: "Sources/Scenarios/BuiltIn"
         ),
         .target(
             name: "RehearseCLI",
+            dependencies: ["Harness", "Sim", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Sources/RehearseCLI/Core"
+        ),
+        // The built-in `rehearse`'s own commands (zoo, timeline, bench, selfcheck): they know the
+        // five apps and the kernel's workloads, so a user's `Rehearse.main` does not ship them.
+        .target(
+            name: "RehearseTools",
             dependencies: [
-                "Scenarios", "Sim", "Domain", "KernelWorkloads",
+                "RehearseCLI", "Scenarios", "FirebaseHarness", "Harness", "Domain", "SimulatedFirebase", "Sim", "KernelWorkloads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Clocks", package: "swift-clocks"),
-            ]
+            ],
+            path: "Sources/RehearseCLI/Tools"
         ),
-        .target(name: "RehearsalTesting", dependencies: ["Scenarios", "Sim"]),
+        .target(name: "RehearsalTesting", dependencies: ["Harness", "Sim"]),
         // Test fixtures (the `crash-test` scenario): in no product; the built-in executable and
         // the tests register them.
-        .target(name: "ScenarioFixtures", dependencies: ["Scenarios", "Sim"]),
+        .target(name: "ScenarioFixtures", dependencies: ["Harness", "Sim"]),
         .executableTarget(
             name: "rehearse",
-            dependencies: ["RehearseCLI", "ScenarioFixtures", "Scenarios"],
+            dependencies: ["RehearseTools", "RehearseCLI", "ScenarioFixtures", "Scenarios", "Harness"],
             linkerSettings: exportDynamic
         ),
         .testTarget(name: "SimTests", dependencies: ["Sim", "KernelWorkloads"], linkerSettings: exportDynamic),
         // Linked WITHOUT the flag on purpose: its simulation must refuse to start (a test bundle
         // cannot show that: SwiftPM links every test target into one binary).
-        .executableTarget(name: "virtual-time-probe", dependencies: ["Sim", "RehearseCLI"], path: "Sources/VirtualTimeProbe"),
+        .executableTarget(name: "virtual-time-probe", dependencies: ["Sim", "Harness", "RehearseCLI"], path: "Sources/VirtualTimeProbe"),
         // Starts child processes for tests with posix_spawn (Foundation's Process crashed the test binary).
         .target(name: "ChildProcess", path: "Tests/ChildProcess"),
         .testTarget(name: "VirtualTimeRefusalTests", dependencies: ["virtual-time-probe", "ChildProcess"]),
-        .testTarget(name: "DomainTests", dependencies: ["Domain", "Sim"], linkerSettings: exportDynamic),
-        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "Sim", "Domain", "ScenarioFixtures", "ChildProcess"], linkerSettings: exportDynamic),
-        .testTarget(name: "RehearsalTestingTests", dependencies: ["RehearsalTesting", "Scenarios", "Sim"], linkerSettings: exportDynamic),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "SimulatedFirebase", "Sim"], linkerSettings: exportDynamic),
+        .testTarget(
+            name: "ScenariosTests",
+            dependencies: ["Scenarios", "FirebaseHarness", "Harness", "Domain", "SimulatedFirebase", "Sim", "ScenarioFixtures", "ChildProcess"],
+            linkerSettings: exportDynamic),
+        .testTarget(name: "RehearsalTestingTests", dependencies: ["RehearsalTesting", "Harness", "Sim"], linkerSettings: exportDynamic),
         .testTarget(name: "RehearseTests", dependencies: ["rehearse", "ChildProcess"], linkerSettings: exportDynamic),
     ]
 )

@@ -17,7 +17,7 @@ let package = Package(
         // Production code: actors that run on the global pool, and on the simulator in a simulation.
         .target(name: "Bank", dependencies: [.product(name: "Sim", package: "Rehearsal")]),
         // A scenario: the bank under two concurrent transfers, one Always check, one latency.
-        .target(name: "BankScenarios", dependencies: ["Bank", .product(name: "Scenarios", package: "Rehearsal")]),
+        .target(name: "BankScenarios", dependencies: ["Bank", .product(name: "Harness", package: "Rehearsal")]),
         // `bank-rehearse run|fuzz|replay|shrink transfer-race …`: a full rehearse with the scenario.
         .executableTarget(
             name: "bank-rehearse",

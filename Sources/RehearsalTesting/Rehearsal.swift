@@ -1,4 +1,4 @@
-import Scenarios
+import Harness
 import Sim
 import Testing
 

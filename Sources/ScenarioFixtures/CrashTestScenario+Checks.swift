@@ -1,4 +1,4 @@
-import Scenarios
+import Harness
 
 extension CrashTestScenario {
     /// The checks this scenario makes, as values: call sites name them, so a typo does not compile

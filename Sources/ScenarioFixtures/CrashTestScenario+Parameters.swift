@@ -1,4 +1,4 @@
-import Scenarios
+import Harness
 
 extension CrashTestScenario {
     /// The parameters this scenario reads, as values: `context.parameters[Parameter.users]`

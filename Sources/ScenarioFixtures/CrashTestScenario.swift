@@ -1,4 +1,4 @@
-import Scenarios
+import Harness
 import Sim
 
 /// Test only (hidden from `rehearse list`; a fixture target in no product, registered by the

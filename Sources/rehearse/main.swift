@@ -1,8 +1,12 @@
+import Harness
 import RehearseCLI
+import RehearseTools
 import ScenarioFixtures
 import Scenarios
 
-// The built-in `rehearse`: the library's command line with no scenarios added, plus the hidden
-// `crash-test` fixture the CLI tests run (it lives in no library product).
+// The built-in `rehearse`: the command line with the five apps' scenarios as its catalog and its
+// own tools (zoo, timeline, bench, selfcheck), plus the hidden `crash-test` fixture the CLI tests
+// run (it lives in no library product).
+ScenarioRegistry.registerCatalog(BuiltInScenarios.all)
 ScenarioRegistry.registerHidden(CrashTestScenario())
-Rehearse.main(scenarios: [])
+Rehearse.main(scenarios: [], tools: RehearseTools.commands)

@@ -1,5 +1,6 @@
-import Testing
 @testable import Domain
+@testable import SimulatedFirebase
+import Testing
 
 /// The typed abort reasons keep Firestore's messages word for word (reports and timelines quote
 /// them), although the text is now built only when read.

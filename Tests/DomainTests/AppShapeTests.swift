@@ -1,5 +1,6 @@
-import Testing
 @testable import Domain
+@testable import SimulatedFirebase
+import Testing
 
 /// The five apps have one shape: `app.client(…)` for a user's device, `<App>Error` with
 /// `.backend(BackendError)`, one `<App>Variant` with `careful` the default.

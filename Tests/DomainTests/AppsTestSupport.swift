@@ -1,5 +1,6 @@
-import Synchronization
 @testable import Domain
+@testable import SimulatedFirebase
+import Synchronization
 
 /// A clock that moves only when a test says so (sleeping jumps it to the deadline).
 final class AppsManualClock: Clock, Sendable {

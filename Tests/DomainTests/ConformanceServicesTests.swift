@@ -1,4 +1,5 @@
 import Domain
+import SimulatedFirebase
 import Testing
 
 /// Backend conformance, client network, FCM and SendGrid (docs/domain.md "Conformance suite";

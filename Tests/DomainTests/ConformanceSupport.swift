@@ -1,4 +1,5 @@
 import Domain
+import SimulatedFirebase
 import Synchronization
 
 /// What a conformance test's handler saw of one invocation, in invocation order.

@@ -1,4 +1,5 @@
 import Domain
+import SimulatedFirebase
 import Testing
 
 /// Backend conformance, triggers (docs/domain.md "Conformance suite"; MODEL_RULES §9–12 as

@@ -1,5 +1,6 @@
 import Domain
 import Sim
+import SimulatedFirebase
 import Testing
 
 /// A plain write that finds a document locked by a committing transaction waits for the lock's

@@ -1,5 +1,6 @@
 import Domain
 import Sim
+import SimulatedFirebase
 import Testing
 
 /// Parking idle document actors (`CollectionStore.parkIdleActors`) frees memory and changes

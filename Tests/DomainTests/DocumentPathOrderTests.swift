@@ -1,5 +1,6 @@
-import Testing
 @testable import Domain
+@testable import SimulatedFirebase
+import Testing
 
 /// `DocumentPath`'s order is the order of the full path strings (the order transactions lock
 /// documents in), also where `<` compares ids alone (one collection).

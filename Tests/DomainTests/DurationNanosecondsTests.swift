@@ -1,4 +1,5 @@
 import Domain
+import SimulatedFirebase
 import Testing
 
 /// `Duration.nanoseconds` takes a 64-bit shortcut below 2^64 attoseconds (18.4 s) and 128-bit

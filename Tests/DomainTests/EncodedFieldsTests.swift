@@ -1,4 +1,5 @@
 import Domain
+import SimulatedFirebase
 import Testing
 
 /// `EncodedFields` (how a parked document's fields are kept) gives back fields equal in every

@@ -1,4 +1,5 @@
 import Domain
+import SimulatedFirebase
 import Testing
 
 /// The ledger's tallies are an array indexed by `FaultKind.ordinal`: the ordinal must be each

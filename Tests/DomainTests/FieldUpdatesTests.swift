@@ -1,4 +1,5 @@
 import Domain
+import SimulatedFirebase
 import Testing
 
 /// `FieldUpdates` (changes kept in key order) and `Fields.applying`'s walk over both sorted lists,

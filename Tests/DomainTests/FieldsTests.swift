@@ -1,4 +1,5 @@
 import Domain
+import SimulatedFirebase
 import Testing
 
 /// `Fields` (entries sorted by key) against `Swift.Dictionary` as the model: the same contents

@@ -1,4 +1,5 @@
 import Domain
+import SimulatedFirebase
 import Testing
 
 /// The indexed queries (`whereField:isEqualTo:`, `orderedBy:from:through:`), the cached id order

@@ -1,5 +1,6 @@
-import Testing
 @testable import Domain
+@testable import SimulatedFirebase
+import Testing
 
 /// Inspired studios: shadow seeding from the Places catalogue and the claiming flow, call by call.
 @Suite("Inspired studios")

@@ -1,5 +1,6 @@
-import Testing
 @testable import Domain
+@testable import SimulatedFirebase
+import Testing
 
 private func makeInspired(_ variant: InspiredVariant = .careful, digits: Int = 4, seed: UInt64 = 1, probe: InspiredProbe = InspiredProbe()) -> (InspiredApp, Backend) {
     let backend = makeBackend(seed: seed)

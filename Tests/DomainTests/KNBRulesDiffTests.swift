@@ -1,4 +1,5 @@
 @testable import Domain
+@testable import SimulatedFirebase
 import Testing
 
 /// KNB's rules ask which keys an update changed; `onlyChanged` and `unchanged` answer without

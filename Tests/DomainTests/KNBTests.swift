@@ -1,4 +1,5 @@
 import Domain
+import SimulatedFirebase
 import Testing
 
 /// A KNB app with users alice, bob, carol (tokens tok-<name>) and admin dana.

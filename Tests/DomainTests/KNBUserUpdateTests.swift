@@ -1,4 +1,5 @@
 import Domain
+import SimulatedFirebase
 import Testing
 
 /// `onUserUpdate` (issue 13 item 2): a name change reaches the user's bids, `currentWinner` and

@@ -1,4 +1,5 @@
 @testable import Domain
+@testable import SimulatedFirebase
 import Testing
 
 /// The simulated congregation website and the syncs' parser: what the page says is what the

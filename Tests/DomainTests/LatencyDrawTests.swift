@@ -1,5 +1,6 @@
-import Testing
 @testable import Domain
+@testable import SimulatedFirebase
+import Testing
 
 /// `RandomNumberGenerator.int64(in:)` must make exactly the draws of the standard library's
 /// `Int64.random(in:using:)`: latency samples feed every trace hash.

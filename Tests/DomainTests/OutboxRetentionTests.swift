@@ -1,4 +1,5 @@
 import Domain
+import SimulatedFirebase
 import Testing
 
 /// An outbox that keeps only counts (what load runs use) changes nothing but memory: the same

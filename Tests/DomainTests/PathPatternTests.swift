@@ -1,4 +1,5 @@
 @testable import Domain
+@testable import SimulatedFirebase
 import Testing
 
 /// `PathPattern` against the definition it replaces: both sides split with

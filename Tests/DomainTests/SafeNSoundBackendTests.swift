@@ -1,5 +1,6 @@
-import Testing
 @testable import Domain
+@testable import SimulatedFirebase
+import Testing
 
 @Suite("SafeNSound on the backend")
 struct SafeNSoundBackendTests {

@@ -1,6 +1,7 @@
+@testable import Domain
+@testable import SimulatedFirebase
 import Synchronization
 import Testing
-@testable import Domain
 
 /// Editing emergency contacts while an email alert is pending: who gets the alert?
 @Suite("SafeNSound contact edits while an alert is pending")

@@ -1,5 +1,6 @@
-import Testing
 @testable import Domain
+@testable import SimulatedFirebase
+import Testing
 
 /// The daily reminder (docs/domain.md, "SafeNSound daily reminder"): local fire instants across the
 /// 2026 DST changes against known answers, and `sendDailyReminders` run tick by tick.

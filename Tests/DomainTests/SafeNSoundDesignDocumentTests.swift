@@ -1,5 +1,6 @@
-import Testing
 @testable import Domain
+@testable import SimulatedFirebase
+import Testing
 
 /// Function instances are stateless and the threshold a user picks is the one the alert speaks
 /// of (docs/domain.md, SafeNSound): pinned inputs from issue 10.

@@ -1,6 +1,7 @@
+@testable import Domain
+@testable import SimulatedFirebase
 import Synchronization
 import Testing
-@testable import Domain
 
 /// § Error Handling, Email Send Failure: "Retry with exponential backoff; Log failure, mark alert
 /// as failed; Optionally send to backup email service".

@@ -1,5 +1,6 @@
-import Testing
 @testable import Domain
+@testable import SimulatedFirebase
+import Testing
 
 /// An email alert to several contacts where SendGrid refuses one of them: the retry must email
 /// only the contacts still missing (careful), while the literal unclaimed sender re-sends to all.

@@ -1,6 +1,7 @@
+@testable import Domain
+@testable import SimulatedFirebase
 import Synchronization
 import Testing
-@testable import Domain
 
 /// Push-token lifecycle (§ Error Handling, Invalid FCM Token): FCM answers UNREGISTERED, the app
 /// registers a new token on its next launch, and a registration can race a send.

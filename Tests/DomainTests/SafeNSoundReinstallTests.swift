@@ -1,5 +1,6 @@
-import Testing
 @testable import Domain
+@testable import SimulatedFirebase
+import Testing
 
 /// A reinstall signs in with a new anonymous uid and onboards again with the person's email.
 @Suite("SafeNSound reinstall")

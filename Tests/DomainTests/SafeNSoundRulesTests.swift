@@ -1,4 +1,5 @@
 import Domain
+import SimulatedFirebase
 import Testing
 
 /// SafeNSound's security rules against a table of known answers (docs/domain.md, "SafeNSound

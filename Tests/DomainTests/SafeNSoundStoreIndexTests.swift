@@ -1,6 +1,7 @@
-import Foundation
-import Testing
 @testable import Domain
+import Foundation
+@testable import SimulatedFirebase
+import Testing
 
 /// The actor store's indices (alerts by slot, the due index by user index) and the email
 /// formatter's minute cache: each keeps what the plain version did, checked against a plain

@@ -1,5 +1,6 @@
-import Testing
 @testable import Domain
+@testable import SimulatedFirebase
+import Testing
 
 /// A messenger that records like the outbox but holds the first delivery at a gate.
 actor GatedMessenger: SafeNSoundMessenger {

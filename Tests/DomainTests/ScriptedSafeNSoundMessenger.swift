@@ -1,4 +1,5 @@
 @testable import Domain
+@testable import SimulatedFirebase
 
 /// A messenger that fails scripted attempts per recipient (a 429, a time-out) and records the
 /// rest in delivery order. A scripted `deliveryUnconfirmed` is recorded as sent: the time-out

@@ -1,4 +1,5 @@
 import Domain
+import SimulatedFirebase
 import Testing
 
 @Suite struct ServicesTests {

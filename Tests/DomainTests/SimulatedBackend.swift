@@ -1,5 +1,6 @@
 import Domain
 import Sim
+import SimulatedFirebase
 
 /// Runs `body` on the simulator (one thread, seeded choices, virtual time that jumps to the next
 /// timer) with a `DomainEnvironment` built from the running simulation, and returns its output.

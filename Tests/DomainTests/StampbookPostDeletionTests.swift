@@ -1,5 +1,6 @@
-import Testing
 @testable import Domain
+@testable import SimulatedFirebase
+import Testing
 
 /// Stampbook's post deletion and "Only You" copies, and the social variants' flaws, one call at a time.
 @Suite("Stampbook post deletion, comments and follows")

@@ -1,5 +1,6 @@
-import Testing
 @testable import Domain
+@testable import SimulatedFirebase
+import Testing
 
 private func makeStampbook(_ variant: StampbookVariant = .careful, seed: UInt64 = 1) async throws -> (StampbookApp, Backend) {
     let backend = makeBackend(seed: seed)

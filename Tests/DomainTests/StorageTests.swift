@@ -1,4 +1,5 @@
 import Domain
+import SimulatedFirebase
 import Testing
 
 /// The simulated Cloud Storage (docs/domain.md, "Cloud Storage") and the three apps' Storage

@@ -1,5 +1,6 @@
 import Domain
 import Sim
+import SimulatedFirebase
 import Testing
 
 /// Background tasks (trigger deliveries, scheduled runs) that prefer the simulator's task

@@ -1,4 +1,5 @@
 import Domain
+import SimulatedFirebase
 import Synchronization
 
 /// A test clock whose sleeps return at once after moving virtual time forward to their deadline,

@@ -1,4 +1,5 @@
 import Domain
+import SimulatedFirebase
 import Synchronization
 import Testing
 

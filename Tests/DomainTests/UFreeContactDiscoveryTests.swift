@@ -1,4 +1,5 @@
 @testable import Domain
+@testable import SimulatedFirebase
 import Testing
 
 /// UFree contact discovery: phone numbers normalised from the formats address books hold (a

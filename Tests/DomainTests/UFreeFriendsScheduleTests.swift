@@ -1,4 +1,5 @@
 @testable import Domain
+@testable import SimulatedFirebase
 import Synchronization
 import Testing
 

@@ -1,4 +1,5 @@
 @testable import Domain
+@testable import SimulatedFirebase
 import Testing
 
 /// The notification center of a device: a real-time listener keeps its copy, so a read on the

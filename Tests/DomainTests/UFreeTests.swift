@@ -1,5 +1,6 @@
-import Testing
 @testable import Domain
+@testable import SimulatedFirebase
+import Testing
 
 /// Jan 12, 2026 at 6:00 PM in Los Angeles (Jan 13, 02:00 UTC), as seconds after the test epoch.
 private let laEveningOffsetSeconds: Int64 = 1_768_269_600 - testEpochUnixNanoseconds / 1_000_000_000

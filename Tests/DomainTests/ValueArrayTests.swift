@@ -1,4 +1,5 @@
 import Domain
+import SimulatedFirebase
 import Testing
 
 /// `ValueArray` (prefixes of shared append-only buffers) against `Swift.Array` as the model:

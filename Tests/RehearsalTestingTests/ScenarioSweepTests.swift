@@ -1,5 +1,5 @@
+import Harness
 import RehearsalTesting
-import Scenarios
 import Sim
 import Testing
 
@@ -11,7 +11,7 @@ import Testing
         #expect(report.checks.map(\.name) == ["no-oversell", "sold-out"])
         #expect(report.latency.first?.operation == "buy")
         #expect(report.replayCommand.hasPrefix("rehearse run ticket-sale --seed 1"))
-        #expect(ScenarioRegistry.all.contains { $0.name == "ticket-sale" } && !ScenarioRegistry.builtIn.contains { $0.name == "ticket-sale" })
+        #expect(ScenarioRegistry.all.contains { $0.name == "ticket-sale" } && !ScenarioRegistry.catalog.contains { $0.name == "ticket-sale" })
     }
 
     @Test func theSweepFindsTheOversellShrinksBuyersAndPrintsAReplayCall() throws {

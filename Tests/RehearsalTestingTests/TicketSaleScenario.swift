@@ -1,4 +1,4 @@
-import Scenarios
+import Harness
 import Sim
 
 /// A user's own scenario: buyers race for the last tickets of a box office that checks the

@@ -1,5 +1,8 @@
+import FirebaseHarness
+import Harness
 import Scenarios
 import Sim
+import SimulatedFirebase
 import Testing
 
 /// Seeds in `seeds` on which `variant` of `scenario` (with `parameters`) failed, stopping after `enough`,
@@ -18,6 +21,8 @@ func caughtSeeds(
 /// friend-handshake, nudge-storm (UFree), stamp-collect (Stampbook), privacy-access (Inspired) and
 /// auction-race's sniping bots: the careful designs pass, every planted variant is caught.
 @Suite struct AppScenarioTests {
+    init() { BuiltInScenarios.register() }
+
     static let pct = SchedulingStrategy.pct(depth: 3, horizon: SchedulingStrategy.pctDefaultHorizon)
     /// auction-race with sniping bots, as the zoo runs bid-burst-loses-bids.
     static let sniping = ["sniperPercent": 100, "buyNow": 0, "bidders": 24]
@@ -84,7 +89,7 @@ func caughtSeeds(
     }
 
     @Test func newScenariosAreListedAndTheirBugsAreInTheZoo() throws {
-        let names = ScenarioRegistry.builtIn.map(\.name)
+        let names = BuiltInScenarios.all.map(\.name)
         for name in ["friend-handshake", "nudge-storm", "stamp-collect", "privacy-access"] { #expect(names.contains(name)) }
         let zoo = Dictionary(uniqueKeysWithValues: BugZoo.bugs.map { ($0.variant, $0) })
         for variant in ["two-way-requests", "client-tap-guard-only", "utc-today", "increment-collectors", "blind-like-increment",

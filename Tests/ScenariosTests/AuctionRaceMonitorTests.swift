@@ -1,13 +1,18 @@
 import Domain
-import Sim
-import Testing
+@testable import FirebaseHarness
+@testable import Harness
 @testable import Scenarios
+import Sim
+import SimulatedFirebase
+import Testing
 
 /// The incremental auction-race monitor reports what the full re-read reports, pass after pass,
 /// through every path it has: honors unchanged, bids appended, bids rewritten, an appended id
 /// that already exists, honors added and deleted (order changes), pushes for bids not yet
 /// written, duplicate pushes and pushes to the wrong user.
 @Suite struct AuctionRaceMonitorTests {
+    init() { BuiltInScenarios.register() }
+
     static func bid(_ id: String, _ amount: Double, _ bidder: String, comment: String? = nil) -> Value {
         var fields: Fields = ["id": .string(id), "amount": .double(amount), "bidderEmail": .string(bidder)]
         if let comment { fields["comment"] = .string(comment) }

@@ -1,11 +1,16 @@
+import FirebaseHarness
+import Harness
 import Scenarios
 import Sim
+import SimulatedFirebase
 import Testing
 
 /// The zoo's "needs a scheduling decision" bugs: on the seed where portfolio first caught each
 /// (`rehearse zoo`, docs/zoo.md), the non-preemptive schedule passes and portfolio fails with the
 /// expected check, so the failure is the interleaving's, not the latency draws'.
 @Suite(.serialized) struct BugZooDecisionTests {
+    init() { BuiltInScenarios.register() }
+
     @Test(arguments: [
         ("like-guard-reentrant", "like-count-matches-likes"),
         // Both failed non-preemptive seed 170 (release) until their transactions recognised their

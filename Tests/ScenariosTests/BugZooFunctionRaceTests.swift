@@ -1,5 +1,8 @@
+import FirebaseHarness
+import Harness
 import Scenarios
 import Sim
+import SimulatedFirebase
 import Testing
 
 /// `reply-count-read-then-write`: a race inside a Cloud Function across admin-SDK round trips
@@ -8,6 +11,8 @@ import Testing
 /// finds it as often as random does (docs/zoo.md): it is in the zoo as a depth-2 bug, not as a
 /// decision bug, and these tests pin both halves of that claim.
 @Suite(.serialized) struct BugZooFunctionRaceTests {
+    init() { BuiltInScenarios.register() }
+
     static let variant = "reply-count-read-then-write"
 
     static func request(seed: UInt64, strategy: SchedulingStrategy, variant: String?) throws -> RunRequest {

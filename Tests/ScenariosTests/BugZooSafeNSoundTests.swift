@@ -1,10 +1,15 @@
+import FirebaseHarness
+import Harness
 import Scenarios
+import SimulatedFirebase
 import Testing
 
 /// The SafeNSound variants are in the zoo, on heartbeat-timeline with small parameters (the daily
 /// reminder's on daily-reminder), and
 /// `measure` runs them with those parameters.
 @Suite(.serialized) struct BugZooSafeNSoundTests {
+    init() { BuiltInScenarios.register() }
+
     @Test func everySafeNSoundVariantIsAZooBugOnHeartbeatTimeline() {
         let safeNSound = BugZoo.bugs.filter { $0.app == "safensound" }
         // The daily reminder's variants run on daily-reminder at its defaults.

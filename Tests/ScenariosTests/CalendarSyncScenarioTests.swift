@@ -1,11 +1,16 @@
+import FirebaseHarness
+import Harness
 import Scenarios
 import Sim
+import SimulatedFirebase
 import Testing
 
 /// calendar-sync: the careful website syncs pass a fixed seed range under every strategy; each
 /// planted variant is caught by the check that names its flaw; the cancelled-date and
 /// unchanged-page paths the scenario exists for are reached.
 @Suite struct CalendarSyncScenarioTests {
+    init() { BuiltInScenarios.register() }
+
     @Test func carefulDesignPassesSeedsOneToThirtyUnderEveryStrategy() throws {
         for strategy in [SchedulingStrategy.random, .pct(depth: 3, horizon: SchedulingStrategy.pctDefaultHorizon), .nonpreemptive] {
             for seed in UInt64(1)...30 {

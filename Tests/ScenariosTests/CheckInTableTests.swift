@@ -1,10 +1,15 @@
 import Domain
-import Testing
+@testable import FirebaseHarness
+@testable import Harness
 @testable import Scenarios
+import SimulatedFirebase
+import Testing
 
 /// `rehearse timeline`'s table writer: the same text whatever the chunk size, and the clock
 /// face's remembered seconds and minutes print what a fresh face prints.
 @Suite struct CheckInTableTests {
+    init() { BuiltInScenarios.register() }
+
     static let log = """
     timestamp,user,event,timezone
     2026-03-07T20:00:00-08:00,ana,checkin,America/Los_Angeles

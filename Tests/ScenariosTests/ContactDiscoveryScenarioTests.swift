@@ -1,11 +1,16 @@
+import FirebaseHarness
+import Harness
 import Scenarios
 import Sim
+import SimulatedFirebase
 import Testing
 
 /// contact-discovery: the careful blind index passes a fixed seed range under every strategy;
 /// each planted variant is caught by the check that names its flaw; the races and refusals the
 /// scenario exists for happen.
 @Suite struct ContactDiscoveryScenarioTests {
+    init() { BuiltInScenarios.register() }
+
     @Test func carefulDesignPassesSeedsOneToTwentyUnderEveryStrategy() throws {
         for strategy in [SchedulingStrategy.random, .pct(depth: 3, horizon: SchedulingStrategy.pctDefaultHorizon), .nonpreemptive] {
             for seed in UInt64(1)...20 {

@@ -1,4 +1,6 @@
+@testable import FirebaseHarness
 import Foundation
+@testable import Harness
 @testable import Scenarios
 import Sim
 import Testing
@@ -8,6 +10,8 @@ import Testing
 /// table of offsets agrees with the zone data the domain uses.
 /// Serialized: Foundation's time-zone lookups under parallel simulations can yield the thread.
 @Suite(.serialized) struct DailyReminderScenarioTests {
+    init() { BuiltInScenarios.register() }
+
     static let pct = SchedulingStrategy.pct(depth: 3, horizon: SchedulingStrategy.pctDefaultHorizon)
 
     @Test func carefulDesignPassesUnderEveryStrategy() throws {

@@ -1,5 +1,8 @@
 import Domain
+import FirebaseHarness
+import Harness
 import Scenarios
+import SimulatedFirebase
 import Testing
 
 /// Parking idle document actors changes no scenario: every scenario's careful design and first
@@ -7,11 +10,13 @@ import Testing
 /// in these runs), have the trace, steps, verdict, checks, faults and timeline of the run that
 /// never parks.
 @Suite struct DocumentParkingScenarioTests {
+    init() { BuiltInScenarios.register() }
+
     @Test func everyScenarioRunsTheSameWhenIdleActorsAreParked() throws {
         let small: [String: [String: Int]] = ["heartbeat-timeline": ["users": 12, "hours": 30]]
         var compared = 0
         var parked = 0
-        for scenario in ScenarioRegistry.builtIn where scenario.name != "crash-test" {
+        for scenario in BuiltInScenarios.all where scenario.name != "crash-test" {
             for variant in [String?]([nil]) + scenario.variants.prefix(1).map { Optional($0) } {
                 for seed in UInt64(1)...2 {
                     var request = RunRequest(scenario: scenario.name, seed: seed, parameters: small[scenario.name] ?? [:], variant: variant)

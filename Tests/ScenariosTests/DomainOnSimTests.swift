@@ -1,6 +1,9 @@
 import Domain
+import FirebaseHarness
+import Harness
 import Scenarios
 import Sim
+import SimulatedFirebase
 import Testing
 
 /// The KNB auction, run on the simulator: the domain core's actors and timers are scheduled by
@@ -29,6 +32,8 @@ func knbAuctionRace(bidders: Int) async throws -> [String] {
 }
 
 @Suite struct DomainOnSimTests {
+    init() { BuiltInScenarios.register() }
+
     @Test func knbAuctionIsDeterministicOnTheSimulator() {
         for seed in UInt64(1)...5 {
             let a = Simulation.run(SimulationConfiguration(seed: seed)) { try await knbAuctionRace(bidders: 8) }

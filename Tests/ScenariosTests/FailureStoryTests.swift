@@ -1,3 +1,5 @@
+@testable import FirebaseHarness
+@testable import Harness
 @testable import Scenarios
 import Sim
 import Testing
@@ -6,6 +8,8 @@ import Testing
 /// keeps only the operations the violated check declares, on the entity it names, with the
 /// backend's faults, in at most `FailureStory.maxLines` lines.
 @Suite struct FailureStoryTests {
+    init() { BuiltInScenarios.register() }
+
     /// One planted bug per scenario whose checks declare operations (debug-cheap parameters).
     static let cases: [(scenario: String, variant: String, parameters: [String: Int])] = [
         ("auction-race", "outbid-self-notify", [:]),

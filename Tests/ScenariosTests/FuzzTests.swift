@@ -1,10 +1,15 @@
+import FirebaseHarness
 import Foundation
+import Harness
 import ScenarioFixtures
 import Scenarios
 import Sim
+import SimulatedFirebase
 import Testing
 
 @Suite struct FuzzTests {
+    init() { BuiltInScenarios.register() }
+
     @Test func shardsAreDisjointAndCoverTheRange() {
         let whole = SeedRange(low: 7, high: 107)
         for count in 1...9 {
@@ -21,7 +26,7 @@ import Testing
         let swarm = drawn.first { !$0.enabledKinds.isEmpty }!
         let kind = swarm.enabledKinds[0]
         #expect(!swarm.without(kind).enabledKinds.contains(kind))
-        let faults = SwarmConfiguration(rates: [:]).apply(to: .default)
+        let faults = SwarmConfiguration(rates: [String: Double]()).apply(to: .default)
         #expect(faults.triggerDuplicateProbability == 0 && faults.networkFailureProbability == 0)
     }
 
@@ -89,6 +94,8 @@ import Testing
 /// random strategy used to diverge (auction-race `outbid-self-notify` 176 of 276,
 /// heartbeat-timeline `random-alert-id` 0 of 16) while `rehearse run --seed N --swarm` matched.
 @Suite struct RawArtifactReplayTests {
+    init() { BuiltInScenarios.register() }
+
     private func replayEveryArtifact(_ template: RunRequest, seeds: SeedRange) throws -> (artifacts: Int, reproduced: Int) {
         let runner = SweepRunner(template: template, swarm: true, determinismEvery: 0, failureDirectory: nil)
         var artifacts = 0, reproduced = 0

@@ -1,14 +1,19 @@
 import ChildProcess
+import FirebaseHarness
 import Foundation
+import Harness
 import Histogram
 import Scenarios
 import Sim
+import SimulatedFirebase
 import Testing
 
 /// HdrHistogram's standard compressed encoding (`HdrHistogramCodec`): round trips, a vector
 /// written by the reference Python implementation, validation of corrupted encodings, and (when
 /// python3 with `hdrh` is installed) the reference decoding what this build encodes.
 @Suite struct HdrHistogramCodecTests {
+    init() { BuiltInScenarios.register() }
+
     /// `(value, count)` pairs recorded into the known vector below.
     static let vectorRecordings: [(UInt64, UInt64)] = [(1, 3), (2, 1), (1000, 5), (2047, 2), (2048, 7), (5000, 1), (1_000_000, 4), (3_599_999_999, 1)]
     /// `scripts/hdrh-crosscheck.py encode 1:3 2:1 1000:5 2047:2 2048:7 5000:1 1000000:4 3599999999:1`

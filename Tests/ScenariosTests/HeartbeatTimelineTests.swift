@@ -1,12 +1,17 @@
+import FirebaseHarness
 import Foundation
+import Harness
 import Scenarios
 import Sim
+import SimulatedFirebase
 import Testing
 
 /// heartbeat-timeline (SafeNSound): careful passes, every variant is caught, the replay reproduces the seed's table.
 /// Serialized: Foundation's time-zone formatting under parallel simulations can yield the thread
 /// (`nanosleep(0)` in ICU's lock), which the kernel rightly reports as an escape.
 @Suite(.serialized) struct HeartbeatTimelineTests {
+    init() { BuiltInScenarios.register() }
+
     static let pct = SchedulingStrategy.pct(depth: 3, horizon: SchedulingStrategy.pctDefaultHorizon)
     /// 40 users keep a run near 1 s in debug; the default (200) takes about 9 s.
     static let small = ["users": 40]

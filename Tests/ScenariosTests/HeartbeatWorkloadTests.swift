@@ -1,12 +1,17 @@
 import Domain
+import FirebaseHarness
+import Harness
 import Scenarios
 import Sim
+import SimulatedFirebase
 import Testing
 
 /// The heartbeat timeline used by `rehearse bench` and the benchmarks: its events are fixed by
 /// the plan (heartbeats on odd minutes, scheduled functions on even ones), so every correct
 /// driver and every interleaving gives the same outcome.
 @Suite struct HeartbeatWorkloadTests {
+    init() { BuiltInScenarios.register() }
+
     @Test func sameOutcomeUnderFIFOAndRandomSchedulesAndRepeatsExactly() {
         let plan = HeartbeatWorkload.Plan(users: 120, hours: 72, deviceTasks: 4)
         let fifo = HeartbeatWorkload.simulate(plan, seed: 1, strategy: .fifo)

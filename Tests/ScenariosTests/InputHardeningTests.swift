@@ -1,12 +1,17 @@
+import FirebaseHarness
 import Foundation
+import Harness
 import Histogram
 import Scenarios
 import Sim
+import SimulatedFirebase
 import Testing
 
 /// Bad input found by generated malformed invocations (issue 11): thresholds beyond UInt64,
 /// misspelled operations, inconsistent shard results, unreadable input files.
 @Suite struct InputHardeningTests {
+    init() { BuiltInScenarios.register() }
+
     @Test(arguments: ["placeBid.p99<1e300ms", "placeBid.p99<1e300", "placeBid.p99<99999999999h", "placeBid.p99<18446744073709551616ns", ".p99<1s"])
     func thresholdsBeyondTheLimitAreBadInput(text: String) {
         #expect(throws: ScenarioError.self) { _ = try Threshold(parsing: text) }
@@ -19,7 +24,7 @@ import Testing
 
     /// Every operation a scenario records is declared, so a threshold naming it is accepted,
     /// and a misspelled one is bad input instead of a run failing with "no samples".
-    @Test(arguments: ScenarioRegistry.builtIn.map(\.name))
+    @Test(arguments: BuiltInScenarios.all.map(\.name))
     func declaredOperationsCoverTheRecordedOnes(scenario: String) throws {
         let declared = try ScenarioRegistry.scenario(named: scenario).operations
         let (report, _) = try ScenarioRunner.run(RunRequest(scenario: scenario, seed: 1))

@@ -1,11 +1,16 @@
+import FirebaseHarness
+import Harness
 import Scenarios
 import Sim
+import SimulatedFirebase
 import Testing
 
 /// kiddush-booking with cancellations and rebookings (issue 13 item 2): the careful design keeps
 /// the public calendar equal to the bookings that stand, and the literal "Cleans up calendar entry"
 /// is caught by that check.
 @Suite struct KNBKiddushCancelTests {
+    init() { BuiltInScenarios.register() }
+
     @Test func carefulCalendarMatchesTheStandingBookings() throws {
         var cancelled = 0
         for seed in UInt64(1)...5 {

@@ -1,11 +1,16 @@
+import FirebaseHarness
+import Harness
 import Scenarios
 import Sim
+import SimulatedFirebase
 import Testing
 
 /// auction-race with name changes (`renamePercent`): the careful `onUserUpdate` leaves every bid
 /// with its bidder's latest name; the literal read-then-write is caught; the default (no
 /// renames) does not deploy the function.
 @Suite(.serialized) struct KNBUserUpdateScenarioTests {
+    init() { BuiltInScenarios.register() }
+
     static let renames = ["renamePercent": 50]
 
     @Test func carefulPropagationPassesAndIsChecked() throws {

@@ -1,10 +1,15 @@
+import FirebaseHarness
+import Harness
 import Scenarios
 import Sim
+import SimulatedFirebase
 import Testing
 
 /// like-storm's notification and post-delete checks (issue 13 item 2): the careful design passes
 /// them with observations, and each literal-design variant is caught by its own check.
 @Suite struct LikeStormFeedTests {
+    init() { BuiltInScenarios.register() }
+
     @Test func carefulFeedPassesTheNotificationAndDeleteChecks() throws {
         for seed in UInt64(1)...3 {
             let (report, _) = try ScenarioRunner.run(RunRequest(scenario: "like-storm", seed: seed))

@@ -1,10 +1,15 @@
+import FirebaseHarness
+import Harness
 import Scenarios
 import Sim
+import SimulatedFirebase
 import Testing
 
 /// media-uploads: the careful design passes a fixed seed range under every strategy; each planted
 /// variant (one per app) is caught by the check that names its flaw; the goals are reached.
 @Suite struct MediaUploadsScenarioTests {
+    init() { BuiltInScenarios.register() }
+
     @Test func carefulDesignPassesSeedsOneToTwentyUnderEveryStrategy() throws {
         for strategy in [SchedulingStrategy.random, .pct(depth: 3, horizon: SchedulingStrategy.pctDefaultHorizon), .nonpreemptive] {
             for seed in UInt64(1)...20 {
@@ -40,7 +45,7 @@ import Testing
     @Test func withoutUploadFailuresNothingIsRetriedOrDropped() throws {
         let (report, _) = try ScenarioRunner.run(RunRequest(scenario: "media-uploads", seed: 1, parameters: ["uploadFailurePercent": 0]))
         #expect(report.passed)
-        #expect(report.faults?.contains { $0.kind == .storageUploadFailure } != true, "no chance drawn at rate 0")
+        #expect(report.faults?.contains { $0.kind == FaultKindName(.storageUploadFailure) } != true, "no chance drawn at rate 0")
         #expect(report.checks.first { $0.name == "upload-retried" }?.status != .reached)
     }
 

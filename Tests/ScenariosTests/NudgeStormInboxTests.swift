@@ -1,11 +1,16 @@
+import FirebaseHarness
+import Harness
 import Scenarios
 import Sim
+import SimulatedFirebase
 import Testing
 
 /// nudge-storm's notification inboxes (a real-time listener per device): the careful badge
 /// matches the server on a fixed seed range, the event-counter badge is caught, a read on the
 /// other device is seen.
 @Suite struct NudgeStormInboxTests {
+    init() { BuiltInScenarios.register() }
+
     @Test func carefulInboxesMatchTheServerOnSeedsOneToTwenty() throws {
         var reached = false
         for seed in UInt64(1)...20 {

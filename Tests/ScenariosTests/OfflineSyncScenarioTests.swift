@@ -1,10 +1,14 @@
-import Testing
-import Sim
+@testable import FirebaseHarness
+@testable import Harness
 @testable import Scenarios
+import Sim
+import Testing
 
 /// offline-sync (UFree offline-first devices): the careful design passes fixed seeds under random
 /// and PCT, and the literal last-arrival-wins rules are caught by newest-edit-wins.
 @Suite struct OfflineSyncScenarioTests {
+    init() { BuiltInScenarios.register() }
+
     static let pct = SchedulingStrategy.pct(depth: 3, horizon: SchedulingStrategy.pctDefaultHorizon)
 
     @Test func carefulDesignPassesSeedsOneToTwenty() throws {

@@ -1,10 +1,15 @@
+import FirebaseHarness
+import Harness
 import Scenarios
 import Sim
+import SimulatedFirebase
 import Testing
 
 /// privacy-revocation: the careful design passes a fixed seed range under every strategy; the
 /// metadata variants are caught; reads really race revocations and grants.
 @Suite struct PrivacyRevocationScenarioTests {
+    init() { BuiltInScenarios.register() }
+
     @Test func carefulDesignPassesSeedsOneToTwentyUnderEveryStrategy() throws {
         for strategy in [SchedulingStrategy.random, .pct(depth: 3, horizon: SchedulingStrategy.pctDefaultHorizon), .nonpreemptive] {
             for seed in UInt64(1)...20 {

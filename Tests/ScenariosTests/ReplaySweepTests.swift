@@ -1,10 +1,14 @@
-import Testing
-import Sim
+@testable import FirebaseHarness
+@testable import Harness
 @testable import Scenarios
+import Sim
+import Testing
 
 /// Replay reproduces every failure artifact of a sweep at its step: the artifact's decisions log
 /// (timing choices included) with its seed, swarm, parameters and window gives the same run.
 @Suite struct ReplaySweepTests {
+    init() { BuiltInScenarios.register() }
+
     static func replayAll(scenario: String, variant: String, seeds: ClosedRange<UInt64>, parameters: [String: Int] = [:]) throws -> (failures: Int, reproduced: Int) {
         let runner = SweepRunner(
             template: RunRequest(scenario: scenario, seed: seeds.lowerBound, strategy: .portfolio, parameters: parameters, variant: variant),

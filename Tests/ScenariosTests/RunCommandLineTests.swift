@@ -1,3 +1,5 @@
+@testable import FirebaseHarness
+@testable import Harness
 @testable import Scenarios
 import Sim
 import Testing
@@ -6,6 +8,8 @@ import Testing
 /// seed without an artifact, and `replay`'s crash re-run. A line that forgot the timing window or a
 /// parameter would replay some other run.
 @Suite struct RunCommandLineTests {
+    init() { BuiltInScenarios.register() }
+
     @Test func aReportsReplayLineCarriesEverythingThatChangesTheRun() throws {
         let request = RunRequest(
             scenario: "seat-contention", seed: 7, strategy: .pct(depth: 2, horizon: 40), parameters: ["users": 4],

@@ -1,4 +1,6 @@
+@testable import FirebaseHarness
 import Foundation
+@testable import Harness
 @testable import Scenarios
 import Sim
 import Testing
@@ -7,6 +9,8 @@ import Testing
 /// (`scenario`, `seed`, `strategy`, `variant`, `parameters`, `swarm` at the top level), so the
 /// committed example reports and old artifacts still read and replay.
 @Suite struct RunIdentityTests {
+    init() { BuiltInScenarios.register() }
+
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     static func topLevel(_ data: Data) throws -> [String: Any] {

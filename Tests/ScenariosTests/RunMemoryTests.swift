@@ -1,12 +1,16 @@
-import Testing
+@testable import FirebaseHarness
+@testable import Harness
 @testable import Scenarios
 import Sim
+import Testing
 
 /// Nothing a run builds outlives it: a fuzz worker runs thousands of seeds in one process, and a
 /// context or backend kept alive per seed (apps capture themselves in the handlers they deploy on
 /// the backend, a cycle) grew one to a gigabyte. Counts, not timings or RSS: the run's contexts
 /// and backends are watched through weak references and must all be freed once the run returns.
 @Suite struct RunMemoryTests {
+    init() { BuiltInScenarios.register() }
+
     /// Every context the runs of one request made (PCT runs the body twice), held weakly.
     final class Contexts: @unchecked Sendable {
         struct Entry {
@@ -19,7 +23,7 @@ import Sim
         func add(_ context: ScenarioContext) { strong.append(context) }
         /// Reads the backend counts, then lets the contexts go.
         func release() {
-            entries = strong.map { Entry(context: $0, backendsBuilt: $0.backendsBuilt, liveBackends: $0.liveBackends) }
+            entries = strong.map { Entry(context: $0, backendsBuilt: $0.participantsJoined, liveBackends: $0.liveParticipants) }
             strong = []
         }
     }
@@ -33,7 +37,7 @@ import Sim
 
     /// Seeds 1…3 under the fuzz default (portfolio: pct:1, pct:2 and pct:3, the last two with a
     /// measuring run each) with their swarms, as a fuzz worker runs them.
-    @Test(arguments: ScenarioRegistry.builtIn.map(\.name))
+    @Test(arguments: BuiltInScenarios.all.map(\.name))
     func runsFreeTheirContextsAndBackends(scenario: String) throws {
         for seed: UInt64 in 1...3 {
             let request = RunRequest(

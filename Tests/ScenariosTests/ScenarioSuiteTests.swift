@@ -1,6 +1,9 @@
+import FirebaseHarness
 import Foundation
+import Harness
 import Scenarios
 import Sim
+import SimulatedFirebase
 import Testing
 
 /// Seeds of a sweep on which `variant` of `scenario` failed, stopping after `enough` catches.
@@ -14,6 +17,8 @@ func caughtSeeds(_ scenario: String, variant: String?, strategy: SchedulingStrat
 }
 
 @Suite struct ScenarioSuiteTests {
+    init() { BuiltInScenarios.register() }
+
     @Test(arguments: ["auction-race", "like-storm", "seat-contention", "kiddush-booking"])
     func carefulDomainPassesOverManySeeds(scenario: String) throws {
         for strategy in [SchedulingStrategy.random, .pct(depth: 3, horizon: SchedulingStrategy.pctDefaultHorizon)] {

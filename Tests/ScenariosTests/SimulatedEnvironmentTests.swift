@@ -1,11 +1,16 @@
 import Domain
+import FirebaseHarness
+import Harness
 import Scenarios
 import Sim
+import SimulatedFirebase
 import Testing
 
 /// The environment scenario runs hand the domain: the backend's background tasks prefer the
 /// simulator's task executor, and the direct-sleep clock behaves as `DomainClock(SimClock(), …)`.
 @Suite struct SimulatedEnvironmentTests {
+    init() { BuiltInScenarios.register() }
+
     @Test func theBackendsBackgroundTasksPreferTheSimulatorsTaskExecutor() {
         let result = Simulation.run(SimulationConfiguration(seed: 1)) { () async -> [Bool] in
             let env = SimulatedEnvironment.current()

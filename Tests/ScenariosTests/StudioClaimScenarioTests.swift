@@ -1,10 +1,15 @@
+import FirebaseHarness
+import Harness
 import Scenarios
 import Sim
+import SimulatedFirebase
 import Testing
 
 /// studio-claim: the careful design passes a fixed seed range under every strategy; each planted
 /// variant is caught by the check that names its flaw; the races the scenario exists for happen.
 @Suite struct StudioClaimScenarioTests {
+    init() { BuiltInScenarios.register() }
+
     @Test func carefulDesignPassesSeedsOneToTwentyUnderEveryStrategy() throws {
         for strategy in [SchedulingStrategy.random, .pct(depth: 3, horizon: SchedulingStrategy.pctDefaultHorizon), .nonpreemptive] {
             for seed in UInt64(1)...20 {

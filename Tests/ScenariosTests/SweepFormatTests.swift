@@ -1,13 +1,18 @@
+import FirebaseHarness
 import Foundation
+import Harness
 import Histogram
 import Scenarios
 import Sim
+import SimulatedFirebase
 import Testing
 
 /// Sweep files (schema 3): histograms in HdrHistogram's compressed encoding survive a file round
 /// trip, a corrupted one is refused naming the field, summaries must match their histogram;
 /// thresholds over a merged sweep; the JUnit view of a sweep.
 @Suite struct SweepFormatTests {
+    init() { BuiltInScenarios.register() }
+
     static func sweep() throws -> SweepResult {
         let template = RunRequest(scenario: "like-storm", seed: 1, parameters: ["users": 2, "actionsPerUser": 3, "postDeletes": 0], variant: "unlike-nonliker-decrements")
         let runner = SweepRunner(template: template, swarm: true, determinismEvery: 3, failureDirectory: nil)

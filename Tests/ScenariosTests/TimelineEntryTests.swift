@@ -1,4 +1,6 @@
+@testable import FirebaseHarness
 import Foundation
+@testable import Harness
 @testable import Scenarios
 import Testing
 
@@ -6,6 +8,8 @@ import Testing
 /// fault events) is the same entry as one given its text: in JSON, under `==` and hashing, and
 /// in the failure story of a run whose notes were deferred.
 @Suite struct TimelineEntryTests {
+    init() { BuiltInScenarios.register() }
+
     @Test("a deferred entry encodes, compares and hashes as the entry given its text")
     func deferredIsTheSameEntry() throws {
         let error: any Error = SampleError(amount: 12.5)

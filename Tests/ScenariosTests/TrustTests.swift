@@ -1,7 +1,10 @@
 import Domain
+@testable import FirebaseHarness
 import Foundation
+@testable import Harness
 @testable import Scenarios
 import Sim
+import SimulatedFirebase
 import Testing
 
 /// Issue 10 "Trust the verdict": the careful design passes the seeds (with their swarm and
@@ -9,6 +12,8 @@ import Testing
 /// rather than failed, never-evaluated checks fail a sweep, and email-shows-local-time has an
 /// oracle of its own that catches a planted DST slip.
 @Suite struct TrustTests {
+    init() { BuiltInScenarios.register() }
+
     /// Runs `scenario` on `seed` with the seed's swarm, as `rehearse fuzz` does.
     static func swarmed(_ scenario: String, seed: UInt64, parameters: [String: Int] = [:]) throws -> RunReport {
         try ScenarioRunner.run(RunRequest(scenario: scenario, seed: seed, parameters: parameters, swarm: SwarmConfiguration.draw(seed: seed))).report
@@ -79,10 +84,10 @@ import Testing
     /// Two swarms (none vs. every kind at its highest rate) must change every scenario's run: a
     /// scenario that builds its backend without `context.faults` would run the same either way.
     @Test func everyScenarioAppliesTheSwarmsFaults() throws {
-        let none = SwarmConfiguration(rates: [:])
-        let all = SwarmConfiguration(rates: Dictionary(uniqueKeysWithValues: SwarmConfiguration.FaultKind.allCases.map { ($0, $0.rateRange.upperBound) }))
+        let none = SwarmConfiguration(rates: [String: Double]())
+        let all = SwarmConfiguration(rates: Dictionary(uniqueKeysWithValues: FirebaseSwarm.Kind.allCases.map { ($0, $0.rateRange.upperBound) }))
         let small: [String: [String: Int]] = ["heartbeat-timeline": ["users": 12, "hours": 30]]
-        for scenario in ScenarioRegistry.builtIn.map(\.name) where scenario != "crash-test" {
+        for scenario in BuiltInScenarios.all.map(\.name) where scenario != "crash-test" {
             let parameters = small[scenario] ?? [:]
             let quiet = try ScenarioRunner.run(RunRequest(scenario: scenario, seed: 2, parameters: parameters, swarm: none)).report
             let stormy = try ScenarioRunner.run(RunRequest(scenario: scenario, seed: 2, parameters: parameters, swarm: all)).report

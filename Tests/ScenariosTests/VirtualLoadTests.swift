@@ -1,11 +1,15 @@
+@testable import FirebaseHarness
 import Foundation
-import Testing
+@testable import Harness
 @testable import Scenarios
+import Testing
 
 /// Load runs in virtual time (`LoadRunner.runVirtual`): k6's executor shapes, reproducibility by
 /// seed, bounded memory (dropped arrivals at `maxVUs`, fixed-size measurements), thresholds, and
 /// every profile producing a report.
 @Suite struct VirtualLoadTests {
+    init() { BuiltInScenarios.register() }
+
     static func request(
         _ scenario: String = "auction-race", _ executor: LoadExecutor = .constantArrivalRate(rate: 50, duration: .seconds(2)),
         seed: UInt64 = 7, maxVUs: Int = 10_000, thresholds: [Threshold] = [], variant: String? = nil

@@ -1,6 +1,8 @@
-import Testing
-import Sim
+@testable import FirebaseHarness
+@testable import Harness
 @testable import Scenarios
+import Sim
+import Testing
 
 /// whos-free (UFree's who's-free badge over the phone's store): the careful design passes fixed
 /// seeds under random and PCT, including seeds where PCT ran the dangerous interleaving (the
@@ -8,6 +10,8 @@ import Sim
 /// depth-2 bug with a long sequence in between, which PCT finds and random does not
 /// (docs/zoo.md, "A depth-2 bug random cannot reach").
 @Suite(.serialized) struct WhosFreeScenarioTests {
+    init() { BuiltInScenarios.register() }
+
     static let refusedNote = "the badge refused a recomputation"
 
     @Test func carefulDesignPassesAndPCTRunsTheDangerousInterleaving() throws {

@@ -1,8 +1,8 @@
-import ChildProcess
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import ChildProcess
+import Foundation
 import Testing
 
 /// `virtual-time-probe` is linked WITHOUT `-Xlinker --export-dynamic` (Package.swift; a test
@@ -25,10 +25,10 @@ import Testing
     @Test func aRehearseProgramListsButRefusesToSimulate() throws {
         let list = try Self.runProbe(["list"])
         #expect(list.status == 0, "\(list.error)")
-        #expect(list.output.contains("auction-race"))
+        #expect(list.output.contains("probe-sleep") && !list.output.contains("auction-race"), "a user's program lists her scenarios only")
         let help = try Self.runProbe(["--help"])
         #expect(help.status == 0 && help.output.contains("USAGE"), "\(help.error)")
-        let run = try Self.runProbe(["run", "auction-race", "--seed", "1", "--report-dir", FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(getpid())").path])
+        let run = try Self.runProbe(["run", "probe-sleep", "--seed", "1", "--report-dir", FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(getpid())").path])
         #expect(run.status == 2)
         #expect(run.error.contains("virtual time is not in effect"), "\(run.error)")
         #expect(run.error.split(separator: "\n").count == 1)

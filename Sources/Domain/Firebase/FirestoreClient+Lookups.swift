@@ -2,7 +2,7 @@ extension FirestoreClient {
     /// Reads `path`, retrying transient failures (UNAVAILABLE, DEADLINE_EXCEEDED) up to `attempts`
     /// times 1 s, 2 s, … apart: the look an app takes before cleaning up after an ambiguous write
     /// (did my commit land?). Nil when every attempt failed or the rules refused.
-    func getRetrying(_ path: DocumentPath, attempts: Int = 5) async -> DocumentSnapshot? {
+    package func getRetrying(_ path: DocumentPath, attempts: Int = 5) async -> DocumentSnapshot? {
         precondition(attempts >= 1, "a read needs at least one attempt")
         for attempt in 1...attempts {
             do {

@@ -4,34 +4,34 @@ import Synchronization
 ///
 /// Under the simulator only one job runs at a time, so draws happen in the (seeded) order the
 /// simulator chose; the lock only matters on the real runtime. Never held across an await.
-final class SharedRandom: Sendable {
+package final class SharedRandom: Sendable {
     private let generator: Mutex<any RandomNumberGenerator>
 
-    init(_ env: DomainEnvironment, stream name: String) {
+    package init(_ env: DomainEnvironment, stream name: String) {
         generator = Mutex(env.randomStream(name))
     }
 
-    func chance(_ probability: Double) -> Bool {
+    package func chance(_ probability: Double) -> Bool {
         if probability <= 0 { return false }
         if probability >= 1 { return true }
         return generator.withLock { $0.chance(probability) }
     }
 
-    func unitInterval() -> Double { generator.withLock { $0.unitInterval() } }
+    package func unitInterval() -> Double { generator.withLock { $0.unitInterval() } }
 
-    func sample(_ model: LatencyModel) -> Duration {
+    package func sample(_ model: LatencyModel) -> Duration {
         if model == .zero { return .zero }
         return generator.withLock { $0.sample(model) }
     }
 
     /// Uniform in [0, max].
-    func duration(upTo max: Duration) -> Duration {
+    package func duration(upTo max: Duration) -> Duration {
         if max <= .zero { return .zero }
         return generator.withLock { g in .nanoseconds(g.int64(in: 0...max.nanoseconds)) }
     }
 
     /// A Firestore-style 20-character auto id.
-    func autoId() -> String {
+    package func autoId() -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
         return generator.withLock { g in
             String((0..<20).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &g)] })

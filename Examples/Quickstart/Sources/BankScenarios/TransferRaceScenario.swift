@@ -1,5 +1,5 @@
 import Bank
-import Scenarios
+import Harness
 import Sim
 
 /// Two customers pay out of one account at once; the account must never go negative.

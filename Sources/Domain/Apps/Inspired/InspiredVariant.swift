@@ -1,0 +1,57 @@
+import SimulatedFirebase
+
+/// Which Inspired design runs: the careful default or one literal, flawed reading of the seed.
+public enum InspiredVariant: String, AppVariant {
+    /// Usernames reserved through `usernames/{name}` in a transaction; likes and `likeCount` in one transaction.
+    case careful = "careful"
+    /// "Ensure uniqueness" as query-then-write: two profiles created at once can get the same username.
+    case unreservedUsername = "unreserved-username"
+    /// The like document and the `likeCount` increment are two writes, so a double like counts twice.
+    case likeWithoutTransaction = "like-without-transaction"
+    /// The like button's in-flight guard checks, awaits, then marks (actor reentrancy); the like
+    /// is read-then-transaction trusting that read: a double tap that slips past the guard writes
+    /// one like and counts it twice.
+    case likeTapGuardReentrant = "like-tap-guard-reentrant"
+    /// § 2.2 "Shadow State: Seeded from Google Places … isClaimed: false", written as the whole
+    /// document on every seeding run: a claimed studio reverts to a shadow and loses its owner.
+    case reseedOverwritesClaim = "reseed-overwrites-claim"
+    /// The claiming callable reads the studio, checks `isClaimed`, then writes the owner in a
+    /// second admin-SDK call: two owners claiming at once are both told they own it.
+    case claimCheckThenWrite = "claim-check-then-write"
+    /// § 2.3 "Denormalized author info (ID, username, avatar, privacy) for fast rendering", and
+    /// § 5.3.1 handling the inconsistency on the client: posts keep the author's thumbnail URL and
+    /// privacy as they were when posted, so a user who makes their avatar groups-only still has
+    /// their thumbnail URL (PII) in every post any signed-in user reads.
+    case authorMetadataNeverUpdated = "author-metadata-never-updated"
+    /// A users onUpdate trigger copies the event's `after` author info into the user's posts with
+    /// plain writes: when two privacy changes' events arrive out of order (or one twice), an older
+    /// one is written last and the posts show settings the user no longer has.
+    case authorMetadataFromEvent = "author-metadata-from-event"
+    /// § 2.1's schema, literally: `joinedCommunities` is a field of the profile, so anyone who may
+    /// read the profile (a public avatar) reads the whole list whatever `showJoinedGroups` says.
+    case joinedGroupsInProfile = "joined-groups-in-profile"
+    /// § 4.1/4.2 literally: avatars at the fixed `images/avatars/{uid}_{version}.jpg` and "a
+    /// delete-then-upload sequence when updating media": a reader between the delete and the
+    /// upload gets a 404 for the URL the profile still names, and a failed upload leaves the
+    /// profile pointing at nothing.
+    case avatarDeleteThenUpload = "avatar-delete-then-upload"
+
+    /// One sentence on what this variant gets wrong.
+    public var summary: String {
+        switch self {
+        case .careful: return "Careful design: unique usernames, likeCount equals the likes sub-collection."
+        case .unreservedUsername: return "Username collision: concurrent sign-ups with one display name can share name#1234."
+        case .likeWithoutTransaction: return "likeCount drift: a repeated like overwrites likes/{uid} but increments twice."
+        case .likeTapGuardReentrant: return "likeCount drift: a double tap preempted inside the like button's guard counts one like twice."
+        case .authorMetadataNeverUpdated: return "Posts keep a thumbnail URL (PII) and privacy the author has since made groups-only."
+        case .joinedGroupsInProfile: return "A public profile shows its joined communities to everyone, whatever showJoinedGroups says."
+        case .authorMetadataFromEvent: return "Reordered or duplicate profile events leave posts showing settings the author no longer has."
+        case .reseedOverwritesClaim: return "A seeding run rewrites a claimed studio as a shadow: the owner loses it and their edits."
+        case .avatarDeleteThenUpload: return "Avatar update deletes, then uploads: readers see a broken image; a failed upload leaves none."
+        case .claimCheckThenWrite: return "Two owners claiming one studio at once are both told it is theirs; the last write wins."
+        }
+    }
+
+    /// "inspired".
+    public static var app: String { "inspired" }
+}

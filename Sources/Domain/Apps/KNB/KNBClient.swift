@@ -1,0 +1,345 @@
+import SimulatedFirebase
+import Synchronization
+
+/// The KNB iOS app of one signed-in user (its `FirestoreManager`): every action goes through
+/// the user's `FirestoreClient`, so it pays network faults and is checked by KNB's rules.
+public final class KNBClient: Sendable {
+    /// The signed-in user's email (their user id in KNB).
+    public let email: String
+    /// The user's display name, written into their bids and posts (the latest `changeName`).
+    public var name: String { currentName.withLock { $0 } }
+    private let currentName: Mutex<String>
+    /// The device's view of the backend (its network and auth).
+    public let firestore: FirestoreClient
+    let app: KNBApp
+    /// The device's Storage SDK, made on first use (so clients that never upload draw nothing).
+    private let storageDevice = Mutex<StorageClient?>(nil)
+    /// Careful design: extra rounds of the bid transaction after ABORTED (contention).
+    public static let bidRetryRounds = 3
+
+    init(app: KNBApp, email: String, name: String) {
+        self.app = app
+        self.email = email
+        self.currentName = Mutex(name)
+        self.firestore = app.backend.client(auth: AuthContext(uid: email, email: email), label: "knb/\(email)")
+    }
+
+    private var now: Timestamp { app.backend.env.clock.now }
+
+    /// The device's Cloud Storage SDK (same user and connection as `firestore`).
+    public var storage: StorageClient {
+        storageDevice.withLock { device in
+            if let device { return device }
+            let made = app.backend.storageClient(for: firestore, label: "knb/\(email)")
+            device = made
+            return made
+        }
+    }
+
+    // MARK: Profile
+
+    /// Sign-in: creates `users/{email}` with every notification preference on, or, if it exists,
+    /// updates only the name. The seed's sign-in "creates or updates" the user: a second sign-in
+    /// (new device, reinstall) must keep totalPledged, the other devices' tokens, the preferences
+    /// and admin status. One client transaction, so a sign-in racing another cannot reset either.
+    public func register() async throws(KNBError) {
+        do {
+            let path = KNBApp.userPath(email)
+            let prefs: Value = ["adminPosts": true, "postLikes": true, "postReplies": true, "replyLikes": true, "outbid": true]
+            try await firestore.runTransaction { tx in
+                if try await tx.get(path).exists {
+                    tx.update(path, ["name": .set(.string(self.name))])
+                    return
+                }
+                tx.set(path, [
+                    "name": .string(self.name), "email": .string(self.email), "totalPledged": .double(0), "isAdmin": false,
+                    "notificationPrefs": prefs, "fcmTokens": .map([:]),
+                ])
+            }
+        } catch { throw .wrap(error) }
+    }
+
+    /// Profile edit: the app shows (and bids with) `newName` at once, then writes
+    /// `users/{email}.name`; `onUserUpdate` carries it into the user's bids and posts.
+    public func changeName(_ newName: String) async throws(KNBError) {
+        currentName.withLock { $0 = newName }
+        do {
+            try await firestore.updateData(KNBApp.userPath(email), ["name": .set(.string(newName))])
+        } catch { throw .wrap(error) }
+    }
+
+    /// Records this device's push token under the user.
+    public func registerToken(_ token: String) async throws(KNBError) {
+        do {
+            try await firestore.updateData(KNBApp.userPath(email), [
+                "fcmTokens.\(token)": .set(["platform": "iOS", "updatedAt": .timestamp(now)]),
+            ])
+        } catch { throw .wrap(error) }
+    }
+
+    /// Sets one of `adminPosts`, `postLikes`, `postReplies`, `replyLikes`, `outbid`.
+    public func setPreference(_ key: String, _ enabled: Bool) async throws(KNBError) {
+        do {
+            try await firestore.updateData(KNBApp.userPath(email), ["notificationPrefs.\(key)": .set(.bool(enabled))])
+        } catch { throw .wrap(error) }
+    }
+
+    /// Super admin only (rules): promotes or demotes `user`.
+    public func setAdmin(_ user: String, _ isAdmin: Bool) async throws(KNBError) {
+        do {
+            try await firestore.updateData(KNBApp.userPath(user), ["isAdmin": .set(.bool(isAdmin))])
+        } catch { throw .wrap(error) }
+    }
+
+    // MARK: Auction
+
+    /// Admin only (rules).
+    public func createHonor(id: String, name: String, buyNowPrice: Double, category: String = "general") async throws(KNBError) {
+        do {
+            try await firestore.setData(DocumentPath("honors", id), [
+                "name": .string(name), "description": "", "currentBid": .double(0), "buyNowPrice": .double(buyNowPrice),
+                "isSold": false, "category": .string(category), "bids": [],
+            ])
+        } catch { throw .wrap(error) }
+    }
+
+    /// Places a bid in a transaction (strictly increasing, one new bid entry, not after sold);
+    /// returns the deterministic bid id `<honor>-b<n>`.
+    @discardableResult
+    public func placeBid(honorId: String, amount: Double, comment: String? = nil) async throws(KNBError) -> String {
+        do {
+            let rounds = app.has(.bidBurstLosesBids) ? 0 : Self.bidRetryRounds
+            var round = 0
+            while true {
+                do {
+                    return try await bidTransaction(honorId: honorId, amount: amount, comment: comment, buyNow: false)
+                } catch BackendError.aborted(let reason) where round < rounds && reason == .contention {
+                    round += 1  // ABORTED means nothing was committed, so another round cannot double-bid
+                }
+            }
+        } catch { throw .wrap(error) }
+    }
+
+    /// Buys the honor at its Buy Now price (careful: in a transaction).
+    @discardableResult
+    public func buyNow(honorId: String) async throws(KNBError) -> String {
+        do {
+            if app.has(.buyNowOutsideTransaction) {
+                let honor = try await firestore.get(DocumentPath("honors", honorId))
+                guard let fields = honor.fields else { throw KNBError.honorNotFound(honorId) }
+                if fields["isSold"] == .bool(true) { throw KNBError.honorSold(honorId) }
+                let price = fields["buyNowPrice"]?.doubleValue ?? 0
+                let bids = fields["bids"]?.arrayValue ?? []
+                let bidId = "\(honorId)-b\(bids.count + 1)"
+                try await firestore.updateData(honor.path, [
+                    "isSold": .set(true), "currentBid": .set(.double(price)), "currentWinner": .set(.string(name)),
+                    "currentWinnerEmail": .set(.string(email)), "bids": .arrayUnion([bidValue(id: bidId, amount: price, comment: "Buy Now")]),
+                ])
+                return bidId
+            }
+            return try await bidTransaction(honorId: honorId, amount: nil, comment: "Buy Now", buyNow: true)
+        } catch { throw .wrap(error) }
+    }
+
+    private func bidValue(id: String, amount: Double, comment: String?) -> Value {
+        var bid: Fields = [  // in key order: a literal in order is built without searching
+            "amount": .double(amount), "bidderEmail": .string(email), "bidderName": .string(name), "id": .string(id),
+            "timestamp": .timestamp(now),
+        ]
+        if let comment { bid["comment"] = .string(comment) }
+        return .map(bid)
+    }
+
+    private func bidTransaction(honorId: String, amount: Double?, comment: String?, buyNow: Bool) async throws -> String {
+        let path = DocumentPath("honors", honorId)
+        return try await firestore.runTransaction { tx in
+            let honor = try await tx.get(path)
+            guard let fields = honor.fields else { throw KNBError.honorNotFound(honorId) }
+            if fields["isSold"] == .bool(true) { throw KNBError.honorSold(honorId) }
+            let current = fields["currentBid"]?.doubleValue ?? 0
+            let price = fields["buyNowPrice"]?.doubleValue ?? 0
+            if buyNow && current >= price {
+                throw KNBError.buyNowUnavailable(honorId: honorId, currentBid: current, buyNowPrice: price)
+            }
+            let value = buyNow ? price : amount!
+            guard value > current else { throw KNBError.bidTooLow(amount: value, currentBid: current) }
+            let bids = fields["bids"]?.arrayValue ?? []
+            let bidId = "\(honorId)-b\(bids.count + 1)"
+            // The whole array with one more bid, as the client sends it; appended in the buffer
+            // it was read from, not copied (`ValueArray`).
+            var newBids = bids
+            newBids.append(bidValue(id: bidId, amount: value, comment: comment))
+            var updates: FieldUpdates = [  // in key order: built without searching
+                "bids": .set(.array(newBids)), "currentBid": .set(.double(value)), "currentWinner": .set(.string(name)),
+                "currentWinnerEmail": .set(.string(email)),
+            ]
+            if buyNow { updates["isSold"] = .set(true) }
+            tx.update(path, updates)
+            return bidId
+        }
+    }
+
+    // MARK: Feed
+
+    /// Creates a top-level post (or a reply with `parentPostId`); returns its path.
+    @discardableResult
+    public func createPost(_ content: String, imageCount: Int = 0, parentPostId: String? = nil) async throws(KNBError) -> DocumentPath {
+        do {
+            if content.count > 140 { throw KNBError.postTooLong(characters: content.count) }
+            if imageCount > 4 { throw KNBError.tooManyImages(imageCount) }
+            if content.isEmpty && imageCount == 0 { throw KNBError.emptyPost }
+            let media: [Value] = (0..<imageCount).map { index in
+                ["type": "image", "storagePath": .string("social_posts/\(email)/\(index).jpg"), "width": 1024, "height": 768]
+            }
+            return try await firestore.add("social_posts", [
+                "authorName": .string(name), "authorEmail": .string(email), "content": .string(content),
+                "timestamp": .timestamp(now), "likes": [], "likeCount": 0, "replyCount": 0,
+                "parentPostId": parentPostId.map(Value.string) ?? .null, "editedAt": .null, "mediaItems": .array(media),
+            ])
+        } catch { throw .wrap(error) }
+    }
+
+    /// Replies to post `postId`; returns the reply's path.
+    @discardableResult
+    public func reply(to postId: String, _ content: String) async throws(KNBError) -> DocumentPath {
+        try await createPost(content, parentPostId: postId)
+    }
+
+    /// Likes a post once (careful: in a transaction; a repeat is a no-op).
+    public func like(_ postId: String) async throws(KNBError) {
+        do {
+            let path = DocumentPath("social_posts", postId)
+            if app.has(.likeArrayUnionIncrement) {
+                try await firestore.updateData(path, ["likes": .arrayUnion([.string(email)]), "likeCount": .increment(1)])
+                return
+            }
+            if app.has(.likeGuardReentrant) {
+                // A tap while this post's like is in flight is ignored; the guard is released after.
+                let key = "\(email)/\(postId)"
+                guard await app.deviceMemory.claimAcrossAwait(key, at: app.backend.env.clock.now) else { return }
+                do {
+                    let post = try await firestore.get(path)
+                    if post["likes"]?.arrayValue?.contains(.string(email)) != true {
+                        try await firestore.updateData(path, ["likes": .arrayUnion([.string(email)]), "likeCount": .increment(1)])
+                    }
+                } catch {
+                    await app.deviceMemory.release(key)
+                    throw error
+                }
+                await app.deviceMemory.release(key)
+                return
+            }
+            try await firestore.runTransaction { tx in
+                let post = try await tx.get(path)
+                guard let likes = post["likes"]?.arrayValue else { throw KNBError.postNotFound(postId) }
+                if likes.contains(.string(self.email)) { return }
+                var newLikes = likes
+                newLikes.append(.string(self.email))
+                tx.update(path, ["likes": .set(.array(newLikes)), "likeCount": .set(.int(Int64(likes.count + 1)))])
+            }
+        } catch { throw .wrap(error) }
+    }
+
+    /// Unlike; careful: a no-op for a user who does not like the post.
+    public func unlike(_ postId: String) async throws(KNBError) {
+        do {
+            let path = DocumentPath("social_posts", postId)
+            if app.has(.unlikeNonLikerDecrements) {
+                try await firestore.updateData(path, ["likes": .arrayRemove([.string(email)]), "likeCount": .increment(-1)])
+                return
+            }
+            try await firestore.runTransaction { tx in
+                let post = try await tx.get(path)
+                guard let likes = post["likes"]?.arrayValue else { throw KNBError.postNotFound(postId) }
+                guard likes.contains(.string(self.email)) else { return }
+                let remaining = likes.filter { $0 != .string(self.email) }
+                tx.update(path, ["likes": .set(.array(remaining)), "likeCount": .set(.int(Int64(remaining.count)))])
+            }
+        } catch { throw .wrap(error) }
+    }
+
+    /// Replaces a post's text and stamps `editedAt` (its author only, per the rules).
+    public func edit(_ postId: String, content: String) async throws(KNBError) {
+        do {
+            if content.count > 140 { throw KNBError.postTooLong(characters: content.count) }
+            try await firestore.updateData(DocumentPath("social_posts", postId), ["content": .set(.string(content)), "editedAt": .serverTimestamp])
+        } catch { throw .wrap(error) }
+    }
+
+    /// Deletes a post (its author or an admin, per the rules). Its replies are removed by the
+    /// backend (`onPostDelete`): the rules let only a reply's author or an admin delete a reply,
+    /// so a client-side cascade would stop an author at the first reply someone else wrote.
+    public func deletePost(_ postId: String) async throws(KNBError) {
+        do {
+            try await firestore.delete(DocumentPath("social_posts", postId))
+        } catch { throw .wrap(error) }
+    }
+
+    // MARK: Kiddush and seats
+
+    /// Books the kiddush of Shabbat `date` (ISO `yyyy-mm-dd`); careful: id = date, created in a
+    /// transaction so a second booking fails `dateAlreadyBooked`.
+    @discardableResult
+    public func bookKiddush(date: String, occasion: String, tierName: String, tierAmount: Int, isAnonymous: Bool = false)
+        async throws(KNBError) -> DocumentPath
+    {
+        do {
+            let fields: Fields = [
+                "date": .string(date), "sponsorName": .string(name), "sponsorEmail": .string(email),
+                "occasion": .string(occasion), "tierName": .string(tierName), "tierAmount": .int(Int64(tierAmount)),
+                "isAnonymous": .bool(isAnonymous), "timestamp": .timestamp(now), "isPaid": false,
+            ]
+            if app.has(.kiddushRandomId) { return try await firestore.add("kiddush_sponsorships", fields) }
+            let path = DocumentPath("kiddush_sponsorships", date)
+            if app.has(.kiddushSetDataOverwrite) {
+                try await firestore.setData(path, fields)
+                return path
+            }
+            try await firestore.runTransaction { tx in
+                if try await tx.get(path).exists { throw KNBError.dateAlreadyBooked(date) }
+                tx.set(path, fields)
+            }
+            return path
+        } catch { throw .wrap(error) }
+    }
+
+    /// Cancels the kiddush booking at `path` made by `sponsor` (default: this user; an admin names
+    /// another sponsor to cancel theirs). Careful: in a transaction that deletes only that sponsor's
+    /// booking, because the id is the date: after a cancellation the date can be booked again, and a
+    /// retried or late cancel by path would delete the new booking (an admin's, which the rules
+    /// allow). A booking already gone is a no-op; another sponsor's throws `bookingChanged`.
+    public func cancelKiddush(_ path: DocumentPath, sponsor: String? = nil) async throws(KNBError) {
+        let expected = sponsor ?? email
+        do {
+            try await firestore.runTransaction { tx in
+                let booking = try await tx.get(path)
+                guard booking.exists else { return }
+                guard booking["sponsorEmail"]?.stringValue == expected else { throw KNBError.bookingChanged(path.id) }
+                tx.delete(path)
+            }
+        } catch { throw .wrap(error) }
+    }
+
+    /// Reserves seat `row`-`number`; careful: id = seat, created in a transaction.
+    @discardableResult
+    public func reserveSeat(row: String, number: Int) async throws(KNBError) -> DocumentPath {
+        do {
+            let fields: Fields = [
+                "row": .string(row), "number": .int(Int64(number)), "reservedBy": .string(email),
+                "reservedByName": .string(name), "timestamp": .timestamp(now),
+            ]
+            if app.has(.seatRandomId) { return try await firestore.add("seat_reservations", fields) }
+            let path = DocumentPath("seat_reservations", "\(row)-\(number)")
+            try await firestore.runTransaction { tx in
+                if try await tx.get(path).exists { throw KNBError.seatTaken("\(row)-\(number)") }
+                tx.set(path, fields)
+            }
+            return path
+        } catch { throw .wrap(error) }
+    }
+
+    /// Releases a seat (its holder or an admin, per the rules).
+    public func releaseSeat(_ path: DocumentPath) async throws(KNBError) {
+        do { try await firestore.delete(path) } catch { throw .wrap(error) }
+    }
+}

@@ -1,0 +1,121 @@
+import SimulatedFirebase
+
+/// Which KNB design runs: the careful default, or one design taken literally from the seed with
+/// the race or bug it invites (MODEL_RULES, "Bugs that designs like the seeds' invite").
+public enum KNBVariant: String, AppVariant, CustomStringConvertible {
+    /// Bids retried after contention, Buy Now in a transaction, de-duplicated triggers with
+    /// markers, likes and bookings in transactions on deterministic ids.
+    case careful = "careful"
+    /// One client transaction per bid and no app-level retry: a burst above ~1 write/s exhausts
+    /// the 5 attempts and the bid is lost with ABORTED.
+    case bidBurstLosesBids = "bid-burst-loses-bids"
+    /// Buy Now reads the honor, then writes isSold/currentBid/currentWinner with a plain update:
+    /// a bid committed between the read and the write is overruled (sold below an accepted bid).
+    case buyNowOutsideTransaction = "buy-now-outside-transaction"
+    /// The OUTBID handler re-reads the live honor instead of using before/after: under bursts it
+    /// notifies the wrong user or skips an intermediate winner.
+    case outbidRereadsLiveDoc = "outbid-rereads-live-doc"
+    /// The OUTBID handler does not de-duplicate by bid id: a duplicate event sends two OUTBIDs.
+    case outbidNoDedup = "outbid-no-dedup"
+    /// The OUTBID handler notifies the previous winner even when they raised their own bid.
+    case outbidSelfNotify = "outbid-self-notify"
+    /// totalPledged kept by `increment` in a trigger without a per-bid marker: drifts under
+    /// duplicate events.
+    case totalPledgedIncrement = "total-pledged-increment"
+    /// Like = `arrayUnion(email)` + `increment(1)` outside a transaction: likeCount drifts upward
+    /// on double taps and retries.
+    case likeArrayUnionIncrement = "like-arrayunion-increment"
+    /// Unlike = `arrayRemove(email)` + `increment(-1)` without checking membership: an unlike by a
+    /// non-liker drives likeCount down (negative).
+    case unlikeNonLikerDecrements = "unlike-nonliker-decrements"
+    /// replyCount incremented by a trigger without a marker: over-counts under duplicate events.
+    case replyCountTriggerIncrement = "reply-count-trigger-increment"
+    /// Kiddush bookings created with `add()` (random id): two bookings of one Shabbat both succeed.
+    case kiddushRandomId = "kiddush-random-id"
+    /// Kiddush bookings written with `setData` on the date id without a transactional check: an
+    /// admin silently overwrites an existing booking; a user gets PERMISSION_DENIED, not "booked".
+    case kiddushSetDataOverwrite = "kiddush-setdata-overwrite"
+    /// Booking email sent by check `bookingEmailSentAt` → send → set: two invocations both send.
+    case kiddushCheckSendSet = "kiddush-check-send-set"
+    /// Seat reservations created with `add()` (random id): one seat can be reserved twice.
+    case seatRandomId = "seat-random-id"
+    /// The like button's in-flight guard checks, awaits the post cache, then marks (actor
+    /// reentrancy); the like itself is read-then-`arrayUnion` + `increment(1)`: a double tap
+    /// that slips past the guard counts one like twice.
+    case likeGuardReentrant = "like-guard-reentrant"
+    /// `onPostReplyCreate`, which reads the parent post to notify its author, keeps `replyCount`
+    /// from that read: admin `get`, then `update(replyCount: read + 1)`. Another reply's
+    /// invocation landing between the read and the write is overwritten (a lost count).
+    case replyCountReadThenWrite = "reply-count-read-then-write"
+    /// The like notification written per trigger event, as the Notification Flow reads literally
+    /// ("Cloud Function trigger fires … Write AppNotification to users/{email}/notifications",
+    /// an `add()` each time, no key): a duplicate event or a re-like after an unlike notifies the
+    /// author again, where the design wants one POST_LIKE per liker.
+    case likeNotifyPerEvent = "like-notify-per-event"
+    /// The post-delete cascade as the Feed section reads literally ("cascading delete attempts to
+    /// remove replies"): `onPostDelete` removes the replies its query finds and nothing else looks
+    /// again, so a reply that commits after that query stays, an orphan of a deleted post.
+    case replyCascadeQueryOnly = "reply-cascade-query-only"
+    /// `onKiddushSponsorshipDelete` as the Function Inventory reads literally ("Cleans up calendar
+    /// entry"): it deletes `kiddushCalendar/{date}` whatever booking the entry now shows, so a
+    /// cancellation's late trigger erases the entry of the booking that took the date after it.
+    case kiddushDeleteClearsDate = "kiddush-delete-clears-date"
+    /// `onUserUpdate` as the Function Inventory reads literally ("Propagates name changes across
+    /// posts, replies, and bids"): for each honor with the user's bids, admin `get`, rewrite the
+    /// `bids` array with the event's new name, `update(bids:)`. A bid committed between the read
+    /// and the write is erased; and the event's name, not the live one, is written, so an older
+    /// event handled last restores an old name.
+    case userUpdateReadThenWrite = "user-update-read-then-write"
+    /// `syncKiddushCalendar` reads which calendar dates are app bookings first (a query for
+    /// `source == "app"`), then fetches and parses the website, then batch-writes every other
+    /// date: a booking whose calendar entry commits during the fetch is overwritten by the
+    /// website's row (the seed's "if doc has source==app, don't overwrite", checked too early).
+    case syncReadsAppEntriesFirst = "sync-reads-app-entries-first"
+    /// The calendar sync's "hash comparison: skip write if content unchanged" taken literally: a
+    /// cancelled app booking deletes its calendar entry, and while the page stays the same every
+    /// run skips, so the date's website row never comes back.
+    case syncHashSkipStale = "sync-hash-skip-stale"
+    /// `syncCommunityOccasions` writes the occasions it parsed (set by deterministic id) but never
+    /// deletes one the website took down: not the seed's "full replace via batch write".
+    case occasionsUpsertOnly = "occasions-upsert-only"
+    /// Storage rules that check the image's type and owner but not its size: "3 MB max" kept only
+    /// by the app's own JPEG compression (§ Social Feed "compressed to JPEG"), so any signed-in
+    /// client that skips the app stores a file of any size in the bucket.
+    case storageRulesNoSizeCheck = "storage-rules-no-size-check"
+
+    /// One-line description of what the variant gets wrong.
+    public var summary: String {
+        switch self {
+        case .careful: return "Careful design: no lost bid, no double booking, counters equal what they count, one notification per event."
+        case .bidBurstLosesBids: return "bids in one 5-attempt transaction, no app retry: bursts lose bids (ABORTED)"
+        case .buyNowOutsideTransaction: return "Buy Now as read-then-update: a concurrent bid is overruled, sold below an accepted bid"
+        case .outbidRereadsLiveDoc: return "OUTBID handler re-reads the live honor: wrong or skipped recipient under bursts"
+        case .outbidNoDedup: return "OUTBID not de-duplicated by bid id: duplicate events send two pushes"
+        case .outbidSelfNotify: return "OUTBID sent to a user who raised their own bid"
+        case .totalPledgedIncrement: return "totalPledged via increment in a trigger: drifts under duplicate events"
+        case .likeArrayUnionIncrement: return "like via arrayUnion + increment(1) outside a transaction: likeCount drifts up"
+        case .unlikeNonLikerDecrements: return "unlike via arrayRemove + increment(-1): non-liker unlike drives likeCount negative"
+        case .replyCountTriggerIncrement: return "replyCount via increment in a trigger: over-counts under duplicate events"
+        case .kiddushRandomId: return "kiddush booking via add(): two bookings of one Shabbat both succeed"
+        case .kiddushSetDataOverwrite: return "kiddush booking via setData on the date id: silent overwrite (admin) or PERMISSION_DENIED"
+        case .kiddushCheckSendSet: return "booking email via check-send-set: two invocations both send"
+        case .seatRandomId: return "seat reservation via add(): one seat reserved twice"
+        case .likeGuardReentrant: return "like tap guard checks, awaits, then marks: a preempted double tap reads 'not liked' twice and counts +2"
+        case .replyCountReadThenWrite: return "reply trigger reads the parent, then writes replyCount = read + 1: an invocation between the two is lost"
+        case .likeNotifyPerEvent: return "POST_LIKE written with add() per trigger event: duplicates and re-likes notify the author twice"
+        case .replyCascadeQueryOnly: return "post delete removes only the replies its query finds: a reply committed after it is orphaned"
+        case .userUpdateReadThenWrite: return "name propagation reads each honor, then writes its bids array back: a bid committed in between is erased"
+        case .syncReadsAppEntriesFirst: return "calendar sync reads the app's dates, then fetches the site, then writes: a booking made during the fetch is overwritten"
+        case .syncHashSkipStale: return "calendar sync skips an unchanged page: a cancelled app booking's date never gets its website row back"
+        case .occasionsUpsertOnly: return "occasions sync upserts what it parsed and deletes nothing: a notice taken down stays in the app"
+        case .storageRulesNoSizeCheck: return "storage rules without the 3 MB check: a client that skips the app's compression stores any size"
+        case .kiddushDeleteClearsDate: return "booking delete clears the date's calendar entry unconditionally: a late trigger erases the rebooking's entry"
+        }
+    }
+
+    /// The variant's kebab-case name.
+    public var description: String { rawValue }
+
+    /// "knb".
+    public static var app: String { "knb" }
+}

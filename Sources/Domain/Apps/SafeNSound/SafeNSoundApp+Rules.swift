@@ -1,0 +1,37 @@
+import SimulatedFirebase
+
+extension SafeNSoundApp {
+    /// SafeNSound's Firestore security rules (docs/domain.md, "SafeNSound security rules").
+    ///
+    /// The document names only `request.auth != null` and "Firebase Functions verify
+    /// `request.auth.uid` matches userId"; the careful rules are the owner-only reading of that:
+    /// `users/{uid}` is read, created, updated and deleted by `uid` alone, and an update may not
+    /// change `lastHeartbeat` or `userId` (a check-in goes through `recordHeartbeat`, with its rate
+    /// limit and the server's clock). `heartbeats` and `scheduled_alerts` match no rule, so clients
+    /// are denied (the admin SDK the functions use bypasses rules). The variant
+    /// `rules-auth-not-null-only` allows every request of a signed-in user on the three collections.
+    public static func securityRules(_ variant: SafeNSoundVariant) -> SecurityRules {
+        var rules = SecurityRules()
+        if variant == .rulesAuthNotNullOnly {
+            for collection in ["users", "heartbeats", "scheduled_alerts"] {
+                rules.match(collection) { $0.auth != nil }
+            }
+            return rules
+        }
+        rules.match("users") { request in
+            guard let uid = request.auth?.uid, uid == request.path.id else { return false }
+            switch request.operation {
+            case .get, .delete:
+                return true
+            case .create:
+                return request.data?["userId"]?.stringValue == uid
+            case .update:
+                return request.data?["userId"] == request.resource?["userId"]
+                    && request.data?["lastHeartbeat"] == request.resource?["lastHeartbeat"]
+            case .list:
+                return false
+            }
+        }
+        return rules
+    }
+}

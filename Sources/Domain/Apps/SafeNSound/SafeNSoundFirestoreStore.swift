@@ -1,0 +1,442 @@
+import SimulatedFirebase
+
+/// SafeNSound's state as documents of the simulated backend (admin SDK, as Cloud Functions see it):
+/// `users/{uid}`, `heartbeats/{uid}_{ns}` and `scheduled_alerts/{alertId}`.
+///
+/// The rate limit is a server transaction on `users/{uid}`; alert creation is `create()` on the
+/// deterministic id (ALREADY_EXISTS = already there); a claim is a server transaction on the
+/// alert. The due-alert query is `status == "scheduled" and scheduledFor <= now` on a composite
+/// index, and a user's alerts are found by the `userId` field's index, so a run's cost follows the
+/// alerts due, not the collection (the actor store is still the one for 100k-user timelines). The
+/// check's work list is the users' `nextCheckDue` field (an indexed query `nextCheckDue <= horizon`),
+/// so a fresh function instance finds the same work.
+public struct SafeNSoundFirestoreStore: SafeNSoundStore {
+    /// The Firestore holding `users` and `scheduled_alerts`.
+    public let firestore: Firestore
+
+    /// A store over `firestore`'s `users` and `scheduled_alerts` collections.
+    public init(firestore: Firestore) { self.firestore = firestore }
+
+    static func userPath(_ userId: String) -> DocumentPath { DocumentPath("users", userId) }
+    static func alertPath(_ alertId: String) -> DocumentPath { DocumentPath("scheduled_alerts", alertId) }
+
+    // MARK: Mapping
+
+    static func fields(_ user: SafeNSoundUser) -> Fields {
+        var fields: Fields = [
+            "userId": .string(user.userId), "name": .string(user.name), "fcmToken": .string(user.fcmToken),
+            "emergencyContacts": .array(user.emergencyContactEmails.map(Value.string)),
+            "checkInThreshold": .int(Int64(user.checkInThresholdHours)), "lastHeartbeat": .timestamp(user.lastHeartbeat),
+            "timezone": .string(user.timeZoneIdentifier), "isActive": .bool(user.isActive),
+            "heartbeatCount": .int(Int64(user.heartbeatCount)),
+        ]
+        if let last = user.lastHeartbeatCallAt { fields["lastHeartbeatCallAt"] = .timestamp(last) }
+        if let email = user.email { fields["email"] = .string(email) }
+        if let successor = user.supersededBy { fields["supersededBy"] = .string(successor) }
+        // Reminder fields only once the user set them, so documents of users who never did are as before.
+        if user.dailyReminderEnabled || user.dailyReminderTime != nil { fields["dailyReminderEnabled"] = .bool(user.dailyReminderEnabled) }
+        if let time = user.dailyReminderTime { fields["dailyReminderTime"] = reminderTimeValue(time) }
+        if let day = user.lastReminderDay { fields["lastReminderDay"] = .string(day) }
+        if let sentAt = user.lastReminderSentAt { fields["lastReminderSentAt"] = .timestamp(sentAt) }
+        if let claimedAt = user.reminderClaimedAt { fields["reminderClaimedAt"] = .timestamp(claimedAt) }
+        return fields
+    }
+
+    static func user(_ fields: Fields?) -> SafeNSoundUser? {
+        guard let fields, let userId = fields["userId"]?.stringValue, let last = fields["lastHeartbeat"]?.timestampValue else { return nil }
+        var user = SafeNSoundUser(
+            userId: userId, name: fields["name"]?.stringValue ?? "", fcmToken: fields["fcmToken"]?.stringValue ?? "",
+            emergencyContactEmails: (fields["emergencyContacts"]?.arrayValue ?? []).compactMap(\.stringValue),
+            checkInThresholdHours: Int(fields["checkInThreshold"]?.intValue ?? 72), lastHeartbeat: last,
+            timeZoneIdentifier: fields["timezone"]?.stringValue ?? "UTC", isActive: fields["isActive"]?.boolValue ?? true)
+        user.lastHeartbeatCallAt = fields["lastHeartbeatCallAt"]?.timestampValue
+        user.heartbeatCount = Int(fields["heartbeatCount"]?.intValue ?? 0)
+        user.email = fields["email"]?.stringValue
+        user.supersededBy = fields["supersededBy"]?.stringValue
+        user.dailyReminderEnabled = fields["dailyReminderEnabled"]?.boolValue ?? false
+        user.dailyReminderTime = reminderTime(fields["dailyReminderTime"])
+        user.lastReminderDay = fields["lastReminderDay"]?.stringValue
+        user.lastReminderSentAt = fields["lastReminderSentAt"]?.timestampValue
+        user.reminderClaimedAt = fields["reminderClaimedAt"]?.timestampValue
+        return user
+    }
+
+    /// `{ hour, minute }` as the schema stores `dailyReminderTime`.
+    public static func reminderTimeValue(_ time: SafeNSoundReminderTime) -> Value {
+        .map(["hour": .int(Int64(time.hour)), "minute": .int(Int64(time.minute))])
+    }
+
+    /// A stored `dailyReminderTime`, nil if absent or malformed (a client wrote it; rules do not check its shape).
+    public static func reminderTime(_ value: Value?) -> SafeNSoundReminderTime? {
+        guard let map = value?.mapValue, let hour = map["hour"]?.intValue, let minute = map["minute"]?.intValue,
+              let hours = Int(exactly: hour), let minutes = Int(exactly: minute) else { return nil }
+        return SafeNSoundReminderTime(hour: hours, minute: minutes)
+    }
+
+    static func fields(_ alert: SafeNSoundScheduledAlert) -> Fields {
+        var fields: Fields = [
+            "userId": .string(alert.userId), "type": .string(alert.kind.rawValue), "scheduledFor": .timestamp(alert.scheduledFor),
+            "status": .string(alert.status.rawValue), "createdAt": .timestamp(alert.createdAt),
+            "windowLastHeartbeat": .timestamp(alert.windowLastHeartbeat),
+        ]
+        if let claimedAt = alert.claimedAt { fields["claimedAt"] = .timestamp(claimedAt) }
+        if !alert.deliveredTo.isEmpty { fields["deliveredTo"] = .array(alert.deliveredTo.map(Value.string)) }
+        if alert.failedAttempts > 0 { fields["failedAttempts"] = .int(Int64(alert.failedAttempts)) }
+        if !alert.recipients.isEmpty { fields["recipients"] = .array(alert.recipients.map(Value.string)) }
+        return fields
+    }
+
+    static func alert(_ snapshot: DocumentSnapshot) -> SafeNSoundScheduledAlert? {
+        guard let userId = snapshot["userId"]?.stringValue,
+              let kind = snapshot["type"]?.stringValue.flatMap(SafeNSoundScheduledAlert.Kind.init(rawValue:)),
+              let status = snapshot["status"]?.stringValue.flatMap(SafeNSoundScheduledAlert.Status.init(rawValue:)),
+              let scheduledFor = snapshot["scheduledFor"]?.timestampValue, let createdAt = snapshot["createdAt"]?.timestampValue,
+              let window = snapshot["windowLastHeartbeat"]?.timestampValue else { return nil }
+        var alert = SafeNSoundScheduledAlert(
+            alertId: snapshot.id, userId: userId, kind: kind, scheduledFor: scheduledFor, status: status,
+            createdAt: createdAt, windowLastHeartbeat: window, claimedAt: snapshot["claimedAt"]?.timestampValue)
+        alert.deliveredTo = (snapshot["deliveredTo"]?.arrayValue ?? []).compactMap(\.stringValue)
+        alert.failedAttempts = Int(snapshot["failedAttempts"]?.intValue ?? 0)
+        alert.recipients = (snapshot["recipients"]?.arrayValue ?? []).compactMap(\.stringValue)
+        return alert
+    }
+
+    private static func wrap(_ error: any Error, userId: String) -> SafeNSoundError {
+        if let error = error as? SafeNSoundError { return error }
+        return .deliveryFailed(recipient: "users/\(userId)", reason: "\(error)")
+    }
+
+    // MARK: Users
+
+    /// Creates the user's document; `userAlreadyRegistered` if it exists.
+    public func insertUser(_ user: SafeNSoundUser) async throws(SafeNSoundError) {
+        do {
+            try await firestore.create(Self.userPath(user.userId), Self.fields(user))
+        } catch .alreadyExists {
+            throw .userAlreadyRegistered(userId: user.userId)
+        } catch {
+            throw .deliveryFailed(recipient: "users/\(user.userId)", reason: error.description)
+        }
+    }
+
+    /// The user's document, nil if absent.
+    public func user(_ userId: String) async -> SafeNSoundUser? { Self.user(await firestore.get(Self.userPath(userId)).fields) }
+
+    /// Checks the 1-per-minute limit and records the heartbeat in one atomic step.
+    public func recordHeartbeatAtomically(userId: String, at now: Timestamp, timeZoneIdentifier: String, minimumSpacing: Duration) async throws(SafeNSoundError) -> SafeNSoundUser {
+        do {
+            return try await firestore.runTransaction { transaction in
+                let snapshot = try await transaction.get(Self.userPath(userId))
+                guard var user = Self.user(snapshot.fields) else { throw SafeNSoundError.userNotFound(userId: userId) }
+                try SafeNSoundCheckInAccount.checkRateLimit(user, now: now, minimumSpacing: minimumSpacing)
+                precondition(now >= user.lastHeartbeat, "heartbeats must not move lastHeartbeat backwards")
+                user.lastHeartbeat = now
+                user.lastHeartbeatCallAt = now
+                user.timeZoneIdentifier = timeZoneIdentifier
+                user.heartbeatCount += 1
+                var fields = Self.fields(user)
+                fields["nextCheckDue"] = snapshot["nextCheckDue"]  // not part of the user: keep it
+                transaction.set(Self.userPath(userId), fields)
+                transaction.create(DocumentPath("heartbeats", "\(userId)_\(now.unixNanoseconds)"), ["userId": .string(userId), "timestamp": .timestamp(now)])
+                return user
+            }
+        } catch { throw Self.wrap(error, userId: userId) }
+    }
+
+    /// Records a heartbeat without any check (the write half of the literal read-then-write).
+    public func applyHeartbeat(userId: String, at now: Timestamp, timeZoneIdentifier: String) async throws(SafeNSoundError) -> SafeNSoundUser {
+        do {
+            try await firestore.set(DocumentPath("heartbeats", "\(userId)_\(now.unixNanoseconds)"), ["userId": .string(userId), "timestamp": .timestamp(now)])
+            let after = try await firestore.update(Self.userPath(userId), [
+                "lastHeartbeat": .set(.timestamp(now)), "lastHeartbeatCallAt": .set(.timestamp(now)),
+                "timezone": .set(.string(timeZoneIdentifier)), "heartbeatCount": .increment(1),
+            ])
+            guard let user = Self.user(after.fields) else { throw SafeNSoundError.userNotFound(userId: userId) }
+            return user
+        } catch BackendError.notFound {
+            throw .userNotFound(userId: userId)
+        } catch { throw Self.wrap(error, userId: userId) }
+    }
+
+    /// Sets `checkInThreshold` (hours) and returns the updated user.
+    public func setThreshold(userId: String, hours: Int) async throws(SafeNSoundError) -> SafeNSoundUser {
+        do {
+            let after = try await firestore.update(Self.userPath(userId), ["checkInThreshold": .set(.int(Int64(hours)))])
+            guard let user = Self.user(after.fields) else { throw SafeNSoundError.userNotFound(userId: userId) }
+            return user
+        } catch BackendError.notFound {
+            throw .userNotFound(userId: userId)
+        } catch { throw Self.wrap(error, userId: userId) }
+    }
+
+    /// Pauses or resumes monitoring (`isActive`).
+    public func setActive(userId: String, _ isActive: Bool) async throws(SafeNSoundError) {
+        do {
+            try await firestore.update(Self.userPath(userId), ["isActive": .set(.bool(isActive))])
+        } catch BackendError.notFound {
+            throw .userNotFound(userId: userId)
+        } catch { throw Self.wrap(error, userId: userId) }
+    }
+
+    /// Replaces `emergencyContacts` (Settings: add, remove, edit a contact).
+    public func setEmergencyContacts(userId: String, _ emails: [String]) async throws(SafeNSoundError) {
+        do {
+            try await firestore.update(Self.userPath(userId), ["emergencyContacts": .set(.array(emails.map(Value.string)))])
+        } catch BackendError.notFound {
+            throw .userNotFound(userId: userId)
+        } catch { throw Self.wrap(error, userId: userId) }
+    }
+
+    /// `where email == X` on the field's index, then the active ones other than `userId`.
+    public func activeUsers(withEmail email: String, except userId: String) async -> [String] {
+        firestore.query("users", whereField: "email", isEqualTo: .string(email))
+            .filter { $0.id != userId && $0["isActive"]?.boolValue != false }.map(\.id)
+    }
+
+    /// A server transaction on `users/{uid}`: if still active, `isActive = false` and `supersededBy`.
+    public func retire(userId: String, supersededBy successor: String) async -> Bool {
+        let path = Self.userPath(userId)
+        let retired = try? await firestore.runTransaction { transaction -> Bool in
+            let snapshot = try await transaction.get(path)
+            guard snapshot.exists, snapshot["isActive"]?.boolValue != false else { return false }
+            transaction.update(path, ["isActive": .set(.bool(false)), "supersededBy": .set(.string(successor))])
+            return true
+        }
+        return retired ?? false
+    }
+
+    /// Sets `fcmToken` (the app's launch-time registration) and returns the updated user.
+    public func setPushToken(userId: String, token: String) async throws(SafeNSoundError) -> SafeNSoundUser {
+        do {
+            let after = try await firestore.update(Self.userPath(userId), ["fcmToken": .set(.string(token))])
+            guard let user = Self.user(after.fields) else { throw SafeNSoundError.userNotFound(userId: userId) }
+            return user
+        } catch BackendError.notFound {
+            throw .userNotFound(userId: userId)
+        } catch { throw Self.wrap(error, userId: userId) }
+    }
+
+    /// A server transaction on `users/{uid}`: clears `fcmToken` only if it is still `token`.
+    public func clearPushToken(userId: String, ifStill token: String) async -> Bool {
+        let path = Self.userPath(userId)
+        let cleared = try? await firestore.runTransaction { transaction -> Bool in
+            let snapshot = try await transaction.get(path)
+            guard !token.isEmpty, snapshot["fcmToken"]?.stringValue == token else { return false }
+            transaction.update(path, ["fcmToken": .set(.string(""))])
+            return true
+        }
+        return cleared ?? false
+    }
+
+    // MARK: Due checks
+
+    /// A server transaction on `users/{uid}`: lowers `nextCheckDue` to `due` (earliest wins). If it
+    /// fails (contention beyond its attempts) a plain write sets it: a visit at `due` beats none.
+    public func scheduleCheck(_ userId: String, at due: Timestamp) async {
+        let path = Self.userPath(userId)
+        do {
+            try await firestore.runTransaction { transaction in
+                let snapshot = try await transaction.get(path)
+                guard snapshot.exists else { return }
+                if let existing = snapshot["nextCheckDue"]?.timestampValue, existing <= due { return }
+                transaction.update(path, ["nextCheckDue": .set(.timestamp(due))])
+            }
+        } catch {
+            _ = try? await firestore.update(path, ["nextCheckDue": .set(.timestamp(due))])
+        }
+    }
+
+    /// The query `nextCheckDue <= horizon`, then one server transaction per user that clears the
+    /// field if it is still due, so overlapping runs split the users instead of both taking them.
+    /// A user whose transaction fails keeps the field and is taken by the next run.
+    public func takeDueChecks(through horizon: Timestamp) async -> [(userId: String, due: Timestamp)] {
+        // Served by the composite index on `nextCheckDue`: already ordered by due time, then id.
+        let candidates = firestore.query("users", orderedBy: "nextCheckDue", through: horizon)
+            .compactMap { snapshot in snapshot["nextCheckDue"]?.timestampValue.map { (userId: snapshot.id, due: $0) } }
+        var taken: [(userId: String, due: Timestamp)] = []
+        for candidate in candidates {
+            let path = Self.userPath(candidate.userId)
+            let due = try? await firestore.runTransaction { transaction -> Timestamp? in
+                let snapshot = try await transaction.get(path)
+                guard let due = snapshot["nextCheckDue"]?.timestampValue, due <= horizon else { return nil }
+                transaction.update(path, ["nextCheckDue": .delete])
+                return due
+            }
+            if let due = due ?? nil { taken.append((candidate.userId, due)) }
+        }
+        return taken
+    }
+
+    // MARK: Alerts
+
+    /// `create()` with the alert's id: false if an alert with that id exists (ALREADY_EXISTS).
+    public func createAlertIfAbsent(_ alert: SafeNSoundScheduledAlert) async -> Bool {
+        do {
+            try await firestore.create(Self.alertPath(alert.alertId), Self.fields(alert))
+            return true
+        } catch {
+            assert(error.code == "ALREADY_EXISTS", "unexpected create failure \(error)")
+            return false
+        }
+    }
+
+    /// `add()` with a random id (the literal design).
+    public func addAlertWithRandomId(_ alert: SafeNSoundScheduledAlert) async -> SafeNSoundScheduledAlert {
+        var alert = alert
+        do {
+            alert.alertId = try await firestore.add("scheduled_alerts", Self.fields(alert)).id
+        } catch {
+            preconditionFailure("add() cannot collide: \(error)")
+        }
+        return alert
+    }
+
+    /// Alerts with status `scheduled` and `scheduledFor <= now`, ordered by time then id.
+    public func dueAlerts(at now: Timestamp) async -> [SafeNSoundScheduledAlert] {
+        // `where status == "scheduled" and scheduledFor <= now order by scheduledFor` on its composite
+        // index: the cost is the alerts due, not every alert ever created.
+        let scheduled = Value.string(SafeNSoundScheduledAlert.Status.scheduled.rawValue)
+        return firestore.query("scheduled_alerts", whereField: "status", isEqualTo: scheduled, orderedBy: "scheduledFor", through: now)
+            .compactMap(Self.alert)
+    }
+
+    /// scheduled (or sending with an expired lease) → sending, atomically; nil if another run has it.
+    public func claimAlert(_ alertId: String, at now: Timestamp, lease: Duration) async -> SafeNSoundScheduledAlert? {
+        try? await firestore.runTransaction { transaction -> SafeNSoundScheduledAlert? in
+            guard var alert = Self.alert(try await transaction.get(Self.alertPath(alertId))) else { return nil }
+            switch alert.status {
+            case .scheduled: break
+            case .sending:
+                guard let claimedAt = alert.claimedAt, now - claimedAt >= lease else { return nil }
+            case .sent, .cancelled, .failed: return nil
+            }
+            alert.status = .sending
+            alert.claimedAt = now
+            transaction.set(Self.alertPath(alertId), Self.fields(alert))
+            return alert
+        } ?? nil
+    }
+
+    /// A server transaction on the alert: read `deliveredTo`, append `recipient` if absent, write.
+    public func recordDelivery(_ alertId: String, to recipient: String) async {
+        _ = try? await firestore.runTransaction { transaction -> Bool in
+            guard var alert = Self.alert(try await transaction.get(Self.alertPath(alertId))) else { return false }
+            guard !alert.deliveredTo.contains(recipient) else { return false }
+            alert.deliveredTo.append(recipient)
+            transaction.update(Self.alertPath(alertId), ["deliveredTo": .set(.array(alert.deliveredTo.map(Value.string)))])
+            return true
+        }
+    }
+
+    /// A server transaction on the alert: an open alert returns to `scheduled` at `due`.
+    public func rescheduleAlert(_ alertId: String, to due: Timestamp) async {
+        let scheduled = SafeNSoundScheduledAlert.Status.scheduled.rawValue, sending = SafeNSoundScheduledAlert.Status.sending.rawValue
+        _ = try? await firestore.runTransaction { transaction in
+            let current = try await transaction.get(Self.alertPath(alertId))
+            guard let status = current["status"]?.stringValue, status == scheduled || status == sending else { return }
+            transaction.update(Self.alertPath(alertId), [
+                "status": .set(.string(scheduled)), "scheduledFor": .set(.timestamp(due)), "claimedAt": .delete,
+            ])
+        }
+    }
+
+    /// Closes the alert as `status` (sent, cancelled or failed).
+    public func finishAlert(_ alertId: String, as status: SafeNSoundScheduledAlert.Status) async {
+        var updates: FieldUpdates = ["status": .set(.string(status.rawValue))]
+        if status == .scheduled { updates["claimedAt"] = .delete }
+        _ = try? await firestore.update(Self.alertPath(alertId), updates)
+    }
+
+    /// A server transaction on the alert: an open alert counts the failure and returns to `scheduled`.
+    public func retryAlert(_ alertId: String, at retryAt: Timestamp?) async {
+        let scheduled = SafeNSoundScheduledAlert.Status.scheduled.rawValue, sending = SafeNSoundScheduledAlert.Status.sending.rawValue
+        _ = try? await firestore.runTransaction { transaction in
+            let current = try await transaction.get(Self.alertPath(alertId))
+            guard let status = current["status"]?.stringValue, status == scheduled || status == sending else { return }
+            var updates: FieldUpdates = [
+                "status": .set(.string(scheduled)), "claimedAt": .delete, "failedAttempts": .increment(1),
+            ]
+            if let retryAt { updates["scheduledFor"] = .set(.timestamp(retryAt)) }
+            transaction.update(Self.alertPath(alertId), updates)
+        }
+    }
+
+    /// Cancels every still-`scheduled` alert of the user; returns how many.
+    public func cancelPendingAlerts(userId: String) async -> Int {
+        let scheduled = SafeNSoundScheduledAlert.Status.scheduled.rawValue
+        let pending = firestore.query("scheduled_alerts", whereField: "userId", isEqualTo: .string(userId))
+            .filter { $0["status"]?.stringValue == scheduled }
+        var cancelled = 0
+        for snapshot in pending {
+            let done = try? await firestore.runTransaction { transaction -> Bool in
+                let current = try await transaction.get(snapshot.path)
+                guard current["status"]?.stringValue == scheduled else { return false }
+                transaction.update(snapshot.path, ["status": .set(.string(SafeNSoundScheduledAlert.Status.cancelled.rawValue))])
+                return true
+            }
+            if done == true { cancelled += 1 }
+        }
+        return cancelled
+    }
+
+    // MARK: Daily reminder
+
+    /// Sets `dailyReminderEnabled` and `dailyReminderTime` (an admin write; devices write the same fields themselves).
+    public func setDailyReminder(userId: String, enabled: Bool, time: SafeNSoundReminderTime?) async throws(SafeNSoundError) {
+        do {
+            try await firestore.update(Self.userPath(userId), [
+                "dailyReminderEnabled": .set(.bool(enabled)), "dailyReminderTime": time.map { .set(Self.reminderTimeValue($0)) } ?? .delete,
+            ])
+        } catch BackendError.notFound {
+            throw .userNotFound(userId: userId)
+        } catch { throw Self.wrap(error, userId: userId) }
+    }
+
+    /// `where dailyReminderEnabled == true` on the field's index, ordered by id.
+    public func usersWithDailyReminder() async -> [SafeNSoundUser] {
+        firestore.query("users", whereField: "dailyReminderEnabled", isEqualTo: .bool(true)).compactMap { Self.user($0.fields) }
+    }
+
+    /// A server transaction on `users/{uid}` (see `SafeNSoundStore.claimReminder`).
+    public func claimReminder(userId: String, day: SafeNSoundLocalDate, at now: Timestamp, lease: Duration) async -> SafeNSoundUser? {
+        let path = Self.userPath(userId)
+        let claimed = try? await firestore.runTransaction { transaction -> SafeNSoundUser? in
+            let snapshot = try await transaction.get(path)
+            guard var user = Self.user(snapshot.fields), user.dailyReminderEnabled, (user.lastReminderDay ?? "") < day.description else { return nil }
+            if let claimedAt = user.reminderClaimedAt, claimedAt + lease > now { return nil }
+            user.reminderClaimedAt = now
+            transaction.update(path, ["reminderClaimedAt": .set(.timestamp(now))])
+            return user
+        }
+        return claimed ?? nil
+    }
+
+    /// A server transaction on `users/{uid}` (see `SafeNSoundStore.finishReminder`), tried up to
+    /// three times (each with its own attempts): a finish that never commits leaves the claim to
+    /// expire after its lease, and a later run could then send the day's reminder again.
+    public func finishReminder(userId: String, day: SafeNSoundLocalDate?, sentAt: Timestamp?) async {
+        let path = Self.userPath(userId)
+        for _ in 0..<3 {
+            let done: Void? = try? await firestore.runTransaction { transaction in
+                let snapshot = try await transaction.get(path)
+                guard snapshot.exists else { return }
+                var updates: FieldUpdates = ["reminderClaimedAt": .delete]
+                if let day, (snapshot["lastReminderDay"]?.stringValue ?? "") < day.description { updates["lastReminderDay"] = .set(.string(day.description)) }
+                if let sentAt { updates["lastReminderSentAt"] = .set(.timestamp(sentAt)) }
+                transaction.update(path, updates)
+            }
+            if done != nil { return }
+        }
+    }
+
+    /// Every alert, ordered by creation time then id.
+    public func allAlerts() async -> [SafeNSoundScheduledAlert] {
+        firestore.query("scheduled_alerts").compactMap(Self.alert).sorted { ($0.createdAt, $0.alertId) < ($1.createdAt, $1.alertId) }
+    }
+
+    /// Every alert of `userId`, ordered by creation time then id (`allAlerts` filtered to the user).
+    public func alerts(of userId: String) async -> [SafeNSoundScheduledAlert] {
+        firestore.query("scheduled_alerts", whereField: "userId", isEqualTo: .string(userId))
+            .compactMap(Self.alert).filter { $0.userId == userId }.sorted { ($0.createdAt, $0.alertId) < ($1.createdAt, $1.alertId) }
+    }
+}

@@ -1,0 +1,226 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Harness
+import Sim
+import Synchronization
+
+extension Rehearse {
+    /// `rehearse fuzz <scenario> --seeds A..<B`: a sweep in isolated worker processes, each seed
+    /// with its own swarm of faults; a failure artifact per failing seed (the first one shrunk),
+    /// the nondeterminism check on a sample of seeds, Sometimes goals checked across the sweep,
+    /// and a shard result JSON that `rehearse merge` combines.
+    struct FuzzCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "fuzz", abstract: "Run a scenario over a range of seeds.")
+
+        @Argument(help: "Scenario name.")
+        var scenario: String
+        @Option(name: .long, parsing: .unconditional, help: "Seed range A..<B (the whole sweep; a shard runs its part).")
+        var seeds: String
+        @Option(name: .long, parsing: .unconditional, help: "Worker processes run in parallel.")
+        var jobs: Int = 1
+        @Flag(name: .long, help: "Go on after the first failure.")
+        var keepGoing = false
+        @Flag(inversion: .prefixedNo, help: "Swarm testing: draw per seed which fault kinds are on and their rates.")
+        var swarm = true
+        @Flag(inversion: .prefixedNo, help: "Shrink the first failure (fewer parameters, faults, preemptions) into a replayable artifact.")
+        var shrink = true
+        @Option(name: .long, parsing: .unconditional, help: "Runs the shrinker may spend.")
+        var shrinkRuns: Int = FailureShrinker.defaultMaxRuns
+        @Option(name: .long, parsing: .unconditional, help: "Run one seed in N twice to check determinism (0: off).")
+        var determinismEvery: Int = SweepRunner.defaultDeterminismEvery
+        @Option(name: .long, parsing: .unconditional, help: "Run shard i of n of the seed range, e.g. 0/4.")
+        var shard: String?
+        @Flag(name: .long, help: "Take the shard from the job array: JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID (Slurm job array).")
+        var shardFromEnv = false
+        @Option(name: .long, parsing: .unconditional, help: "Shard count with --shard-from-env (default: JOB_COMPLETIONS or SLURM_ARRAY_TASK_COUNT).")
+        var shards: Int?
+        @Option(name: .long, parsing: .unconditional, help: "Where to write the shard result JSON (default: <report-dir>/<scenario>/sweep[-shard-i-of-n].json).")
+        var result: String?
+        @Flag(name: .long, help: "Run seeds in this process (no crash isolation).")
+        var inProcess = false
+        @Option(name: .long, parsing: .unconditional, help: "Also write a JUnit XML report here (a test case per check over the sweep, failures with their seeds and replay lines).")
+        var junit: String?
+        @Flag(name: .long, help: "Continue the sweep recorded in the result file (after a kill or a stop): skip its seeds; the scenario, strategy, variant, parameters, swarm, thresholds and range must match.")
+        var resume = false
+        @OptionGroup var options: RunOptions
+
+        /// Seeds between two progressive writes of the result file, and the longest wall-clock
+        /// gap between them: a killed sweep loses at most this much work.
+        static let checkpointSeeds = 100
+        static let checkpointInterval = Duration.seconds(5)
+
+        func run() throws {
+            let whole: SeedRange
+            do { whole = try SeedRange(parsing: seeds) } catch { throw InputError.fail(error.description) }
+            try Limits.check(jobs, in: Limits.jobs, option: "--jobs", limit: "jobs")
+            try Limits.check(determinismEvery, in: Limits.determinismEvery, option: "--determinism-every", limit: "determinismEvery")
+            try Limits.check(shrinkRuns, in: Limits.shrinkRuns, option: "--shrink-runs", limit: "shrinkRuns")
+            let selection = try ShardSelection.resolve(
+                shard: shard, fromEnvironment: shardFromEnv, shards: shards, environment: ProcessInfo.processInfo.environment)
+            let range = selection.map { whole.shard($0.index, of: $0.count) } ?? whole
+            let template = try options.request(scenario: scenario, seed: range.low, defaultStrategy: .portfolio)
+            let resultPath = result ?? "\(options.reportDir)/\(scenario)/sweep\(selection.map { "-shard-\($0.index)-of-\($0.count)" } ?? "").json"
+            do { try AtomicFile.refuseUnusualTarget(resultPath) } catch { throw InputError.fail("--result: \(error.description)") }
+            guard !resultPath.isEmpty else { throw InputError.fail("--result is empty") }
+            try JUnitOutput.check(junit)
+            let build = Fingerprint.current
+            let fresh = try SweepRunner(template: template, swarm: swarm, determinismEvery: determinismEvery, failureDirectory: nil)
+                .emptyResult(range: range, shard: selection?.label, build: build)
+            var initial = fresh
+            if resume {
+                let previous: SweepResult
+                do { previous = try SweepResult.read(resultPath) } catch { throw InputError.fail("--resume: \(error.description)") }
+                if let mismatch = Self.resumeMismatch(previous, initial) {
+                    throw InputError.fail("--resume: \(resultPath) recorded a different sweep (\(mismatch)); run with the same flags or without --resume")
+                }
+                initial = previous
+            }
+            // One folder per sweep (a resume continues in its own): artifacts of an older sweep
+            // into the same report folder never mix with this one's.
+            let failureDirectory = initial.failureDirectory ?? Self.newFailureDirectory(options.reportDir, scenario: scenario, range: range, shard: selection)
+            initial.failureDirectory = failureDirectory
+            let runner = SweepRunner(template: template, swarm: swarm, determinismEvery: determinismEvery, failureDirectory: failureDirectory)
+            let pending = Self.gaps(in: range, done: initial.ranges)
+            let remaining = pending.reduce(0) { $0 + $1.count }
+            print("\(ScenarioRegistry.commandName) fuzz \(scenario) seeds=\(range)\(selection.map { " shard=\($0.label) of \(whole)" } ?? "") strategy=\(template.strategy) variant=\(template.variant ?? "careful") swarm=\(swarm ? "on" : "off") determinism=\(determinismEvery == 0 ? "off" : "1/\(determinismEvery)") build=\(build)\(resume ? " resuming: \(initial.seedsRun) done, \(remaining) to run" : "")")
+            let recorder = SweepRecorder(initial, path: resultPath)
+            try recorder.checkpoint()
+            let progress = ProgressBar(total: remaining, label: "fuzz \(scenario)", quiet: options.quiet)
+            let completed = Atomic<Int>(0)
+            let tick: @Sendable () -> Void = { progress.update(completed.add(1, ordering: .relaxed).newValue) }
+            if remaining > 0 {
+                if inProcess {
+                    seeds: for part in pending {
+                        for seed in part.low..<part.high {
+                            let (seedResult, _) = try runner.run(seed: seed)
+                            recorder.add(seedResult)
+                            tick()
+                            if !seedResult.passed && !keepGoing { break seeds }
+                        }
+                    }
+                } else {
+                    try WorkerPool(workerArguments: workerArguments(failureDirectory), pending: pending, jobs: jobs, stopAtFirstFailure: !keepGoing).run(
+                        onResult: { seedResult in recorder.add(seedResult); tick(); return true },
+                        onCrash: { crash in
+                            let failure = Self.recordCrash(crash, runner: runner, directory: failureDirectory, build: build)
+                            recorder.add(SweepSeedResult(seed: crash.seed, passed: false, failure: failure, reached: [], deterministic: nil, histograms: [:]))
+                            tick()
+                            return true
+                        })
+                }
+            }
+            progress.finish()
+            let final = recorder.result
+            for failure in final.failures {
+                print("FAIL seed \(failure.seed): \(failure.kind): \(failure.message)")
+                if let artifact = failure.artifact { print("  replay: \(ScenarioRegistry.commandName) replay \(artifact)") }
+            }
+            var shrunkArtifact: (artifact: FailureArtifact, path: String)?
+            if shrink, let first = final.failures.first(where: { $0.kind != .crash && $0.kind != .nondeterminism }) {
+                let shrunk = try FailureShrinker.shrink(runner.request(seed: first.seed), maxRuns: shrinkRuns)
+                let path = "\(failureDirectory)/\(shrunk.artifact.fileName)"
+                try shrunk.artifact.write(to: path)
+                Self.printShrunk(shrunk.artifact, path: path)
+                shrunkArtifact = (shrunk.artifact, path)
+            }
+            let verified = final.failures.compactMap(\.replayed)
+            if !verified.isEmpty {
+                let reproduced = verified.filter { $0 }.count
+                print("replay check: \(reproduced) of \(verified.count) failure artifact(s) replayed to the same check, step and trace\(reproduced == verified.count ? "" : "; NOT replayed: seeds " + final.failures.filter { $0.replayed == false }.map { "\($0.seed)" }.joined(separator: ", "))")
+            }
+            let checked = final.determinismChecked.count
+            print("nondeterminism check: \(checked) seed(s) run twice\(final.failures.contains { $0.kind == .nondeterminism } ? ", MISMATCH" : ", all deterministic")")
+            try recorder.checkpoint(force: true)
+            if let faults = final.faults, !faults.isEmpty {
+                print("faults observed/expected: " + faults.map(\.summary).joined(separator: "; "))
+            }
+            let coverage = final.coverageSummary
+            print("\(final.seedsRun) seeds run, \(final.seedsPassed) passed, \(final.failures.count) failed\(coverage.isEmpty ? "" : "; \(coverage)")")
+            if final.seedsRun < range.count {
+                print("stopped after \(final.seedsRun) of \(range.count) seeds (recorded: \(final.ranges.map(\.description).joined(separator: ", "))); go on with --resume\(keepGoing ? "" : " --keep-going")")
+            }
+            print("failures: \(failureDirectory)")
+            print("result: \(resultPath)")
+            print("page: \(try SweepPage.write(final, resultPath: resultPath, shrunk: shrunkArtifact))")
+            try JUnitOutput.write(JUnitReport.sweep(final, command: "\(ScenarioRegistry.commandName) fuzz"), to: junit)
+            if !final.passed { throw ExitCode(1) }
+        }
+
+        /// Why `previous` (a result file) is not the sweep `current` describes; nil when it is.
+        static func resumeMismatch(_ previous: SweepResult, _ current: SweepResult) -> String? {
+            if previous.scenario != current.scenario { return "scenario \(previous.scenario), not \(current.scenario)" }
+            if previous.strategy != current.strategy { return "strategy \(previous.strategy), not \(current.strategy)" }
+            if previous.variant != current.variant { return "variant \(previous.variant ?? "careful"), not \(current.variant ?? "careful")" }
+            if previous.parameters != current.parameters { return "parameters \(previous.parameters.sorted { $0.key < $1.key }), not \(current.parameters.sorted { $0.key < $1.key })" }
+            if previous.swarm != current.swarm { return "swarm \(previous.swarm ? "on" : "off"), not \(current.swarm ? "on" : "off")" }
+            if (previous.thresholds ?? []) != (current.thresholds ?? []) { return "thresholds \(previous.thresholds ?? []), not \(current.thresholds ?? [])" }
+            if previous.shard != current.shard { return "shard \(previous.shard ?? "none"), not \(current.shard ?? "none")" }
+            if let requested = previous.requested, requested != current.requested { return "range \(requested), not \(current.requested.map(\.description) ?? "?")" }
+            return nil
+        }
+
+        /// The seeds of `range` not in `done` (sorted, disjoint), as ranges.
+        static func gaps(in range: SeedRange, done: [SeedRange]) -> [SeedRange] {
+            var result: [SeedRange] = []
+            var low = range.low
+            for part in done where part.high > low && part.low < range.high {
+                if part.low > low { result.append(SeedRange(low: low, high: part.low)) }
+                low = max(low, part.high)
+            }
+            if low < range.high { result.append(SeedRange(low: low, high: range.high)) }
+            return result
+        }
+
+        /// `<report-dir>/<scenario>/failures/<range>[-shard-i-of-n]-<UTC time>-<pid>`: unique per
+        /// sweep (the wall clock only names the folder; nothing simulated reads it).
+        static func newFailureDirectory(_ reportDir: String, scenario: String, range: SeedRange, shard: ShardSelection?) -> String {
+            var time = time_t(Date().timeIntervalSince1970)
+            var parts = tm()
+            gmtime_r(&time, &parts)
+            let stamp = String(format: "%04d%02d%02dT%02d%02d%02dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday, parts.tm_hour, parts.tm_min, parts.tm_sec)
+            let shardPart = shard.map { "-shard-\($0.index)-of-\($0.count)" } ?? ""
+            return "\(reportDir)/\(scenario)/failures/\(range.low)-\(range.high)\(shardPart)-\(stamp)-\(getpid())"
+        }
+
+        /// The worker's command line: the same run options, swarm and sampling.
+        func workerArguments(_ failureDirectory: String) -> [String] {
+            var arguments = [scenario, "--strategy", options.strategy ?? "portfolio", "--failure-dir", failureDirectory, "--determinism-every", "\(determinismEvery)"]
+            if let window = options.timingWindow { arguments += ["--timing-window", window] }
+            arguments.append(swarm ? "--swarm" : "--no-swarm")
+            for pair in options.param { arguments += ["--param", pair] }
+            if let variant = options.variant { arguments += ["--variant", variant] }
+            for threshold in options.threshold { arguments += ["--threshold", threshold] }
+            return arguments
+        }
+
+        /// Writes the crash artifact of a worker that died on a seed.
+        static func recordCrash(_ crash: WorkerPool.Crash, runner: SweepRunner, directory: String, build: BuildFingerprint) -> SweepFailure {
+            let request = runner.request(seed: crash.seed)
+            let cause = crash.signal.map { "signal \($0)" } ?? "exit status \(crash.status)"
+            let lastError = crash.standardError.split(separator: "\n").first { $0.contains("Fatal error") || $0.contains("failed:") }.map(String.init)
+            let message = "worker died with \(cause) on seed \(crash.seed)\(lastError.map { ": \($0)" } ?? "")"
+            let artifact = FailureArtifact(
+                kind: .crash, identity: RunIdentity(
+                    scenario: request.scenario, seed: crash.seed, strategy: request.strategy.description, variant: request.variant,
+                    parameters: (try? ScenarioRunner.prepare(request).1.values) ?? request.parameters, swarm: request.swarm),
+                decisions: [],
+                violation: nil, message: message, signal: crash.signal ?? 0, build: build, story: [message],
+                timingWindowNanoseconds: request.effectiveTimingWindowNanoseconds)
+            let path = "\(directory)/\(artifact.fileName)"
+            let written = (try? artifact.write(to: path)) != nil
+            return SweepFailure(seed: crash.seed, kind: .crash, check: nil, step: nil, message: message, artifact: written ? path : nil)
+        }
+
+        static func printShrunk(_ artifact: FailureArtifact, path: String) {
+            if let shrink = artifact.shrink {
+                let changed = artifact.parameters.keys.sorted().filter { shrink.parametersBefore[$0] != artifact.parameters[$0] }
+                    .map { "\($0) \(shrink.parametersBefore[$0]!)→\(artifact.parameters[$0]!)" }
+                print("shrunk seed \(artifact.seed) in \(shrink.runs) runs: preemptions \(shrink.preemptionsBefore)→\(shrink.preemptionsAfter); fault kinds \(shrink.faultKindsBefore.count)→\(shrink.faultKindsAfter.count); parameters \(changed.isEmpty ? "unchanged" : changed.joined(separator: ", "))")
+            }
+            print("story:")
+            for line in artifact.story { print("  \(line)") }
+            print("  replay: \(ScenarioRegistry.commandName) replay \(path)")
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import ArgumentParser
+import Harness
+
+/// The options of a load run, shared by `rehearse load` and `rehearse compare <scenario>`: the
+/// k6 executor (inferred from the flags given), the clock, the design and the thresholds.
+struct LoadOptions: ParsableArguments {
+    @Option(name: .long, parsing: .unconditional, help: "k6 executor: constant-arrival-rate, ramping-arrival-rate, constant-vus or ramping-vus (default: inferred from --rate/--vus/--stages/--ramp-to).")
+    var executor: String?
+    @Option(name: .long, parsing: .unconditional, help: "Open model: arrivals per second (the start rate with --stages/--ramp-to), e.g. 500/s, 50, 600/m.")
+    var rate: String?
+    @Option(name: .customLong("ramp-to"), parsing: .unconditional, help: "Open model: ramp the rate linearly to this over --duration, e.g. 200/s (one stage).")
+    var rampTo: String?
+    @Option(name: .long, parsing: .unconditional, help: "Closed model: virtual users (the start count with --stages), each looping iteration → think time.")
+    var vus: Int?
+    @Option(name: .long, parsing: .unconditional, help: "Ramping executors: k6 stages duration:target, e.g. '30s:100,1m:500' (rates per second, or VUs with --vus).")
+    var stages: String?
+    @Option(name: .customLong("think-time"), parsing: .unconditional, help: "Closed model: pause after each iteration, e.g. 100ms (default 0).")
+    var thinkTime: String?
+    @Option(name: .long, parsing: .unconditional, help: "How long iterations keep starting, e.g. 10s, 500ms, 10m (not with --stages).")
+    var duration: String?
+    @Option(name: [.customLong("max-vus"), .customLong("max-in-flight")], parsing: .unconditional, help: "Open model: k6's maxVUs, the bound on iterations running at once; arrivals beyond it are dropped and counted.")
+    var maxVUs: Int = 10_000
+    @Option(name: .customLong("graceful-stop"), parsing: .unconditional, help: "How long iterations still running after the duration may finish before they are abandoned (default 60s).")
+    var gracefulStop: String = "60s"
+    @Flag(name: .long, help: "Run on the simulator in virtual time (one core, reproducible by --seed) instead of the real runtime's wall clock.")
+    var virtual = false
+    @Option(name: .long, parsing: .unconditional, help: "Seed of the run's randomness (virtual runs: the whole run).", transform: Limits.seed)
+    var seed: UInt64 = 1
+    @Option(name: .long, parsing: .singleValue, help: "Latency threshold such as placeBid.p99<2s (repeatable).")
+    var threshold: [String] = []
+
+    /// The validated request for `scenario` (bad input → exit 2 with one line).
+    func request(scenario: String, variant: String?) throws -> LoadRequest {
+        let definition: any Scenario
+        do { definition = try ScenarioRegistry.scenario(named: scenario) } catch { throw InputError.fail(error.description) }
+        guard let profile = LoadProfile.named(scenario) else {
+            throw InputError.fail("scenario \(scenario) has no load profile; load mode supports: \(LoadRunner.profiledScenarios.joined(separator: ", "))")
+        }
+        if let variant, !definition.variants.contains(variant) {
+            throw InputError.fail("variant '\(variant)' is not a variant of \(scenario); variants: \(definition.variants.joined(separator: ", "))")
+        }
+        let executor = try makeExecutor()
+        let think = try thinkTime.map { text in
+            guard !executor.isOpen else { throw InputError.fail("--think-time belongs to the closed model (--vus)") }
+            guard let parsed = Self.parseDuration(text), parsed <= .seconds(3600) else {
+                throw InputError.fail("--think-time '\(text)' must be a duration up to 1h with unit ms, s, m or h (e.g. 100ms)")
+            }
+            return parsed
+        } ?? .zero
+        try Limits.check(maxVUs, in: Limits.loadInFlight, option: "--max-vus", limit: "loadInFlight")
+        guard let stop = Self.parseDuration(gracefulStop), stop <= .seconds(3600) else {
+            throw InputError.fail("--graceful-stop '\(gracefulStop)' must be a duration up to 1h with unit ms, s, m or h (e.g. 30s)")
+        }
+        let thresholds: [Threshold]
+        do { thresholds = try threshold.map { (text: String) throws(ScenarioError) in try Threshold(parsing: text) } } catch {
+            throw InputError.fail(error.description)
+        }
+        for threshold in thresholds where !profile.operations.contains(threshold.operation) {
+            throw InputError.fail("threshold '\(threshold.expression)' names no operation of \(scenario)'s load profile; operations: \(profile.operations.joined(separator: ", "))")
+        }
+        return LoadRequest(
+            scenario: scenario, executor: executor, thinkTime: think, clock: virtual ? .virtual : .wall, variant: variant,
+            thresholds: thresholds, seed: seed, maxVUs: maxVUs, gracefulStop: stop, gitCommit: Fingerprint.current.commit,
+            commandLine: (["rehearse"] + CommandLine.arguments.dropFirst()).joined(separator: " "))
+    }
+
+    /// The executor the flags describe.
+    func makeExecutor() throws -> LoadExecutor {
+        let parsedStages = try stages.map(Self.parseStages)
+        if parsedStages != nil && duration != nil { throw InputError.fail("--stages sets the duration; drop --duration") }
+        if parsedStages != nil && rampTo != nil { throw InputError.fail("--ramp-to and --stages exclude each other (--ramp-to R is the one stage '<duration>:R')") }
+        func fixedDuration() throws -> Duration {
+            guard let text = duration else { throw InputError.fail("give --duration (e.g. 10s) or --stages (e.g. '30s:100,1m:500')") }
+            guard let parsed = Self.parseDuration(text), parsed > .zero, parsed <= .seconds(24 * 3600) else {
+                throw InputError.fail("--duration '\(text)' must be a positive duration up to 24h with unit ms, s, m or h (e.g. 10s)")
+            }
+            return parsed
+        }
+        let result: LoadExecutor
+        switch (rate, vus) {
+        case (nil, nil): throw InputError.fail("give --rate R/s (open model) or --vus N (closed model)")
+        case (.some, .some): throw InputError.fail("--rate (open model) and --vus (closed model) exclude each other")
+        case (let rateText?, nil):
+            let start = try Self.parseRate(rateText, option: "--rate", allowZero: parsedStages != nil)
+            if let parsedStages {
+                for stage in parsedStages { _ = try Self.checkRate(stage.target, text: "\(stage.target)", option: "--stages", allowZero: true) }
+                result = .rampingArrivalRate(startRate: start, stages: parsedStages)
+            } else if let rampTo {
+                let target = try Self.parseRate(rampTo, option: "--ramp-to", allowZero: true)
+                result = .rampingArrivalRate(startRate: start, stages: [LoadStage(duration: try fixedDuration(), target: target)])
+            } else {
+                result = .constantArrivalRate(rate: start, duration: try fixedDuration())
+            }
+        case (nil, let users?):
+            guard rampTo == nil else { throw InputError.fail("--ramp-to belongs to the open model (--rate); ramp VUs with --stages") }
+            if let parsedStages {
+                try Limits.check(users, in: 0...Limits.loadUsers.upperBound, option: "--vus", limit: "loadUsers")
+                for stage in parsedStages {
+                    guard stage.target == stage.target.rounded(), Int(exactly: stage.target).map(Limits.loadUsers.contains) ?? false || stage.target == 0 else {
+                        throw InputError.fail("--stages target \(stage.target) must be a whole number of VUs in 0...\(Limits.loadUsers.upperBound)")
+                    }
+                }
+                result = .rampingVUs(startVUs: users, stages: parsedStages)
+            } else {
+                try Limits.check(users, in: Limits.loadUsers, option: "--vus", limit: "loadUsers")
+                result = .constantVUs(vus: users, duration: try fixedDuration())
+            }
+        }
+        guard result.duration > .zero, result.duration <= .seconds(24 * 3600) else {
+            throw InputError.fail("the stages last \(result.duration); a load run lasts more than 0s and at most 24h")
+        }
+        if let executor, executor != result.name {
+            throw InputError.fail("--executor \(executor) does not match the flags given, which describe \(result.name)")
+        }
+        return result
+    }
+
+    /// `30s:100,1m:500` → stages (each a positive duration and a target ≥ 0).
+    static func parseStages(_ text: String) throws -> [LoadStage] {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard !parts.isEmpty, parts.count <= 100 else { throw InputError.fail("--stages '\(text)' must list 1 to 100 stages duration:target, like '30s:100,1m:500'") }
+        return try parts.map { part in
+            let pieces = part.split(separator: ":", omittingEmptySubsequences: false)
+            guard pieces.count == 2, let duration = parseDuration(String(pieces[0])), duration > .zero,
+                  let target = Double(pieces[1]), target.isFinite, target >= 0 else {
+                throw InputError.fail("--stages '\(text)': stage '\(part)' must be duration:target with a positive duration and a target ≥ 0, like 30s:100")
+            }
+            return LoadStage(duration: duration, target: target)
+        }
+    }
+
+    /// `50`, `50/s`, `600/m`, `0.5/s` → arrivals per second (0 < rate ≤ 100000/s).
+    static func parseRate(_ text: String, option: String, allowZero: Bool = false) throws -> Double {
+        var number = Substring(text), per = 1.0
+        if let slash = text.firstIndex(of: "/") {
+            number = text[..<slash]
+            switch text[text.index(after: slash)...] {
+            case "s": per = 1
+            case "m": per = 60
+            case "h": per = 3600
+            default: number = ""
+            }
+        }
+        return try checkRate(Double(number).map { $0 / per }, text: text, option: option, allowZero: allowZero)
+    }
+
+    static func checkRate(_ value: Double?, text: String, option: String, allowZero: Bool) throws -> Double {
+        guard let value, value.isFinite, value > 0 || (allowZero && value == 0), value <= 100_000 else {
+            throw InputError.fail("\(option) '\(text)' must be a positive rate up to 100000/s, like 50/s or 600/m")
+        }
+        return value
+    }
+
+    /// `500ms`, `10s`, `2m`, `1h`, `250us`; a bare number is seconds.
+    static func parseDuration(_ text: String) -> Duration? {
+        let units: [(String, Double)] = [("ns", 1), ("us", 1e3), ("ms", 1e6), ("s", 1e9), ("m", 60e9), ("h", 3600e9)]
+        var number = text, scale = 1e9
+        for (suffix, factor) in units where text.hasSuffix(suffix) {
+            let candidate = String(text.dropLast(suffix.count))
+            if Double(candidate) != nil { number = candidate; scale = factor; break }
+        }
+        guard let value = Double(number), value.isFinite, value >= 0, value * scale < 1e18 else { return nil }
+        return .nanoseconds(Int64(value * scale))
+    }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import Harness
+import Sim
+
+extension Rehearse {
+    /// `rehearse merge <shard results…>`: one sweep result from the shards of a job array
+    /// (histograms added, failures listed), latency thresholds judged over the merged histograms;
+    /// exit 1 if any shard failed, a goal was never reached or a threshold is missed.
+    struct MergeCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "merge", abstract: "Merge shard results of a sweep into one.")
+
+        @Argument(help: "Shard result JSON files written by fuzz --shard.")
+        var results: [String]
+        @Option(name: .long, parsing: .unconditional, help: "Where to write the merged result.")
+        var output: String = "reports/merged.json"
+        @Option(name: .long, parsing: .singleValue, help: "Latency threshold over the merged sweep such as placeBid.p99<2s (repeatable).")
+        var threshold: [String] = []
+        @Option(name: .long, parsing: .unconditional, help: "Also write a JUnit XML report here (a test case per check over the merged sweep).")
+        var junit: String?
+
+        func run() throws {
+            guard !results.isEmpty else { throw InputError.fail("merge needs at least one shard result") }
+            guard !output.isEmpty else { throw InputError.fail("--output is empty") }
+            do { try AtomicFile.refuseUnusualTarget(output) } catch { throw InputError.fail("--output: \(error.description)") }
+            try JUnitOutput.check(junit)
+            let thresholds: [Threshold]
+            do { thresholds = try threshold.map { (text: String) throws(ScenarioError) in try Threshold(parsing: text) } } catch {
+                throw InputError.fail(error.description)
+            }
+            var shards: [SweepResult] = []
+            for path in results {
+                do { shards.append(try SweepResult.read(path)) } catch { throw InputError.fail(error.description) }
+            }
+            // Merged one shard at a time, so a refusal names the file that does not fit.
+            var merged = shards[0]
+            do { merged = try SweepResult.merge([merged]) } catch { throw InputError.fail("\(results[0]): \(error.description)") }
+            for (path, shard) in zip(results, shards).dropFirst() {
+                do { merged = try SweepResult.merge([merged, shard]) } catch { throw InputError.fail("\(path): \(error.description)") }
+            }
+            if !thresholds.isEmpty {
+                // The scenario's declared operations (or, for a scenario this build lacks, those the sweep recorded).
+                let operations = (try? ScenarioRegistry.scenario(named: merged.scenario).operations) ?? merged.latency.map(\.operation)
+                for threshold in thresholds where !operations.contains(threshold.operation) {
+                    throw InputError.fail("threshold '\(threshold.expression)' names no operation of \(merged.scenario); operations: \(operations.joined(separator: ", "))")
+                }
+                merged.mergeThresholds = merged.evaluate(thresholds)
+            }
+            StaleTemporaryFiles.clean(beside: output)
+            try AtomicFile.write(merged.json(), to: output)
+            for failure in merged.failures {
+                print("FAIL seed \(failure.seed): \(failure.kind): \(failure.message)\(failure.artifact.map { " (\($0))" } ?? "")")
+            }
+            for operation in merged.latency {
+                print("  \(operation.operation): n=\(operation.count) p50=\(operation.p50Microseconds)us p99=\(operation.p99Microseconds)us max=\(operation.maxMicroseconds)us")
+            }
+            for verdict in merged.mergeThresholds ?? [] {
+                let observed = verdict.observedNanoseconds.map { ReportFormat.duration($0) } ?? "no samples"
+                print("threshold \(verdict.expression) over the merged sweep: \(verdict.passed ? "met" : "MISSED") (observed \(observed))")
+            }
+            let coverage = merged.coverageSummary
+            print("merged \(shards.count) shard(s) over \(merged.ranges.map(\.description).joined(separator: ", ")): \(merged.seedsRun) seeds, \(merged.seedsPassed) passed, \(merged.failures.count) failed\(coverage.isEmpty ? "" : "; \(coverage)")")
+            print("result: \(output)")
+            print("page: \(try SweepPage.write(merged, resultPath: output))")
+            try JUnitOutput.write(JUnitReport.sweep(merged, command: "\(ScenarioRegistry.commandName) merge"), to: junit)
+            if !merged.passed { throw ExitCode(1) }
+        }
+    }
+}

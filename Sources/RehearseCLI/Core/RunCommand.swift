@@ -1,0 +1,32 @@
+import ArgumentParser
+import Harness
+
+extension Rehearse {
+    /// `rehearse run <scenario>`: one seed, a report folder, exit 1 on a violation or missed threshold.
+    struct RunCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "run", abstract: "Run one seed of a scenario and write its report.")
+
+        @Argument(help: "Scenario name (see `rehearse list`).")
+        var scenario: String
+        @Option(name: .long, parsing: .unconditional, help: "Seed (0...\(UInt64.max)).", transform: Limits.seed)
+        var seed: UInt64 = 1
+        @Flag(name: .long, help: "Swarm testing: draw this seed's fault kinds and rates (as fuzz does).")
+        var swarm = false
+        @Option(name: .long, parsing: .unconditional, help: "Also write a JUnit XML report here (a test case per check).")
+        var junit: String?
+        @OptionGroup var options: RunOptions
+
+        func run() throws {
+            var request = try options.request(scenario: scenario, seed: seed)
+            try JUnitOutput.check(junit)
+            if swarm { request.swarm = SwarmConfiguration.draw(seed: seed, kinds: try ScenarioRegistry.scenario(named: request.scenario).swarmKinds) }
+            if !options.quiet {
+                print("\(ScenarioRegistry.commandName) run \(request.scenario) seed=\(request.seed) strategy=\(request.strategy) variant=\(request.variant ?? "careful")\(request.swarm.map { " swarm: \($0)" } ?? "")")
+            }
+            let (report, trace) = try ScenarioRunner.run(request)
+            let folder = try ReportWriter.write(report, trace: trace, to: options.reportDir)
+            try JUnitOutput.write(JUnitReport.run(report, folder: folder), to: junit, quiet: options.quiet)
+            try Verdict.print(report, folder: folder, quiet: options.quiet)
+        }
+    }
+}

@@ -1,0 +1,11 @@
+import ArgumentParser
+import RehearseCLI
+
+/// The built-in `rehearse`'s own commands: they know the five apps and the kernel's workloads, so a
+/// user's `Rehearse.main(scenarios:)` does not ship them.
+public enum RehearseTools {
+    /// `zoo`, `timeline`, `selfcheck` and `bench`, in help order.
+    public static let commands: [any ParsableCommand.Type] = [
+        Rehearse.ZooCommand.self, Rehearse.TimelineCommand.self, SelfCheckCommand.self, BenchCommand.self,
+    ]
+}

@@ -1,0 +1,6 @@
+import RehearseCLI
+
+extension Rehearse.ZooCommand: Simulates {}
+extension Rehearse.TimelineCommand: Simulates {}
+extension SelfCheckCommand: Simulates {}
+extension BenchCommand: Simulates {}

@@ -1,0 +1,27 @@
+import FirebaseHarness
+import Harness
+import SimulatedFirebase
+
+extension PrivacyRevocationScenario {
+    /// The checks this scenario makes, as values: call sites name them, so a typo does not compile
+    /// (it would otherwise be a check that is silently never evaluated).
+    enum Check {
+        static let noReadAfterRevocation = CheckDeclaration(
+            .always, "no-read-after-revocation",
+            "a profile read succeeds only if some state in effect while it ran allowed it (public, or a shared community)", operations: ["read"])
+        static let noWrongDenial = CheckDeclaration(
+            .always, "no-wrong-denial", "a profile read is refused only if some state in effect while it ran refused it", operations: ["read"])
+        static let joinedGroupsHidden = CheckDeclaration(
+            .always, "joined-groups-respect-setting",
+            "a user's communities are shown only if some state in effect allowed it (showJoinedGroups: public; groups-only and a shared community), as a list then in effect",
+            operations: ["read"])
+        static let authorMetadataCurrent = CheckDeclaration(
+            .eventually, "author-metadata-current",
+            "every post's author info (username, avatarPrivacy, thumbnail URL only for a public avatar) matches the live profile, once idle",
+            operations: ["privacy", "post"])
+        static let readRevoked = CheckDeclaration(
+            .sometimes, "read-refused-after-revocation", "a read was refused that an earlier state would have allowed")
+        static let readGranted = CheckDeclaration(
+            .sometimes, "read-allowed-after-grant", "a read succeeded that an earlier state would have refused")
+    }
+}

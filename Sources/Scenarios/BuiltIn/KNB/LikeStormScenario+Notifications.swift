@@ -1,0 +1,102 @@
+import Domain
+import FirebaseHarness
+import Harness
+import SimulatedFirebase
+
+extension LikeStormScenario {
+    /// The POST_LIKE and POST_REPLY checks, once the backend is idle. The oracle is the users' own
+    /// record (`FeedLog`: who sent and who was told of a like, which replies were confirmed), not
+    /// the functions' de-duplication keys: the author's inbox and the outbox's pushes are counted
+    /// per liker and per reply, whatever ids the functions gave them.
+    static func checkNotifications(_ app: KNBApp, author: String, log: FeedLog, _ context: ScenarioContext) {
+        guard !context.isStopped else { return }
+        let firestore = app.backend.firestore
+        let attempted = log.likesAttempted
+        let replies = log.repliesConfirmed
+        typealias Like = FeedLog.Like
+        struct LikePush: Hashable { let like: Like, token: String }
+        struct ReplyPush: Hashable { let reply: String, token: String }
+
+        // The author's inbox: every POST_LIKE / POST_REPLY document, counted per liker and reply.
+        var likeDocuments: [Like: Int] = [:], replyDocuments: [String: Int] = [:]
+        var likeObservations = 0, replyObservations = 0
+        var likeFailure: String?, replyFailure: String?
+        for document in firestore.query("users/\(author)/notifications") {
+            let data = document["data"]?.mapValue ?? [:]
+            let post = data["postId"]?.stringValue ?? "?"
+            switch document["type"]?.stringValue {
+            case "POST_LIKE":
+                let like = Like(post: post, user: data["liker"]?.stringValue ?? "?")
+                likeDocuments[like, default: 0] += 1
+                likeObservations += 1
+                if likeFailure == nil, likeDocuments[like]! > 1 {
+                    likeFailure = "\(author)'s inbox has \(likeDocuments[like]!) POST_LIKE for \(like.user) on post \(post)"
+                } else if likeFailure == nil, !attempted.contains(like) {
+                    likeFailure = "\(author)'s inbox has a POST_LIKE for \(like.user) on post \(post), who never sent a like of it"
+                }
+            case "POST_REPLY":
+                let reply = data["replyId"]?.stringValue ?? "?"
+                replyDocuments[reply, default: 0] += 1
+                replyObservations += 1
+                if replyFailure == nil, replyDocuments[reply]! > 1 {
+                    replyFailure = "\(author)'s inbox has \(replyDocuments[reply]!) POST_REPLY for reply \(reply)"
+                } else if replyFailure == nil, let parent = replies[reply], parent != post {
+                    replyFailure = "POST_REPLY for reply \(reply) names post \(post), but it replied to \(parent)"
+                }
+            default:
+                continue
+            }
+        }
+        // Pushes: one per liker (reply) and token, to the author, only for likes that were sent.
+        var likePushes: Set<LikePush> = [], replyPushes: Set<ReplyPush> = []
+        for record in app.backend.outbox.records where record.channel == .push {
+            switch record.type {
+            case "POST_LIKE":
+                let like = Like(post: record.payload["postId"] ?? "?", user: record.payload["liker"] ?? "?")
+                likeObservations += 1
+                guard likeFailure == nil else { continue }
+                if record.recipient != author {
+                    likeFailure = "POST_LIKE for \(like.user) on post \(like.post) went to \(record.recipient), not the author \(author)"
+                } else if !attempted.contains(like) {
+                    likeFailure = "POST_LIKE push for \(like.user) on post \(like.post), who never sent a like of it"
+                } else if !likePushes.insert(LikePush(like: like, token: record.token ?? "")).inserted {
+                    likeFailure = "second POST_LIKE push for \(like.user) on post \(like.post) to \(author) [\(record.token ?? "")]"
+                }
+            case "POST_REPLY":
+                let reply = record.payload["replyId"] ?? "?"
+                replyObservations += 1
+                guard replyFailure == nil else { continue }
+                if record.recipient != author {
+                    replyFailure = "POST_REPLY for reply \(reply) went to \(record.recipient), not the parent's author \(author)"
+                } else if !replyPushes.insert(ReplyPush(reply: reply, token: record.token ?? "")).inserted {
+                    replyFailure = "second POST_REPLY push for reply \(reply) to \(author) [\(record.token ?? "")]"
+                }
+            default:
+                continue
+            }
+        }
+        // Replies notified but never confirmed (a time-out that committed) cannot outnumber the
+        // replies sent without a confirmation.
+        let unconfirmedNotified = replyDocuments.keys.filter { replies[$0] == nil }.count
+        let unconfirmedSent = log.repliesAttempted - replies.count
+        replyObservations += 1
+        if replyFailure == nil, unconfirmedNotified > unconfirmedSent {
+            replyFailure = "\(unconfirmedNotified) POST_REPLY for replies nobody was told of, but only \(unconfirmedSent) reply attempts went unconfirmed"
+        }
+        context.always(Check.likeNotifiedOncePerLiker, observations: likeObservations, firstFailure: likeFailure)
+        context.always(Check.replyNotifiedOnce, observations: replyObservations, firstFailure: replyFailure)
+
+        // Checked on posts nobody deleted: a like of a post being deleted is not owed a
+        // notification (and a device guard may report success for a tap it dropped on one).
+        let deleted = log.deletesSent
+        for like in log.likesConfirmed where !deleted.contains(like.post) {
+            context.eventually(Check.everyLikeNotified, likeDocuments[like] != nil,
+                               "\(like.user) was told their like of post \(like.post) succeeded, but \(author) has no POST_LIKE for it")
+        }
+        // A reply to a post being deleted may be removed before its trigger notifies: not owed.
+        for reply in replies.keys.sorted() where !deleted.contains(replies[reply]!) {
+            context.eventually(Check.everyReplyNotified, replyDocuments[reply] != nil,
+                               "reply \(reply) to post \(replies[reply]!) was confirmed, but \(author) has no POST_REPLY for it")
+        }
+    }
+}

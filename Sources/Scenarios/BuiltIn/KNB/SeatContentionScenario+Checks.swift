@@ -1,0 +1,16 @@
+import FirebaseHarness
+import Harness
+import SimulatedFirebase
+
+extension SeatContentionScenario {
+    /// The checks this scenario makes, as values: call sites name them, so a typo does not compile
+    /// (it would otherwise be a check that is silently never evaluated).
+    enum Check {
+        static let noSeatDoubleBooked = CheckDeclaration(
+            .always, "no-seat-double-booked", "each seat has at most one reservation")
+        static let confirmedReservationsHeld = CheckDeclaration(
+            .eventually, "confirmed-reservations-held", "every user told 'reserved' holds that seat")
+        static let seatTaken = CheckDeclaration(
+            .sometimes, "seat-taken", "a user was told a seat was already taken")
+    }
+}

@@ -1,0 +1,106 @@
+import Domain
+import FirebaseHarness
+import Harness
+import SimulatedFirebase
+
+extension LoadProfile {
+    // MARK: - Profiles
+
+    /// `placeBid` on 500 KNB honors by a pool of 2,000 users, with the scenario's own bidder
+    /// (`KNBBidding.placeBid`: read, outbid, retry a lost race; 15 % raise their own winning bid,
+    /// 10 % double taps) and defaults (5 % duplicate trigger events).
+    static let auctionRace = LoadProfile(
+        scenario: "auction-race", summary: "placeBid on 500 honors by a pool of 2,000 users (read, outbid, retry a lost race up to 3 times; 10 % double taps)",
+        operations: ["placeBid"], users: 2_000, faults: KNBScenarioSupport.faults(duplicatePercent: 5)
+    ) { setup in
+        let app = KNBScenarioSupport.makeApp(setup)
+        let retry = ClientRetry.on(setup.env.clock)
+        let admin = await KNBScenarioSupport.signUp(app, email: "admin@knb.org", name: "Admin", admin: true, retry: retry)
+        let honorIds = (0..<500).map { "h\($0)" }
+        await withTaskGroup(of: Void.self) { group in  // concurrently: 500 sequential round trips are a minute of wall time
+            for id in honorIds {
+                group.addTask {
+                    _ = try? await retry { try await admin.createHonor(id: id, name: "Honor \(id)", buyNowPrice: AuctionRaceScenario.buyNowPrice) }
+                }
+            }
+        }
+        let users = await signUpPool(app, count: 2_000, retry: retry)
+        return Workload { index, user, recorder in
+            let draw = LoadDraw(index)
+            let placed = await KNBBidding.placeBid(
+                users[user % users.count], honorId: honorIds[index % honorIds.count], increment: Double(1 + draw.below(20, salt: 1)),
+                raiseOwn: draw.below(100, salt: 2) < 15, doubleTap: draw.below(100, salt: 3) < 10,
+                buyNowPrice: AuctionRaceScenario.buyNowPrice, retry: retry, observer: SilentObserver())
+            recorder.record("placeBid", failed: !placed)
+        }
+    }
+
+    /// like / unlike / reply on one KNB post by a pool of users.
+    static let likeStorm = LoadProfile(
+        scenario: "like-storm", summary: "like (50 %), unlike (25 %), reply (25 %) on one post by a pool of 20 users",
+        operations: ["like", "unlike", "reply"], users: 20, faults: KNBScenarioSupport.faults(duplicatePercent: 10)
+    ) { setup in
+        let app = KNBScenarioSupport.makeApp(setup)
+        let retry = ClientRetry.on(setup.env.clock)
+        let author = await KNBScenarioSupport.signUp(app, email: "author@knb.org", name: "Author", retry: retry)
+        let post = (try? await retry { try await author.createPost("The post") })?.id ?? "missing"
+        let users = await signUpPool(app, count: 20, retry: retry)
+        return Workload { index, user, recorder in
+            let client = users[user % users.count]
+            switch index % 4 {
+            case 0, 2:
+                let failed = (try? await retry { try await client.like(post) }) == nil
+                recorder.record("like", failed: failed)
+            case 1:
+                let failed = (try? await retry { try await client.unlike(post) }) == nil
+                recorder.record("unlike", failed: failed)
+            default:
+                let failed = (try? await retry { try await client.reply(to: post, "Reply from \(client.name)") }) == nil
+                recorder.record("reply", failed: failed)
+            }
+        }
+    }
+
+    /// reserve / release on 20 KNB seats by a pool of users.
+    static let seatContention = LoadProfile(
+        scenario: "seat-contention", summary: "reserveSeat on one of 20 seats by a pool of 40 users, releaseSeat when it was won",
+        operations: ["reserveSeat", "releaseSeat"], users: 40, faults: KNBScenarioSupport.faults(duplicatePercent: 0)
+    ) { setup in
+        let app = KNBScenarioSupport.makeApp(setup)
+        let retry = ClientRetry.on(setup.env.clock)
+        let users = await signUpPool(app, count: 40, retry: retry)
+        return Workload { index, user, recorder in
+            let client = users[user % users.count]
+            let seat = 1 + (index * 7 + user) % 20
+            let path: DocumentPath?
+            var failed = false
+            do {
+                path = try await retry { try await client.reserveSeat(row: "A", number: seat) }
+            } catch KNBError.seatTaken {
+                path = nil  // a business outcome, not a failure
+            } catch {
+                path = nil
+                failed = true
+            }
+            recorder.record("reserveSeat", failed: failed)
+            guard let path else { return }
+            let start = recorder.now()
+            let releaseFailed = (try? await retry { try await client.releaseSeat(path) }) == nil
+            recorder.record("releaseSeat", start: start, failed: releaseFailed)
+        }
+    }
+
+    // MARK: - Support
+
+    /// `count` users signed up concurrently (set-up is not timed, but should not take long).
+    static func signUpPool(_ app: KNBApp, count: Int, retry: ClientRetry) async -> [KNBClient] {
+        await withTaskGroup(of: (Int, KNBClient).self) { group in
+            for index in 0..<count {
+                group.addTask { (index, await KNBScenarioSupport.signUp(app, email: "u\(index)@knb.org", name: "User \(index)", retry: retry)) }
+            }
+            var clients: [(Int, KNBClient)] = []
+            for await entry in group { clients.append(entry) }
+            return clients.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+    }
+}

@@ -1,0 +1,265 @@
+import Domain
+import FirebaseHarness
+import Harness
+import Sim
+import SimulatedFirebase
+import Synchronization
+
+/// UFree nudges: friends set their availability (today, in their own time zone, and a shared
+/// plan day), then tap Nudge rapidly (several taps a moment apart) and press Nudge All.
+public struct NudgeStormScenario: FirebaseScenario {
+    /// The scenario with its documented defaults (parameters come with each run).
+    public init() {}
+    /// What `rehearse load` runs for this scenario.
+    public var loadProfile: LoadProfile? { .nudgeStorm }
+    /// The name `rehearse` takes.
+    public let name = "nudge-storm"
+    /// One line for `rehearse list`.
+    public let summary = "UFree rapid nudge taps and Nudge All on a plan day, across time zones"
+    /// Its parameters with defaults and ranges (`Parameter`).
+    public let parameters: [ScenarioParameter] = [
+        Parameter.users,
+        Parameter.actionsPerUser,
+        Parameter.durationSeconds,
+        Parameter.tapsMax,
+        Parameter.tapGapMaxMilliseconds,
+        Parameter.nudgeAllPercent,
+        Parameter.freePercent,
+        Parameter.inboxPercent,
+    ]
+    /// The operations whose latency it records.
+    public let operations: [String] = ["nudgeAll", "nudgeBurst"]
+    /// The variants it should catch.
+    public let variants = [
+        UFreeVariant.clientTapGuardOnly.rawValue, UFreeVariant.utcToday.rawValue, UFreeVariant.nudgeGuardReentrant.rawValue,
+        UFreeVariant.badgeCountsEvents.rawValue,
+    ]
+    /// Its checks (`Check`), listed so a passing report still names them.
+    public let checks: [CheckDeclaration] = [
+        Check.localTodayAccepted,
+        Check.oneNudgePerCooldown,
+        Check.nudgeAllOnlyFree,
+        Check.oneNotificationPerNudge,
+        Check.rapidTapRefused,
+        Check.nudgeAllSent,
+        Check.inboxMatchesServer,
+        Check.readOnOtherDevice,
+    ]
+
+    /// Counts per "sender>recipient" key, shared by the user tasks.
+    final class Tally: Sendable {
+        private let state = Mutex<[String: Int]>([:])
+        func add(_ key: String) { state.withLock { $0[key, default: 0] += 1 } }
+        var counts: [String: Int] { state.withLock { $0 } }
+    }
+
+    /// The plan day everyone sets and Nudge All targets (after every user's local today).
+    static let planDay = UFreeDay(year: 2026, month: 1, day: 14)
+    static let cooldownSeconds = 60
+
+    /// Runs one seed: sets up the app, runs the users, then the end-state checks.
+    public func run(_ context: ScenarioContext) async throws {
+        let p = context.parameters
+        let app = UFreeScenarioSupport.makeApp(context, nudgeCooldownSeconds: Self.cooldownSeconds)
+        let users = await UFreeScenarioSupport.signUp(app, count: p[Parameter.users])
+        for (a, first) in users.enumerated() {
+            for second in users[(a + 1)...] {
+                _ = try? await ScenarioSupport.retrying { try await first.client.sendFriendRequest(to: second.uid) }
+                _ = try? await ScenarioSupport.retrying { try await second.client.respondToFriendRequest(from: first.uid, accept: true) }
+            }
+        }
+        var random = Simulation.random("nudge/setup")
+        var free: Set<String> = []
+        for user in users {
+            let today = UFreeDay.containing(app.backend.env.clock.now, timeZoneIdentifier: user.timeZone)
+            do {
+                try await ScenarioSupport.retrying { try await user.client.setAvailability(day: today, status: .busy) }
+            } catch UFreeError.cannotUpdatePastDate(let day, let appToday) {
+                context.always(Check.localTodayAccepted, false, "\(user.uid) in \(user.timeZone) could not set today \(day): app says today is \(appToday)")
+            } catch { context.note(user.uid, "set today failed: \(error)") }
+            context.always(Check.localTodayAccepted, true, "")
+            let isFree = random.below(100) < p[Parameter.freePercent]
+            let status: UFreeAvailabilityStatus = isFree ? .free : [.busy, .morningOnly, .eveningOnly][random.below(3)]
+            do {
+                try await ScenarioSupport.retrying { try await user.client.setAvailability(day: Self.planDay, status: status) }
+            } catch { context.note(user.uid, "set plan day failed: \(error)") }
+            // Who is free is what the backend stored: a set that timed out may have been applied.
+            let stored = await app.backend.firestore.get(DocumentPath("users", user.uid).child("availability", Self.planDay.key))
+            if stored["status"] == .int(Int64(UFreeAvailabilityStatus.free.rawValue)) { free.insert(user.uid) }
+        }
+        try context.throwIfStopped()
+        let freeOnPlanDay = free
+        let delivered = Tally()  // "sender>recipient": nudges whose call returned success
+        let attempted = Tally()  // calls that reached the backend (not refused on the device)
+        // Inboxes: a phone and a tablet per listening user, each with its own listener.
+        var opened: [UFreeInbox] = []
+        for (index, user) in users.enumerated() {
+            var draw = Simulation.random("nudge/inbox-\(index)")
+            guard draw.below(100) < p[Parameter.inboxPercent] else { continue }
+            for device in ["phone", "tablet"] {
+                let inbox = app.inbox(userId: user.uid, device: "\(user.uid)/\(device)")
+                inbox.open()
+                opened.append(inbox)
+            }
+        }
+        let inboxes = opened
+        let taps = InboxTaps()
+        let origin = Simulation.nowNanoseconds
+        try await context.monitored(every: .milliseconds(200), check: { Self.checkState(app, users: users, context) }) {
+            await withTaskGroup(of: Void.self) { group in
+                for (number, inbox) in inboxes.enumerated() {
+                    group.addTask {
+                        await Simulation.named("inbox-\(inbox.device)") {
+                            await Self.reader(inbox, number: number, until: origin + UInt64(p[Parameter.durationSeconds] + 10) * 1_000_000_000, taps: taps, context: context)
+                        }
+                    }
+                }
+                for index in users.indices {
+                    group.addTask {
+                        await Simulation.named("nudger-\(index)") {
+                            await Self.userLoop(app, users: users, index: index, free: freeOnPlanDay, origin: origin,
+                                                delivered: delivered, attempted: attempted, context: context)
+                        }
+                    }
+                }
+            }
+            await app.backend.waitUntilIdle()
+        }
+        guard !context.isStopped else { try context.throwIfStopped(); return }
+        Self.checkInboxes(app, inboxes, taps: taps, context: context)
+        for inbox in inboxes { inbox.close() }
+        let sent = delivered.counts, tried = attempted.counts
+        for recipient in users {
+            let nudges = app.backend.firestore.query("users/\(recipient.uid)/notifications") { $0["type"] == "nudge" }
+            for sender in users where sender.uid != recipient.uid {
+                let key = "\(sender.uid)>\(recipient.uid)"
+                let count = nudges.count { $0["senderId"]?.stringValue == sender.uid }
+                let low = sent[key, default: 0], high = tried[key, default: 0]
+                context.eventually(Check.oneNotificationPerNudge, count >= low && count <= high,
+                                   "\(recipient.uid) has \(count) nudge(s) from \(sender.uid); \(low) reported delivered, \(high) reached the backend")
+            }
+        }
+        try context.throwIfStopped()
+    }
+
+    static func userLoop(
+        _ app: UFreeApp, users: [UFreeScenarioSupport.User], index: Int, free: Set<String>, origin: UInt64,
+        delivered: Tally, attempted: Tally, context: ScenarioContext
+    ) async {
+        let p = context.parameters
+        var random = Simulation.random("nudge/user-\(index)")
+        let me = users[index]
+        let record: @Sendable (String, Result<Void, UFreeError>) -> Void = { friend, result in
+            let key = "\(me.uid)>\(friend)"
+            switch result {
+            case .success: delivered.add(key); attempted.add(key)
+            case .failure(.nudgeInFlight): context.sometimes(Check.rapidTapRefused, true)
+            case .failure(.nudgeTooSoon): context.sometimes(Check.rapidTapRefused, true); attempted.add(key)
+            case .failure: attempted.add(key)  // may have committed before the response was lost
+            }
+        }
+        for arrival in ScenarioSupport.arrivals(count: p[Parameter.actionsPerUser], durationSeconds: p[Parameter.durationSeconds], random: &random, origin: origin) {
+            await ScenarioSupport.sleep(until: arrival)
+            if context.isStopped { return }
+            if random.below(100) < p[Parameter.nudgeAllPercent] {
+                context.note(me.uid, "nudge all \(planDay)")
+                do {
+                    let result = try await ScenarioSupport.retrying { try await me.client.nudgeAllFree(on: planDay) }
+                    for friend in result.nudgedFriendIds { record(friend, .success(())) }
+                    for failure in result.failures { record(failure.friendId, .failure(failure.error)) }
+                    let tried = (result.nudgedFriendIds + result.failures.map(\.friendId)).sorted()
+                    context.sometimes(Check.nudgeAllSent, !result.nudgedFriendIds.isEmpty)
+                    context.always(Check.nudgeAllOnlyFree, tried.allSatisfy { free.contains($0) },
+                                   "\(me.uid)'s Nudge All tried \(tried) but only \(free.sorted()) are free on \(planDay)")
+                    for skipped in result.unreadable { context.note(me.uid, "nudge all skipped \(skipped.friendId): \(skipped.error)") }
+                } catch {
+                    // A Nudge All that failed as a whole may still have nudged some free friends
+                    // before the error (a timed-out request may have been applied): each free
+                    // friend may have been reached.
+                    for friend in free.sorted() where friend != me.uid { attempted.add("\(me.uid)>\(friend)") }
+                    context.note(me.uid, "nudge all failed: \(error)")
+                }
+                context.recordLatency("nudgeAll", user: me.uid, intendedStartNanoseconds: arrival)
+                continue
+            }
+            var friendIndex = random.below(users.count - 1)
+            if friendIndex >= index { friendIndex += 1 }
+            let friend = users[friendIndex].uid
+            let taps = 1 + random.below(p[Parameter.tapsMax])
+            let gaps = (0..<taps).map { _ in random.below(p[Parameter.tapGapMaxMilliseconds] + 1) }
+            context.note(me.uid, "nudge \(friend) ×\(taps)")
+            await withTaskGroup(of: Void.self) { group in
+                var offset = 0
+                for tap in 0..<taps {
+                    offset += tap == 0 ? 0 : gaps[tap]
+                    let delay = offset
+                    group.addTask {
+                        await ScenarioSupport.sleep(milliseconds: delay)
+                        do throws(UFreeError) {
+                            try await me.client.nudge(friend)
+                            record(friend, .success(()))
+                        } catch { record(friend, .failure(error)) }
+                    }
+                }
+            }
+            context.recordLatency("nudgeBurst", user: me.uid, intendedStartNanoseconds: arrival)
+        }
+    }
+
+    /// Always: nudge notifications from one sender to one recipient are the cooldown apart.
+    static func checkState(_ app: UFreeApp, users: [UFreeScenarioSupport.User], _ context: ScenarioContext) {
+        let cooldown = Int64(cooldownSeconds) * 1_000_000_000
+        for recipient in users {
+            let nudges = app.backend.firestore.query("users/\(recipient.uid)/notifications") { $0["type"] == "nudge" }
+            var bySender: [String: [Int64]] = [:]
+            for nudge in nudges {
+                bySender[nudge["senderId"]?.stringValue ?? "?", default: []].append(nudge["createdAt"]?.timestampValue?.unixNanoseconds ?? 0)
+            }
+            for sender in bySender.keys.sorted() {
+                let times = bySender[sender]!.sorted()
+                let tooClose = zip(times, times.dropFirst()).first { $1 - $0 < cooldown }
+                context.always(Check.oneNudgePerCooldown, tooClose == nil,
+                               "\(recipient.uid) got nudges from \(sender) \(tooClose.map { Double($0.1 - $0.0) / 1e9 } ?? 0) s apart (cooldown \(cooldownSeconds) s)")
+            }
+        }
+    }
+
+    /// Which notifications each device marked read (by device label).
+    final class InboxTaps: Sendable {
+        private let state = Mutex<[String: Set<String>]>([:])
+        func tapped(_ device: String, _ id: String) { _ = state.withLock { $0[device, default: []].insert(id) } }
+        func tapped(by device: String) -> Set<String> { state.withLock { $0[device] ?? [] } }
+    }
+
+    /// A user glancing at one device's inbox now and then and tapping one unread notification.
+    static func reader(_ inbox: UFreeInbox, number: Int, until end: UInt64, taps: InboxTaps, context: ScenarioContext) async {
+        var random = Simulation.random("nudge/reader-\(number)")
+        while !context.isStopped {
+            await ScenarioSupport.sleep(until: Simulation.nowNanoseconds + UInt64(1_000 + random.below(5_000)) * 1_000_000)
+            guard Simulation.nowNanoseconds < end else { return }
+            let unread = inbox.unreadIds
+            guard !unread.isEmpty else { continue }
+            let id = unread[random.below(unread.count)]
+            context.note(inbox.device, "read \(id)")
+            taps.tapped(inbox.device, id)
+            do throws(UFreeError) { try await inbox.markRead(id) } catch { context.note(inbox.device, "read failed: \(error)") }
+        }
+    }
+
+    /// Each open inbox against the server (read directly, not through the device): the same
+    /// notifications, and a badge equal to the unread count.
+    static func checkInboxes(_ app: UFreeApp, _ inboxes: [UFreeInbox], taps: InboxTaps, context: ScenarioContext) {
+        for inbox in inboxes {
+            let documents = app.backend.firestore.query("users/\(inbox.userId)/notifications")
+            let ids = documents.map(\.id).sorted()
+            let unread = documents.count { $0["read"] != .bool(true) }
+            let shown = inbox.notificationIds, badge = inbox.badge
+            context.eventually(Check.inboxMatchesServer, shown == ids && badge == unread,
+                               "\(inbox.device) shows \(shown.count) notifications with badge \(badge); the server has \(ids.count), \(unread) unread")
+            let sibling = inbox.device.hasSuffix("/phone") ? "\(inbox.userId)/tablet" : "\(inbox.userId)/phone"
+            let mine = taps.tapped(by: inbox.device), theirs = taps.tapped(by: sibling)
+            let readElsewhere = documents.contains { $0["read"] == .bool(true) && theirs.contains($0.id) && !mine.contains($0.id) }
+            context.sometimes(Check.readOnOtherDevice, readElsewhere && !inbox.unreadIds.contains { theirs.contains($0) && !mine.contains($0) })
+        }
+    }
+}

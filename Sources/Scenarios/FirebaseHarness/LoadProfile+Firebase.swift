@@ -1,0 +1,42 @@
+import Harness
+import Sim
+import SimulatedFirebase
+
+extension LoadProfile {
+    /// What a Firebase profile's set-up gets: the run's backend and the design under load.
+    public struct Setup: Sendable {
+        /// The backend the runner built, with the profile's faults, on the run's environment.
+        public let backend: Backend
+        /// The scenario's variant name, nil for the careful design (validated by the caller).
+        public let variant: String?
+        /// The environment of the backend (its clock is the one retries wait on).
+        public var env: DomainEnvironment { backend.env }
+    }
+
+    /// A profile on the simulated Firebase: the runner's environment becomes a backend with
+    /// `faults` (on the real runtime: `ContinuousClock`, the concurrent pool and the seed; in a
+    /// virtual run: the simulator's), and `setUp` builds the app and its users on it.
+    public init(
+        scenario: String, summary: String, operations: [String], users: Int, faults: BackendFaults,
+        setUp: @escaping @Sendable (_ setup: Setup) async -> Workload
+    ) {
+        self.init(
+            scenario: scenario, summary: summary, operations: operations, users: users,
+            timingWindowNanoseconds: UInt64(max(0, faults.concurrencyWindow.nanoseconds))
+        ) { environment in
+            let env: DomainEnvironment
+            switch environment.clock {
+            case .wall: env = DomainEnvironment.realRuntime(seed: environment.seed, epochUnixNanoseconds: environment.epochUnixNanoseconds)
+            case .virtual: env = SimulatedEnvironment.current()
+            }
+            let backend = Backend(env: env, faults: faults, outbox: .counts)  // no checker reads a load run's outbox
+            if environment.clock == .virtual { Simulation.atEnd { backend.terminate() } }
+            let workload = await setUp(Setup(backend: backend, variant: environment.variant))
+            let clock = env.clock
+            return World(
+                workload: workload,
+                clock: RunClock(elapsedNanoseconds: { clock.elapsedNanoseconds }, sleep: { try await clock.sleep(for: $0) }),
+                taskExecutor: env.taskExecutor, participants: [BackendParticipant(backend)])
+        }
+    }
+}

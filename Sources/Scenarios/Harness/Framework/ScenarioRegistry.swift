@@ -1,0 +1,68 @@
+import Synchronization
+
+/// Every scenario a program can run, in listing order: a catalog (the built-in `rehearse`
+/// registers the five apps' scenarios as one), then the ones a program registered
+/// (`Rehearse.main(scenarios:)`, `Rehearsal.sweep(_:…)`). All run through the same runner,
+/// reports, fuzz, shrink and replay. The harness ships no scenario of its own.
+public enum ScenarioRegistry {
+    /// Registered scenarios and the program name, behind one lock (registration happens at start-up).
+    private static let state = Mutex(State())
+
+    private struct State {
+        var catalog: [any Scenario] = []
+        var registered: [any Scenario] = []
+        var hidden: [any Scenario] = []
+        var commandName = "rehearse"
+    }
+
+    /// The catalog's scenarios, then registered ones, in registration order.
+    public static var all: [any Scenario] { state.withLock { $0.catalog + $0.registered } }
+
+    /// The catalog (listed first; a registered scenario may not take one of its names).
+    public static var catalog: [any Scenario] { state.withLock { $0.catalog } }
+
+    /// Sets the catalog: a set of scenarios shipped together (the built-in ones). Setting it again
+    /// replaces it.
+    public static func registerCatalog(_ scenarios: [any Scenario]) {
+        state.withLock { $0.catalog = scenarios }
+    }
+
+    /// The name replay hints print for the program (`rehearse`, or a user's executable).
+    public static var commandName: String {
+        get { state.withLock { $0.commandName } }
+        set { state.withLock { $0.commandName = newValue } }
+    }
+
+    /// Adds `scenarios` (listed after the built-in ones). A name of a built-in scenario, or two
+    /// different scenarios with one name, is a typed error; registering a same-named scenario
+    /// again replaces it (a test may register its scenario every time it runs).
+    public static func register(_ scenarios: [any Scenario]) throws(ScenarioError) {
+        for scenario in scenarios {
+            if catalog.contains(where: { $0.name == scenario.name }) { throw .duplicateScenario(scenario.name) }
+            guard !scenario.name.isEmpty, scenario.name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
+                throw .malformedScenarioName(scenario.name)
+            }
+        }
+        let names = scenarios.map(\.name)
+        if let twice = names.first(where: { name in names.count { $0 == name } > 1 }) { throw .duplicateScenario(twice) }
+        state.withLock { state in
+            state.registered.removeAll { existing in names.contains(existing.name) }
+            state.registered += scenarios
+        }
+    }
+
+    /// Registers a scenario that runs by name but is not listed (test fixtures such as `crash-test`).
+    package static func registerHidden(_ scenario: any Scenario) {
+        state.withLock { state in
+            state.hidden.removeAll { $0.name == scenario.name }
+            state.hidden.append(scenario)
+        }
+    }
+
+    /// The scenario called `name`, or a typed error listing the valid names.
+    public static func scenario(named name: String) throws(ScenarioError) -> any Scenario {
+        let hidden = state.withLock { $0.hidden }
+        guard let found = (all + hidden).first(where: { $0.name == name }) else { throw .unknownScenario(name, valid: all.map(\.name)) }
+        return found
+    }
+}

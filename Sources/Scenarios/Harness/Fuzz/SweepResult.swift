@@ -1,0 +1,289 @@
+import Foundation
+import Histogram
+import Sim
+
+/// The result of a sweep or of one shard of it (`rehearse fuzz --shard`), written as a shard
+/// result JSON; `merge` combines shards into the result a single machine would have produced.
+public struct SweepResult: Sendable, Codable {
+    /// The `schemaVersion` this build writes and reads.
+    public static let currentSchemaVersion = 3
+
+    /// A check the sweep's parameters rule out, and why (e.g. "sniperPercent=0 (needs >= 1)").
+    public struct UnreachableCheck: Sendable, Hashable, Codable {
+        /// The check's name.
+        public var name: String
+        /// Why the parameters rule it out.
+        public var reason: String
+    }
+
+    /// One operation's latency over the sweep: a mergeable HdrHistogram (µs) and its summary.
+    /// In the file, `histogram` is HdrHistogram's standard compressed encoding, base64
+    /// (`HdrHistogramCodec`), which decoding validates.
+    public struct OperationLatency: Sendable, Codable {
+        /// The operation measured.
+        public var operation: String
+        /// Its latencies over the sweep, in µs.
+        public var histogram: Histogram<UInt64>
+        /// The summary is the canonical histogram's (`HdrHistogramCodec.canonical`, what the file
+        /// holds): each percentile the top of its bucket, so it is the same computed from the
+        /// recorded histogram or from one read back, whatever exact extremes were recorded.
+        /// Computed when read, not at every seed a sweep adds (that once cost the fuzz parent a
+        /// third of a worker's CPU).
+        public var count: UInt64 { histogram.totalCount }
+        /// Median, as the canonical histogram gives it.
+        public var p50Microseconds: UInt64 { Self.percentile(50, of: histogram) }
+        /// 99th percentile, as the canonical histogram gives it.
+        public var p99Microseconds: UInt64 { Self.percentile(99, of: histogram) }
+        /// Slowest sample.
+        public var maxMicroseconds: UInt64 { histogram.max }
+        /// The summary fields of an entry: as a file stated them, or as the histogram gives them.
+        struct Summary: Equatable {
+            var count, p50Microseconds, p99Microseconds, maxMicroseconds: UInt64
+        }
+        /// The summary a file stated, nil when built here: validation refuses a file whose
+        /// summary is not its histogram's.
+        var stated: Summary?
+        /// The summary the histogram gives.
+        var summary: Summary { Summary(count: count, p50Microseconds: p50Microseconds, p99Microseconds: p99Microseconds, maxMicroseconds: maxMicroseconds) }
+
+        init(operation: String, histogram: Histogram<UInt64>) {
+            self.operation = operation
+            self.histogram = histogram
+        }
+
+        /// `percentile` of `histogram` as its canonical form gives it: the top of the bucket
+        /// (this library clamps to the exact extremes recorded, which the encoding does not keep).
+        static func percentile(_ percentile: Double, of histogram: Histogram<UInt64>) -> UInt64 {
+            histogram.totalCount == 0 ? 0 : histogram.highestEquivalentForValue(histogram.valueAtPercentile(percentile))
+        }
+
+        private enum CodingKeys: String, CodingKey { case operation, count, p50Microseconds, p99Microseconds, maxMicroseconds, histogram }
+
+        /// Reads an entry; the histogram must be a valid compressed encoding.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            operation = try container.decode(String.self, forKey: .operation)
+            stated = Summary(
+                count: try container.decode(UInt64.self, forKey: .count),
+                p50Microseconds: try container.decode(UInt64.self, forKey: .p50Microseconds),
+                p99Microseconds: try container.decode(UInt64.self, forKey: .p99Microseconds),
+                maxMicroseconds: try container.decode(UInt64.self, forKey: .maxMicroseconds))
+            let text = try container.decode(String.self, forKey: .histogram)
+            do { histogram = try HdrHistogramCodec.decode(text) } catch {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .histogram, in: container, debugDescription: "not an HdrHistogram V2 compressed encoding: \(error.description)")
+            }
+        }
+
+        /// Writes the summary and the compressed histogram.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(operation, forKey: .operation)
+            try container.encode(count, forKey: .count)
+            try container.encode(p50Microseconds, forKey: .p50Microseconds)
+            try container.encode(p99Microseconds, forKey: .p99Microseconds)
+            try container.encode(maxMicroseconds, forKey: .maxMicroseconds)
+            try container.encode(HdrHistogramCodec.encode(histogram), forKey: .histogram)
+        }
+    }
+
+    /// The file format version (`currentSchemaVersion`).
+    public var schemaVersion = SweepResult.currentSchemaVersion
+    /// The scenario swept.
+    public var scenario: String
+    /// The strategy asked for (`portfolio` picks per seed).
+    public var strategy: String
+    /// The Domain variant, nil for the careful design.
+    public var variant: String?
+    /// Parameters given explicitly.
+    public var parameters: [String: Int]
+    /// Whether each seed drew its swarm of faults.
+    public var swarm: Bool
+    /// The seed ranges this result covers (one per shard merged), sorted.
+    public var ranges: [SeedRange]
+    /// "i/n" when this is one shard's result.
+    public var shard: String?
+    /// Seeds run.
+    public var seedsRun: Int
+    /// Seeds that passed.
+    public var seedsPassed: Int
+    /// Every failing seed, with its artifact.
+    public var failures: [SweepFailure]
+    /// Seeds run twice for the nondeterminism check.
+    public var determinismChecked: [UInt64]
+    /// Every Sometimes goal of the scenario, and those some seed reached.
+    public var goals: [String]
+    /// Goals some seed reached.
+    public var reached: [String]
+    /// Every Always/Eventually check of the scenario, and those some seed evaluated.
+    public var checks: [String]
+    /// Always/Eventually checks some seed evaluated.
+    public var checked: [String]
+    /// Checks (of any kind) the sweep's parameters make unreachable: they do not fail it.
+    public var unreachable: [UnreachableCheck]
+    /// Per operation, its latency over every seed.
+    public var latency: [OperationLatency]
+    /// Per fault kind over the seeds run: chances, expected and observed injections (absent in
+    /// older files). A kind observed far below its expectation fails the sweep: the backend was
+    /// kinder than it claims (`FaultObservation.isSuppressed`).
+    public var faults: [FaultObservation]?
+    /// The binary the sweep ran.
+    public var build: BuildFingerprint
+    /// The range the sweep was asked to run (`ranges` lists the seeds that did run; they differ
+    /// when the sweep stopped at a failure or was killed). Absent in older files.
+    public var requested: SeedRange?
+    /// The `--threshold` expressions of the sweep (a resume must use the same). Absent in older files.
+    public var thresholds: [String]?
+    /// Where this sweep's failure artifacts are (one folder per sweep). Absent in older files.
+    public var failureDirectory: String?
+    /// Thresholds `merge --threshold` evaluated over the merged histograms (absent when none).
+    public var mergeThresholds: [RunReport.ThresholdResult]?
+    /// The `--timing-window` the sweep was given, in nanoseconds (absent: the default window).
+    public var timingWindowNanoseconds: UInt64?
+    /// What the sweep exercised: backend functions, triggers, jobs and rules; goals per seed;
+    /// strategies (absent in older files).
+    public var coverage: SweepCoverage?
+
+    /// An empty result for a sweep over `range` (seeds are added as they run).
+    public init(scenario: String, strategy: String, variant: String?, parameters: [String: Int], swarm: Bool, range: SeedRange,
+                shard: String?, goals: [String], checks: [String] = [], unreachable: [UnreachableCheck] = [], build: BuildFingerprint) {
+        self.scenario = scenario; self.strategy = strategy; self.variant = variant; self.parameters = parameters
+        self.swarm = swarm; self.ranges = []; self.requested = range; self.shard = shard; self.seedsRun = 0; self.seedsPassed = 0
+        self.failures = []; self.determinismChecked = []; self.goals = goals; self.reached = []; self.latency = []; self.build = build
+        self.checks = checks; self.checked = []; self.unreachable = unreachable
+    }
+
+    /// The identity of one of this sweep's runs: a sweep is the family of runs that differ only
+    /// in the seed (and, with `swarm`, the swarm each seed draws), so it stores no seed and keeps
+    /// `swarm` as a flag in its file; each seed's identity is derived here.
+    public func identity(seed: UInt64) -> RunIdentity {
+        RunIdentity(
+            scenario: scenario, seed: seed, strategy: strategy, variant: variant, parameters: parameters,
+            swarm: swarm ? SwarmConfiguration.draw(seed: seed, kinds: (try? ScenarioRegistry.scenario(named: scenario))?.swarmKinds ?? []) : nil)
+    }
+
+    /// The `rehearse run` line of one of this sweep's seeds.
+    public func runCommandLine(seed: UInt64) -> RunCommandLine {
+        identity(seed: seed).commandLine(timingWindowNanoseconds: timingWindowNanoseconds)
+    }
+
+    /// Goals no seed reached though the parameters allow them (a sweep fails if any).
+    public var unreachedGoals: [String] { goals.filter { !reached.contains($0) && !isUnreachable($0) } }
+    /// Always/Eventually checks no seed evaluated though the parameters allow them: the sweep
+    /// passed without exercising them, so it fails.
+    public var neverChecked: [String] { checks.filter { !checked.contains($0) && !isUnreachable($0) } }
+    /// Fault kinds that took effect far less often than the backend drew them.
+    public var suppressedFaults: [FaultObservation] { (faults ?? []).filter(\.isSuppressed) }
+    /// True when no seed failed, every reachable goal was reached, every reachable check evaluated
+    /// and every fault kind the backend injects was observed about as often as expected.
+    public var passed: Bool {
+        failures.isEmpty && unreachedGoals.isEmpty && neverChecked.isEmpty && suppressedFaults.isEmpty && (mergeThresholds ?? []).allSatisfy(\.passed)
+    }
+
+    private func isUnreachable(_ name: String) -> Bool { unreachable.contains { $0.name == name } }
+
+    /// The coverage part of the verdict: goals never reached, checks never evaluated, and the
+    /// checks the parameters rule out (with why); empty when there is nothing to say.
+    public var coverageSummary: String {
+        var parts: [String] = []
+        if !unreachedGoals.isEmpty { parts.append("Sometimes goals never reached: \(unreachedGoals.joined(separator: ", "))") }
+        if !neverChecked.isEmpty { parts.append("checks never evaluated (not-checked): \(neverChecked.joined(separator: ", "))") }
+        if !suppressedFaults.isEmpty {
+            parts.append("faults drawn but not delivered (the backend is kinder than it claims): " + suppressedFaults.map(\.summary).joined(separator: ", "))
+        }
+        if !unreachable.isEmpty {
+            parts.append("unreachable under these parameters (not failing): " + unreachable.map { "\($0.name) [\($0.reason)]" }.joined(separator: ", "))
+        }
+        return parts.joined(separator: "; ")
+    }
+
+    /// Adds one seed's result.
+    public mutating func add(_ result: SweepSeedResult) {
+        SeedRange.insert(result.seed, into: &ranges)
+        seedsRun += 1
+        if result.passed { seedsPassed += 1 }
+        if let failure = result.failure { failures.append(failure); failures.sort { $0.seed < $1.seed } }
+        if result.deterministic != nil { determinismChecked.append(result.seed); determinismChecked.sort() }
+        reached = Array(Set(reached).union(result.reached)).sorted()
+        checked = Array(Set(checked).union(result.checked)).sorted()
+        if let seedFaults = result.faults { faults = FaultObservation.combining(faults ?? [], seedFaults) }
+        addLatency(result.histograms)
+        coverage = coverage ?? SweepCoverage()
+        coverage!.add(result)
+    }
+
+    private mutating func addLatency(_ histograms: [String: Histogram<UInt64>]) {
+        // In place (no copy of a counts array per seed), kept sorted by operation.
+        for operation in histograms.keys.sorted() {
+            let histogram = histograms[operation]!
+            if let index = latency.firstIndex(where: { $0.operation == operation }) {
+                latency[index].histogram.add(histogram)
+                latency[index].stated = nil
+            } else {
+                latency.append(OperationLatency(operation: operation, histogram: histogram))
+                latency.sort { $0.operation < $1.operation }
+            }
+        }
+    }
+
+    /// Why two results cannot be merged.
+    public struct MergeError: Error, CustomStringConvertible {
+        /// Which field differs between the two results.
+        public var description: String
+    }
+
+    /// Combines shard results of the same sweep (same scenario, strategy, variant, parameters,
+    /// swarm); refuses overlapping ranges.
+    public static func merge(_ results: [SweepResult]) throws(MergeError) -> SweepResult {
+        guard var merged = results.first else { throw MergeError(description: "nothing to merge") }
+        merged.shard = nil
+        merged.failureDirectory = nil
+        merged.mergeThresholds = nil
+        // The shards' requested ranges joined, when they form one range (as one machine's run).
+        let requested = results.compactMap(\.requested).sorted { $0.low < $1.low }
+        merged.requested = nil
+        if requested.count == results.count, var span = requested.first {
+            for range in requested.dropFirst() where span.high == range.low { span.high = range.high }
+            if span.high == requested.last?.high { merged.requested = span }
+        }
+        for other in results.dropFirst() {
+            guard other.schemaVersion == currentSchemaVersion else { throw MergeError(description: "schemaVersion \(other.schemaVersion) is not \(currentSchemaVersion)") }
+            guard other.scenario == merged.scenario, other.strategy == merged.strategy, other.variant == merged.variant,
+                  other.parameters == merged.parameters, other.swarm == merged.swarm, (other.thresholds ?? []) == (merged.thresholds ?? []),
+                  other.timingWindowNanoseconds == merged.timingWindowNanoseconds else {
+                throw MergeError(description: "shard \(other.shard ?? "?") ran a different sweep (\(other.scenario) \(other.strategy) \(other.variant ?? "careful"))")
+            }
+            for range in other.ranges where merged.ranges.contains(where: { $0.low < range.high && range.low < $0.high }) {
+                throw MergeError(description: "seed range \(range) overlaps another shard's")
+            }
+            merged.ranges = (merged.ranges + other.ranges).sorted { $0.low < $1.low }
+            merged.seedsRun += other.seedsRun
+            merged.seedsPassed += other.seedsPassed
+            merged.failures = (merged.failures + other.failures).sorted { $0.seed < $1.seed }
+            merged.determinismChecked = (merged.determinismChecked + other.determinismChecked).sorted()
+            merged.reached = Array(Set(merged.reached).union(other.reached)).sorted()
+            merged.checked = Array(Set(merged.checked).union(other.checked)).sorted()
+            if let otherFaults = other.faults { merged.faults = FaultObservation.combining(merged.faults ?? [], otherFaults) }
+            if let otherCoverage = other.coverage {
+                merged.coverage = merged.coverage ?? SweepCoverage()
+                merged.coverage!.add(otherCoverage)
+            }
+            merged.addLatency(Dictionary(other.latency.map { ($0.operation, $0.histogram) }, uniquingKeysWith: { first, _ in first }))
+        }
+        // Adjacent ranges read as one.
+        var joined: [SeedRange] = []
+        for range in merged.ranges {
+            if let last = joined.last, last.high == range.low { joined[joined.count - 1].high = range.high } else { joined.append(range) }
+        }
+        merged.ranges = joined
+        return merged
+    }
+
+    /// Sorted-keys JSON.
+    public func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try! encoder.encode(self), as: UTF8.self) + "\n"
+    }
+
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Sim
+
+/// Runs the seeds of a sweep one at a time (the CLI runs it inside isolated worker processes):
+/// each seed with its swarm when asked, a failure artifact for each failing seed, and the
+/// nondeterminism check on a sample of seeds.
+public struct SweepRunner: Sendable {
+    /// Every `determinismEvery`-th seed (by a hash of the seed, so shards agree) is run twice;
+    /// FoundationDB checks about 5 %.
+    public static let defaultDeterminismEvery = 20
+
+    /// The request each seed's run copies (its seed and swarm replaced).
+    public var template: RunRequest
+    /// Whether each seed draws its swarm of faults.
+    public var swarm: Bool
+    /// The fault kinds the scenario's backend lets a swarm draw.
+    let swarmKinds: [SwarmKind]
+    /// 0 turns the nondeterminism check off.
+    public var determinismEvery: Int
+    /// Folder for failure artifacts (nil: none written).
+    public var failureDirectory: String?
+
+    /// A runner of `template` over seeds; every `determinismEvery`-th seed runs twice.
+    public init(template: RunRequest, swarm: Bool, determinismEvery: Int = SweepRunner.defaultDeterminismEvery, failureDirectory: String?) {
+        precondition(determinismEvery >= 0, "a sampling period cannot be negative")
+        self.template = template
+        self.swarm = swarm
+        self.swarmKinds = (try? ScenarioRegistry.scenario(named: template.scenario))?.swarmKinds ?? []
+        self.determinismEvery = determinismEvery
+        self.failureDirectory = failureDirectory
+    }
+
+    /// Whether `seed` is in the nondeterminism sample (hash-based, the same on every shard).
+    public static func isDeterminismSample(_ seed: UInt64, every: Int) -> Bool {
+        guard every > 0 else { return false }
+        var random = SimRandom(seed: seed ^ 0x6465_7465_726D_696E)
+        return random.below(every) == 0
+    }
+
+    /// The request of `seed`: the template with the seed and, when swarming, its drawn swarm.
+    public func request(seed: UInt64) -> RunRequest {
+        var request = template
+        request.seed = seed
+        request.decisions = nil
+        request.swarm = swarm ? SwarmConfiguration.draw(seed: seed, kinds: swarmKinds) : nil
+        return request
+    }
+
+    /// Runs `seed`; writes an artifact if it fails and returns its line of the sweep.
+    public func run(seed: UInt64) throws(ScenarioError) -> (result: SweepSeedResult, artifact: FailureArtifact?) {
+        let request = request(seed: seed)
+        let execution = try ScenarioRunner.execute(request)
+        let report = execution.report
+        var failure: SweepFailure?
+        var artifact: FailureArtifact?
+        var deterministic: Bool?
+        if Self.isDeterminismSample(seed, every: determinismEvery) {
+            let verdict = try ScenarioRunner.checkDeterminism(request)
+            deterministic = verdict.isDeterministic
+            if !verdict.isDeterministic {
+                var nondeterministic = FailureArtifact(
+                    kind: .nondeterminism, identity: report.identity, decisions: execution.decisions, violation: nil,
+                    message: verdict.summary, steps: report.steps, traceHash: report.traceHash, build: report.build, story: [verdict.summary])
+                nondeterministic.story = [verdict.summary]
+                artifact = nondeterministic
+            }
+        }
+        if !report.passed, artifact == nil { artifact = FailureArtifact(failed: execution, request: request) }
+        if let found = artifact {
+            var path: String?
+            if let failureDirectory {
+                let target = "\(failureDirectory)/\(found.fileName)"
+                do { try found.write(to: target); path = target } catch { path = nil }
+            }
+            failure = SweepFailure(seed: seed, kind: found.kind, check: found.violation?.check, step: found.violation?.step, message: found.message, artifact: path)
+            if found.kind != .nondeterminism { failure?.replayed = Self.replays(found) }
+        }
+        let reached = report.checks.filter { $0.kind == .sometimes && $0.status == .reached }.map(\.name)
+        let checked = report.checks.filter { $0.kind != .sometimes && $0.observations > 0 }.map(\.name)
+        var result = SweepSeedResult(
+            seed: seed, passed: failure == nil, failure: failure, reached: reached, checked: checked, deterministic: deterministic,
+            histograms: SweepSeedResult.histograms(execution.samples))
+        result.faults = report.faults
+        result.coverage = report.coverage
+        result.strategy = report.strategy
+        return (result, artifact)
+    }
+
+    /// Whether `artifact`, read back from its JSON as `rehearse replay` reads it, reproduces: the
+    /// same check at the same step with the same trace hash (for a violation), else the same
+    /// failure kind. Every failure a sweep reports is checked, so "every failure replayable" is
+    /// measured on every sweep, not assumed.
+    static func replays(_ artifact: FailureArtifact) -> Bool {
+        guard let decoded = try? FailureArtifact.decode(Data(artifact.json().utf8)),
+              let request = try? decoded.replayRequest(gitCommit: nil),
+              let replay = try? ScenarioRunner.execute(request).report
+        else { return false }
+        if let violation = artifact.violation {
+            return replay.violation?.check == violation.check && replay.violation?.step == violation.step && replay.traceHash == artifact.traceHash
+        }
+        return !replay.passed && replay.failure?.kind == artifact.kind
+    }
+
+    /// An empty result for `range` of this sweep (add seeds to it).
+    public func emptyResult(range: SeedRange, shard: String?, build: BuildFingerprint) throws(ScenarioError) -> SweepResult {
+        let (scenario, parameters) = try ScenarioRunner.prepare(template)
+        var result = SweepResult(
+            scenario: scenario.name, strategy: template.strategy.description, variant: template.variant, parameters: parameters.values,
+            swarm: swarm, range: range, shard: shard, goals: scenario.checks.filter { $0.kind == .sometimes }.map(\.name),
+            checks: scenario.checks.filter { $0.kind != .sometimes }.map(\.name),
+            unreachable: scenario.checks.compactMap { check in
+                check.unreachableReason(parameters).map { SweepResult.UnreachableCheck(name: check.name, reason: $0) }
+            },
+            build: build)
+        result.thresholds = template.thresholds.map(\.expression)
+        result.timingWindowNanoseconds = template.timingWindowNanoseconds
+        return result
+    }
+}

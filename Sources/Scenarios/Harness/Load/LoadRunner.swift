@@ -1,0 +1,196 @@
+import Foundation
+import Histogram
+import Sim
+
+// WALL CLOCK ON PURPOSE, for `clock: .wall` only. A wall-clock load run (`rehearse load`) runs
+// outside the simulation, on the real Swift runtime, and measures real time: `runWall` is the one
+// place in the harness that reads the wall clock (`Date`, for the calendar epoch; the profile's
+// world keeps time with `ContinuousClock`). A virtual run (`runVirtual`) runs the same
+// `LoadDriver` and profile inside `Simulation.run`, on the simulator's clock.
+
+/// Runs a `LoadProfile` under a k6 executor, on the real runtime (wall clock) or on the
+/// simulator (virtual time, reproducible by seed), and builds its `RunReport`.
+public enum LoadRunner {
+    /// The scenario names that have a load profile.
+    public static var profiledScenarios: [String] { LoadProfile.all.map(\.scenario) }
+
+    /// Runs `request` on its clock (`runWall` must not be called on a simulation thread).
+    public static func run(_ request: LoadRequest) async -> RunReport {
+        switch request.clock {
+        case .wall: await runWall(request)
+        case .virtual: runVirtual(request)
+        }
+    }
+
+    /// On the real runtime, all cores, wall-clock latency. Always returns: arrivals stop at the
+    /// duration, and iterations still running after the graceful stop are abandoned.
+    static func runWall(_ request: LoadRequest) async -> RunReport {
+        let profile = profile(request)
+        let epoch = Int64(Date().timeIntervalSince1970 * 1e9)  // wall clock on purpose (see the top of this file)
+        let world = await profile.setUp(LoadProfile.Environment(seed: request.seed, variant: request.variant, clock: .wall, epochUnixNanoseconds: epoch))
+        let metrics = LoadMetrics(span: span(request))
+        let elapsed = await LoadDriver(request: request, users: profile.users, workload: world.workload, clock: world.clock, metrics: metrics, taskExecutor: world.taskExecutor).run()
+        var report = report(request, metrics.snapshot, elapsed: elapsed, cores: ProcessInfo.processInfo.activeProcessorCount)
+        report.faults = observations(world).faults
+        report.coverage = observations(world).coverage
+        return report
+    }
+
+    /// On the simulator: one thread, virtual time, the request's seed and the scenarios' strategy
+    /// (random, with the backend's concurrency window). Same request and binary ⇒ same report.
+    public static func runVirtual(_ request: LoadRequest) -> RunReport {
+        let profile = profile(request)
+        var configuration = SimulationConfiguration(
+            seed: request.seed, strategy: .random,
+            timingWindowNanoseconds: profile.timingWindowNanoseconds)
+        configuration.limits.maxSteps = .max
+        configuration.recordsDecisions = false  // 4 bytes a step otherwise: memory would grow with the arrivals
+        // Set-up, the executor, the graceful stop, and an hour for set-up's own retries.
+        configuration.limits.maxVirtualNanoseconds = span(request) + 3_600_000_000_000
+        let metrics = LoadMetrics(span: span(request))
+        let result = Simulation.run(configuration) { () async -> Observed in
+            let world = await profile.setUp(LoadProfile.Environment(
+                seed: request.seed, variant: request.variant, clock: .virtual, epochUnixNanoseconds: SimClock().unixNanoseconds(at: SimClock().now)))
+            let elapsed = await LoadDriver(request: request, users: profile.users, workload: world.workload, clock: world.clock, metrics: metrics, taskExecutor: world.taskExecutor).run()
+            let observed = observations(world)
+            return Observed(elapsed: elapsed, faults: observed.faults, coverage: observed.coverage)
+        }
+        let observed = result.output
+        var report = report(request, metrics.snapshot, elapsed: observed?.elapsed ?? 0, cores: 1)
+        report.clock = .virtual
+        report.strategy = "load \(request.modelDescription); simulator \(configuration.strategy)"
+        report.steps = result.steps
+        report.virtualNanoseconds = result.virtualNanoseconds
+        report.traceHash = result.traceHash.description
+        report.timingWindowNanoseconds = configuration.timingWindowNanoseconds
+        report.choicePoints = result.choicePoints
+        report.timingChoicePoints = Int(result.timingDecisions)
+        report.faults = observed?.faults
+        report.coverage = observed?.coverage
+        if !result.outcome.isSuccess && report.failure == nil {
+            report.passed = false
+            report.failure = .init(kind: .kernel, message: result.outcome.description)
+            report.outcome = result.outcome.kind
+        }
+        return report
+    }
+
+    /// What the simulated run hands back besides the metrics.
+    private struct Observed: Sendable {
+        var elapsed: UInt64
+        var faults: [FaultObservation]
+        var coverage: [CoverageEntry]
+    }
+
+    /// What the world's participants observed, summed.
+    private static func observations(_ world: LoadProfile.World) -> (faults: [FaultObservation], coverage: [CoverageEntry]) {
+        (world.participants.reduce([]) { FaultObservation.combining($0, $1.faultObservations) },
+         world.participants.reduce([]) { CoverageEntry.combining($0, $1.coverage) })
+    }
+
+    private static func profile(_ request: LoadRequest) -> LoadProfile {
+        guard let profile = LoadProfile.named(request.scenario) else { preconditionFailure("no load profile for \(request.scenario)") }
+        return profile
+    }
+
+    /// How long the run can last: the executor's duration plus the graceful stop.
+    private static func span(_ request: LoadRequest) -> UInt64 {
+        LoadExecutor.nanoseconds(request.executor.duration) + LoadExecutor.nanoseconds(request.gracefulStop)
+    }
+
+    private static func report(_ request: LoadRequest, _ state: LoadMetrics.State, elapsed: UInt64, cores: Int) -> RunReport {
+        let latency = state.operations.keys.sorted().compactMap { operation in
+            state.operations[operation].map { LatencySummary(operation: operation, measured: $0, seed: request.seed) }
+        }
+        let thresholds = request.thresholds.map { threshold in
+            let observed = latency.first { $0.operation == threshold.operation }?.value(of: threshold.statistic)
+            return RunReport.ThresholdResult(expression: threshold.expression, observedNanoseconds: observed, passed: observed.map(threshold.isMet(by:)) ?? false)
+        }
+        let abandoned = state.inFlight
+        var failure: RunReport.Failure?
+        if abandoned > 0 {
+            failure = .init(kind: .load, message: "\(abandoned) iterations still running \(LoadStage.format(request.gracefulStop)) after the duration (abandoned)")
+        } else if let missed = thresholds.first(where: { !$0.passed }) {
+            let observedText = missed.observedNanoseconds.map { ReportFormat.duration($0) } ?? "no samples"
+            failure = .init(kind: .threshold, message: "threshold \(missed.expression) missed (observed \(observedText))")
+        }
+        let durationNanoseconds = LoadExecutor.nanoseconds(request.executor.duration)
+        var parameters: [String: Int] = ["durationMilliseconds": Int(durationNanoseconds / 1_000_000), "maxVUs": request.maxVUs]
+        let errors = state.operations.filter { $0.value.failed > 0 }.mapValues(\.failed)
+        var summary = LoadSummary(
+            model: request.executor.isOpen ? "open" : "closed", executor: request.executor.name, description: request.modelDescription,
+            durationNanoseconds: durationNanoseconds, iterationsStarted: state.started, iterationsCompleted: state.completed,
+            achievedRatePerSecond: durationNanoseconds == 0 ? 0 : Double(state.started) / (Double(durationNanoseconds) / 1e9),
+            throughputPerSecond: elapsed == 0 ? 0 : Double(state.completed) / (Double(elapsed) / 1e9),
+            elapsedNanoseconds: elapsed, errors: errors, droppedIterations: state.dropped, maxVUs: request.maxVUs,
+            peakInFlight: state.peakInFlight, abandoned: abandoned, cores: cores)
+        switch request.executor {
+        case .constantArrivalRate(let rate, _):
+            summary.targetRatePerSecond = rate
+            parameters["ratePerSecond"] = Int(rate)
+        case .rampingArrivalRate(let start, let stages):
+            summary.targetRatePerSecond = start
+            summary.rampToPerSecond = stages.last?.target
+            summary.stages = LoadStage.format(stages)
+            parameters["ratePerSecond"] = Int(start)
+            if let last = stages.last { parameters["rampToPerSecond"] = Int(last.target) }
+        case .constantVUs(let vus, _):
+            summary.virtualUsers = vus
+        case .rampingVUs(_, let stages):
+            summary.virtualUsers = request.executor.peakVUs
+            summary.stages = LoadStage.format(stages)
+        }
+        if !request.executor.isOpen {
+            summary.thinkTimeNanoseconds = LoadExecutor.nanoseconds(request.thinkTime)
+            parameters["vus"] = request.executor.peakVUs
+            parameters["thinkTimeMilliseconds"] = Int(LoadExecutor.nanoseconds(request.thinkTime) / 1_000_000)
+        }
+        let errorCount = errors.values.reduce(0, +)
+        let clockName = request.clock == .wall ? "wall" : "virtual"
+        let detail = "\(state.completed) iterations in \(ReportFormat.duration(elapsed)) \(clockName) (\(request.modelDescription)); "
+            + "offered \(String(format: "%.1f", summary.achievedRatePerSecond))/s, throughput \(String(format: "%.1f", summary.throughputPerSecond))/s; "
+            + "\(state.dropped) dropped, \(errorCount) failed operations"
+        return RunReport(
+            runId: request.runId,
+            identity: RunIdentity(
+                scenario: request.scenario, seed: request.seed, strategy: "load \(request.modelDescription)", variant: request.variant,
+                parameters: parameters),
+            passed: failure == nil, failure: failure, violation: nil,
+            outcome: abandoned > 0 ? "drain-timeout" : "finished", outcomeDetail: detail,
+            steps: UInt64(state.completed), virtualNanoseconds: elapsed, traceHash: "none",
+            build: BuildFingerprint(commit: request.gitCommit ?? "unknown"), checks: [], latency: latency, thresholds: thresholds,
+            timeline: [], droppedLatencySamples: 0, droppedTimelineEntries: 0, replayCommand: request.commandLine,
+            clock: .wall, load: summary)
+    }
+}
+
+extension LatencySummary {
+    /// The summary of a load run's operation from its fixed-size measurements: percentiles from
+    /// the HdrHistogram (µs, 3 significant digits), exact count, mean and maximum, the maximum's
+    /// operation as exemplar, and the fastest/slowest series.
+    init(operation: String, measured: LoadMetrics.Operation, seed: UInt64) {
+        let histogram = measured.histogram
+        func nanoseconds(_ percentile: Double) -> UInt64 { min(measured.max.latency, histogram.valueAtPercentile(percentile) * 1_000) }
+        var points: [[Double]] = []
+        for value in histogram.percentiles(ticksPerHalfDistance: 5) {
+            points.append([value.percentile, Double(min(measured.max.latency, value.value * 1_000))])
+        }
+        var series: [[UInt64]] = []
+        for (fastest, slowest) in zip(measured.fastest, measured.slowest) {
+            guard let fastest, let slowest else { continue }
+            let pair = fastest.end <= slowest.end ? [fastest, slowest] : [slowest, fastest]
+            for point in pair where series.last != [point.end, point.latency] { series.append([point.end, point.latency]) }
+        }
+        let max = measured.max
+        let details = Details(
+            operation: operation, count: measured.count,
+            p50Nanoseconds: nanoseconds(50), p90Nanoseconds: nanoseconds(90), p99Nanoseconds: nanoseconds(99),
+            p999Nanoseconds: nanoseconds(99.9), maxNanoseconds: max.latency,
+            meanNanoseconds: UInt64((measured.sumNanoseconds / Double(measured.count)).rounded()),
+            exemplars: [Exemplar(
+                percentile: "max", latencyNanoseconds: max.latency, seed: seed, step: max.sequence, user: "",
+                intendedStartNanoseconds: max.intended, endNanoseconds: max.end)],
+            spectrum: HgrmFile.text(microseconds: histogram), series: series, spectrumPoints: points)
+        self.init(details: details)
+    }
+}
