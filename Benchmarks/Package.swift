@@ -33,6 +33,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Sim", package: "Rehearsal"),
+                .product(name: "Harness", package: "Rehearsal"),
                 .product(name: "Scenarios", package: "Rehearsal"),
                 .product(name: "KernelWorkloads", package: "Rehearsal"),
             ],

@@ -1,7 +1,8 @@
 import Benchmark
+import Harness
+import KernelWorkloads
 import Scenarios
 import Sim
-import KernelWorkloads
 
 // Steps/s of every registered scenario (one seed per iteration, report included), of the
 // kernel's auction race and of the SafeNSound 72-hour heartbeat timeline.
@@ -15,6 +16,7 @@ var stepsTolerance: BenchmarkThresholds { BenchmarkThresholds(relative: [.p50: 2
 let stepsMetric = BenchmarkMetric.custom("steps", polarity: .prefersLarger, useScalingFactor: false)
 
 let benchmarks: @Sendable () -> Void = {
+    BuiltInScenarios.register()
     for scenario in ScenarioRegistry.all {
         Benchmark(
             "scenario:\(scenario.name)-seed-(defaults,random)",
