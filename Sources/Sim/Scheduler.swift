@@ -11,9 +11,9 @@ import Synchronization
 /// Invariants: it is touched only on the thread that runs it (checked where a foreign thread
 /// could reach it); virtual time never goes backwards; a timer never fires before its deadline;
 /// same-time timers fire in insertion order. The cheap ones are preconditions on the hot path,
-/// always on; `checkInvariants()` checks the whole structure after every mutation when built
-/// with `-Xswiftc -DSIM_INTERNAL_CHECKS` (as swift-collections' `_checkInvariants`; `.ci/run`
-/// runs the kernel's tests that way).
+/// always on; `checkInvariants()` checks the whole structure after every mutation when the
+/// configuration asks (`checksInternalInvariants`, `SIM_INTERNAL_CHECKS=1`; as swift-collections'
+/// `_checkInvariants`; `.ci/run` runs the kernel's tests and a slice of every sweep that way).
 final class Scheduler: @unchecked Sendable {
     /// Where a ready job came from (for the trace and for escape accounting).
     enum Origin: UInt8 {
@@ -151,6 +151,7 @@ final class Scheduler: @unchecked Sendable {
         self.thread = pthread_self()
         self.recordsTrace = configuration.recordsTrace
         self.recordsDecisions = configuration.recordsDecisions
+        self.checksInvariants = configuration.checksInternalInvariants
         self.timingWindow = configuration.timingWindowNanoseconds
         switch configuration.strategy.resolved(forSeed: configuration.seed) {
         case .fifo: strategyKind = .fifo
@@ -326,19 +327,22 @@ final class Scheduler: @unchecked Sendable {
 
     // MARK: Invariants
 
-    /// Checks the whole scheduler state (O(ready + timers)); a no-op unless built with
-    /// `SIM_INTERNAL_CHECKS`. Called after every mutation of the ready set, the timers or time.
-    @inline(__always)
-    func checkInvariants() {
-        #if SIM_INTERNAL_CHECKS
+    /// Checks the whole structure when the configuration asks (`checksInternalInvariants`); free
+    /// otherwise (one load and branch). Called after every mutation of the ready set, the timers or time.
+    @inline(__always) func checkInvariants() {
+        if checksInvariants { checkInvariantsDeeply() }
+    }
+
+    /// The deep checks: the thread, time never going back, the decision log, and every 64th call
+    /// the structural scans (O(ready + timers), so a run with a large timer heap stays linear-ish;
+    /// the cadence is a counter, so it is the same every run).
+    @inline(never) func checkInvariantsDeeply() {
         precondition(pthread_equal(pthread_self(), thread) != 0, "scheduler touched off its thread")
         precondition(now >= lastCheckedNow, "virtual time went back from \(lastCheckedNow) to \(now)")
         lastCheckedNow = now
         precondition(Int(timingDecisions) <= choicePoints, "more timing decisions than decisions")
         precondition(!recordsDecisions || decisions.count == choicePoints, "a choice point not logged")
         precondition(replayCursor <= replayDecisions.count, "replay cursor past the log")
-        // The structural scans cost O(ready + timers): every 64th check, so a run with a large
-        // timer heap stays linear-ish; the cadence is a counter, so it is the same every run.
         internalChecks &+= 1
         guard internalChecks & 63 == 0 else { return }
         for entry in ready {
@@ -351,15 +355,16 @@ final class Scheduler: @unchecked Sendable {
             precondition(sequences.insert(timer.sequence).inserted, "timer \(timer.sequence) twice in the heap")
         }
         for id in cancelledTimers { precondition(id <= timerSequence, "cancelled timer \(id) never scheduled") }
-        #endif
     }
 
-    #if SIM_INTERNAL_CHECKS
-    /// The time at the previous invariant check.
+    /// Whether `checkInvariants` runs the deep checks.
+    @exclusivity(unchecked) let checksInvariants: Bool
+    /// The time at the previous deep check.
     @exclusivity(unchecked) private var lastCheckedNow: UInt64 = 0
-    /// Invariant checks so far (the structural scans run on every 64th).
+    /// Deep checks so far (the structural scans run on every 64th).
     @exclusivity(unchecked) private var internalChecks: UInt64 = 0
-    #endif
+    /// Deep checks made so far.
+    var invariantChecks: UInt64 { internalChecks }
 
     /// Adds an action for the end of the run (see `Simulation.atEnd`).
     func atEnd(_ action: @escaping @Sendable () -> Void) {

@@ -90,6 +90,7 @@ public enum Simulation {
             replayDivergence: scheduler.replayDivergence)
         result.taskSteps = scheduler.urw?.executed ?? []
         result.choicePoints = scheduler.choicePoints
+        result.invariantChecks = scheduler.invariantChecks
         return result
     }
 

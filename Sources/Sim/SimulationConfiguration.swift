@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Everything that decides a run: with the same configuration and binary, the same trace.
 public struct SimulationConfiguration: Sendable, Hashable {
     /// The seed of every random stream (scheduler choices included).
@@ -26,6 +30,16 @@ public struct SimulationConfiguration: Sendable, Hashable {
     /// memory stays flat however long the run (load runs: one decision of 4 bytes per step would
     /// be hundreds of MB); such a run is reproduced from its seed, not replayed from a log.
     public var recordsDecisions = true
+    /// Whether the scheduler checks its whole structure after every mutation (`checkInvariants`):
+    /// O(ready + timers) every 64th mutation. On when the process starts with
+    /// `SIM_INTERNAL_CHECKS=1` in its environment (`.ci/run` runs the kernel's tests and a slice of
+    /// every scenario's sweep that way), off otherwise.
+    public var checksInternalInvariants = SimulationConfiguration.internalChecksFromEnvironment
+    /// `SIM_INTERNAL_CHECKS=1` in the environment, read once per process.
+    public static let internalChecksFromEnvironment: Bool = {
+        guard let value = getenv("SIM_INTERNAL_CHECKS") else { return false }
+        return String(cString: value) == "1"
+    }()
     /// URW's per-task step estimates (set by `Simulation.run` from its measuring run).
     var taskStepEstimates: [Int] = []
     /// Whether the run counts jobs per task (the measuring run of `.urw`).

@@ -34,4 +34,6 @@ public struct SimulationResult<Output: Sendable>: Sendable {
     public var replayDivergence: ReplayDivergence? = nil
     /// Jobs run per task, by order of first sight (only when the configuration measured them).
     var taskSteps: [Int] = []
+    /// Deep invariant checks the scheduler made (0 unless `checksInternalInvariants`).
+    package var invariantChecks: UInt64 = 0
 }
