@@ -99,19 +99,21 @@ let package = Package(
             dependencies: ["RehearseTools", "RehearseCLI", "ScenarioFixtures", "Scenarios", "Harness"],
             linkerSettings: exportDynamic
         ),
-        .testTarget(name: "SimTests", dependencies: ["Sim", "KernelWorkloads"], linkerSettings: exportDynamic),
+        .testTarget(name: "SimTests", dependencies: ["Sim", "KernelWorkloads", "RehearsalTestSupport"], linkerSettings: exportDynamic),
         // Linked WITHOUT the flag on purpose: its simulation must refuse to start (a test bundle
         // cannot show that: SwiftPM links every test target into one binary).
         .executableTarget(name: "virtual-time-probe", dependencies: ["Sim", "Harness", "RehearseCLI"], path: "Sources/VirtualTimeProbe"),
         // Starts child processes for tests with posix_spawn (Foundation's Process crashed the test binary).
         .target(name: "ChildProcess", path: "Tests/ChildProcess"),
+        // The `.slow`/`.subprocess` tags and the `.ciOnly` condition (REHEARSAL_SLOW_TESTS=1, set by .ci/run).
+        .target(name: "RehearsalTestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "VirtualTimeRefusalTests", dependencies: ["virtual-time-probe", "ChildProcess"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "SimulatedFirebase", "Sim"], linkerSettings: exportDynamic),
         .testTarget(
             name: "ScenariosTests",
-            dependencies: ["Scenarios", "FirebaseHarness", "Harness", "Domain", "SimulatedFirebase", "Sim", "ScenarioFixtures", "ChildProcess"],
+            dependencies: ["Scenarios", "FirebaseHarness", "Harness", "Domain", "SimulatedFirebase", "Sim", "ScenarioFixtures", "ChildProcess", "RehearsalTestSupport"],
             linkerSettings: exportDynamic),
         .testTarget(name: "RehearsalTestingTests", dependencies: ["RehearsalTesting", "Harness", "Sim"], linkerSettings: exportDynamic),
-        .testTarget(name: "RehearseTests", dependencies: ["rehearse", "ChildProcess"], linkerSettings: exportDynamic),
+        .testTarget(name: "RehearseTests", dependencies: ["rehearse", "ChildProcess", "RehearsalTestSupport"], linkerSettings: exportDynamic),
     ]
 )

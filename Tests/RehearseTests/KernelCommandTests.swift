@@ -1,5 +1,6 @@
 import ChildProcess
 import Foundation
+import RehearsalTestSupport
 import Testing
 
 @Suite struct KernelCommandTests {
@@ -57,7 +58,7 @@ import Testing
     }
 }
 
-@Suite struct BenchCommandTests {
+@Suite(.ciOnly, .tags(.subprocess)) struct BenchCommandTests {
     @Test(arguments: [
         ["bench", "--only", "kernel,bogus"],
         ["bench", "--only", ""],
@@ -75,7 +76,7 @@ import Testing
     /// their outcomes. TestClock's driver runs on real threads, so on a loaded machine its yields
     /// can miss woken work (the bench's point): the comparison must be made and said either way,
     /// and the simulator's row must be the same in every run.
-    @Test func timelineDriversAreCompared() throws {
+    @Test(.ciOnly, .tags(.subprocess)) func timelineDriversAreCompared() throws {
         let arguments = ["bench", "--only", "timeline", "--users", "200", "--testclock-users", "40", "--repetitions", "1"]
         let output = try CommandLineRunner.run(arguments)
         #expect(output.status == 0, "\(output.standardError)")

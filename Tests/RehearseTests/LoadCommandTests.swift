@@ -1,4 +1,5 @@
 import Foundation
+import RehearsalTestSupport
 import Testing
 
 /// `rehearse load`: short real-runtime runs of each profile (no timing assertions, only counts
@@ -16,7 +17,7 @@ import Testing
         return folder
     }
 
-    @Test(arguments: [("auction-race", "placeBid"), ("like-storm", "like"), ("seat-contention", "reserveSeat")])
+    @Test(.ciOnly, .tags(.subprocess), arguments: [("auction-race", "placeBid"), ("like-storm", "like"), ("seat-contention", "reserveSeat")])
     func openModelRunWritesWallClockReport(scenario: String, operation: String) throws {
         let folder = try Self.freshFolder()
         let result = try CommandLineRunner.run(["load", scenario, "--rate", "50/s", "--duration", "1s", "--report-dir", folder.path, "--quiet"])
@@ -33,7 +34,7 @@ import Testing
         #expect(markdown.contains("clock: wall"))
     }
 
-    @Test func closedModelAndRampAndThreshold() throws {
+    @Test(.ciOnly, .tags(.subprocess)) func closedModelAndRampAndThreshold() throws {
         let folder = try Self.freshFolder()
         let closed = try CommandLineRunner.run(["load", "like-storm", "--vus", "3", "--think-time", "50ms", "--duration", "1s", "--report-dir", folder.path])
         #expect(closed.status == 0, "\(closed.standardOutput) \(closed.standardError)")
@@ -75,7 +76,7 @@ import Testing
         #expect(result.standardError.split(separator: "\n").count == 1, "\(arguments): \(result.standardError)")
     }
 
-    @Test func virtualRunIsReproducibleAndComparesDesigns() throws {
+    @Test(.ciOnly, .tags(.subprocess)) func virtualRunIsReproducibleAndComparesDesigns() throws {
         let folder = try Self.freshFolder()
         let arguments = ["load", "auction-race", "--virtual", "--rate", "100/s", "--duration", "2s", "--seed", "3", "--report-dir", folder.path, "--quiet"]
         let first = try CommandLineRunner.run(arguments)

@@ -1,5 +1,6 @@
 import ChildProcess
 import Foundation
+import RehearsalTestSupport
 import Testing
 
 /// Generated malformed invocations of every subcommand (bad, huge, negative and empty numbers,
@@ -13,7 +14,7 @@ import Testing
 @Suite(.serialized) struct MalformedInputTests {
     static let timeLimit: TimeInterval = 30
 
-    @Test func everyMalformedInvocationExitsTwoWithOneLine() throws {
+    @Test(.ciOnly, .tags(.subprocess)) func everyMalformedInvocationExitsTwoWithOneLine() throws {
         let environment = ProcessInfo.processInfo.environment
         let minimum = Int(environment["REHEARSE_MALFORMED_CASES"] ?? "") ?? 1_000
         let binary = environment["REHEARSE_BINARY"].map { URL(fileURLWithPath: $0) } ?? CommandLineRunner.binary

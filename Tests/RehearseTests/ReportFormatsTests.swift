@@ -1,5 +1,6 @@
 import ChildProcess
 import Foundation
+import RehearsalTestSupport
 import Testing
 
 /// The formats other tools read (issue 15): JUnit XML from run/fuzz/merge (validated against the
@@ -194,7 +195,7 @@ import Testing
     /// type; objects allow no undeclared field), every required one is present, and every
     /// declared field occurs in at least one of the encoded samples (a failing run, a swarm
     /// run, a load run, a replayed shrunk artifact; a failing shard, a merge with thresholds).
-    @Test func reportsAndSweepResultsMatchTheirPublishedSchemas() throws {
+    @Test(.ciOnly, .tags(.subprocess)) func reportsAndSweepResultsMatchTheirPublishedSchemas() throws {
         let dir = temporaryDirectory()
         _ = try CommandLineRunner.run(["run", "auction-race", "--variant", "outbid-self-notify", "--seed", "3", "--report-dir", dir, "--quiet"])
         _ = try CommandLineRunner.run(["run", "seat-contention", "--seed", "2", "--swarm", "--report-dir", dir, "--quiet", "--threshold", "reserveSeat.p99<1h"])

@@ -1,10 +1,11 @@
 import ChildProcess
 import Foundation
+import RehearsalTestSupport
 import Testing
 
 /// The failure page and the sweep page as a browser renders them: headless Chromium dumps the
 /// DOM after layout and the tests read its text (skipped, saying so, where Chromium is absent).
-@Suite struct ReportPageTests {
+@Suite(.ciOnly, .tags(.subprocess)) struct ReportPageTests {
     /// Chromium's binary, if installed (`apt-get install -y chromium`).
     static let chromium: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }

@@ -1,4 +1,5 @@
 import Foundation
+import RehearsalTestSupport
 import Testing
 
 /// `rehearse timeline`: the shipped example reproduces its golden table; every defect of issue 11
@@ -80,7 +81,7 @@ import Testing
     /// Seeded logs (DST changes in five zones, threshold changes, pauses, contacts, outages,
     /// double taps, travel; CSV with LF/CRLF/BOM, ISO-8601 with many offsets or epochs, JSON)
     /// agree row for row with the independent model.
-    @Test func generatedLogsAgreeWithReferenceModel() throws {
+    @Test(.ciOnly, .tags(.subprocess)) func generatedLogsAgreeWithReferenceModel() throws {
         let seeds = Array(UInt64(1)...UInt64(Int(ProcessInfo.processInfo.environment["REHEARSE_TIMELINE_LOGS"] ?? "") ?? 200))
         let results = Box(count: seeds.count)
         DispatchQueue.concurrentPerform(iterations: 2) { lane in
@@ -119,7 +120,7 @@ import Testing
     }
 
     /// 1,000 generated malformed files: none crashes, each exits 2 with one line naming the file.
-    @Test func generatedMalformedFilesExitTwoWithOneLine() throws {
+    @Test(.ciOnly, .tags(.subprocess)) func generatedMalformedFilesExitTwoWithOneLine() throws {
         let count = Int(ProcessInfo.processInfo.environment["REHEARSE_TIMELINE_MALFORMED"] ?? "") ?? 1_000
         let results = Box(count: count)
         DispatchQueue.concurrentPerform(iterations: 3) { lane in

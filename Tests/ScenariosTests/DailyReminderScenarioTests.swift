@@ -3,6 +3,7 @@ import Foundation
 @testable import Harness
 @testable import Scenarios
 import Sim
+import RehearsalTestSupport
 import Testing
 
 /// daily-reminder (SafeNSound): the careful design passes under every strategy, each reminder
@@ -14,7 +15,7 @@ import Testing
 
     static let pct = SchedulingStrategy.pct(depth: 3, horizon: SchedulingStrategy.pctDefaultHorizon)
 
-    @Test func carefulDesignPassesUnderEveryStrategy() throws {
+    @Test(.ciOnly, .tags(.slow)) func carefulDesignPassesUnderEveryStrategy() throws {
         for strategy in [SchedulingStrategy.random, Self.pct, .nonpreemptive] {
             for seed in UInt64(1)...12 {
                 let (report, _) = try ScenarioRunner.run(RunRequest(scenario: "daily-reminder", seed: seed, strategy: strategy))
@@ -27,7 +28,7 @@ import Testing
     }
 
     /// Over the six DST changes (seeds draw them) the runs reach every goal, the skipped and repeated hours included.
-    @Test func sweepReachesTheDSTEdges() throws {
+    @Test(.ciOnly, .tags(.slow)) func sweepReachesTheDSTEdges() throws {
         var reached: Set<String> = []
         var judgedDays = 0
         for transition in 1...6 {
@@ -42,7 +43,7 @@ import Testing
         #expect(judgedDays > 200, "only \(judgedDays) days judged")
     }
 
-    @Test(arguments: [
+    @Test(.ciOnly, .tags(.slow), arguments: [
         ("reminder-every-24h", ["reminder-at-local-time"]), ("reminder-utc-time", ["reminder-at-local-time"]),
         ("reminder-local-clock-match", ["reminder-at-local-time", "reminder-every-enabled-day", "one-reminder-per-local-day"]),
     ])

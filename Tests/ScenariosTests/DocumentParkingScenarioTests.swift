@@ -3,6 +3,7 @@ import FirebaseHarness
 import Harness
 import Scenarios
 import SimulatedFirebase
+import RehearsalTestSupport
 import Testing
 
 /// Parking idle document actors changes no scenario: every scenario's careful design and first
@@ -12,7 +13,7 @@ import Testing
 @Suite struct DocumentParkingScenarioTests {
     init() { BuiltInScenarios.register() }
 
-    @Test func everyScenarioRunsTheSameWhenIdleActorsAreParked() throws {
+    @Test(.ciOnly, .tags(.slow)) func everyScenarioRunsTheSameWhenIdleActorsAreParked() throws {
         let small: [String: [String: Int]] = ["heartbeat-timeline": ["users": 12, "hours": 30]]
         var compared = 0
         var parked = 0

@@ -5,6 +5,7 @@ import ScenarioFixtures
 import Scenarios
 import Sim
 import SimulatedFirebase
+import RehearsalTestSupport
 import Testing
 
 @Suite struct FuzzTests {
@@ -118,7 +119,7 @@ import Testing
         #expect(outcome.reproduced == outcome.artifacts)
     }
 
-    @Test func heartbeatTimelineRandomAlertIdReplaysEveryRawArtifact() throws {
+    @Test(.ciOnly, .tags(.slow)) func heartbeatTimelineRandomAlertIdReplaysEveryRawArtifact() throws {
         let template = RunRequest(scenario: "heartbeat-timeline", seed: 1, parameters: ["users": 20], variant: "random-alert-id")
         let outcome = try replayEveryArtifact(template, seeds: SeedRange(low: 1, high: 6))
         #expect(outcome.artifacts >= 3)

@@ -4,6 +4,7 @@ import Harness
 import Scenarios
 import Sim
 import SimulatedFirebase
+import RehearsalTestSupport
 import Testing
 
 /// heartbeat-timeline (SafeNSound): careful passes, every variant is caught, the replay reproduces the seed's table.
@@ -43,7 +44,7 @@ import Testing
     }
 
     /// Seeds 1…3 catch each variant (recorded in docs/scenarios.md); the check that fires is the one the flaw breaks.
-    @Test(arguments: [
+    @Test(.ciOnly, .tags(.slow), arguments: [
         ("random-alert-id", "one-alert-per-kind-per-window", true), ("unclaimed-sender", "no-alert-after-checkin", true),
         ("no-heartbeat-recheck", "no-alert-after-checkin", true), ("late-pre-notification", "alert-on-time", true),
         ("read-then-write-rate-limit", "rate-limit-respected", false), ("utc-email", "email-shows-local-time", true),

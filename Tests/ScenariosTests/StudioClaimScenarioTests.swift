@@ -3,6 +3,7 @@ import Harness
 import Scenarios
 import Sim
 import SimulatedFirebase
+import RehearsalTestSupport
 import Testing
 
 /// studio-claim: the careful design passes a fixed seed range under every strategy; each planted
@@ -10,7 +11,7 @@ import Testing
 @Suite struct StudioClaimScenarioTests {
     init() { BuiltInScenarios.register() }
 
-    @Test func carefulDesignPassesSeedsOneToTwentyUnderEveryStrategy() throws {
+    @Test(.ciOnly, .tags(.slow)) func carefulDesignPassesSeedsOneToTwentyUnderEveryStrategy() throws {
         for strategy in [SchedulingStrategy.random, .pct(depth: 3, horizon: SchedulingStrategy.pctDefaultHorizon), .nonpreemptive] {
             for seed in UInt64(1)...20 {
                 let (report, _) = try ScenarioRunner.run(RunRequest(scenario: "studio-claim", seed: seed, strategy: strategy))

@@ -1,4 +1,5 @@
 import Foundation
+import RehearsalTestSupport
 import Testing
 @testable import Sim
 import KernelWorkloads
@@ -11,7 +12,7 @@ import KernelWorkloads
 
     /// 1,000 seeds of 50 racing bidders, each run twice: identical hashes and outputs; then the
     /// same seeds spread over 2 threads at once: the same hashes again.
-    @Test func thousandSeedsTwiceAndOnTwoThreads() {
+    @Test(.ciOnly, .tags(.slow)) func thousandSeedsTwiceAndOnTwoThreads() {
         let seeds = Array(UInt64(0)..<1_000)
         let config = { @Sendable (seed: UInt64) in SimulationConfiguration(seed: seed, strategy: .random) }
         let sequential = seeds.map { seed -> (TraceHash, String?) in

@@ -1,3 +1,4 @@
+import RehearsalTestSupport
 import Testing
 @testable import Sim
 
@@ -119,7 +120,7 @@ enum PaperPrograms {
         #expect(Double(pct) / Double(seeds) >= bound)
     }
 
-    @Test func figure1bWithTwentyNoiseTasksMeetsTheBound() {
+    @Test(.ciOnly, .tags(.slow)) func figure1bWithTwentyNoiseTasksMeetsTheBound() {
         let seeds = 4_000
         let k = Self.horizon { await PaperPrograms.figure1b(noise: 20) }
         let pct = Self.hits(.pct(depth: 2, horizon: nil), seeds: seeds) { await PaperPrograms.figure1b(noise: 20) }
