@@ -6,9 +6,10 @@
 /// slot. Here a name costs a number for its directory (shared by every document of a collection),
 /// the bytes after it and four bytes of position. The bytes go into chunks of at most 64 KiB
 /// (a longer name gets one of its own), so a large run never copies them or doubles a buffer
-/// (one run of bytes did both: 38 MB at the peak of a 10-minute load test for 25 MB of names);
+/// (one growing run of bytes would do both, its peak well above the names' size);
 /// a small run allocates as one run of bytes would. Names are rebuilt on demand (a trace file, a
-/// failure message), byte for byte as given. docs/performance.md, "Stop 26" and "Stop 28".
+/// failure message), byte for byte as given. docs/performance.md, "Where the bytes and
+/// instructions go: the data structures".
 public struct ActorLabels: RandomAccessCollection, Sendable, Equatable {
     /// An actor ordinal.
     public typealias Index = Int

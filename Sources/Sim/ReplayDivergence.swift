@@ -1,5 +1,5 @@
 /// Where a `.replay` run stopped following its decisions log: the log asked for a choice that
-/// did not exist at that choice point (the run went on with the last choice, as before, so shrinking
+/// did not exist at that choice point (the run goes on with the last choice, so shrinking
 /// can still try such logs; a replay of an artifact must say so instead of passing it off).
 public struct ReplayDivergence: Sendable, Hashable, CustomStringConvertible {
     /// 0-based index of the choice point in the decisions log.

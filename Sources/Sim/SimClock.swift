@@ -118,9 +118,9 @@ public struct SimClock: Clock, Sendable {
 
 extension Duration {
     /// Whole nanoseconds (truncating sub-nanosecond parts; past 292 years the count wraps, so a
-    /// deadline that far out wraps too, as it always has). A duration from zero to 18.4 s is its
+    /// deadline that far out wraps too). A duration from zero to 18.4 s is its
     /// low 64 bits of attoseconds alone: one 64-bit division instead of `components`' 128-bit
-    /// arithmetic (~190 instructions a call; 1.5 % of an auction race).
+    /// arithmetic.
     var simNanoseconds: Int64 {
         if _high == 0 { return Int64(_low / 1_000_000_000) }
         return Int64(truncatingIfNeeded: attoseconds / 1_000_000_000)

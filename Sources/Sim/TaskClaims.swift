@@ -1,9 +1,9 @@
 /// The ids of the tasks one simulation captured from the global executor: a bit per id.
 ///
 /// The runtime numbers tasks in creation order, so one run's ids lie close together and a bit
-/// each costs ~1/800 of the dictionary entry it replaces (`ForeignJobRouter` kept one per task
-/// until the run ended: ~106 B per iteration of a load run, and a hash and a resize on the hot
-/// path). An id more than `maximumWords` words away from the others is kept in `outliers`.
+/// each costs a small fraction of a dictionary entry per task (which would be kept until the run
+/// ends, and cost a hash and a resize on the hot path). An id more than `maximumWords` words away
+/// from the others is kept in `outliers`.
 struct TaskClaims {
     /// The id of bit 0 of `words[0]` (a multiple of 64).
     private var base: UInt64 = 0

@@ -61,7 +61,7 @@ import Testing
 
     @Test func mergedShardsEqualOneMachine() throws {
         let template = RunRequest(scenario: "like-storm", seed: 1, parameters: ["users": 2, "actionsPerUser": 3], variant: "unlike-nonliker-decrements")
-        let runner = SweepRunner(template: template, swarm: true, determinismEvery: 3, failureDirectory: nil)
+        let runner = try SweepRunner(template: template, swarm: true, determinismEvery: 3, failureDirectory: nil)
         let whole = SeedRange(low: 1, high: 10)
         let build = BuildFingerprint(commit: "test")
         func sweep(_ range: SeedRange, shard: String?) throws -> SweepResult {
@@ -98,7 +98,7 @@ import Testing
     init() { BuiltInScenarios.register() }
 
     private func replayEveryArtifact(_ template: RunRequest, seeds: SeedRange) throws -> (artifacts: Int, reproduced: Int) {
-        let runner = SweepRunner(template: template, swarm: true, determinismEvery: 0, failureDirectory: nil)
+        let runner = try SweepRunner(template: template, swarm: true, determinismEvery: 0, failureDirectory: nil)
         var artifacts = 0, reproduced = 0
         for seed in seeds.seeds {
             guard let artifact = try runner.run(seed: seed).artifact else { continue }

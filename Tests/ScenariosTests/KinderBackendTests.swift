@@ -14,7 +14,7 @@ import Testing
     static func sweep(_ scenario: String, defects: Set<BackendDefect>, seeds: SeedRange = SeedRange(low: 1, high: 16)) throws -> SweepResult {
         var template = RunRequest(scenario: scenario, seed: seeds.low, strategy: .portfolio)
         template.backendDefects = defects
-        let runner = SweepRunner(template: template, swarm: false, determinismEvery: 0, failureDirectory: nil)
+        let runner = try SweepRunner(template: template, swarm: false, determinismEvery: 0, failureDirectory: nil)
         var result = try runner.emptyResult(range: seeds, shard: nil, build: BuildFingerprint(commit: "test"))
         for seed in seeds.seeds { result.add(try runner.run(seed: seed).result) }
         return result

@@ -10,7 +10,7 @@ import Testing
     init() { BuiltInScenarios.register() }
 
     static func replayAll(scenario: String, variant: String, seeds: ClosedRange<UInt64>, parameters: [String: Int] = [:]) throws -> (failures: Int, reproduced: Int) {
-        let runner = SweepRunner(
+        let runner = try SweepRunner(
             template: RunRequest(scenario: scenario, seed: seeds.lowerBound, strategy: .portfolio, parameters: parameters, variant: variant),
             swarm: true, determinismEvery: 0, failureDirectory: nil)
         var failures = 0, reproduced = 0

@@ -94,7 +94,7 @@ import Testing
 
     @Test func sweepCoverageSumsSeedsAndMerges() throws {
         let template = RunRequest(scenario: "like-storm", seed: 1, parameters: ["users": 2, "actionsPerUser": 3])
-        let runner = SweepRunner(template: template, swarm: true, determinismEvery: 0, failureDirectory: nil)
+        let runner = try SweepRunner(template: template, swarm: true, determinismEvery: 0, failureDirectory: nil)
         var whole = try runner.emptyResult(range: SeedRange(low: 1, high: 7), shard: nil, build: BuildFingerprint(commit: "test"))
         var total: [CoverageEntry] = []
         for seed in 1..<7 as Range<UInt64> {

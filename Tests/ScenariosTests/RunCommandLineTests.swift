@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func aSweepsReplayLineKeepsItsTimingWindowAndParameters() throws {
-        let runner = SweepRunner(template: RunRequest(
+        let runner = try SweepRunner(template: RunRequest(
             scenario: "seat-contention", seed: 0, strategy: .portfolio, parameters: ["users": 3], timingWindowNanoseconds: 0), swarm: false, failureDirectory: nil)
         let result = try runner.emptyResult(range: SeedRange(low: 1, high: 3), shard: nil, build: BuildFingerprint(commit: "test"))
         let line = result.runCommandLine(seed: 2)

@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test func aSweepsSeedIdentityDrawsThatSeedsSwarm() throws {
-        let runner = SweepRunner(template: RunRequest(scenario: "seat-contention", seed: 0, strategy: .random), swarm: true, failureDirectory: nil)
+        let runner = try SweepRunner(template: RunRequest(scenario: "seat-contention", seed: 0, strategy: .random), swarm: true, failureDirectory: nil)
         let result = try runner.emptyResult(range: SeedRange(low: 1, high: 4), shard: nil, build: BuildFingerprint(commit: "test"))
         let identity = result.identity(seed: 3)
         #expect(identity.swarm == SwarmConfiguration.draw(seed: 3))

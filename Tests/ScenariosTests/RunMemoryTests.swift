@@ -43,11 +43,12 @@ import Testing
             let request = RunRequest(
                 scenario: scenario, seed: seed, strategy: .portfolio, parameters: Self.parameters[scenario] ?? [:],
                 swarm: SwarmConfiguration.draw(seed: seed))
-            let (definition, parameters) = try ScenarioRunner.prepare(request)
+            let prepared = try ScenarioRunner.prepare(request)
+            let definition = prepared.scenario
             let contexts = Contexts()
             let result = Simulation.run(
                 ScenarioRunner.configuration(request),
-                ScenarioRunner.body(definition, parameters, request, sink: contexts.add))
+                ScenarioRunner.body(prepared, sink: contexts.add))
             #expect(result.outcome == .finished, "\(scenario) seed \(seed): \(result.outcome)")
             contexts.release()
             #expect(!contexts.entries.isEmpty)

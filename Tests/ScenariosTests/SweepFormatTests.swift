@@ -15,7 +15,7 @@ import Testing
 
     static func sweep() throws -> SweepResult {
         let template = RunRequest(scenario: "like-storm", seed: 1, parameters: ["users": 2, "actionsPerUser": 3, "postDeletes": 0], variant: "unlike-nonliker-decrements")
-        let runner = SweepRunner(template: template, swarm: true, determinismEvery: 3, failureDirectory: nil)
+        let runner = try SweepRunner(template: template, swarm: true, determinismEvery: 3, failureDirectory: nil)
         var result = try runner.emptyResult(range: SeedRange(low: 1, high: 7), shard: nil, build: BuildFingerprint(commit: "test"))
         for seed in 1..<7 as Range<UInt64> { result.add(try runner.run(seed: seed).result) }
         return result

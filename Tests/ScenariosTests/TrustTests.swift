@@ -98,7 +98,7 @@ import Testing
     // MARK: Reachability and coverage of checks
 
     @Test func goalsTheParametersRuleOutAreReportedNotFailed() throws {
-        let runner = SweepRunner(template: RunRequest(scenario: "auction-race", seed: 1), swarm: false, failureDirectory: nil)
+        let runner = try SweepRunner(template: RunRequest(scenario: "auction-race", seed: 1), swarm: false, failureDirectory: nil)
         var sweep = try runner.emptyResult(range: SeedRange(low: 1, high: 2), shard: nil, build: BuildFingerprint(commit: "test"))
         #expect(sweep.unreachable.map(\.name) == ["bidder-names-current", "snipe-landed"])
         #expect(sweep.unreachable.first { $0.name == "snipe-landed" }?.reason == "sniperPercent=0 (needs >= 1)")
@@ -108,7 +108,7 @@ import Testing
         #expect(sweep.unreachedGoals.isEmpty && sweep.passed, "snipe-landed is unreachable at sniperPercent=0, so it does not fail the sweep")
         #expect(sweep.coverageSummary.contains("snipe-landed [sniperPercent=0 (needs >= 1)]"))
         // With snipers the goal is reachable again, and a sweep that never reached it fails.
-        let sniping = SweepRunner(template: RunRequest(scenario: "auction-race", seed: 1, parameters: ["sniperPercent": 50]), swarm: false, failureDirectory: nil)
+        let sniping = try SweepRunner(template: RunRequest(scenario: "auction-race", seed: 1, parameters: ["sniperPercent": 50]), swarm: false, failureDirectory: nil)
         var reachable = try sniping.emptyResult(range: SeedRange(low: 1, high: 2), shard: nil, build: BuildFingerprint(commit: "test"))
         reachable.add(SweepSeedResult(seed: 1, passed: true, failure: nil, reached: ["bid-too-low", "outbid-sent", "sold-by-buy-now"],
                                       checked: reachable.checks, deterministic: nil, histograms: [:]))
@@ -116,7 +116,7 @@ import Testing
     }
 
     @Test func aSweepThatNeverEvaluatedACheckFails() throws {
-        let runner = SweepRunner(template: RunRequest(scenario: "kiddush-booking", seed: 1), swarm: false, failureDirectory: nil)
+        let runner = try SweepRunner(template: RunRequest(scenario: "kiddush-booking", seed: 1), swarm: false, failureDirectory: nil)
         var sweep = try runner.emptyResult(range: SeedRange(low: 1, high: 3), shard: nil, build: BuildFingerprint(commit: "test"))
         let evaluated = sweep.checks.filter { $0 != "rejection-says-already-booked" }
         for seed in UInt64(1)...2 {

@@ -6,7 +6,7 @@
 /// string per long value, ~500 B a bid in all; packed, the same fields are one allocation of their
 /// bytes. Decoding gives back fields equal in every respect (same keys in the same order, doubles
 /// bit for bit, strings byte for byte), so no read, rule or trace can tell a document was packed.
-/// docs/performance.md, "Stop 27".
+/// docs/performance.md, "Where the bytes and instructions go: the data structures".
 ///
 /// Layout: a map is a count then (key, value) pairs in key order; a value is a tag byte and its
 /// payload. Counts, lengths and integers are LEB128 varints (integers zigzagged); doubles and

@@ -2,10 +2,10 @@
 /// kept in key order: the order they are applied in.
 ///
 /// Written as a dictionary literal (`["currentBid": .set(.double(5)), "bids": .arrayUnion([bid])]`),
-/// as the SDKs' `[String: Any]` maps are. Before, a `[String: FieldUpdate]`: every write hashed
-/// its keys into a dictionary and every commit sorted them again to apply them in a fixed order
-/// (~3 % of an auction-race seed). Keys compare as `String` does (canonically equivalent keys are
-/// one key, as they were in the dictionary); a repeated key in a literal is a programming error.
+/// as the SDKs' `[String: Any]` maps are. Kept sorted rather than as a `[String: FieldUpdate]`,
+/// so no write hashes its keys into a dictionary and no commit sorts them again to apply them in
+/// a fixed order. Keys compare as `String` does (canonically equivalent keys are one key, as in a
+/// dictionary); a repeated key in a literal is a programming error.
 public struct FieldUpdates: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
     /// One field path and its change.
     public typealias Element = (key: String, update: FieldUpdate)

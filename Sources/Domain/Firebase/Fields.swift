@@ -5,8 +5,9 @@
 /// buckets (seven fields need sixteen, ~700 B; here ~320 B). Lookups scan the few entries of a
 /// small map and bisect a large one; an insert shifts the entries after it, which costs what
 /// copying the document on a write already costs. Keys compare as `String` does (canonically
-/// equivalent keys are the same key, as they were in the dictionary). Iteration is in key order,
-/// so nothing that walks the fields can depend on hashing. docs/performance.md, "Stop 25".
+/// equivalent keys are the same key, as in a dictionary). Iteration is in key order,
+/// so nothing that walks the fields can depend on hashing. docs/performance.md, "Where the bytes
+/// and instructions go: the data structures".
 public struct Fields: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral,
     CustomStringConvertible
 {

@@ -1,6 +1,7 @@
 /// An existing document as its collection's index keeps it: decoded while its actor lives,
 /// packed into bytes while its actor is parked (`CollectionStore`). One pointer either way, so a
-/// dictionary slot of the index costs its key and 8 bytes (docs/performance.md, "Stop 28").
+/// dictionary slot of the index costs its key and 8 bytes (docs/performance.md, "Where the bytes
+/// and instructions go: the data structures").
 ///
 /// A document is packed when its actor is first parked and decoded again when it is next used; from
 /// then on it stays decoded (`packable` false). The documents a load test leaves behind by the

@@ -3,8 +3,9 @@
 ///
 /// A load test leaves hundreds of thousands of these behind (notifications, pledge markers). One
 /// object a document keeps the index's dictionary slot to a pointer (a slot holding the fields and
-/// metadata inline was 80 B, and a dictionary keeps up to half its slots empty) and saves the
-/// separate byte array's header. docs/performance.md, "Stop 28".
+/// metadata inline would take 80 B, and a dictionary keeps up to half its slots empty) and saves the
+/// separate byte array's header. docs/performance.md, "Where the bytes and instructions go: the
+/// data structures".
 final class PackedDocument: ManagedBuffer<PackedDocument.Header, UInt8> {
     /// What a packed document keeps besides its fields.
     struct Header {

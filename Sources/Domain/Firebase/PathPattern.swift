@@ -4,8 +4,8 @@
 /// The meaning is `split(separator: "/")`'s on both sides (empty segments dropped): the path
 /// matches when it has as many segments as the pattern and each literal segment equals the
 /// path's; a `{name}` segment matches any one segment. An ASCII path is matched on its UTF-8 bytes
-/// (a `String.split` at every trigger dispatch and rule evaluation was ~5 % of a load test's
-/// instructions); any other goes through `split`, whose `Character` comparison treats
+/// (a `String.split` at every trigger dispatch and rule evaluation would be a sizeable share of a
+/// load test's work); any other goes through `split`, whose `Character` comparison treats
 /// canonically equivalent spellings as equal.
 struct PathPattern: Sendable {
     /// The pattern as written.
@@ -77,7 +77,7 @@ struct PathPattern: Sendable {
     /// Whether every byte is ASCII (then splitting on the byte "/" is `split`'s meaning).
     private static func isASCII<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Bool {
         // In place when the bytes are contiguous (a native or small string: every path here), an
-        // OR over the buffer: `UTF8View`'s iterator cost ~250 instructions a path, 1 % of a run.
+        // OR over the buffer: `UTF8View`'s iterator is far costlier per path.
         bytes.withContiguousStorageIfAvailable { buffer in
             var bits: UInt8 = 0
             for byte in buffer { bits |= byte }

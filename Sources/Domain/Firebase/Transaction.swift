@@ -15,7 +15,7 @@ public final class Transaction {
     private let client: FirestoreClient?
     /// The touched documents, in first-touch order. A transaction touches a few, so a scan with
     /// `==` (short ids and collections compare as two words each) beats hashing both strings of
-    /// the path at every read and write (5 % of an auction-race seed); past `indexedFrom`
+    /// the path at every read and write; past `indexedFrom`
     /// documents an index takes over, so a 500-document batch stays linear.
     private(set) var documents: [Document] = []
     private var index: [DocumentPath: Int] = [:]

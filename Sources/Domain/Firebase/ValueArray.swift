@@ -13,14 +13,14 @@ import Synchronization
 ///
 /// An append to a view that others share does not claim the next slot at once: the element waits
 /// in a `Pending` node until some view appends after it. Concurrent transactions each append
-/// their bid to the same version; with eager claims the first claimed the slot, and whichever
-/// transaction won usually was not the first, so 85 % of KNB's appends copied the whole array.
-/// Now only an element that is built on claims its slot, and that is the committed one, so the
+/// their bid to the same version; with eager claims the first would claim the slot, and the
+/// transaction that wins is usually not the first, so most appends would copy the whole array.
+/// Only an element that is built on claims its slot, and that is the committed one, so the
 /// buffer is shared from version to version. A uniquely referenced view (an array being built)
-/// claims at once, as before. Two views of the same buffer agree on their common buffered prefix
+/// claims at once. Two views of the same buffer agree on their common buffered prefix
 /// without looking at it, which `isPrefix(of:)` and `==` use (as `Array`'s `==` does for one
-/// buffer). Hashing is `Array`'s: the count, then every element. docs/performance.md, "Stop 26"
-/// and "Stop 31".
+/// buffer). Hashing is `Array`'s: the count, then every element. docs/performance.md, "Where the
+/// bytes and instructions go: the data structures".
 public struct ValueArray: Sendable, Hashable, RandomAccessCollection, RangeReplaceableCollection,
     ExpressibleByArrayLiteral, CustomStringConvertible
 {

@@ -15,8 +15,8 @@ extension Rehearse {
 
         @Argument(help: "Scenario name.")
         var scenario: String
-        @Option(name: .long, parsing: .unconditional, help: "Seed range A..<B (the whole sweep; a shard runs its part).")
-        var seeds: String
+        @Option(name: .long, parsing: .unconditional, help: "Seed range A..<B (the whole sweep; a shard runs its part).", transform: ArgumentValue.seedRange)
+        var seeds: SeedRange
         @Option(name: .long, parsing: .unconditional, help: "Worker processes run in parallel.")
         var jobs: Int = 1
         @Flag(name: .long, help: "Go on after the first failure.")
@@ -29,8 +29,8 @@ extension Rehearse {
         var shrinkRuns: Int = FailureShrinker.defaultMaxRuns
         @Option(name: .long, parsing: .unconditional, help: "Run one seed in N twice to check determinism (0: off).")
         var determinismEvery: Int = SweepRunner.defaultDeterminismEvery
-        @Option(name: .long, parsing: .unconditional, help: "Run shard i of n of the seed range, e.g. 0/4.")
-        var shard: String?
+        @Option(name: .long, parsing: .unconditional, help: "Run shard i of n of the seed range, e.g. 0/4.", transform: ArgumentValue.shard)
+        var shard: ShardSelection?
         @Flag(name: .long, help: "Take the shard from the job array: JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID (Slurm job array).")
         var shardFromEnv = false
         @Option(name: .long, parsing: .unconditional, help: "Shard count with --shard-from-env (default: JOB_COMPLETIONS or SLURM_ARRAY_TASK_COUNT).")
@@ -50,24 +50,43 @@ extension Rehearse {
         static let checkpointSeeds = 100
         static let checkpointInterval = Duration.seconds(5)
 
+        /// What a sweep resolved before running a seed: its range, runner, result file and the
+        /// seeds still to run.
+        struct Plan {
+            var range: SeedRange
+            var selection: ShardSelection?
+            var runner: SweepRunner
+            var resultPath: String
+            var failureDirectory: String
+            var initial: SweepResult
+            var pending: [SeedRange]
+            var build: BuildFingerprint
+        }
+
         func run() throws {
-            let whole: SeedRange
-            do { whole = try SeedRange(parsing: seeds) } catch { throw InputError.fail(error.description) }
+            let plan = try makePlan()
+            let recorder = SweepRecorder(plan.initial, path: plan.resultPath)
+            try recorder.checkpoint()
+            try runSeeds(plan, recorder: recorder)
+            try finish(plan, result: recorder.result, recorder: recorder)
+        }
+
+        /// Validates every input and resolves the sweep (bad input throws before any seed runs).
+        func makePlan() throws -> Plan {
             try Limits.check(jobs, in: Limits.jobs, option: "--jobs", limit: "jobs")
             try Limits.check(determinismEvery, in: Limits.determinismEvery, option: "--determinism-every", limit: "determinismEvery")
             try Limits.check(shrinkRuns, in: Limits.shrinkRuns, option: "--shrink-runs", limit: "shrinkRuns")
             let selection = try ShardSelection.resolve(
                 shard: shard, fromEnvironment: shardFromEnv, shards: shards, environment: ProcessInfo.processInfo.environment)
-            let range = selection.map { whole.shard($0.index, of: $0.count) } ?? whole
-            let template = try options.request(scenario: scenario, seed: range.low, defaultStrategy: .portfolio)
+            let range = selection.map { seeds.shard($0.index, of: $0.count) } ?? seeds
+            let prepared = try options.prepared(scenario: scenario, seed: range.low, defaultStrategy: .portfolio)
             let resultPath = result ?? "\(options.reportDir)/\(scenario)/sweep\(selection.map { "-shard-\($0.index)-of-\($0.count)" } ?? "").json"
             do { try AtomicFile.refuseUnusualTarget(resultPath) } catch { throw InputError.fail("--result: \(error.description)") }
             guard !resultPath.isEmpty else { throw InputError.fail("--result is empty") }
             try JUnitOutput.check(junit)
             let build = Fingerprint.current
-            let fresh = try SweepRunner(template: template, swarm: swarm, determinismEvery: determinismEvery, failureDirectory: nil)
+            var initial = SweepRunner(prepared: prepared, swarm: swarm, determinismEvery: determinismEvery, failureDirectory: nil)
                 .emptyResult(range: range, shard: selection?.label, build: build)
-            var initial = fresh
             if resume {
                 let previous: SweepResult
                 do { previous = try SweepResult.read(resultPath) } catch { throw InputError.fail("--resume: \(error.description)") }
@@ -80,50 +99,74 @@ extension Rehearse {
             // into the same report folder never mix with this one's.
             let failureDirectory = initial.failureDirectory ?? Self.newFailureDirectory(options.reportDir, scenario: scenario, range: range, shard: selection)
             initial.failureDirectory = failureDirectory
-            let runner = SweepRunner(template: template, swarm: swarm, determinismEvery: determinismEvery, failureDirectory: failureDirectory)
-            let pending = Self.gaps(in: range, done: initial.ranges)
-            let remaining = pending.reduce(0) { $0 + $1.count }
-            print("\(ScenarioRegistry.commandName) fuzz \(scenario) seeds=\(range)\(selection.map { " shard=\($0.label) of \(whole)" } ?? "") strategy=\(template.strategy) variant=\(template.variant ?? "careful") swarm=\(swarm ? "on" : "off") determinism=\(determinismEvery == 0 ? "off" : "1/\(determinismEvery)") build=\(build)\(resume ? " resuming: \(initial.seedsRun) done, \(remaining) to run" : "")")
-            let recorder = SweepRecorder(initial, path: resultPath)
-            try recorder.checkpoint()
+            let runner = SweepRunner(prepared: prepared, swarm: swarm, determinismEvery: determinismEvery, failureDirectory: failureDirectory)
+            return Plan(
+                range: range, selection: selection, runner: runner, resultPath: resultPath, failureDirectory: failureDirectory,
+                initial: initial, pending: Self.gaps(in: range, done: initial.ranges), build: build)
+        }
+
+        /// Runs the pending seeds (in worker processes, or here with --in-process), recording each.
+        func runSeeds(_ plan: Plan, recorder: SweepRecorder) throws {
+            let remaining = plan.pending.reduce(0) { $0 + $1.count }
+            let template = plan.runner.template
+            print("\(ScenarioRegistry.commandName) fuzz \(scenario) seeds=\(plan.range)\(plan.selection.map { " shard=\($0.label) of \(seeds)" } ?? "") strategy=\(template.strategy) variant=\(template.variant ?? "careful") swarm=\(swarm ? "on" : "off") determinism=\(determinismEvery == 0 ? "off" : "1/\(determinismEvery)") build=\(plan.build)\(resume ? " resuming: \(plan.initial.seedsRun) done, \(remaining) to run" : "")")
             let progress = ProgressBar(total: remaining, label: "fuzz \(scenario)", quiet: options.quiet)
+            defer { progress.finish() }
+            guard remaining > 0 else { return }
             let completed = Atomic<Int>(0)
             let tick: @Sendable () -> Void = { progress.update(completed.add(1, ordering: .relaxed).newValue) }
-            if remaining > 0 {
-                if inProcess {
-                    seeds: for part in pending {
-                        for seed in part.low..<part.high {
-                            let (seedResult, _) = try runner.run(seed: seed)
-                            recorder.add(seedResult)
-                            tick()
-                            if !seedResult.passed && !keepGoing { break seeds }
-                        }
+            if inProcess {
+                seeds: for part in plan.pending {
+                    for seed in part.low..<part.high {
+                        let (seedResult, _) = plan.runner.run(seed: seed)
+                        recorder.add(seedResult)
+                        tick()
+                        if !seedResult.passed && !keepGoing { break seeds }
                     }
-                } else {
-                    try WorkerPool(workerArguments: workerArguments(failureDirectory), pending: pending, jobs: jobs, stopAtFirstFailure: !keepGoing).run(
-                        onResult: { seedResult in recorder.add(seedResult); tick(); return true },
-                        onCrash: { crash in
-                            let failure = Self.recordCrash(crash, runner: runner, directory: failureDirectory, build: build)
-                            recorder.add(SweepSeedResult(seed: crash.seed, passed: false, failure: failure, reached: [], deterministic: nil, histograms: [:]))
-                            tick()
-                            return true
-                        })
                 }
+                return
             }
-            progress.finish()
-            let final = recorder.result
+            let runner = plan.runner, directory = plan.failureDirectory, build = plan.build
+            try WorkerPool(workerArguments: workerArguments(plan), pending: plan.pending, jobs: jobs, stopAtFirstFailure: !keepGoing).run(
+                onResult: { seedResult in recorder.add(seedResult); tick(); return true },
+                onCrash: { crash in
+                    let failure = Self.recordCrash(crash, runner: runner, directory: directory, build: build)
+                    recorder.add(SweepSeedResult(seed: crash.seed, passed: false, failure: failure, reached: [], deterministic: nil, histograms: [:]))
+                    tick()
+                    return true
+                })
+        }
+
+        /// Prints the failures and checks, shrinks the first failure, writes the result, page and JUnit.
+        func finish(_ plan: Plan, result final: SweepResult, recorder: SweepRecorder) throws {
             for failure in final.failures {
                 print("FAIL seed \(failure.seed): \(failure.kind): \(failure.message)")
                 if let artifact = failure.artifact { print("  replay: \(ScenarioRegistry.commandName) replay \(artifact)") }
             }
             var shrunkArtifact: (artifact: FailureArtifact, path: String)?
             if shrink, let first = final.failures.first(where: { $0.kind != .crash && $0.kind != .nondeterminism }) {
-                let shrunk = try FailureShrinker.shrink(runner.request(seed: first.seed), maxRuns: shrinkRuns)
-                let path = "\(failureDirectory)/\(shrunk.artifact.fileName)"
+                let shrunk = try FailureShrinker.shrink(plan.runner.request(seed: first.seed), maxRuns: shrinkRuns)
+                let path = "\(plan.failureDirectory)/\(shrunk.artifact.fileName)"
                 try shrunk.artifact.write(to: path)
                 Self.printShrunk(shrunk.artifact, path: path)
                 shrunkArtifact = (shrunk.artifact, path)
             }
+            Self.printChecks(final)
+            try recorder.checkpoint(force: true)
+            let coverage = final.coverageSummary
+            print("\(final.seedsRun) seeds run, \(final.seedsPassed) passed, \(final.failures.count) failed\(coverage.isEmpty ? "" : "; \(coverage)")")
+            if final.seedsRun < plan.range.count {
+                print("stopped after \(final.seedsRun) of \(plan.range.count) seeds (recorded: \(final.ranges.map(\.description).joined(separator: ", "))); go on with --resume\(keepGoing ? "" : " --keep-going")")
+            }
+            if !final.failures.isEmpty { print("failures: \(plan.failureDirectory)") }
+            print("result: \(plan.resultPath)")
+            print("page: \(try SweepPage.write(final, resultPath: plan.resultPath, shrunk: shrunkArtifact))")
+            try JUnitOutput.write(JUnitReport.sweep(final, command: "\(ScenarioRegistry.commandName) fuzz"), to: junit)
+            if !final.passed { throw ExitCode(1) }
+        }
+
+        /// The replay check, the determinism check and the faults observed against expected.
+        static func printChecks(_ final: SweepResult) {
             let verified = final.failures.compactMap(\.replayed)
             if !verified.isEmpty {
                 let reproduced = verified.filter { $0 }.count
@@ -131,20 +174,9 @@ extension Rehearse {
             }
             let checked = final.determinismChecked.count
             print("nondeterminism check: \(checked) seed(s) run twice\(final.failures.contains { $0.kind == .nondeterminism } ? ", MISMATCH" : ", all deterministic")")
-            try recorder.checkpoint(force: true)
             if let faults = final.faults, !faults.isEmpty {
                 print("faults observed/expected: " + faults.map(\.summary).joined(separator: "; "))
             }
-            let coverage = final.coverageSummary
-            print("\(final.seedsRun) seeds run, \(final.seedsPassed) passed, \(final.failures.count) failed\(coverage.isEmpty ? "" : "; \(coverage)")")
-            if final.seedsRun < range.count {
-                print("stopped after \(final.seedsRun) of \(range.count) seeds (recorded: \(final.ranges.map(\.description).joined(separator: ", "))); go on with --resume\(keepGoing ? "" : " --keep-going")")
-            }
-            print("failures: \(failureDirectory)")
-            print("result: \(resultPath)")
-            print("page: \(try SweepPage.write(final, resultPath: resultPath, shrunk: shrunkArtifact))")
-            try JUnitOutput.write(JUnitReport.sweep(final, command: "\(ScenarioRegistry.commandName) fuzz"), to: junit)
-            if !final.passed { throw ExitCode(1) }
         }
 
         /// Why `previous` (a result file) is not the sweep `current` describes; nil when it is.
@@ -183,15 +215,11 @@ extension Rehearse {
             return "\(reportDir)/\(scenario)/failures/\(range.low)-\(range.high)\(shardPart)-\(stamp)-\(getpid())"
         }
 
-        /// The worker's command line: the same run options, swarm and sampling.
-        func workerArguments(_ failureDirectory: String) -> [String] {
-            var arguments = [scenario, "--strategy", options.strategy ?? "portfolio", "--failure-dir", failureDirectory, "--determinism-every", "\(determinismEvery)"]
-            if let window = options.timingWindow { arguments += ["--timing-window", window] }
-            arguments.append(swarm ? "--swarm" : "--no-swarm")
-            for pair in options.param { arguments += ["--param", pair] }
-            if let variant = options.variant { arguments += ["--variant", variant] }
-            for threshold in options.threshold { arguments += ["--threshold", threshold] }
-            return arguments
+        /// The worker's command line: the sweep's run options (the one encoder, `RunCommandLine`),
+        /// its swarm flag, sampling and failure folder.
+        func workerArguments(_ plan: Plan) -> [String] {
+            [scenario] + plan.runner.template.commandLine.options
+                + ["--failure-dir", plan.failureDirectory, "--determinism-every", "\(determinismEvery)", swarm ? "--swarm" : "--no-swarm"]
         }
 
         /// Writes the crash artifact of a worker that died on a seed.
@@ -203,7 +231,7 @@ extension Rehearse {
             let artifact = FailureArtifact(
                 kind: .crash, identity: RunIdentity(
                     scenario: request.scenario, seed: crash.seed, strategy: request.strategy.description, variant: request.variant,
-                    parameters: (try? ScenarioRunner.prepare(request).1.values) ?? request.parameters, swarm: request.swarm),
+                    parameters: runner.prepared.parameters.values, swarm: request.swarm),
                 decisions: [],
                 violation: nil, message: message, signal: crash.signal ?? 0, build: build, story: [message],
                 timingWindowNanoseconds: request.effectiveTimingWindowNanoseconds)

@@ -9,7 +9,7 @@ extension Rehearse {
         static let configuration = CommandConfiguration(commandName: "fuzz-worker", abstract: "Run seeds for fuzz (internal).", shouldDisplay: false)
 
         @Argument var scenario: String
-        @Option(name: .long, parsing: .unconditional) var seeds: String
+        @Option(name: .long, parsing: .unconditional, transform: ArgumentValue.seedRange) var seeds: SeedRange
         @Option(name: .long, parsing: .unconditional) var stride: Int = 1
         @Flag(inversion: .prefixedNo) var swarm = true
         @Option(name: .long, parsing: .unconditional) var determinismEvery: Int = SweepRunner.defaultDeterminismEvery
@@ -17,13 +17,12 @@ extension Rehearse {
         @OptionGroup var options: RunOptions
 
         func run() throws {
-            let range: SeedRange
-            do { range = try SeedRange(parsing: seeds) } catch { throw InputError.fail(error.description) }
+            let range = seeds
             try Limits.check(stride, in: Limits.jobs, option: "--stride", limit: "jobs")
             try Limits.check(determinismEvery, in: Limits.determinismEvery, option: "--determinism-every", limit: "determinismEvery")
             guard !failureDir.isEmpty else { throw InputError.fail("--failure-dir is empty") }
             let runner = SweepRunner(
-                template: try options.request(scenario: scenario, seed: range.low, defaultStrategy: .portfolio), swarm: swarm,
+                prepared: try options.prepared(scenario: scenario, seed: range.low, defaultStrategy: .portfolio), swarm: swarm,
                 determinismEvery: determinismEvery, failureDirectory: failureDir)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
@@ -34,7 +33,7 @@ extension Rehearse {
                 next = overflow ? nil : following
                 print("start \(seed)")
                 fflush(nil)
-                let (result, _) = try runner.run(seed: seed)
+                let (result, _) = runner.run(seed: seed)
                 print("result " + String(decoding: try encoder.encode(result), as: UTF8.self))
                 fflush(nil)
             }

@@ -6,28 +6,28 @@ import Harness
 struct LoadOptions: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: "k6 executor: constant-arrival-rate, ramping-arrival-rate, constant-vus or ramping-vus (default: inferred from --rate/--vus/--stages/--ramp-to).")
     var executor: String?
-    @Option(name: .long, parsing: .unconditional, help: "Open model: arrivals per second (the start rate with --stages/--ramp-to), e.g. 500/s, 50, 600/m.")
-    var rate: String?
-    @Option(name: .customLong("ramp-to"), parsing: .unconditional, help: "Open model: ramp the rate linearly to this over --duration, e.g. 200/s (one stage).")
-    var rampTo: String?
+    @Option(name: .long, parsing: .unconditional, help: "Open model: arrivals per second (the start rate with --stages/--ramp-to), e.g. 500/s, 50, 600/m.", transform: ArgumentValue.rate)
+    var rate: Double?
+    @Option(name: .customLong("ramp-to"), parsing: .unconditional, help: "Open model: ramp the rate linearly to this over --duration, e.g. 200/s (one stage).", transform: ArgumentValue.rate)
+    var rampTo: Double?
     @Option(name: .long, parsing: .unconditional, help: "Closed model: virtual users (the start count with --stages), each looping iteration → think time.")
     var vus: Int?
-    @Option(name: .long, parsing: .unconditional, help: "Ramping executors: k6 stages duration:target, e.g. '30s:100,1m:500' (rates per second, or VUs with --vus).")
-    var stages: String?
-    @Option(name: .customLong("think-time"), parsing: .unconditional, help: "Closed model: pause after each iteration, e.g. 100ms (default 0).")
-    var thinkTime: String?
-    @Option(name: .long, parsing: .unconditional, help: "How long iterations keep starting, e.g. 10s, 500ms, 10m (not with --stages).")
-    var duration: String?
+    @Option(name: .long, parsing: .unconditional, help: "Ramping executors: k6 stages duration:target, e.g. '30s:100,1m:500' (rates per second, or VUs with --vus).", transform: ArgumentValue.stages)
+    var stages: [LoadStage]?
+    @Option(name: .customLong("think-time"), parsing: .unconditional, help: "Closed model: pause after each iteration, e.g. 100ms (default 0).", transform: ArgumentValue.duration)
+    var thinkTime: Duration?
+    @Option(name: .long, parsing: .unconditional, help: "How long iterations keep starting, e.g. 10s, 500ms, 10m (not with --stages).", transform: ArgumentValue.duration)
+    var duration: Duration?
     @Option(name: [.customLong("max-vus"), .customLong("max-in-flight")], parsing: .unconditional, help: "Open model: k6's maxVUs, the bound on iterations running at once; arrivals beyond it are dropped and counted.")
     var maxVUs: Int = 10_000
-    @Option(name: .customLong("graceful-stop"), parsing: .unconditional, help: "How long iterations still running after the duration may finish before they are abandoned (default 60s).")
-    var gracefulStop: String = "60s"
+    @Option(name: .customLong("graceful-stop"), parsing: .unconditional, help: "How long iterations still running after the duration may finish before they are abandoned (default 60s).", transform: ArgumentValue.duration)
+    var gracefulStop: Duration = .seconds(60)
     @Flag(name: .long, help: "Run on the simulator in virtual time (one core, reproducible by --seed) instead of the real runtime's wall clock.")
     var virtual = false
     @Option(name: .long, parsing: .unconditional, help: "Seed of the run's randomness (virtual runs: the whole run).", transform: Limits.seed)
     var seed: UInt64 = 1
-    @Option(name: .long, parsing: .singleValue, help: "Latency threshold such as placeBid.p99<2s (repeatable).")
-    var threshold: [String] = []
+    @Option(name: .long, parsing: .singleValue, help: "Latency threshold such as placeBid.p99<2s (repeatable).", transform: ArgumentValue.threshold)
+    var threshold: [Threshold] = []
 
     /// The validated request for `scenario` (bad input → exit 2 with one line).
     func request(scenario: String, variant: String?) throws -> LoadRequest {
@@ -40,21 +40,19 @@ struct LoadOptions: ParsableArguments {
             throw InputError.fail("variant '\(variant)' is not a variant of \(scenario); variants: \(definition.variants.joined(separator: ", "))")
         }
         let executor = try makeExecutor()
-        let think = try thinkTime.map { text in
+        let think = try thinkTime.map { parsed in
             guard !executor.isOpen else { throw InputError.fail("--think-time belongs to the closed model (--vus)") }
-            guard let parsed = Self.parseDuration(text), parsed <= .seconds(3600) else {
-                throw InputError.fail("--think-time '\(text)' must be a duration up to 1h with unit ms, s, m or h (e.g. 100ms)")
+            guard parsed <= .seconds(3600) else {
+                throw InputError.fail("--think-time \(parsed) must be a duration up to 1h with unit ms, s, m or h (e.g. 100ms)")
             }
             return parsed
         } ?? .zero
         try Limits.check(maxVUs, in: Limits.loadInFlight, option: "--max-vus", limit: "loadInFlight")
-        guard let stop = Self.parseDuration(gracefulStop), stop <= .seconds(3600) else {
-            throw InputError.fail("--graceful-stop '\(gracefulStop)' must be a duration up to 1h with unit ms, s, m or h (e.g. 30s)")
+        let stop = gracefulStop
+        guard stop <= .seconds(3600) else {
+            throw InputError.fail("--graceful-stop \(stop) must be a duration up to 1h with unit ms, s, m or h (e.g. 30s)")
         }
-        let thresholds: [Threshold]
-        do { thresholds = try threshold.map { (text: String) throws(ScenarioError) in try Threshold(parsing: text) } } catch {
-            throw InputError.fail(error.description)
-        }
+        let thresholds = threshold
         for threshold in thresholds where !profile.operations.contains(threshold.operation) {
             throw InputError.fail("threshold '\(threshold.expression)' names no operation of \(scenario)'s load profile; operations: \(profile.operations.joined(separator: ", "))")
         }
@@ -66,13 +64,13 @@ struct LoadOptions: ParsableArguments {
 
     /// The executor the flags describe.
     func makeExecutor() throws -> LoadExecutor {
-        let parsedStages = try stages.map(Self.parseStages)
+        let parsedStages = stages
         if parsedStages != nil && duration != nil { throw InputError.fail("--stages sets the duration; drop --duration") }
         if parsedStages != nil && rampTo != nil { throw InputError.fail("--ramp-to and --stages exclude each other (--ramp-to R is the one stage '<duration>:R')") }
         func fixedDuration() throws -> Duration {
-            guard let text = duration else { throw InputError.fail("give --duration (e.g. 10s) or --stages (e.g. '30s:100,1m:500')") }
-            guard let parsed = Self.parseDuration(text), parsed > .zero, parsed <= .seconds(24 * 3600) else {
-                throw InputError.fail("--duration '\(text)' must be a positive duration up to 24h with unit ms, s, m or h (e.g. 10s)")
+            guard let parsed = duration else { throw InputError.fail("give --duration (e.g. 10s) or --stages (e.g. '30s:100,1m:500')") }
+            guard parsed > .zero, parsed <= .seconds(24 * 3600) else {
+                throw InputError.fail("--duration \(parsed) must be a positive duration up to 24h with unit ms, s, m or h (e.g. 10s)")
             }
             return parsed
         }
@@ -80,13 +78,13 @@ struct LoadOptions: ParsableArguments {
         switch (rate, vus) {
         case (nil, nil): throw InputError.fail("give --rate R/s (open model) or --vus N (closed model)")
         case (.some, .some): throw InputError.fail("--rate (open model) and --vus (closed model) exclude each other")
-        case (let rateText?, nil):
-            let start = try Self.parseRate(rateText, option: "--rate", allowZero: parsedStages != nil)
+        case (let start?, nil):
+            guard start > 0 || parsedStages != nil else { throw InputError.fail("--rate 0 needs --stages to ramp it up; give a positive rate up to 100000/s, like 50/s") }
             if let parsedStages {
                 for stage in parsedStages { _ = try Self.checkRate(stage.target, text: "\(stage.target)", option: "--stages", allowZero: true) }
                 result = .rampingArrivalRate(startRate: start, stages: parsedStages)
             } else if let rampTo {
-                let target = try Self.parseRate(rampTo, option: "--ramp-to", allowZero: true)
+                let target = rampTo
                 result = .rampingArrivalRate(startRate: start, stages: [LoadStage(duration: try fixedDuration(), target: target)])
             } else {
                 result = .constantArrivalRate(rate: start, duration: try fixedDuration())
@@ -118,12 +116,12 @@ struct LoadOptions: ParsableArguments {
     /// `30s:100,1m:500` → stages (each a positive duration and a target ≥ 0).
     static func parseStages(_ text: String) throws -> [LoadStage] {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-        guard !parts.isEmpty, parts.count <= 100 else { throw InputError.fail("--stages '\(text)' must list 1 to 100 stages duration:target, like '30s:100,1m:500'") }
+        guard !parts.isEmpty, parts.count <= 100 else { throw ArgumentValue.Malformed(description: "list 1 to 100 stages duration:target, like '30s:100,1m:500'") }
         return try parts.map { part in
             let pieces = part.split(separator: ":", omittingEmptySubsequences: false)
             guard pieces.count == 2, let duration = parseDuration(String(pieces[0])), duration > .zero,
                   let target = Double(pieces[1]), target.isFinite, target >= 0 else {
-                throw InputError.fail("--stages '\(text)': stage '\(part)' must be duration:target with a positive duration and a target ≥ 0, like 30s:100")
+                throw ArgumentValue.Malformed(description: "stage '\(part)' must be duration:target with a positive duration and a target ≥ 0, like 30s:100")
             }
             return LoadStage(duration: duration, target: target)
         }

@@ -13,8 +13,8 @@ extension Rehearse {
         var results: [String]
         @Option(name: .long, parsing: .unconditional, help: "Where to write the merged result.")
         var output: String = "reports/merged.json"
-        @Option(name: .long, parsing: .singleValue, help: "Latency threshold over the merged sweep such as placeBid.p99<2s (repeatable).")
-        var threshold: [String] = []
+        @Option(name: .long, parsing: .singleValue, help: "Latency threshold over the merged sweep such as placeBid.p99<2s (repeatable).", transform: ArgumentValue.threshold)
+        var threshold: [Threshold] = []
         @Option(name: .long, parsing: .unconditional, help: "Also write a JUnit XML report here (a test case per check over the merged sweep).")
         var junit: String?
 
@@ -23,10 +23,7 @@ extension Rehearse {
             guard !output.isEmpty else { throw InputError.fail("--output is empty") }
             do { try AtomicFile.refuseUnusualTarget(output) } catch { throw InputError.fail("--output: \(error.description)") }
             try JUnitOutput.check(junit)
-            let thresholds: [Threshold]
-            do { thresholds = try threshold.map { (text: String) throws(ScenarioError) in try Threshold(parsing: text) } } catch {
-                throw InputError.fail(error.description)
-            }
+            let thresholds = threshold
             var shards: [SweepResult] = []
             for path in results {
                 do { shards.append(try SweepResult.read(path)) } catch { throw InputError.fail(error.description) }
@@ -51,7 +48,7 @@ extension Rehearse {
                 print("FAIL seed \(failure.seed): \(failure.kind): \(failure.message)\(failure.artifact.map { " (\($0))" } ?? "")")
             }
             for operation in merged.latency {
-                print("  \(operation.operation): n=\(operation.count) p50=\(operation.p50Microseconds)us p99=\(operation.p99Microseconds)us max=\(operation.maxMicroseconds)us")
+                print("  \(operation.operation): n=\(operation.count) p50=\(ReportFormat.duration(operation.p50Microseconds * 1_000)) p99=\(ReportFormat.duration(operation.p99Microseconds * 1_000)) max=\(ReportFormat.duration(operation.maxMicroseconds * 1_000))")
             }
             for verdict in merged.mergeThresholds ?? [] {
                 let observed = verdict.observedNanoseconds.map { ReportFormat.duration($0) } ?? "no samples"

@@ -17,13 +17,15 @@ extension Rehearse {
         @OptionGroup var options: RunOptions
 
         func run() throws {
-            var request = try options.request(scenario: scenario, seed: seed)
+            var prepared = try options.prepared(scenario: scenario, seed: seed)
             try JUnitOutput.check(junit)
-            if swarm { request.swarm = SwarmConfiguration.draw(seed: seed, kinds: try ScenarioRegistry.scenario(named: request.scenario).swarmKinds) }
+            if swarm { prepared = prepared.seed(seed, swarm: SwarmConfiguration.draw(seed: seed, kinds: prepared.scenario.swarmKinds)) }
+            let request = prepared.request
             if !options.quiet {
                 print("\(ScenarioRegistry.commandName) run \(request.scenario) seed=\(request.seed) strategy=\(request.strategy) variant=\(request.variant ?? "careful")\(request.swarm.map { " swarm: \($0)" } ?? "")")
             }
-            let (report, trace) = try ScenarioRunner.run(request)
+            let execution = ScenarioRunner.execute(prepared)
+            let report = execution.report, trace = execution.trace
             let folder = try ReportWriter.write(report, trace: trace, to: options.reportDir)
             try JUnitOutput.write(JUnitReport.run(report, folder: folder), to: junit, quiet: options.quiet)
             try Verdict.print(report, folder: folder, quiet: options.quiet)

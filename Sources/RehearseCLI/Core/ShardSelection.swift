@@ -11,15 +11,10 @@ struct ShardSelection: Equatable {
     var label: String { "\(index)/\(count)" }
 
     /// nil when the whole range runs here; bad input (exit 2) names the input.
-    static func resolve(shard: String?, fromEnvironment: Bool, shards: Int?, environment: [String: String]) throws -> ShardSelection? {
+    static func resolve(shard: ShardSelection?, fromEnvironment: Bool, shards: Int?, environment: [String: String]) throws -> ShardSelection? {
         if let shard {
             guard !fromEnvironment else { throw InputError.fail("--shard and --shard-from-env exclude each other") }
-            let parts = shard.split(separator: "/").map(String.init)
-            guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, index >= 0, index < count else {
-                throw InputError.fail("--shard '\(shard)' is malformed; expected i/n with 0 <= i < n, e.g. 0/4")
-            }
-            try Limits.check(count, in: Limits.shards, option: "--shard count", limit: "shards")
-            return ShardSelection(index: index, count: count)
+            return shard
         }
         guard fromEnvironment else {
             if shards != nil { throw InputError.fail("--shards needs --shard-from-env") }

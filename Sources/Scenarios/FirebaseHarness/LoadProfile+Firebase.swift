@@ -1,6 +1,7 @@
 import Harness
 import Sim
 import SimulatedFirebase
+import Synchronization
 
 extension LoadProfile {
     /// What a Firebase profile's set-up gets: the run's backend and the design under load.
@@ -11,6 +12,24 @@ extension LoadProfile {
         public let variant: String?
         /// The environment of the backend (its clock is the one retries wait on).
         public var env: DomainEnvironment { backend.env }
+        /// Backends built beside the main one, reported with it.
+        let companions: Companions
+
+        /// Another backend on the same environment with the same faults (an app on its own Firebase
+        /// project beside the main one); its faults and coverage are reported with the run's, and a
+        /// virtual run terminates it at the end.
+        public func companionBackend() -> Backend {
+            let companion = Backend(env: env, faults: backend.faults, outbox: .counts)
+            companions.add(companion)
+            return companion
+        }
+    }
+
+    /// The companion backends of one set-up.
+    final class Companions: Sendable {
+        private let backends = Mutex<[Backend]>([])
+        func add(_ backend: Backend) { backends.withLock { $0.append(backend) } }
+        var all: [Backend] { backends.withLock { $0 } }
     }
 
     /// A profile on the simulated Firebase: the runner's environment becomes a backend with
@@ -30,13 +49,19 @@ extension LoadProfile {
             case .virtual: env = SimulatedEnvironment.current()
             }
             let backend = Backend(env: env, faults: faults, outbox: .counts)  // no checker reads a load run's outbox
-            if environment.clock == .virtual { Simulation.atEnd { backend.terminate() } }
-            let workload = await setUp(Setup(backend: backend, variant: environment.variant))
+            let companions = Companions()
+            if environment.clock == .virtual {
+                Simulation.atEnd {
+                    backend.terminate()
+                    for companion in companions.all { companion.terminate() }
+                }
+            }
+            let workload = await setUp(Setup(backend: backend, variant: environment.variant, companions: companions))
             let clock = env.clock
             return World(
                 workload: workload,
                 clock: RunClock(elapsedNanoseconds: { clock.elapsedNanoseconds }, sleep: { try await clock.sleep(for: $0) }),
-                taskExecutor: env.taskExecutor, participants: [BackendParticipant(backend)])
+                taskExecutor: env.taskExecutor, participants: ([backend] + companions.all).map(BackendParticipant.init))
         }
     }
 }

@@ -4,7 +4,7 @@
 ///
 /// A load test leaves a parked, packed document behind for every notification and pledge marker:
 /// ~270 B of heap a bid, growing with every arrival. Spilled, a document keeps 16 bytes of index
-/// (docs/performance.md, "Stop 28").
+/// (docs/performance.md, "Where the bytes and instructions go: the data structures").
 public protocol ColdStorage: Sendable {
     /// Appends `bytes` and returns the offset to read them back from, or nil if they could not be
     /// stored (the caller keeps them in memory instead).

@@ -51,8 +51,7 @@ public struct DomainClock: Sendable {
 extension Duration {
     /// The duration in whole nanoseconds (truncating sub-nanosecond parts; past 292 years the
     /// count wraps: durations here are far shorter). From zero to 18.4 s a duration is its low 64
-    /// bits of attoseconds alone: one 64-bit division instead of `components`' 128-bit arithmetic
-    /// (~190 instructions a call).
+    /// bits of attoseconds alone: one 64-bit division instead of `components`' 128-bit arithmetic.
     public var nanoseconds: Int64 {
         if _high == 0 { return Int64(_low / 1_000_000_000) }
         return Int64(truncatingIfNeeded: attoseconds / 1_000_000_000)

@@ -7,7 +7,7 @@ import Synchronization
 extension AuctionRaceScenario {
     /// The once-a-virtual-second Always checks over the honors and the OUTBID pushes, made on
     /// what changed since the last pass instead of re-reading every bid and push (the full pass,
-    /// `fullPass`, is O(bids + pushes) a pass, O(n²) a run: 13 % of an auction-race seed).
+    /// `fullPass`, is O(bids + pushes) a pass, O(n²) a run).
     ///
     /// Equivalent to the full pass — the same observations, in the same order, with the same
     /// messages — because:

@@ -11,6 +11,8 @@ import SimulatedFirebase
 public struct CalendarSyncScenario: FirebaseScenario {
     /// The scenario with its documented defaults (parameters come with each run).
     public init() {}
+    /// What `rehearse load` runs for this scenario.
+    public var loadProfile: LoadProfile? { .calendarSync }
     /// The name `rehearse` takes.
     public let name = "calendar-sync"
     /// One line for `rehearse list`.

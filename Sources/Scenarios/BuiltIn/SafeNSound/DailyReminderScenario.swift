@@ -14,6 +14,8 @@ import Synchronization
 public struct DailyReminderScenario: FirebaseScenario {
     /// The scenario with its documented defaults (parameters come with each run).
     public init() {}
+    /// What `rehearse load` runs for this scenario.
+    public var loadProfile: LoadProfile? { .dailyReminder }
     /// The name `rehearse` takes.
     public let name = "daily-reminder"
     /// One line for `rehearse list`.

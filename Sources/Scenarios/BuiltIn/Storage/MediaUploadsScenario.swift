@@ -14,6 +14,8 @@ import Synchronization
 public struct MediaUploadsScenario: FirebaseScenario {
     /// The scenario with its documented defaults (parameters come with each run).
     public init() {}
+    /// What `rehearse load` runs for this scenario.
+    public var loadProfile: LoadProfile? { .mediaUploads }
     /// The name `rehearse` takes.
     public let name = "media-uploads"
     /// One line for `rehearse list`.

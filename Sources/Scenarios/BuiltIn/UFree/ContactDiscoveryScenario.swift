@@ -13,6 +13,8 @@ import Synchronization
 public struct ContactDiscoveryScenario: FirebaseScenario {
     /// The scenario with its documented defaults (parameters come with each run).
     public init() {}
+    /// What `rehearse load` runs for this scenario.
+    public var loadProfile: LoadProfile? { .contactDiscovery }
     /// The name `rehearse` takes.
     public let name = "contact-discovery"
     /// One line for `rehearse list`.

@@ -11,6 +11,8 @@ import Synchronization
 public struct OfflineSyncScenario: FirebaseScenario {
     /// The scenario with its documented defaults (parameters come with each run).
     public init() {}
+    /// What `rehearse load` runs for this scenario.
+    public var loadProfile: LoadProfile? { .offlineSync }
     /// The name `rehearse` takes.
     public let name = "offline-sync"
     /// One line for `rehearse list`.

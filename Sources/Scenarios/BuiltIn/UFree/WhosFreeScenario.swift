@@ -11,6 +11,8 @@ import SimulatedFirebase
 public struct WhosFreeScenario: FirebaseScenario {
     /// The scenario with its documented defaults (parameters come with each run).
     public init() {}
+    /// What `rehearse load` runs for this scenario.
+    public var loadProfile: LoadProfile? { .whosFree }
     /// The name `rehearse` takes.
     public let name = "whos-free"
     /// One line for `rehearse list`.

@@ -16,6 +16,8 @@ public struct RunCommandLine: Sendable, Hashable, CustomStringConvertible {
     public var swarm: Bool
     /// The timing window, when it was set explicitly.
     public var timingWindowNanoseconds: UInt64?
+    /// Latency thresholds the run must meet (their expressions).
+    public var thresholds: [String] = []
 
     /// A line for `scenario` and `seed` with the rest given; programs build one from a run's
     /// identity (`RunIdentity.commandLine`), the one builder.
@@ -33,11 +35,16 @@ public struct RunCommandLine: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The arguments after `rehearse`: `run <scenario> --seed N --strategy S …`.
-    public var arguments: [String] {
-        var arguments = ["run", scenario, "--seed", "\(seed)", "--strategy", strategy]
+    public var arguments: [String] { ["run", scenario, "--seed", "\(seed)"] + options }
+
+    /// The run's options (`--strategy S --timing-window W --param … --variant V --threshold T --swarm`):
+    /// the one encoder of a run's words, which replay lines and a sweep's workers share.
+    public var options: [String] {
+        var arguments = ["--strategy", strategy]
         if let window = timingWindowNanoseconds { arguments += ["--timing-window", "\(window)ns"] }
         for name in parameters.keys.sorted() { arguments += ["--param", "\(name)=\(parameters[name]!)"] }
         if let variant { arguments += ["--variant", variant] }
+        for threshold in thresholds { arguments += ["--threshold", threshold] }
         if swarm { arguments.append("--swarm") }
         return arguments
     }

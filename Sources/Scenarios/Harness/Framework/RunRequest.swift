@@ -80,4 +80,12 @@ public struct RunRequest: Sendable, Hashable {
 
     /// Deterministic from scenario, seed, strategy and variant: `auction-race-s42-pct-3-careful`.
     public var runId: String { identity.runId }
+
+    /// The words that ask for this request again: its explicit parameters, timing window and
+    /// thresholds, the strategy asked for (not the one a portfolio picks per seed).
+    public var commandLine: RunCommandLine {
+        var line = identity.commandLine(explicit: nil, timingWindowNanoseconds: timingWindowNanoseconds)
+        line.thresholds = thresholds.map(\.expression)
+        return line
+    }
 }

@@ -3,8 +3,9 @@ import Sim
 /// Runs one seed of a scenario on the kernel and turns what happened into a `RunReport`.
 /// A violation, a kernel outcome other than `finished`, or a missed threshold fails the run.
 public enum ScenarioRunner {
-    /// Validates `request` (typed error for impossible input) without running anything.
-    public static func prepare(_ request: RunRequest) throws(ScenarioError) -> (any Scenario, ScenarioParameters) {
+    /// Validates `request` (typed error for impossible input) and resolves it against its scenario,
+    /// without running anything.
+    public static func prepare(_ request: RunRequest) throws(ScenarioError) -> PreparedRun {
         let scenario = try ScenarioRegistry.scenario(named: request.scenario)
         let parameters = try ScenarioParameters.resolve(request.parameters, specs: scenario.parameters, scenario: scenario.name)
         try scenario.validate(parameters)
@@ -16,7 +17,7 @@ public enum ScenarioRunner {
         for threshold in request.thresholds where !scenario.operations.contains(threshold.operation) {
             throw .malformedThreshold(threshold.expression, reason: "scenario \(scenario.name) has no operation '\(threshold.operation)'; operations: \(scenario.operations.joined(separator: ", "))")
         }
-        return (scenario, parameters)
+        return PreparedRun(scenario: scenario, parameters: parameters, request: request)
     }
 
     /// Runs `request` on the calling thread (blocks until the simulation ends).
@@ -53,9 +54,9 @@ public enum ScenarioRunner {
     /// to `sink` first, so the same body can run many times (determinism check, shrinking).
     /// `run`, the shrinker and the determinism check all use this body, so their decisions agree.
     public static func body(
-        _ scenario: any Scenario, _ parameters: ScenarioParameters, _ request: RunRequest,
-        sink: @escaping @Sendable (ScenarioContext) -> Void
+        _ prepared: PreparedRun, sink: @escaping @Sendable (ScenarioContext) -> Void
     ) -> @Sendable () async throws -> Void {
+        let scenario = prepared.scenario, parameters = prepared.parameters, request = prepared.request
         let name = scenario.name
         return {
             let context = ScenarioContext(
@@ -75,9 +76,14 @@ public enum ScenarioRunner {
 
     /// Runs `request` and keeps everything (see `Execution`).
     public static func execute(_ request: RunRequest) throws(ScenarioError) -> Execution {
-        let (scenario, parameters) = try prepare(request)
+        execute(try prepare(request))
+    }
+
+    /// Runs a prepared run and keeps everything (see `Execution`).
+    public static func execute(_ prepared: PreparedRun) -> Execution {
+        let scenario = prepared.scenario, parameters = prepared.parameters, request = prepared.request
         let box = ContextBox()
-        let result = Simulation.run(configuration(request), body(scenario, parameters, request, sink: box.set))
+        let result = Simulation.run(configuration(request), body(prepared, sink: box.set))
         let context = box.context!
         let observed = context.snapshot
         var failure: RunReport.Failure?
@@ -127,7 +133,9 @@ public enum ScenarioRunner {
         let identity = RunIdentity(
             scenario: scenario.name, seed: request.seed, strategy: ranStrategy.description, variant: request.variant,
             parameters: parameters.values, swarm: request.swarm)
-        let replay = identity.commandLine(explicit: Set(request.parameters.keys), timingWindowNanoseconds: request.timingWindowNanoseconds).description
+        var replayLine = identity.commandLine(explicit: Set(request.parameters.keys), timingWindowNanoseconds: request.timingWindowNanoseconds)
+        replayLine.thresholds = request.thresholds.map(\.expression)
+        let replay = replayLine.description
         var report = RunReport(
             runId: request.runId, identity: identity, passed: failure == nil, failure: failure,
             violation: observed.violation, outcome: outcomeKind, outcomeDetail: result.outcome.description,
@@ -164,9 +172,8 @@ public enum ScenarioRunner {
 
     /// Checks that `request` runs the same twice (FoundationDB's nondeterminism check); on a
     /// mismatch the verdict names the first divergent trace entry.
-    public static func checkDeterminism(_ request: RunRequest) throws(ScenarioError) -> DeterminismCheck.Verdict {
-        let (scenario, parameters) = try prepare(request)
-        return DeterminismCheck.check(configuration(request), body(scenario, parameters, request, sink: { _ in }))
+    public static func checkDeterminism(_ prepared: PreparedRun) -> DeterminismCheck.Verdict {
+        DeterminismCheck.check(configuration(prepared.request), body(prepared, sink: { _ in }))
     }
 
     /// Rebuilds the request that produced `report` (for replay).

@@ -13,8 +13,8 @@ public struct TimelineEntry: Sendable, Hashable, Codable {
     private let text: Text
 
     /// An event's text: given, or built when first read. Most runs' timelines are never shown
-    /// (a passing seed of a sweep), and an auction-race seed spent ~3 % of its instructions
-    /// describing failed bids and faults for them (docs/performance.md, "Stop 33").
+    /// (a passing seed of a sweep), so describing failed bids and faults eagerly would be work
+    /// spent on text nobody reads (docs/performance.md).
     private enum Text: Sendable {
         case given(String)
         /// Builds the text from values it captured (never from state that changes later).

@@ -33,8 +33,9 @@ public enum FailureShrinker {
         var current = request
         current.decisions = nil
         current.recordsTrace = false
-        let (scenario, resolved) = try ScenarioRunner.prepare(current)
-        let first = try ScenarioRunner.execute(current)
+        let preparedFirst = try ScenarioRunner.prepare(current)
+        let scenario = preparedFirst.scenario, resolved = preparedFirst.parameters
+        let first = ScenarioRunner.execute(preparedFirst)
         guard let target = signature(first.report) else {
             throw .invalidParameter(name: "seed", value: Int(truncatingIfNeeded: request.seed), reason: "the run passes; nothing to shrink")
         }
@@ -44,10 +45,9 @@ public enum FailureShrinker {
 
         /// True when `candidate` is valid and still fails the same way.
         func stillFails(_ candidate: RunRequest) -> Bool {
-            guard runs < maxRuns, (try? ScenarioRunner.prepare(candidate)) != nil else { return false }
+            guard runs < maxRuns, let prepared = try? ScenarioRunner.prepare(candidate) else { return false }
             runs += 1
-            guard let execution = try? ScenarioRunner.execute(candidate) else { return false }
-            return signature(execution.report) == target
+            return signature(ScenarioRunner.execute(prepared).report) == target
         }
 
         // 1. Parameters, in declaration order, toward their minimums (min, then halfway).
@@ -81,12 +81,12 @@ public enum FailureShrinker {
         }
 
         // 3. Preemptions of the decisions log.
-        let baseline = try ScenarioRunner.execute(current)
+        let shrunk = try ScenarioRunner.prepare(current)
+        let baseline = ScenarioRunner.execute(shrunk)
         runs += 1
         precondition(signature(baseline.report) == target, "a kept candidate failed the same way before")
         let box = Mutex<ScenarioContext?>(nil)
-        let (_, shrunkParameters) = try ScenarioRunner.prepare(current)
-        let body = ScenarioRunner.body(scenario, shrunkParameters, current, sink: { context in box.withLock { $0 = context } })
+        let body = ScenarioRunner.body(shrunk, sink: { context in box.withLock { $0 = context } })
         let decisionOutcome = DecisionShrinker.shrink(
             ScenarioRunner.configuration(current), decisions: baseline.decisions, maxRuns: max(1, maxRuns - runs),
             stillFails: { (result: SimulationResult<Void>) -> Bool in
@@ -96,23 +96,22 @@ public enum FailureShrinker {
             }, body)
         runs += decisionOutcome.runs
 
-        var replay = current
-        replay.decisions = decisionOutcome.decisions
-        var final = try ScenarioRunner.execute(replay)
+        var replay = shrunk.replaying(decisionOutcome.decisions)
+        var final = ScenarioRunner.execute(replay)
         runs += 1
         if signature(final.report) != target {
             // The shrunk log must reproduce; if it ever does not, keep the unshrunk one.
-            replay.decisions = baseline.decisions
-            final = try ScenarioRunner.execute(replay)
+            replay = shrunk.replaying(baseline.decisions)
+            final = ScenarioRunner.execute(replay)
         }
         let summary = FailureArtifact.ShrinkSummary(
             parametersBefore: resolved.values, faultKindsBefore: kindsBefore,
             faultKindsAfter: current.swarm.map { enabled($0, in: scenario) } ?? [],
             preemptionsBefore: DecisionShrinker.preemptions(first.decisions),
-            preemptionsAfter: DecisionShrinker.preemptions(replay.decisions ?? []), runs: runs)
-        var artifact = FailureArtifact(failed: final, request: replay, shrink: summary)
-        artifact.decisions = replay.decisions ?? []
-        return Result(request: replay, execution: final, artifact: artifact)
+            preemptionsAfter: DecisionShrinker.preemptions(replay.request.decisions ?? []), runs: runs)
+        var artifact = FailureArtifact(failed: final, request: replay.request, shrink: summary)
+        artifact.decisions = replay.request.decisions ?? []
+        return Result(request: replay.request, execution: final, artifact: artifact)
     }
 
     /// The kinds `swarm` has on, in the order the scenario's backend declares them.

@@ -9,25 +9,30 @@ public struct SweepRunner: Sendable {
     /// FoundationDB checks about 5 %.
     public static let defaultDeterminismEvery = 20
 
-    /// The request each seed's run copies (its seed and swarm replaced).
-    public var template: RunRequest
+    /// The run each seed copies (its seed and swarm replaced), prepared once for the sweep.
+    public let prepared: PreparedRun
     /// Whether each seed draws its swarm of faults.
     public var swarm: Bool
-    /// The fault kinds the scenario's backend lets a swarm draw.
-    let swarmKinds: [SwarmKind]
     /// 0 turns the nondeterminism check off.
     public var determinismEvery: Int
     /// Folder for failure artifacts (nil: none written).
     public var failureDirectory: String?
 
-    /// A runner of `template` over seeds; every `determinismEvery`-th seed runs twice.
-    public init(template: RunRequest, swarm: Bool, determinismEvery: Int = SweepRunner.defaultDeterminismEvery, failureDirectory: String?) {
+    /// The request each seed's run copies.
+    public var template: RunRequest { prepared.request }
+
+    /// A runner of `prepared` over seeds; every `determinismEvery`-th seed runs twice.
+    public init(prepared: PreparedRun, swarm: Bool, determinismEvery: Int = SweepRunner.defaultDeterminismEvery, failureDirectory: String?) {
         precondition(determinismEvery >= 0, "a sampling period cannot be negative")
-        self.template = template
+        self.prepared = prepared
         self.swarm = swarm
-        self.swarmKinds = (try? ScenarioRegistry.scenario(named: template.scenario))?.swarmKinds ?? []
         self.determinismEvery = determinismEvery
         self.failureDirectory = failureDirectory
+    }
+
+    /// A runner of `template` over seeds, prepared here (bad input throws).
+    public init(template: RunRequest, swarm: Bool, determinismEvery: Int = SweepRunner.defaultDeterminismEvery, failureDirectory: String?) throws(ScenarioError) {
+        self.init(prepared: try ScenarioRunner.prepare(template), swarm: swarm, determinismEvery: determinismEvery, failureDirectory: failureDirectory)
     }
 
     /// Whether `seed` is in the nondeterminism sample (hash-based, the same on every shard).
@@ -37,25 +42,25 @@ public struct SweepRunner: Sendable {
         return random.below(every) == 0
     }
 
-    /// The request of `seed`: the template with the seed and, when swarming, its drawn swarm.
-    public func request(seed: UInt64) -> RunRequest {
-        var request = template
-        request.seed = seed
-        request.decisions = nil
-        request.swarm = swarm ? SwarmConfiguration.draw(seed: seed, kinds: swarmKinds) : nil
-        return request
+    /// The run of `seed`: the template with the seed and, when swarming, its drawn swarm.
+    public func prepared(seed: UInt64) -> PreparedRun {
+        prepared.seed(seed, swarm: swarm ? SwarmConfiguration.draw(seed: seed, kinds: prepared.scenario.swarmKinds) : nil)
     }
 
+    /// The request of `seed` (see `prepared(seed:)`).
+    public func request(seed: UInt64) -> RunRequest { prepared(seed: seed).request }
+
     /// Runs `seed`; writes an artifact if it fails and returns its line of the sweep.
-    public func run(seed: UInt64) throws(ScenarioError) -> (result: SweepSeedResult, artifact: FailureArtifact?) {
-        let request = request(seed: seed)
-        let execution = try ScenarioRunner.execute(request)
+    public func run(seed: UInt64) -> (result: SweepSeedResult, artifact: FailureArtifact?) {
+        let run = prepared(seed: seed)
+        let request = run.request
+        let execution = ScenarioRunner.execute(run)
         let report = execution.report
         var failure: SweepFailure?
         var artifact: FailureArtifact?
         var deterministic: Bool?
         if Self.isDeterminismSample(seed, every: determinismEvery) {
-            let verdict = try ScenarioRunner.checkDeterminism(request)
+            let verdict = ScenarioRunner.checkDeterminism(run)
             deterministic = verdict.isDeterministic
             if !verdict.isDeterministic {
                 var nondeterministic = FailureArtifact(
@@ -102,8 +107,8 @@ public struct SweepRunner: Sendable {
     }
 
     /// An empty result for `range` of this sweep (add seeds to it).
-    public func emptyResult(range: SeedRange, shard: String?, build: BuildFingerprint) throws(ScenarioError) -> SweepResult {
-        let (scenario, parameters) = try ScenarioRunner.prepare(template)
+    public func emptyResult(range: SeedRange, shard: String?, build: BuildFingerprint) -> SweepResult {
+        let scenario = prepared.scenario, parameters = prepared.parameters
         var result = SweepResult(
             scenario: scenario.name, strategy: template.strategy.description, variant: template.variant, parameters: parameters.values,
             swarm: swarm, range: range, shard: shard, goals: scenario.checks.filter { $0.kind == .sometimes }.map(\.name),

@@ -37,7 +37,7 @@ public struct SweepSeedResult: Sendable, Codable {
     ///
     /// Each histogram is made wide enough for its largest sample up front: growing one sample at a
     /// time (auto-resize) appends counts through the dependency's unspecialised generic code, which
-    /// was 14 % of a heartbeat-timeline sweep worker. The width is not part of the result (the
+    /// is slow on a sweep worker's hot path. The width is not part of the result (the
     /// encoding writes the maximum's bucket; `HdrHistogramCodec.encode`), and the histogram still
     /// auto-resizes when merged with a wider one.
     public static func histograms(_ samples: [LatencySample]) -> [String: Histogram<UInt64>] {
