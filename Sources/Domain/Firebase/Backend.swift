@@ -45,6 +45,8 @@ public final class Backend: Sendable {
     public let faultLedger: FaultLedger
     /// Which declared functions, triggers, scheduled jobs and rules ran, how often (see `CoverageLedger`).
     public let coverage: CoverageLedger
+    /// The run's provider outages (`BackendFaults.outages`).
+    let outages: Outages
     private let deployedRules = Mutex(SecurityRules())
 
     /// A project with no rules deployed, on `env`, with `faults`; its outbox keeps `outbox`
@@ -56,6 +58,8 @@ public final class Backend: Sendable {
         self.tracker = tracker
         let ledger = FaultLedger(clock: env.clock)
         self.faultLedger = ledger
+        let outages = Outages(faults.outages, env: env, ledger: ledger)
+        self.outages = outages
         let coverage = CoverageLedger()
         self.coverage = coverage
         let firestore = Firestore(env: env, faults: faults, tracker: tracker, ledger: ledger, coverage: coverage)
@@ -66,8 +70,8 @@ public final class Backend: Sendable {
         self.scheduler = Scheduler(env: env, faults: faults, functions: functions, tracker: tracker, ledger: ledger, coverage: coverage)
         let outbox = Outbox(retention: retention)
         self.outbox = outbox
-        self.messaging = Messaging(env: env, faults: faults, outbox: outbox, ledger: ledger)
-        self.email = EmailService(env: env, faults: faults, outbox: outbox, ledger: ledger)
+        self.messaging = Messaging(env: env, faults: faults, outbox: outbox, ledger: ledger, outages: outages)
+        self.email = EmailService(env: env, faults: faults, outbox: outbox, ledger: ledger, outages: outages)
     }
 
     /// Deploys security rules for client requests (replacing earlier ones).

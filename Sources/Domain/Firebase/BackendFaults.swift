@@ -115,6 +115,11 @@ public struct BackendFaults: Sendable, Hashable {
     /// swarmed: a scenario that uploads sets its own rate (media-uploads `uploadFailurePercent`).
     public var storageUploadFailureProbability = 0.02
 
+    // MARK: Outages (*estimates*; MODEL_RULES §22, docs/domain.md "Outages")
+    /// Provider incidents: bursts in which one service fails or slows for every caller. None by
+    /// default; a world swarm draws them per seed.
+    public var outages: [Outage] = []
+
     /// Planted defects of the backend (empty in every real run): for proving that a kinder
     /// backend fails a sweep (`BackendDefect`).
     public var defects: Set<BackendDefect> = []

@@ -8,10 +8,12 @@ public final class ClientNetwork: Sendable {
     private let faults: BackendFaults
     private let random: SharedRandom
     private let ledger: FaultLedger
+    private let outages: Outages
     private let online = Atomic<Bool>(true)
 
-    init(label: String, env: DomainEnvironment, faults: BackendFaults, ledger: FaultLedger) {
+    init(label: String, env: DomainEnvironment, faults: BackendFaults, ledger: FaultLedger, outages: Outages) {
         self.ledger = ledger
+        self.outages = outages
         self.env = env
         self.faults = faults
         self.random = SharedRandom(env, stream: "network/\(label)")
@@ -34,11 +36,17 @@ public final class ClientNetwork: Sendable {
     func send(_ label: RequestLabel) async throws(BackendError) -> PendingResponse {
         guard isOnline else { throw .unavailable("device offline during \(label)") }
         // Draw everything up front so the stream's use does not depend on the outcome.
-        let requestLatency = random.sample(faults.networkLatency)
-        let responseLatency = random.sample(faults.networkLatency)
-        let fails = random.chance(faults.networkFailureProbability)
+        let scale = outages.latencyScale(atElapsed: env.clock.elapsedNanoseconds)
+        var requestLatency = random.sample(faults.networkLatency)
+        var responseLatency = random.sample(faults.networkLatency)
+        if scale != 1 {
+            requestLatency = requestLatency * scale
+            responseLatency = responseLatency * scale
+        }
+        let failureProbability = outages.probability(faults.networkFailureProbability, of: .clientNetwork, atElapsed: env.clock.elapsedNanoseconds)
+        let fails = random.chance(failureProbability)
         let timesOut = random.chance(faults.networkTimeoutProbability)
-        ledger.opportunity(.networkFailure, probability: faults.networkFailureProbability)
+        ledger.opportunity(.networkFailure, probability: failureProbability)
         try? await env.clock.sleep(for: requestLatency)
         if fails {
             ledger.observe(.networkFailure, subject: label.description)

@@ -6,9 +6,11 @@ public final class EmailService: Sendable {
     private let outbox: Outbox
     private let random: SharedRandom
     private let ledger: FaultLedger
+    private let outages: Outages
 
-    init(env: DomainEnvironment, faults: BackendFaults, outbox: Outbox, ledger: FaultLedger) {
+    init(env: DomainEnvironment, faults: BackendFaults, outbox: Outbox, ledger: FaultLedger, outages: Outages) {
         self.ledger = ledger
+        self.outages = outages
         self.env = env
         self.faults = faults
         self.outbox = outbox
@@ -20,9 +22,10 @@ public final class EmailService: Sendable {
     public func send(_ message: EmailMessage) async throws(BackendError) {
         precondition(!message.to.isEmpty, "an email needs a recipient")
         let latency = random.sample(faults.emailLatency)
-        let rateLimited = random.chance(faults.emailRateLimitProbability)
+        let rateLimitProbability = outages.probability(faults.emailRateLimitProbability, of: .sendGrid, atElapsed: env.clock.elapsedNanoseconds)
+        let rateLimited = random.chance(rateLimitProbability)
         let timesOut = random.chance(faults.emailTimeoutProbability)
-        ledger.opportunity(.emailRateLimit, probability: faults.emailRateLimitProbability)
+        ledger.opportunity(.emailRateLimit, probability: rateLimitProbability)
         try? await env.clock.sleep(for: latency)
         if rateLimited {
             ledger.observe(.emailRateLimit, subject: "\(message.type) \(message.subject)")

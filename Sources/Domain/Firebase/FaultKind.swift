@@ -28,6 +28,8 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
     case websiteFetchFailure = "website-fetch-failure"
     /// A fetch of a scraped website took minutes, past the scheduled run's deadline (§14).
     case websiteSlowFetch = "website-slow-fetch"
+    /// A provider outage started (a chance per virtual minute; `Outage`).
+    case outage
 
     /// By name (the order reports list them in).
     public static func < (lhs: FaultKind, rhs: FaultKind) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -49,6 +51,7 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
         case .storageUploadFailure: 10
         case .websiteFetchFailure: 11
         case .websiteSlowFetch: 12
+        case .outage: 13
         }
     }
 }

@@ -11,7 +11,7 @@ public final class FirestoreClient: Sendable {
     init(auth: AuthContext?, label: String, backend: Backend) {
         self.auth = auth
         self.backend = backend
-        self.network = ClientNetwork(label: label, env: backend.env, faults: backend.faults, ledger: backend.faultLedger)
+        self.network = ClientNetwork(label: label, env: backend.env, faults: backend.faults, ledger: backend.faultLedger, outages: backend.outages)
         self.backoffRandom = SharedRandom(backend.env, stream: "firestore.transaction.backoff/\(label)")
     }
 

@@ -9,8 +9,10 @@ public final class Messaging: Sendable {
     private let unregisteredTokens = Mutex<Set<String>>([])
     private let random: SharedRandom
     private let ledger: FaultLedger
+    private let outages: Outages
 
-    init(env: DomainEnvironment, faults: BackendFaults, outbox: Outbox, ledger: FaultLedger) {
+    init(env: DomainEnvironment, faults: BackendFaults, outbox: Outbox, ledger: FaultLedger, outages: Outages) {
+        self.outages = outages
         self.ledger = ledger
         self.env = env
         self.faults = faults
@@ -32,10 +34,11 @@ public final class Messaging: Sendable {
         outcomes.reserveCapacity(tokens.count)
         for token in tokens {
             let unregistered = unregisteredTokens.withLock { $0.contains(token) }
-            if !unregistered { ledger.opportunity(.fcmTokenFailure, probability: faults.fcmTokenFailureProbability) }
+            let failureProbability = outages.probability(faults.fcmTokenFailureProbability, of: .fcm, atElapsed: env.clock.elapsedNanoseconds)
+            if !unregistered { ledger.opportunity(.fcmTokenFailure, probability: failureProbability) }
             if unregistered {
                 outcomes.append(.unregistered)
-            } else if random.chance(faults.fcmTokenFailureProbability) {
+            } else if random.chance(failureProbability) {
                 ledger.observe(.fcmTokenFailure, subject: "\(message.type) to \(message.recipient)")
                 outcomes.append(.transientFailure)
             } else {

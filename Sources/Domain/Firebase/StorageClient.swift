@@ -34,8 +34,10 @@ public final class StorageClient: Sendable {
         // Drawn up front so the stream's use does not depend on the outcome.
         let requestLatency = random.sample(faults.storageUploadLatency)
         let responseLatency = random.sample(faults.networkLatency)
-        let fails = random.chance(faults.storageUploadFailureProbability)
-        backend.faultLedger.opportunity(.storageUploadFailure, probability: faults.storageUploadFailureProbability)
+        let failureProbability = backend.outages.probability(
+            faults.storageUploadFailureProbability, of: .storage, atElapsed: backend.env.clock.elapsedNanoseconds)
+        let fails = random.chance(failureProbability)
+        backend.faultLedger.opportunity(.storageUploadFailure, probability: failureProbability)
         try? await backend.env.clock.sleep(for: requestLatency)
         if fails {
             backend.faultLedger.observe(.storageUploadFailure, subject: path)

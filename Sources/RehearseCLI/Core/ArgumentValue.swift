@@ -68,6 +68,32 @@ enum ArgumentValue {
     /// k6 stages `duration:target,…`.
     static func stages(_ text: String) throws -> [LoadStage] { try LoadOptions.parseStages(text) }
 
+    /// A fault knob's rate `name=probability`.
+    static func fault(_ text: String) throws -> FaultAssignment {
+        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, !parts[0].isEmpty, let rate = Double(parts[1]), rate.isFinite, rate >= 0, rate <= 1 else {
+            throw Malformed(description: "expected name=probability with a probability in 0...1, e.g. trigger-duplicate=0.05")
+        }
+        return FaultAssignment(name: parts[0], rate: rate)
+    }
+
+    /// An outage process `service:perHour:shortest:longest:severity[:down]`.
+    static func outage(_ text: String) throws -> OutageDraw {
+        guard let outage = OutageDraw(argument: text) else {
+            throw Malformed(description: "expected service:perHour:shortestSeconds:longestSeconds:severity[:down], e.g. sendgrid:2:60:3600:1")
+        }
+        if let problem = outage.problem { throw Malformed(description: problem) }
+        return outage
+    }
+
+    /// A world mode: default, swarm or guided.
+    static func worldMode(_ text: String) throws -> WorldMode {
+        guard let mode = WorldMode(rawValue: text) else {
+            throw Malformed(description: "expected \(WorldMode.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return mode
+    }
+
     /// A duration of a load run (`10s`, `500ms`, `2m`, `1h`; not negative).
     static func duration(_ text: String) throws -> Duration {
         guard let duration = LoadOptions.parseDuration(text) else {
@@ -84,6 +110,21 @@ struct TimingWindow: Hashable {
     var nanoseconds: UInt64
     /// The widest window accepted (a minute: wider would reorder unrelated events).
     static let maximumNanoseconds: UInt64 = 60_000_000_000
+}
+
+/// One `--fault name=probability`.
+struct FaultAssignment: Hashable {
+    /// The knob's name.
+    var name: String
+    /// Its rate.
+    var rate: Double
+
+    /// Assignments as a dictionary (a later one of the same name wins).
+    static func rates(_ assignments: [FaultAssignment]) -> [String: Double] {
+        var rates: [String: Double] = [:]
+        for assignment in assignments { rates[assignment.name] = assignment.rate }
+        return rates
+    }
 }
 
 /// One `--param name=value`.

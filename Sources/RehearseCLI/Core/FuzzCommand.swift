@@ -21,8 +21,10 @@ extension Rehearse {
         var jobs: Int = 1
         @Flag(name: .long, help: "Go on after the first failure.")
         var keepGoing = false
-        @Flag(inversion: .prefixedNo, help: "Swarm testing: draw per seed which fault kinds are on and their rates.")
+        @Flag(inversion: .prefixedNo, help: "Swarm testing: draw per seed which fault kinds are on and their rates (in a drawn world: every fault rate and outages).")
         var swarm = true
+        @Option(name: .long, parsing: .unconditional, help: "How each seed's world is picked: swarm (draw every parameter not given with --param, fault rates and outages), guided (swarm, then favour worlds that reached new code), default (the scenario's defaults).", transform: ArgumentValue.worldMode)
+        var world: WorldMode = .swarm
         @Flag(inversion: .prefixedNo, help: "Shrink the first failure (fewer parameters, faults, preemptions) into a replayable artifact.")
         var shrink = true
         @Option(name: .long, parsing: .unconditional, help: "Runs the shrinker may spend.")
@@ -85,8 +87,9 @@ extension Rehearse {
             guard !resultPath.isEmpty else { throw InputError.fail("--result is empty") }
             try JUnitOutput.check(junit)
             let build = Fingerprint.current
-            var initial = SweepRunner(prepared: prepared, swarm: swarm, determinismEvery: determinismEvery, failureDirectory: nil)
-                .emptyResult(range: range, shard: selection?.label, build: build)
+            var planned = SweepRunner(prepared: prepared, swarm: swarm, determinismEvery: determinismEvery, failureDirectory: nil)
+            planned.world = world
+            var initial = planned.emptyResult(range: range, shard: selection?.label, build: build)
             if resume {
                 let previous: SweepResult
                 do { previous = try SweepResult.read(resultPath) } catch { throw InputError.fail("--resume: \(error.description)") }
@@ -99,7 +102,8 @@ extension Rehearse {
             // into the same report folder never mix with this one's.
             let failureDirectory = initial.failureDirectory ?? Self.newFailureDirectory(options.reportDir, scenario: scenario, range: range, shard: selection)
             initial.failureDirectory = failureDirectory
-            let runner = SweepRunner(prepared: prepared, swarm: swarm, determinismEvery: determinismEvery, failureDirectory: failureDirectory)
+            var runner = SweepRunner(prepared: prepared, swarm: swarm, determinismEvery: determinismEvery, failureDirectory: failureDirectory)
+            runner.world = world
             return Plan(
                 range: range, selection: selection, runner: runner, resultPath: resultPath, failureDirectory: failureDirectory,
                 initial: initial, pending: Self.gaps(in: range, done: initial.ranges), build: build)
@@ -109,7 +113,7 @@ extension Rehearse {
         func runSeeds(_ plan: Plan, recorder: SweepRecorder) throws {
             let remaining = plan.pending.reduce(0) { $0 + $1.count }
             let template = plan.runner.template
-            print("\(ScenarioRegistry.commandName) fuzz \(scenario) seeds=\(plan.range)\(plan.selection.map { " shard=\($0.label) of \(seeds)" } ?? "") strategy=\(template.strategy) variant=\(template.variant ?? "careful") swarm=\(swarm ? "on" : "off") determinism=\(determinismEvery == 0 ? "off" : "1/\(determinismEvery)") build=\(plan.build)\(resume ? " resuming: \(plan.initial.seedsRun) done, \(remaining) to run" : "")")
+            print("\(ScenarioRegistry.commandName) fuzz \(scenario) seeds=\(plan.range)\(plan.selection.map { " shard=\($0.label) of \(seeds)" } ?? "") strategy=\(template.strategy) variant=\(template.variant ?? "careful") world=\(world) swarm=\(swarm ? "on" : "off") determinism=\(determinismEvery == 0 ? "off" : "1/\(determinismEvery)") build=\(plan.build)\(resume ? " resuming: \(plan.initial.seedsRun) done, \(remaining) to run" : "")")
             let progress = ProgressBar(total: remaining, label: "fuzz \(scenario)", quiet: options.quiet)
             defer { progress.finish() }
             guard remaining > 0 else { return }
@@ -186,6 +190,7 @@ extension Rehearse {
             if previous.variant != current.variant { return "variant \(previous.variant ?? "careful"), not \(current.variant ?? "careful")" }
             if previous.parameters != current.parameters { return "parameters \(previous.parameters.sorted { $0.key < $1.key }), not \(current.parameters.sorted { $0.key < $1.key })" }
             if previous.swarm != current.swarm { return "swarm \(previous.swarm ? "on" : "off"), not \(current.swarm ? "on" : "off")" }
+            if (previous.world ?? .default) != (current.world ?? .default) { return "world \(previous.world ?? .default), not \(current.world ?? .default)" }
             if (previous.thresholds ?? []) != (current.thresholds ?? []) { return "thresholds \(previous.thresholds ?? []), not \(current.thresholds ?? [])" }
             if previous.shard != current.shard { return "shard \(previous.shard ?? "none"), not \(current.shard ?? "none")" }
             if let requested = previous.requested, requested != current.requested { return "range \(requested), not \(current.requested.map(\.description) ?? "?")" }
@@ -219,25 +224,28 @@ extension Rehearse {
         /// its swarm flag, sampling and failure folder.
         func workerArguments(_ plan: Plan) -> [String] {
             [scenario] + plan.runner.template.commandLine.options
-                + ["--failure-dir", plan.failureDirectory, "--determinism-every", "\(determinismEvery)", swarm ? "--swarm" : "--no-swarm"]
+                + ["--failure-dir", plan.failureDirectory, "--determinism-every", "\(determinismEvery)", swarm ? "--swarm" : "--no-swarm", "--world", world.rawValue]
         }
 
         /// Writes the crash artifact of a worker that died on a seed.
         static func recordCrash(_ crash: WorkerPool.Crash, runner: SweepRunner, directory: String, build: BuildFingerprint) -> SweepFailure {
-            let request = runner.request(seed: crash.seed)
+            let run = runner.prepared(seed: crash.seed)
+            let request = run.request
             let cause = crash.signal.map { "signal \($0)" } ?? "exit status \(crash.status)"
             let lastError = crash.standardError.split(separator: "\n").first { $0.contains("Fatal error") || $0.contains("failed:") }.map(String.init)
             let message = "worker died with \(cause) on seed \(crash.seed)\(lastError.map { ": \($0)" } ?? "")"
             let artifact = FailureArtifact(
                 kind: .crash, identity: RunIdentity(
                     scenario: request.scenario, seed: crash.seed, strategy: request.strategy.description, variant: request.variant,
-                    parameters: runner.prepared.parameters.values, swarm: request.swarm),
+                    parameters: run.parameters.values, swarm: request.swarm, world: request.world),
                 decisions: [],
                 violation: nil, message: message, signal: crash.signal ?? 0, build: build, story: [message],
                 timingWindowNanoseconds: request.effectiveTimingWindowNanoseconds)
             let path = "\(directory)/\(artifact.fileName)"
             let written = (try? artifact.write(to: path)) != nil
-            return SweepFailure(seed: crash.seed, kind: .crash, check: nil, step: nil, message: message, artifact: written ? path : nil)
+            var failure = SweepFailure(seed: crash.seed, kind: .crash, check: nil, step: nil, message: message, artifact: written ? path : nil)
+            failure.world = request.world
+            return failure
         }
 
         static func printShrunk(_ artifact: FailureArtifact, path: String) {

@@ -12,6 +12,7 @@ extension Rehearse {
         @Option(name: .long, parsing: .unconditional, transform: ArgumentValue.seedRange) var seeds: SeedRange
         @Option(name: .long, parsing: .unconditional) var stride: Int = 1
         @Flag(inversion: .prefixedNo) var swarm = true
+        @Option(name: .long, parsing: .unconditional, transform: ArgumentValue.worldMode) var world: WorldMode = .default
         @Option(name: .long, parsing: .unconditional) var determinismEvery: Int = SweepRunner.defaultDeterminismEvery
         @Option(name: .long, parsing: .unconditional) var failureDir: String
         @OptionGroup var options: RunOptions
@@ -21,9 +22,10 @@ extension Rehearse {
             try Limits.check(stride, in: Limits.jobs, option: "--stride", limit: "jobs")
             try Limits.check(determinismEvery, in: Limits.determinismEvery, option: "--determinism-every", limit: "determinismEvery")
             guard !failureDir.isEmpty else { throw InputError.fail("--failure-dir is empty") }
-            let runner = SweepRunner(
+            var runner = SweepRunner(
                 prepared: try options.prepared(scenario: scenario, seed: range.low, defaultStrategy: .portfolio), swarm: swarm,
                 determinismEvery: determinismEvery, failureDirectory: failureDir)
+            runner.world = world
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             // Stepped by hand: a stride past UInt64.max must end the loop, not trap.

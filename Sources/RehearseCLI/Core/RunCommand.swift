@@ -10,8 +10,10 @@ extension Rehearse {
         var scenario: String
         @Option(name: .long, parsing: .unconditional, help: "Seed (0...\(UInt64.max)).", transform: Limits.seed)
         var seed: UInt64 = 1
-        @Flag(name: .long, help: "Swarm testing: draw this seed's fault kinds and rates (as fuzz does).")
+        @Flag(name: .long, help: "Swarm testing: draw this seed's fault kinds and rates (as fuzz --world default does).")
         var swarm = false
+        @Option(name: .long, parsing: .unconditional, help: "swarm: draw this seed's world as fuzz does (every parameter not given with --param, fault rates, outages); default: the scenario's defaults.", transform: ArgumentValue.worldMode)
+        var world: WorldMode = .default
         @Option(name: .long, parsing: .unconditional, help: "Also write a JUnit XML report here (a test case per check).")
         var junit: String?
         @OptionGroup var options: RunOptions
@@ -19,10 +21,17 @@ extension Rehearse {
         func run() throws {
             var prepared = try options.prepared(scenario: scenario, seed: seed)
             try JUnitOutput.check(junit)
-            if swarm { prepared = prepared.seed(seed, swarm: SwarmConfiguration.draw(seed: seed, kinds: prepared.scenario.swarmKinds)) }
+            if world != .default {
+                guard !swarm else { throw InputError.fail("--swarm draws fault kinds in the default world; --world \(world) draws the whole world: give one") }
+                var runner = SweepRunner(prepared: prepared, swarm: true, failureDirectory: nil)
+                runner.world = world
+                prepared = runner.prepared(seed: seed)
+            } else if swarm {
+                prepared = prepared.seed(seed, swarm: SwarmConfiguration.draw(seed: seed, kinds: prepared.scenario.swarmKinds))
+            }
             let request = prepared.request
             if !options.quiet {
-                print("\(ScenarioRegistry.commandName) run \(request.scenario) seed=\(request.seed) strategy=\(request.strategy) variant=\(request.variant ?? "careful")\(request.swarm.map { " swarm: \($0)" } ?? "")")
+                print("\(ScenarioRegistry.commandName) run \(request.scenario) seed=\(request.seed) strategy=\(request.strategy) variant=\(request.variant ?? "careful")\(request.swarm.map { " swarm: \($0)" } ?? "")\(request.world.map { " world: \($0)" } ?? "")")
             }
             let execution = ScenarioRunner.execute(prepared)
             let report = execution.report, trace = execution.trace

@@ -17,6 +17,10 @@ struct RunOptions: ParsableArguments {
     var reportDir: String = "reports"
     @Option(name: .long, parsing: .singleValue, help: "Latency threshold such as placeBid.p99<2s (repeatable).", transform: ArgumentValue.threshold)
     var threshold: [Threshold] = []
+    @Option(name: .long, parsing: .singleValue, help: "A fault knob's rate, name=probability, e.g. trigger-duplicate=0.05 (repeatable; `rehearse list` names the knobs).", transform: ArgumentValue.fault)
+    var fault: [FaultAssignment] = []
+    @Option(name: .long, parsing: .singleValue, help: "An outage process service:perHour:shortestSeconds:longestSeconds:severity[:down], e.g. sendgrid:2:60:3600:1 (repeatable).", transform: ArgumentValue.outage)
+    var outage: [OutageDraw] = []
     @Flag(name: .long, help: "Also write trace.jsonl.")
     var trace = false
     @Flag(name: .long, help: "Print only the verdict line.")
@@ -26,10 +30,11 @@ struct RunOptions: ParsableArguments {
     /// with one line), with the run prepared once.
     func prepared(scenario: String, seed: UInt64, defaultStrategy: SchedulingStrategy = .random) throws -> PreparedRun {
         try ReportDirectory.check(reportDir)
-        let request = RunRequest(
+        var request = RunRequest(
             scenario: scenario, seed: seed, strategy: strategy ?? defaultStrategy, parameters: ParameterAssignment.values(param),
             variant: variant, thresholds: threshold, recordsTrace: trace, gitCommit: Fingerprint.current.commit,
             timingWindowNanoseconds: timingWindow?.nanoseconds)
+        if !fault.isEmpty || !outage.isEmpty { request.world = World(faults: FaultAssignment.rates(fault), outages: outage) }
         do { return try ScenarioRunner.prepare(request) } catch { throw InputError.fail(error.description) }
     }
 }

@@ -10,4 +10,7 @@ extension FirebaseScenario {
 
     /// The simulated Firebase's fault kinds.
     public var swarmKinds: [SwarmKind] { FirebaseSwarm.kinds }
+
+    /// The simulated Firebase's fault knobs and outage kinds.
+    public var worldKnobs: WorldKnobs { FirebaseWorld.knobs }
 }

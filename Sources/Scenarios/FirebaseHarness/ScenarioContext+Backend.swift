@@ -28,9 +28,10 @@ extension ScenarioContext {
         return backend
     }
 
-    /// The backend faults of this run: `base` overridden by the swarm, plus planted defects.
+    /// The backend faults of this run: `base` overridden by the swarm or the drawn world, plus planted defects.
     package func faults(_ base: BackendFaults) -> BackendFaults {
         var faults = swarm?.apply(to: base) ?? base
+        if let world { faults = FirebaseWorld.apply(world, to: faults) }
         faults.defects.formUnion(testHooks.defects.compactMap(BackendDefect.init(rawValue:)))
         return faults
     }

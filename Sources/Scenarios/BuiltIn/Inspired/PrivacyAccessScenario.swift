@@ -43,20 +43,6 @@ public struct PrivacyAccessScenario: FirebaseScenario {
         Check.readAllowed,
     ]
 
-    /// Parameters under which no unauthorised read can even be attempted make the scenario
-    /// meaningless (its privacy checks would pass unexercised): bad input, exit 2.
-    public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {
-        if parameters[Parameter.readPercent] == 0 {
-            throw .invalidParameter(name: Parameter.readPercent.name, value: 0, reason: "no profile is ever read, so the privacy checks never run; use 1...100")
-        }
-        if parameters[Parameter.publicPercent] == 100 {
-            throw .invalidParameter(name: Parameter.publicPercent.name, value: 100, reason: "every profile is public, so no read is unauthorised; use 0...99")
-        }
-        if parameters[Parameter.communities] == 1 {
-            throw .invalidParameter(name: Parameter.communities.name, value: 1, reason: "everyone shares the one community, so no read is unauthorised; use 2 or more")
-        }
-    }
-
     /// One user as the scenario models them: what the rules should let others see.
     struct Member: Sendable {
         let uid: String

@@ -33,13 +33,6 @@ public struct PrivacyRevocationScenario: FirebaseScenario {
         Check.noReadAfterRevocation, Check.noWrongDenial, Check.joinedGroupsHidden, Check.authorMetadataCurrent, Check.readRevoked, Check.readGranted,
     ]
 
-    /// Parameters under which nobody is ever refused make the revocation checks meaningless: bad input.
-    public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {
-        if parameters[Parameter.publicPercent] == 100 && parameters[Parameter.changePercent] == 0 {
-            throw .invalidParameter(name: Parameter.publicPercent.name, value: 100, reason: "every profile stays public, so no read is refused; use 0...99")
-        }
-    }
-
     /// One user's access-relevant state over time, as they changed it themselves: entries in order,
     /// each the value from some instant in [start, end] on (a failed change is resolved by reading
     /// the profile back, so its entry's value is what the server holds).

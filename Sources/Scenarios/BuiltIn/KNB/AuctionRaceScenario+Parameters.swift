@@ -8,15 +8,20 @@ extension AuctionRaceScenario {
     /// The parameter counting this scenario's users.
     public var population: ScenarioParameter? { Parameter.bidders }
 
+    /// Raises of at most 3,000 a bid stay below the Buy Now price; the sniping window fits in the auction.
+    public var constraints: [ParameterConstraint] {
+        [.productBelow([Parameter.bidders, Parameter.bidsPerBidder], 334), .atMost(Parameter.sniperWindowMilliseconds, Parameter.durationSeconds, times: 1_000)]
+    }
+
     enum Parameter {
         static let bidders = ScenarioParameter(
-            "bidders", "users bidding", default: 12, in: 2...60)
+            "bidders", "users bidding", default: 12, in: 2...60, cost: .linear)
         static let honors = ScenarioParameter(
-            "honors", "honors on auction", default: 1, in: 1...10)
+            "honors", "honors on auction", default: 1, in: 1...10, cost: .linear)
         static let bidsPerBidder = ScenarioParameter(
-            "bidsPerBidder", "bids each bidder intends to place", default: 6, in: 1...50)
+            "bidsPerBidder", "bids each bidder intends to place", default: 6, in: 1...50, cost: .linear)
         static let durationSeconds = ScenarioParameter(
-            "durationSeconds", "auction length (virtual seconds)", default: 60, in: 10...86_400)
+            "durationSeconds", "auction length (virtual seconds)", default: 60, in: 10...86_400, notable: [60, 3_600])
         static let burstPercent = ScenarioParameter(
             "burstPercent", "share of bids arriving in the last tenth (close burst)", default: 80, in: 0...100)
         static let buyNow = ScenarioParameter(
@@ -34,12 +39,12 @@ extension AuctionRaceScenario {
         static let sniperPercent = ScenarioParameter(
             "sniperPercent", "share of bidders who also run a sniping bot: it reads once, then fires blind bids in the last seconds", default: 0, in: 0...100)
         static let snipesPerSniper = ScenarioParameter(
-            "snipesPerSniper", "bids each sniper fires in the sniping window", default: 3, in: 1...20)
+            "snipesPerSniper", "bids each sniper fires in the sniping window", default: 3, in: 1...20, cost: .linear)
         static let sniperWindowMilliseconds = ScenarioParameter(
-            "sniperWindowMilliseconds", "the sniping window before the close", default: 2_000, in: 100...60_000)
+            "sniperWindowMilliseconds", "the sniping window before the close", default: 2_000, in: 100...60_000, notable: [1_000])
         static let renamePercent = ScenarioParameter(
             "renamePercent", "share of bidders who change their name during the auction (deploys onUserUpdate; 0 keeps the function undeployed and earlier seeds' traces)", default: 0, in: 0...100)
         static let renamesPerRenamer = ScenarioParameter(
-            "renamesPerRenamer", "name changes of each renaming bidder, timed like their bids (close burst included)", default: 2, in: 1...10)
+            "renamesPerRenamer", "name changes of each renaming bidder, timed like their bids (close burst included)", default: 2, in: 1...10, cost: .linear)
     }
 }

@@ -62,18 +62,6 @@ public struct AuctionRaceScenario: FirebaseScenario {
 
     static let buyNowPrice = 100_000.0
 
-    /// Refuses parameter combinations the ranges alone allow but the workload cannot run.
-    public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {
-        // Increments of at most 20 per bid must stay below the Buy Now price.
-        let maximumRaise = parameters[Parameter.bidders] * parameters[Parameter.bidsPerBidder] * 1_000 * 3
-        if maximumRaise >= Int(Self.buyNowPrice) * 10 {
-            throw .invalidParameter(name: Parameter.bidsPerBidder.name, value: parameters[Parameter.bidsPerBidder], reason: "bidders × bidsPerBidder must stay below 334 (bids would pass the Buy Now price)")
-        }
-        if parameters[Parameter.sniperWindowMilliseconds] > parameters[Parameter.durationSeconds] * 1_000 {
-            throw .invalidParameter(name: Parameter.sniperWindowMilliseconds.name, value: parameters[Parameter.sniperWindowMilliseconds], reason: "the sniping window must fit in durationSeconds")
-        }
-    }
-
     /// Runs one seed: sets up the app, runs the users, then the end-state checks.
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters

@@ -7,17 +7,22 @@ extension CalendarSyncScenario {
     public var population: ScenarioParameter? { Parameter.users }
 
     /// The parameters this scenario reads, as values (a misspelt name does not compile).
+    /// Dates against members decides how contended a date is.
+    public var constraints: [ParameterConstraint] {
+        [.related(Parameter.dates, Parameter.users)]
+    }
+
     enum Parameter {
         static let users = ScenarioParameter(
-            "users", "members who book a kiddush through the app (one date each)", default: 6, in: 1...60)
+            "users", "members who book a kiddush through the app (one date each)", default: 6, in: 1...60, cost: .linear)
         static let dates = ScenarioParameter(
-            "dates", "Shabbat dates in the website's calendar table (weekly from 2026-02-07)", default: 8, in: 1...52)
+            "dates", "Shabbat dates in the website's calendar table (weekly from 2026-02-07)", default: 8, in: 1...52, cost: .linear)
         static let hours = ScenarioParameter(
-            "hours", "virtual hours of syncs; the last two are quiet (no edits, bookings or cancellations)", default: 4, in: 3...72)
+            "hours", "virtual hours of syncs; the last two are quiet (no edits, bookings or cancellations)", default: 4, in: 3...72, cost: .linear)
         static let websiteEdits = ScenarioParameter(
-            "websiteEdits", "office edits of the homepage (a calendar row or an occasion each)", default: 8, in: 0...500)
+            "websiteEdits", "office edits of the homepage (a calendar row or an occasion each)", default: 8, in: 0...500, cost: .linear)
         static let occasionSlots = ScenarioParameter(
-            "occasionSlots", "places for community occasions on the page (each listed or not)", default: 6, in: 0...60)
+            "occasionSlots", "places for community occasions on the page (each listed or not)", default: 6, in: 0...60, cost: .linear)
         static let cancelPercent = ScenarioParameter(
             "cancelPercent", "chance a member told 'booked' cancels at a later sync tick", default: 50, in: 0...100)
         static let burstSeconds = ScenarioParameter(

@@ -8,13 +8,18 @@ extension KiddushBookingScenario {
     /// The parameter counting this scenario's users.
     public var population: ScenarioParameter? { Parameter.users }
 
+    /// Admins are some of the users; dates against users decides how contended a date is.
+    public var constraints: [ParameterConstraint] {
+        [.atMost(Parameter.admins, Parameter.users), .related(Parameter.dates, Parameter.users)]
+    }
+
     enum Parameter {
         static let users = ScenarioParameter(
-            "users", "users booking", default: 6, in: 1...60)
+            "users", "users booking", default: 6, in: 1...60, cost: .linear)
         static let admins = ScenarioParameter(
             "admins", "how many of them are admins", default: 2, in: 0...60)
         static let dates = ScenarioParameter(
-            "dates", "Shabbat dates on offer", default: 3, in: 1...52)
+            "dates", "Shabbat dates on offer", default: 3, in: 1...52, cost: .linear)
         static let windowSeconds = ScenarioParameter(
             "windowSeconds", "bookings arrive within this window (virtual seconds)", default: 5, in: 1...3_600)
         static let duplicatePercent = ScenarioParameter(

@@ -39,13 +39,6 @@ public struct KiddushBookingScenario: FirebaseScenario {
         Check.dateAlreadyBooked,
     ]
 
-    /// Refuses parameter combinations the ranges alone allow but the workload cannot run.
-    public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {
-        if parameters[Parameter.admins] > parameters[Parameter.users] {
-            throw .invalidParameter(name: Parameter.admins.name, value: parameters[Parameter.admins], reason: "cannot exceed users (\(parameters[Parameter.users]))")
-        }
-    }
-
     static func date(_ index: Int) -> String { "2026-02-\(String(format: "%02d", 7 + 7 * index % 21))" }
 
     /// Runs one seed: sets up the app, runs the users, then the end-state checks.

@@ -8,13 +8,18 @@ extension LikeStormScenario {
     /// The parameter counting this scenario's users.
     public var population: ScenarioParameter? { Parameter.users }
 
+    /// Deleted posts are some of the posts.
+    public var constraints: [ParameterConstraint] {
+        [.atMost(Parameter.postDeletes, Parameter.posts)]
+    }
+
     enum Parameter {
         static let users = ScenarioParameter(
-            "users", "users acting on the feed", default: 8, in: 1...60)
+            "users", "users acting on the feed", default: 8, in: 1...60, cost: .linear)
         static let posts = ScenarioParameter(
-            "posts", "top-level posts", default: 2, in: 1...20)
+            "posts", "top-level posts", default: 2, in: 1...20, cost: .linear)
         static let actionsPerUser = ScenarioParameter(
-            "actionsPerUser", "actions each user takes", default: 8, in: 1...100)
+            "actionsPerUser", "actions each user takes", default: 8, in: 1...100, cost: .linear)
         static let durationSeconds = ScenarioParameter(
             "durationSeconds", "storm length (virtual seconds)", default: 30, in: 1...86_400)
         static let doubleTapPercent = ScenarioParameter(

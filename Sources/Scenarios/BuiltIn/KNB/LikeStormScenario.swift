@@ -52,13 +52,6 @@ public struct LikeStormScenario: FirebaseScenario {
         Check.staleUnlike,
     ]
 
-    /// Refuses parameter combinations the ranges alone allow but the workload cannot run.
-    public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {
-        if parameters[Parameter.postDeletes] > parameters[Parameter.posts] {
-            throw .invalidParameter(name: Parameter.postDeletes.name, value: parameters[Parameter.postDeletes], reason: "cannot exceed posts (\(parameters[Parameter.posts]))")
-        }
-    }
-
     /// Runs one seed: sets up the app, runs the users, then the end-state checks.
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters

@@ -8,13 +8,18 @@ extension SeatContentionScenario {
     /// The parameter counting this scenario's users.
     public var population: ScenarioParameter? { Parameter.users }
 
+    /// Seats against users decides whether anyone must lose.
+    public var constraints: [ParameterConstraint] {
+        [.related(Parameter.seats, Parameter.users)]
+    }
+
     enum Parameter {
         static let users = ScenarioParameter(
-            "users", "users reserving", default: 10, in: 1...100)
+            "users", "users reserving", default: 10, in: 1...100, cost: .linear)
         static let seats = ScenarioParameter(
-            "seats", "seats in row A", default: 4, in: 1...100)
+            "seats", "seats in row A", default: 4, in: 1...100, cost: .linear)
         static let attemptsPerUser = ScenarioParameter(
-            "attemptsPerUser", "seats a user tries before giving up", default: 3, in: 1...20)
+            "attemptsPerUser", "seats a user tries before giving up", default: 3, in: 1...20, cost: .linear)
         static let windowSeconds = ScenarioParameter(
             "windowSeconds", "users arrive within this window (virtual seconds)", default: 3, in: 1...3_600)
     }

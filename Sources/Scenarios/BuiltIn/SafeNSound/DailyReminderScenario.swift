@@ -39,15 +39,6 @@ public struct DailyReminderScenario: FirebaseScenario {
         Check.changedTimeReminder, Check.skippedAfterCheckIn,
     ]
 
-    /// A catch-up no longer than the period could miss a reminder between two runs: bad input.
-    public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {
-        if parameters[Parameter.catchUpMinutes] <= parameters[Parameter.intervalMinutes] {
-            throw .invalidParameter(
-                name: Parameter.catchUpMinutes.name, value: parameters[Parameter.catchUpMinutes],
-                reason: "must exceed intervalMinutes (\(parameters[Parameter.intervalMinutes])), or a run's start jitter can skip a reminder")
-        }
-    }
-
     /// One of the 2026 DST changes a run's window spans.
     struct Transition: Sendable {
         let zone: String

@@ -8,11 +8,16 @@ extension HeartbeatTimelineScenario {
     /// The parameter counting this scenario's users.
     public var population: ScenarioParameter? { Parameter.users }
 
+    /// The habits are shares of one population.
+    public var constraints: [ParameterConstraint] {
+        [.sumAtMost([Parameter.missedPercent, Parameter.latePercent, Parameter.thresholdRacePercent], 100)]
+    }
+
     enum Parameter {
         static let users = ScenarioParameter(
-            "users", "SafeNSound users", default: 200, in: 1...5_000)
+            "users", "SafeNSound users", default: 200, in: 1...5_000, cost: .linear)
         static let hours = ScenarioParameter(
-            "hours", "virtual hours simulated", default: 72, in: 6...240)
+            "hours", "virtual hours simulated", default: 72, in: 6...240, notable: [24, 48, 72], cost: .linear)
         static let missedPercent = ScenarioParameter(
             "missedPercent", "users who stop checking in (pre-notification, then email)", default: 25, in: 0...100)
         static let latePercent = ScenarioParameter(
@@ -34,7 +39,7 @@ extension HeartbeatTimelineScenario {
         static let emailOutages = ScenarioParameter(
             "emailOutages", "SendGrid outages in the run (every email refused), at random times", default: 3, in: 0...20)
         static let emailOutageMinutes = ScenarioParameter(
-            "emailOutageMinutes", "length of each SendGrid outage", default: 40, in: 1...600)
+            "emailOutageMinutes", "length of each SendGrid outage", default: 40, in: 1...600, notable: [30, 60])
         static let retryMaxMinutes = ScenarioParameter(
             "retryMaxMinutes", "longest wait between retries of a failing alert (exponential backoff from 2 min)", default: 16, in: 2...120)
         static let contactEditPercent = ScenarioParameter(

@@ -82,14 +82,6 @@ public struct HeartbeatTimelineScenario: FirebaseScenario {
     static let attemptAllowance: Duration = .seconds(2 * 60 + 10)
     static let slack: Duration = .seconds(60)
 
-    /// Refuses parameter combinations the ranges alone allow but the workload cannot run.
-    public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {
-        let shares = parameters[Parameter.missedPercent] + parameters[Parameter.latePercent] + parameters[Parameter.thresholdRacePercent]
-        if shares > 100 {
-            throw .invalidParameter(name: Parameter.missedPercent.name, value: parameters[Parameter.missedPercent], reason: "missedPercent + latePercent + thresholdRacePercent must be at most 100 (got \(shares))")
-        }
-    }
-
     /// How one user behaves for the whole run.
     enum Habit: String { case regular, late, thresholdRace = "threshold-race", missed }
 

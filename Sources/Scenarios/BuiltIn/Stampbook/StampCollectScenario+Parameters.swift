@@ -10,11 +10,11 @@ extension StampCollectScenario {
 
     enum Parameter {
         static let users = ScenarioParameter(
-            "users", "Stampbook users", default: 5, in: 1...40)
+            "users", "Stampbook users", default: 5, in: 1...40, cost: .linear)
         static let stamps = ScenarioParameter(
-            "stamps", "stamps on the map", default: 3, in: 1...20)
+            "stamps", "stamps on the map", default: 3, in: 1...20, cost: .linear)
         static let actionsPerUser = ScenarioParameter(
-            "actionsPerUser", "actions each user takes", default: 8, in: 1...100)
+            "actionsPerUser", "actions each user takes", default: 8, in: 1...100, cost: .linear)
         static let durationSeconds = ScenarioParameter(
             "durationSeconds", "workload length (virtual seconds)", default: 20, in: 1...86_400)
         static let collectPercent = ScenarioParameter(

@@ -10,9 +10,9 @@ extension StampSocialScenario {
     /// (a misspelt name does not compile; values are range-checked once, when the run is prepared).
     enum Parameter {
         static let users = ScenarioParameter(
-            "users", "Stampbook users", default: 6, in: 2...40)
+            "users", "Stampbook users", default: 6, in: 2...40, cost: .linear)
         static let actionsPerUser = ScenarioParameter(
-            "actionsPerUser", "actions each user takes", default: 12, in: 1...100)
+            "actionsPerUser", "actions each user takes", default: 12, in: 1...100, cost: .linear)
         static let durationSeconds = ScenarioParameter(
             "durationSeconds", "workload length (virtual seconds)", default: 30, in: 1...86_400)
         static let postPercent = ScenarioParameter(

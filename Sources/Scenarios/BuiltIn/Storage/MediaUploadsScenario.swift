@@ -40,13 +40,6 @@ public struct MediaUploadsScenario: FirebaseScenario {
     /// The parameter counting this scenario's users (Stampbook collectors; the other apps scale with it in `rehearse bench`).
     public var population: ScenarioParameter? { Parameter.collectors }
 
-    /// A run with nobody uploading exercises nothing: bad input, exit 2.
-    public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {
-        if parameters[Parameter.posters] == 0 && parameters[Parameter.avatarOwners] == 0 && parameters[Parameter.collectors] == 0 {
-            throw .invalidParameter(name: Parameter.posters.name, value: 0, reason: "posters, avatarOwners and collectors are all 0, so nothing is uploaded; give one of them 1 or more")
-        }
-    }
-
     /// The backend faults of every app here: the run's defaults with the upload failure rate.
     static func faults(_ parameters: ScenarioParameters) -> BackendFaults {
         var faults = BackendFaults.default

@@ -33,15 +33,6 @@ public struct ContactDiscoveryScenario: FirebaseScenario {
         Check.contactsFound, Check.noOfflineRecovery, Check.enumerationBounded, Check.quotaEnforced, Check.lateRegistrationFoundLater, Check.quotaRefused,
     ]
 
-    /// Refuses a quota too small for the users' own two discoveries.
-    public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {
-        let needed = 2 * parameters[Parameter.contactsPerUser]
-        if needed > parameters[Parameter.lookupsPerDay] {
-            throw .invalidParameter(name: Parameter.lookupsPerDay.name, value: parameters[Parameter.lookupsPerDay],
-                                    reason: "must allow each user's two discoveries of contactsPerUser entries (at least \(needed))")
-        }
-    }
-
     /// The numbering plan the scenario hands out: 10,000 US numbers (+1 415 555 xxxx), then
     /// 10,000 GB numbers (+44 20 7946 xxxx).
     static let planSize = 20_000

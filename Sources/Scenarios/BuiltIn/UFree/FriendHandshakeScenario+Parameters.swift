@@ -10,9 +10,9 @@ extension FriendHandshakeScenario {
 
     enum Parameter {
         static let users = ScenarioParameter(
-            "users", "UFree users", default: 6, in: 2...40)
+            "users", "UFree users", default: 6, in: 2...40, cost: .linear)
         static let actionsPerUser = ScenarioParameter(
-            "actionsPerUser", "actions each user takes", default: 6, in: 1...100)
+            "actionsPerUser", "actions each user takes", default: 6, in: 1...100, cost: .linear)
         static let durationSeconds = ScenarioParameter(
             "durationSeconds", "workload length (virtual seconds)", default: 20, in: 1...86_400)
         static let crossPercent = ScenarioParameter(

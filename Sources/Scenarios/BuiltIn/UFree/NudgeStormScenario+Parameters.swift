@@ -10,13 +10,13 @@ extension NudgeStormScenario {
 
     enum Parameter {
         static let users = ScenarioParameter(
-            "users", "UFree users, all friends with each other", default: 5, in: 2...20)
+            "users", "UFree users, all friends with each other", default: 5, in: 2...20, cost: .linear)
         static let actionsPerUser = ScenarioParameter(
-            "actionsPerUser", "nudge actions each user takes", default: 4, in: 1...50)
+            "actionsPerUser", "nudge actions each user takes", default: 4, in: 1...50, cost: .linear)
         static let durationSeconds = ScenarioParameter(
-            "durationSeconds", "storm length (virtual seconds, below the 60 s cooldown)", default: 30, in: 1...86_400)
+            "durationSeconds", "storm length (virtual seconds, below the 60 s cooldown)", default: 30, in: 1...86_400, notable: [60])
         static let tapsMax = ScenarioParameter(
-            "tapsMax", "most taps in one rapid-tap burst", default: 4, in: 1...10)
+            "tapsMax", "most taps in one rapid-tap burst", default: 4, in: 1...10, cost: .linear)
         static let tapGapMaxMilliseconds = ScenarioParameter(
             "tapGapMaxMilliseconds", "largest gap between two taps of a burst", default: 400, in: 0...10_000)
         static let nudgeAllPercent = ScenarioParameter(

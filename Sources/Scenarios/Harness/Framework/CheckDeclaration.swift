@@ -37,6 +37,13 @@ public struct CheckDeclaration: Sendable, Hashable, Codable {
         return unmet.isEmpty ? nil : unmet.map { $0.explanation(parameters) }.joined(separator: "; ")
     }
 
+    /// Why no world of a swarm can reach this check: the requirements on `pinned` parameters that
+    /// their pinned values break (a drawn parameter may meet its requirement in some world).
+    public func unreachableReason(_ parameters: ScenarioParameters, pinned: Set<String>) -> String? {
+        let unmet = requirements.filter { pinned.contains($0.parameter) && !$0.isMet(by: parameters) }
+        return unmet.isEmpty ? nil : unmet.map { $0.explanation(parameters) }.joined(separator: "; ")
+    }
+
     private enum CodingKeys: String, CodingKey { case name, kind, summary, requirements, operations }
 
     /// Reads a declaration; `requirements` and `operations` may be absent (older files).

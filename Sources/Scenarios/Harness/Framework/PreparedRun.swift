@@ -26,6 +26,16 @@ public struct PreparedRun: Sendable {
         return copy
     }
 
+    /// The same run at `seed` in `world` (its parameters resolved again, no swarm), replaying no log.
+    public func seed(_ seed: UInt64, world: World) throws(ScenarioError) -> PreparedRun {
+        var request = self.request
+        request.seed = seed
+        request.swarm = nil
+        request.world = world
+        request.decisions = nil
+        return try ScenarioRunner.prepare(request, scenario: scenario)
+    }
+
     /// The same run replaying `decisions` (nil: choosing by its strategy).
     public func replaying(_ decisions: [UInt32]?) -> PreparedRun {
         var copy = self

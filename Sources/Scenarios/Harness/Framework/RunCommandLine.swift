@@ -18,13 +18,16 @@ public struct RunCommandLine: Sendable, Hashable, CustomStringConvertible {
     public var timingWindowNanoseconds: UInt64?
     /// Latency thresholds the run must meet (their expressions).
     public var thresholds: [String] = []
+    /// The drawn world's fault rates and outages (its parameters are among `parameters`).
+    public var world: World?
 
     /// A line for `scenario` and `seed` with the rest given; programs build one from a run's
     /// identity (`RunIdentity.commandLine`), the one builder.
     package init(
         scenario: String, seed: UInt64, strategy: String, parameters: [String: Int] = [:], variant: String? = nil,
-        swarm: Bool = false, timingWindowNanoseconds: UInt64? = nil
+        swarm: Bool = false, timingWindowNanoseconds: UInt64? = nil, world: World? = nil
     ) {
+        self.world = world
         self.scenario = scenario
         self.seed = seed
         self.strategy = strategy
@@ -42,9 +45,15 @@ public struct RunCommandLine: Sendable, Hashable, CustomStringConvertible {
     public var options: [String] {
         var arguments = ["--strategy", strategy]
         if let window = timingWindowNanoseconds { arguments += ["--timing-window", "\(window)ns"] }
-        for name in parameters.keys.sorted() { arguments += ["--param", "\(name)=\(parameters[name]!)"] }
+        let drawn = world?.parameters ?? [:]
+        let all = drawn.merging(parameters) { _, explicit in explicit }
+        for name in all.keys.sorted() { arguments += ["--param", "\(name)=\(all[name]!)"] }
         if let variant { arguments += ["--variant", variant] }
         for threshold in thresholds { arguments += ["--threshold", threshold] }
+        if let world {
+            for name in world.faults.keys.sorted() { arguments += ["--fault", "\(name)=\(world.faults[name]!)"] }
+            for outage in world.outages { arguments += ["--outage", outage.argument] }
+        }
         if swarm { arguments.append("--swarm") }
         return arguments
     }

@@ -20,11 +20,13 @@ public struct RunIdentity: Sendable, Hashable, Codable {
     public var parameters: [String: Int]
     /// The seed's swarm of fault kinds (nil: the scenario's own faults).
     public var swarm: SwarmConfiguration?
+    /// The seed's drawn world: parameters, fault rates, outages (nil: none drawn).
+    public var world: World?
 
     /// An identity with every field given.
     public init(
         scenario: String, seed: UInt64, strategy: String, variant: String? = nil, parameters: [String: Int] = [:],
-        swarm: SwarmConfiguration? = nil
+        swarm: SwarmConfiguration? = nil, world: World? = nil
     ) {
         self.scenario = scenario
         self.seed = seed
@@ -32,6 +34,7 @@ public struct RunIdentity: Sendable, Hashable, Codable {
         self.variant = variant
         self.parameters = parameters
         self.swarm = swarm
+        self.world = world
     }
 
     /// Deterministic from scenario, seed, strategy and variant: `auction-race-s42-pct-3-careful`
@@ -46,6 +49,6 @@ public struct RunIdentity: Sendable, Hashable, Codable {
         RunCommandLine(
             scenario: scenario, seed: seed, strategy: strategy,
             parameters: explicit.map { names in parameters.filter { names.contains($0.key) } } ?? parameters,
-            variant: variant, swarm: swarm != nil, timingWindowNanoseconds: timingWindowNanoseconds)
+            variant: variant, swarm: swarm != nil, timingWindowNanoseconds: timingWindowNanoseconds, world: world)
     }
 }

@@ -20,6 +20,8 @@ public struct RunRequest: Sendable, Hashable {
     public var gitCommit: String?
     /// The seed's swarm of fault kinds (nil: the scenario's own faults).
     public var swarm: SwarmConfiguration?
+    /// The seed's drawn world (nil: the defaults and explicit parameters only).
+    public var world: World?
     /// When set, the run replays this decisions log (`.replay(decisions:)`) instead of choosing by
     /// `strategy`, which the report still names: how shrunk failure artifacts reproduce.
     public var decisions: [UInt32]?
@@ -71,15 +73,24 @@ public struct RunRequest: Sendable, Hashable {
             scenario: identity.scenario, seed: identity.seed, strategy: strategy, parameters: identity.parameters,
             variant: identity.variant, thresholds: thresholds, gitCommit: gitCommit, swarm: identity.swarm, decisions: decisions,
             timingWindowNanoseconds: timingWindowNanoseconds)
+        self.world = identity.world
     }
 
     /// What this request asks for as a run identity: the requested strategy, the explicit parameters.
     public var identity: RunIdentity {
-        RunIdentity(scenario: scenario, seed: seed, strategy: strategy.description, variant: variant, parameters: parameters, swarm: swarm)
+        RunIdentity(scenario: scenario, seed: seed, strategy: strategy.description, variant: variant, parameters: parameters, swarm: swarm, world: world)
     }
 
-    /// Deterministic from scenario, seed, strategy and variant: `auction-race-s42-pct-3-careful`.
-    public var runId: String { identity.runId }
+    /// Deterministic from scenario, seed, strategy and variant: `auction-race-s42-pct-3-careful`;
+    /// with parameters given or a world drawn, a short hash of them follows
+    /// (`auction-race-s42-random-careful-w3fa9c1d2`), so two such runs never share a report folder.
+    public var runId: String {
+        let world = (world.map { "\($0)" } ?? "") + parameters.keys.sorted().map { "\($0)=\(parameters[$0]!)" }.joined(separator: ",")
+        guard !world.isEmpty else { return identity.runId }
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in world.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return "\(identity.runId)-w\(String(hash >> 32, radix: 16))"
+    }
 
     /// The words that ask for this request again: its explicit parameters, timing window and
     /// thresholds, the strategy asked for (not the one a portfolio picks per seed).

@@ -24,7 +24,11 @@ public protocol Scenario: Sendable {
     /// What `rehearse load` runs for this scenario (the same client code on a runner-built
     /// backend), nil if the scenario has no load profile.
     var loadProfile: LoadProfile? { get }
-    /// Cross-parameter validation beyond each parameter's range.
+    /// Rules between the parameters (a run that breaks one is refused; a world never draws one).
+    var constraints: [ParameterConstraint] { get }
+    /// The backend's fault knobs and outage kinds a world swarm draws (empty: none).
+    var worldKnobs: WorldKnobs { get }
+    /// Cross-parameter validation beyond each parameter's range (by default: the constraints).
     func validate(_ parameters: ScenarioParameters) throws(ScenarioError)
     /// Runs one seed inside `Simulation.run`; reports through `context`.
     func run(_ context: ScenarioContext) async throws
@@ -43,6 +47,17 @@ extension Scenario {
     /// No load profile unless the scenario has one.
     public var loadProfile: LoadProfile? { nil }
 
-    /// No cross-parameter rules unless the scenario has some.
-    public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {}
+    /// No rules between parameters unless the scenario declares some.
+    public var constraints: [ParameterConstraint] { [] }
+
+    /// No fault knobs unless the scenario's backend declares some.
+    public var worldKnobs: WorldKnobs { WorldKnobs() }
+
+    /// Refuses parameters that break a declared constraint, naming it.
+    public func validate(_ parameters: ScenarioParameters) throws(ScenarioError) {
+        for constraint in constraints where !constraint.isMet(by: parameters) {
+            let values = constraint.parameters.map { "\($0)=\(parameters[named: $0])" }.joined(separator: ", ")
+            throw .brokenConstraint(scenario: name, constraint: constraint.description, values: values)
+        }
+    }
 }

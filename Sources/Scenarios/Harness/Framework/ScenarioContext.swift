@@ -16,6 +16,9 @@ public final class ScenarioContext: Sendable {
     /// The seed's swarm of fault kinds, when the run is swarmed; a backend's bridge applies it to
     /// every backend it builds for the run.
     public let swarm: SwarmConfiguration?
+    /// The seed's drawn world, when the run has one; a backend's bridge applies its fault rates and
+    /// outages to every backend it builds for the run.
+    public let world: World?
 
     struct State {
         var violation: InvariantViolation?
@@ -43,15 +46,16 @@ public final class ScenarioContext: Sendable {
     private let state = Mutex(State())
 
     /// A context for one run (the runner makes it; tests may too).
-    public convenience init(scenario: String, seed: UInt64, parameters: ScenarioParameters, variant: String?, swarm: SwarmConfiguration? = nil) {
-        self.init(scenario: scenario, seed: seed, parameters: parameters, variant: variant, swarm: swarm, testHooks: BackendTestHooks())
+    public convenience init(scenario: String, seed: UInt64, parameters: ScenarioParameters, variant: String?, swarm: SwarmConfiguration? = nil, world: World? = nil) {
+        self.init(scenario: scenario, seed: seed, parameters: parameters, variant: variant, swarm: swarm, world: world, testHooks: BackendTestHooks())
     }
 
     /// A context whose backends get `testHooks` (tests of the harness).
     package init(
         scenario: String, seed: UInt64, parameters: ScenarioParameters, variant: String?, swarm: SwarmConfiguration?,
-        testHooks: BackendTestHooks
+        world: World? = nil, testHooks: BackendTestHooks
     ) {
+        self.world = world
         self.testHooks = testHooks
         self.swarm = swarm
         self.scenario = scenario

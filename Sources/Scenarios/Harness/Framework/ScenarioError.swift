@@ -14,6 +14,10 @@ public enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
     case duplicateScenario(String)
     /// A registered scenario's name is not kebab-case (letters, digits, dashes).
     case malformedScenarioName(String)
+    /// Parameters that break a rule the scenario declares between them.
+    case brokenConstraint(scenario: String, constraint: String, values: String)
+    /// A world that names what the scenario does not have, or values outside their ranges.
+    case malformedWorld(String)
 
     /// One line naming the problem and what is valid.
     public var description: String {
@@ -42,6 +46,10 @@ public enum ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
             return "scenario name '\(name)' is taken (a built-in scenario or another registered one has it); rename the scenario"
         case .malformedScenarioName(let name):
             return "scenario name '\(name)' is not kebab-case (letters, digits and dashes, e.g. bank-transfer)"
+        case .brokenConstraint(let scenario, let constraint, let values):
+            return "parameters \(values) break \(scenario)'s rule \(constraint)"
+        case .malformedWorld(let reason):
+            return "world is malformed: \(reason)"
         }
     }
 }

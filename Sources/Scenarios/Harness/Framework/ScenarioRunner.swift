@@ -6,8 +6,14 @@ public enum ScenarioRunner {
     /// Validates `request` (typed error for impossible input) and resolves it against its scenario,
     /// without running anything.
     public static func prepare(_ request: RunRequest) throws(ScenarioError) -> PreparedRun {
-        let scenario = try ScenarioRegistry.scenario(named: request.scenario)
-        let parameters = try ScenarioParameters.resolve(request.parameters, specs: scenario.parameters, scenario: scenario.name)
+        try prepare(request, scenario: try ScenarioRegistry.scenario(named: request.scenario))
+    }
+
+    /// Validates `request` against `scenario` (already looked up) and resolves it.
+    static func prepare(_ request: RunRequest, scenario: any Scenario) throws(ScenarioError) -> PreparedRun {
+        if let problem = request.world?.problem(for: scenario) { throw .malformedWorld(problem) }
+        let requested = (request.world?.parameters ?? [:]).merging(request.parameters) { _, explicit in explicit }
+        let parameters = try ScenarioParameters.resolve(requested, specs: scenario.parameters, scenario: scenario.name)
         try scenario.validate(parameters)
         if let variant = request.variant, !scenario.variants.contains(variant) {
             throw .unknownVariant(scenario: scenario.name, name: variant, valid: scenario.variants)
@@ -61,7 +67,7 @@ public enum ScenarioRunner {
         return {
             let context = ScenarioContext(
                 scenario: name, seed: request.seed, parameters: parameters, variant: request.variant, swarm: request.swarm,
-                testHooks: request.testHooks)
+                world: request.world, testHooks: request.testHooks)
             sink(context)
             // No strategy here: a replay (decisions log) must hash the same as the run it replays.
             Simulation.record("scenario \(name) seed \(request.seed) variant \(request.variant ?? "careful")")
@@ -132,7 +138,7 @@ public enum ScenarioRunner {
         let ranStrategy = request.decisions == nil ? result.configuration.strategy : request.strategy.resolved(forSeed: request.seed)
         let identity = RunIdentity(
             scenario: scenario.name, seed: request.seed, strategy: ranStrategy.description, variant: request.variant,
-            parameters: parameters.values, swarm: request.swarm)
+            parameters: parameters.values, swarm: request.swarm, world: request.world)
         var replayLine = identity.commandLine(explicit: Set(request.parameters.keys), timingWindowNanoseconds: request.timingWindowNanoseconds)
         replayLine.thresholds = request.thresholds.map(\.expression)
         let replay = replayLine.description

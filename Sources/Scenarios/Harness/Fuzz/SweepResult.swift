@@ -143,6 +143,10 @@ public struct SweepResult: Sendable, Codable {
     /// What the sweep exercised: backend functions, triggers, jobs and rules; goals per seed;
     /// strategies (absent in older files).
     public var coverage: SweepCoverage?
+    /// How seeds picked their worlds (absent: the default world).
+    public var world: WorldMode?
+    /// Which worlds ran and failed, per parameter, fault knob and outage kind (absent: the default world).
+    public var worlds: WorldCoverage?
 
     /// An empty result for a sweep over `range` (seeds are added as they run).
     public init(scenario: String, strategy: String, variant: String?, parameters: [String: Int], swarm: Bool, range: SeedRange,
@@ -157,9 +161,16 @@ public struct SweepResult: Sendable, Codable {
     /// in the seed (and, with `swarm`, the swarm each seed draws), so it stores no seed and keeps
     /// `swarm` as a flag in its file; each seed's identity is derived here.
     public func identity(seed: UInt64) -> RunIdentity {
-        RunIdentity(
-            scenario: scenario, seed: seed, strategy: strategy, variant: variant, parameters: parameters,
-            swarm: swarm ? SwarmConfiguration.draw(seed: seed, kinds: (try? ScenarioRegistry.scenario(named: scenario))?.swarmKinds ?? []) : nil)
+        let definition = try? ScenarioRegistry.scenario(named: scenario)
+        guard let mode = world, mode != .default else {
+            return RunIdentity(
+                scenario: scenario, seed: seed, strategy: strategy, variant: variant, parameters: parameters,
+                swarm: swarm ? SwarmConfiguration.draw(seed: seed, kinds: definition?.swarmKinds ?? []) : nil)
+        }
+        // A failure records its world; another seed's is drawn again from the seed.
+        let recorded = failures.first { $0.seed == seed }?.world
+        let drawn = recorded ?? definition.flatMap { WorldDraw.draw(seed: seed, scenario: $0, pinned: parameters, drawsFaults: swarm) }
+        return RunIdentity(scenario: scenario, seed: seed, strategy: strategy, variant: variant, parameters: parameters, world: drawn)
     }
 
     /// The `rehearse run` line of one of this sweep's seeds.
@@ -210,6 +221,10 @@ public struct SweepResult: Sendable, Codable {
         addLatency(result.histograms)
         coverage = coverage ?? SweepCoverage()
         coverage!.add(result)
+        if world != nil, world != .default, let definition = try? ScenarioRegistry.scenario(named: scenario) {
+            worlds = worlds ?? WorldCoverage()
+            worlds!.add(result.world, failed: !result.passed, scenario: definition)
+        }
     }
 
     private mutating func addLatency(_ histograms: [String: Histogram<UInt64>]) {

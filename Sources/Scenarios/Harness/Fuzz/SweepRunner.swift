@@ -11,8 +11,12 @@ public struct SweepRunner: Sendable {
 
     /// The run each seed copies (its seed and swarm replaced), prepared once for the sweep.
     public let prepared: PreparedRun
-    /// Whether each seed draws its swarm of faults.
+    /// Whether each seed draws its swarm of faults (in a drawn world: its fault rates and outages).
     public var swarm: Bool
+    /// How each seed's world is picked.
+    public var world: WorldMode = .default
+    /// Worlds chosen for particular seeds (a guided sweep's mutations), used instead of a draw.
+    public var chosenWorlds: [UInt64: World] = [:]
     /// 0 turns the nondeterminism check off.
     public var determinismEvery: Int
     /// Folder for failure artifacts (nil: none written).
@@ -42,9 +46,28 @@ public struct SweepRunner: Sendable {
         return random.below(every) == 0
     }
 
-    /// The run of `seed`: the template with the seed and, when swarming, its drawn swarm.
+    /// The run of `seed`: the template with the seed and, when swarming, its drawn swarm; in a
+    /// world swarm, the seed's drawn (or chosen) world.
     public func prepared(seed: UInt64) -> PreparedRun {
-        prepared.seed(seed, swarm: swarm ? SwarmConfiguration.draw(seed: seed, kinds: prepared.scenario.swarmKinds) : nil)
+        guard world != .default else {
+            return prepared.seed(seed, swarm: swarm ? SwarmConfiguration.draw(seed: seed, kinds: prepared.scenario.swarmKinds) : nil)
+        }
+        let drawn = chosenWorlds[seed] ?? world(seed: seed)
+        // A drawn world satisfies every constraint; one that does not (a scenario's own `validate`
+        // refusing what the declarations allow) runs the defaults rather than nothing.
+        return (try? prepared.seed(seed, world: drawn)) ?? prepared.seed(seed, swarm: nil)
+    }
+
+    /// The world `seed` draws (pinned parameters kept; faults and outages when swarming, the ones
+    /// the template names kept as given).
+    public func world(seed: UInt64) -> World {
+        var drawn = WorldDraw.draw(seed: seed, scenario: prepared.scenario, pinned: template.parameters, drawsFaults: swarm) ?? World()
+        if let pinned = template.world {
+            drawn.faults.merge(pinned.faults) { _, given in given }
+            let services = Set(pinned.outages.map(\.service))
+            drawn.outages = drawn.outages.filter { !services.contains($0.service) } + pinned.outages
+        }
+        return drawn
     }
 
     /// The request of `seed` (see `prepared(seed:)`).
@@ -78,6 +101,7 @@ public struct SweepRunner: Sendable {
                 do { try found.write(to: target); path = target } catch { path = nil }
             }
             failure = SweepFailure(seed: seed, kind: found.kind, check: found.violation?.check, step: found.violation?.step, message: found.message, artifact: path)
+            failure?.world = request.world
             if found.kind != .nondeterminism { failure?.replayed = Self.replays(found) }
         }
         let reached = report.checks.filter { $0.kind == .sometimes && $0.status == .reached }.map(\.name)
@@ -88,6 +112,7 @@ public struct SweepRunner: Sendable {
         result.faults = report.faults
         result.coverage = report.coverage
         result.strategy = report.strategy
+        result.world = request.world
         return (result, artifact)
     }
 
@@ -109,14 +134,18 @@ public struct SweepRunner: Sendable {
     /// An empty result for `range` of this sweep (add seeds to it).
     public func emptyResult(range: SeedRange, shard: String?, build: BuildFingerprint) -> SweepResult {
         let scenario = prepared.scenario, parameters = prepared.parameters
+        // A world sweep records the pinned parameters (each seed draws the rest); a default one, every value.
         var result = SweepResult(
-            scenario: scenario.name, strategy: template.strategy.description, variant: template.variant, parameters: parameters.values,
+            scenario: scenario.name, strategy: template.strategy.description, variant: template.variant,
+            parameters: world == .default ? parameters.values : template.parameters,
             swarm: swarm, range: range, shard: shard, goals: scenario.checks.filter { $0.kind == .sometimes }.map(\.name),
             checks: scenario.checks.filter { $0.kind != .sometimes }.map(\.name),
             unreachable: scenario.checks.compactMap { check in
-                check.unreachableReason(parameters).map { SweepResult.UnreachableCheck(name: check.name, reason: $0) }
+                let reason = world == .default ? check.unreachableReason(parameters) : check.unreachableReason(parameters, pinned: Set(template.parameters.keys))
+                return reason.map { SweepResult.UnreachableCheck(name: check.name, reason: $0) }
             },
             build: build)
+        if world != .default { result.world = world }
         result.thresholds = template.thresholds.map(\.expression)
         result.timingWindowNanoseconds = template.timingWindowNanoseconds
         return result

@@ -25,6 +25,8 @@ public struct SweepSeedResult: Sendable, Codable {
     public var coverage: [CoverageEntry]?
     /// The strategy the seed ran (a portfolio's member; absent in old lines and for crashes).
     public var strategy: String?
+    /// The world the seed ran, when the sweep draws worlds.
+    public var world: World?
 
     /// A seed's result with every field given.
     public init(seed: UInt64, passed: Bool, failure: SweepFailure?, reached: [String], checked: [String] = [], deterministic: Bool?,
@@ -71,6 +73,8 @@ public struct SweepFailure: Sendable, Hashable, Codable {
     /// with the same trace hash (checked by the sweep before it reports the failure); nil where
     /// replay does not apply (crashes re-run in a child, nondeterminism) or in older files.
     public var replayed: Bool?
+    /// The world the seed ran, when the sweep draws worlds.
+    public var world: World?
 
     /// A failure with every field given (`replayed` unknown).
     public init(seed: UInt64, kind: FailureKind, check: String?, step: UInt64?, message: String, artifact: String?) {
