@@ -5,8 +5,8 @@ extension CrashTestScenario {
     /// (a misspelt name does not compile; values are range-checked once, when the run is prepared).
     enum Parameter {
         static let crashSeed = ScenarioParameter(
-            "crashSeed", "the seed that traps (precondition failure)", default: 3, in: 0...1_000_000)
+            "crashSeed", "the seed that traps (precondition failure)", default: 3, in: 0...1_000_000, drawn: false)
         static let failSeed = ScenarioParameter(
-            "failSeed", "the seed that violates crash-test-ok", default: 5, in: 0...1_000_000)
+            "failSeed", "the seed that violates crash-test-ok", default: 5, in: 0...1_000_000, drawn: false)
     }
 }

@@ -47,7 +47,7 @@ func rehearse(_ arguments: [String]) throws -> (status: Int32, output: String) {
         #expect(replay.status == 0 && replay.output.contains("reproduced: no-seat-double-booked"), "\(replay.output)")
         let missed = try rehearse(["run", "seat-contention", "--seed", "1", "--threshold", "reserveSeat.p99<1ns", "--quiet"])
         #expect(missed.status == 1)
-        let fuzz = try rehearse(["fuzz", "seat-contention", "--seeds", "1..<4", "--variant", "seat-random-id", "--keep-going", "--quiet"])
+        let fuzz = try rehearse(["fuzz", "seat-contention", "--seeds", "1..<4", "--variant", "seat-random-id", "--keep-going", "--world", "default", "--quiet"])
         #expect(fuzz.status == 1 && fuzz.output.contains("3 failed"), "\(fuzz.output)")
     }
 }

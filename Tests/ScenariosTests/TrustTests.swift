@@ -146,8 +146,8 @@ import Testing
         #expect {
             _ = try ScenarioRunner.prepare(RunRequest(scenario: "privacy-access", seed: 1, parameters: [name: value]))
         } throws: { error in
-            guard case ScenarioError.invalidParameter(let rejected, _, _) = error else { return false }
-            return rejected == name
+            guard case ScenarioError.brokenConstraint(_, let constraint, _) = error else { return false }
+            return constraint.hasPrefix(name)
         }
     }
 

@@ -80,7 +80,7 @@ extension Rehearse {
             try Limits.check(shrinkRuns, in: Limits.shrinkRuns, option: "--shrink-runs", limit: "shrinkRuns")
             let selection = try ShardSelection.resolve(
                 shard: shard, fromEnvironment: shardFromEnv, shards: shards, environment: ProcessInfo.processInfo.environment)
-            let range = selection.map { seeds.shard($0.index, of: $0.count) } ?? seeds
+            let range = selection.map { seeds.shard($0.index, of: $0.count, aligned: world == .guided ? WorldGuide.blockSize : 1) } ?? seeds
             let prepared = try options.prepared(scenario: scenario, seed: range.low, defaultStrategy: .portfolio)
             let resultPath = result ?? "\(options.reportDir)/\(scenario)/sweep\(selection.map { "-shard-\($0.index)-of-\($0.count)" } ?? "").json"
             do { try AtomicFile.refuseUnusualTarget(resultPath) } catch { throw InputError.fail("--result: \(error.description)") }
@@ -90,6 +90,7 @@ extension Rehearse {
             var planned = SweepRunner(prepared: prepared, swarm: swarm, determinismEvery: determinismEvery, failureDirectory: nil)
             planned.world = world
             var initial = planned.emptyResult(range: range, shard: selection?.label, build: build)
+            if world == .guided { initial.guide = GuideRecord(origin: seeds.low) }
             if resume {
                 let previous: SweepResult
                 do { previous = try SweepResult.read(resultPath) } catch { throw InputError.fail("--resume: \(error.description)") }
@@ -119,26 +120,108 @@ extension Rehearse {
             guard remaining > 0 else { return }
             let completed = Atomic<Int>(0)
             let tick: @Sendable () -> Void = { progress.update(completed.add(1, ordering: .relaxed).newValue) }
-            if inProcess {
-                seeds: for part in plan.pending {
-                    for seed in part.low..<part.high {
-                        let (seedResult, _) = plan.runner.run(seed: seed)
-                        recorder.add(seedResult)
-                        tick()
-                        if !seedResult.passed && !keepGoing { break seeds }
-                    }
+            if world == .guided {
+                for phase in Self.guidedPhases(plan) {
+                    let chosen = phase.guided ? guidedWorlds(phase.seeds, plan: plan, recorder: recorder) : [:]
+                    guard try run(phase.seeds, chosen: chosen, plan: plan, recorder: recorder, tick: tick) else { return }
                 }
                 return
             }
-            let runner = plan.runner, directory = plan.failureDirectory, build = plan.build
-            try WorkerPool(workerArguments: workerArguments(plan), pending: plan.pending, jobs: jobs, stopAtFirstFailure: !keepGoing).run(
-                onResult: { seedResult in recorder.add(seedResult); tick(); return true },
+            _ = try run(plan.pending, chosen: [:], plan: plan, recorder: recorder, tick: tick)
+        }
+
+        /// Runs `pending` (with `chosen` worlds for some seeds) in workers or here; false when the
+        /// sweep stopped at a failure.
+        func run(_ pending: [SeedRange], chosen: [UInt64: World], plan: Plan, recorder: SweepRecorder, tick: @escaping @Sendable () -> Void) throws -> Bool {
+            guard !pending.isEmpty else { return true }
+            var runner = plan.runner
+            runner.chosenWorlds = chosen
+            if inProcess {
+                for part in pending {
+                    for seed in part.low..<part.high {
+                        let (seedResult, _) = runner.run(seed: seed)
+                        recorder.add(seedResult)
+                        tick()
+                        if !seedResult.passed && !keepGoing { return false }
+                    }
+                }
+                return true
+            }
+            let directory = plan.failureDirectory, build = plan.build
+            var arguments = workerArguments(plan)
+            if !chosen.isEmpty { arguments += ["--worlds", try Self.writeWorlds(chosen, directory: directory, first: pending[0].low)] }
+            let stopped = Atomic<Bool>(false)
+            let crashRunner = runner
+            try WorkerPool(workerArguments: arguments, pending: pending, jobs: jobs, stopAtFirstFailure: !keepGoing).run(
+                onResult: { seedResult in
+                    recorder.add(seedResult)
+                    tick()
+                    if !seedResult.passed { stopped.store(true, ordering: .relaxed) }
+                    return true
+                },
                 onCrash: { crash in
-                    let failure = Self.recordCrash(crash, runner: runner, directory: directory, build: build)
+                    let failure = Self.recordCrash(crash, runner: crashRunner, directory: directory, build: build)
                     recorder.add(SweepSeedResult(seed: crash.seed, passed: false, failure: failure, reached: [], deterministic: nil, histograms: [:]))
                     tick()
+                    stopped.store(true, ordering: .relaxed)
                     return true
                 })
+            return keepGoing || !stopped.load(ordering: .relaxed)
+        }
+
+        /// A guided sweep's phases over the pending seeds, in order: each block's blind seeds, then
+        /// its guided ones.
+        static func guidedPhases(_ plan: Plan) -> [(seeds: [SeedRange], guided: Bool)] {
+            let origin = plan.initial.guide?.origin ?? plan.range.low
+            var phases: [(seeds: [SeedRange], guided: Bool)] = []
+            var block = WorldGuide.block(of: plan.range.low, origin: origin).low
+            while block < plan.range.high {
+                let blindEnd = min(block &+ WorldGuide.blindSeeds, plan.range.high)
+                let blockEnd = min(block &+ WorldGuide.blockSize, plan.range.high)
+                phases.append((intersect(plan.pending, SeedRange(low: block, high: blindEnd)), false))
+                if blindEnd < blockEnd { phases.append((intersect(plan.pending, SeedRange(low: blindEnd, high: blockEnd)), true)) }
+                guard blockEnd > block, blockEnd < plan.range.high else { break }
+                block = blockEnd
+            }
+            return phases
+        }
+
+        /// The parts of `ranges` inside `bounds`.
+        static func intersect(_ ranges: [SeedRange], _ bounds: SeedRange) -> [SeedRange] {
+            ranges.compactMap { range in
+                let low = max(range.low, bounds.low), high = min(range.high, bounds.high)
+                return low < high ? SeedRange(low: low, high: high) : nil
+            }
+        }
+
+        /// The worlds of guided seeds: mutations of their block's corpus (made now from the blind seeds).
+        func guidedWorlds(_ ranges: [SeedRange], plan: Plan, recorder: SweepRecorder) -> [UInt64: World] {
+            guard let first = ranges.first else { return [:] }
+            let origin = plan.initial.guide?.origin ?? plan.range.low
+            let corpus = recorder.corpus(block: WorldGuide.block(of: first.low, origin: origin).low)
+            let runner = plan.runner
+            var worlds: [UInt64: World] = [:]
+            for range in ranges {
+                for seed in range.low..<range.high {
+                    worlds[seed] = WorldGuide.world(
+                        seed: seed, corpus: corpus, scenario: runner.prepared.scenario, pinned: runner.template.parameters,
+                        drawsFaults: runner.swarm, blind: runner.world(seed: seed))
+                }
+            }
+            return worlds
+        }
+
+        /// Writes the worlds chosen for a guided phase where its workers read them.
+        static func writeWorlds(_ worlds: [UInt64: World], directory: String, first: UInt64) throws -> String {
+            let path = "\(directory)/guided-worlds-\(first).json"
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            let entries = worlds.keys.sorted().map { ChosenWorld(seed: $0, world: worlds[$0]!) }
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                try AtomicFile.write(String(decoding: try encoder.encode(entries), as: UTF8.self), to: path)
+            } catch { throw InputError.fail("cannot write the guided worlds to \(path): \(error)") }
+            return path
         }
 
         /// Prints the failures and checks, shrinks the first failure, writes the result, page and JUnit.
@@ -253,6 +336,7 @@ extension Rehearse {
                 let changed = artifact.parameters.keys.sorted().filter { shrink.parametersBefore[$0] != artifact.parameters[$0] }
                     .map { "\($0) \(shrink.parametersBefore[$0]!)→\(artifact.parameters[$0]!)" }
                 print("shrunk seed \(artifact.seed) in \(shrink.runs) runs: preemptions \(shrink.preemptionsBefore)→\(shrink.preemptionsAfter); fault kinds \(shrink.faultKindsBefore.count)→\(shrink.faultKindsAfter.count); parameters \(changed.isEmpty ? "unchanged" : changed.joined(separator: ", "))")
+                if let needs = shrink.needs { print("world: \(needs.joined(separator: "; "))") }
             }
             print("story:")
             for line in artifact.story { print("  \(line)") }

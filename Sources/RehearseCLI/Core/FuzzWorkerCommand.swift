@@ -13,6 +13,7 @@ extension Rehearse {
         @Option(name: .long, parsing: .unconditional) var stride: Int = 1
         @Flag(inversion: .prefixedNo) var swarm = true
         @Option(name: .long, parsing: .unconditional, transform: ArgumentValue.worldMode) var world: WorldMode = .default
+        @Option(name: .long, parsing: .unconditional) var worlds: String?
         @Option(name: .long, parsing: .unconditional) var determinismEvery: Int = SweepRunner.defaultDeterminismEvery
         @Option(name: .long, parsing: .unconditional) var failureDir: String
         @OptionGroup var options: RunOptions
@@ -26,6 +27,13 @@ extension Rehearse {
                 prepared: try options.prepared(scenario: scenario, seed: range.low, defaultStrategy: .portfolio), swarm: swarm,
                 determinismEvery: determinismEvery, failureDirectory: failureDir)
             runner.world = world
+            if let worlds {
+                let chosen: [ChosenWorld]
+                do { chosen = try InputFile.decode([ChosenWorld].self, from: try InputFile.read(worlds), path: worlds, what: "guided worlds") } catch {
+                    throw InputError.fail(error.description)
+                }
+                runner.chosenWorlds = Dictionary(chosen.map { ($0.seed, $0.world) }) { first, _ in first }
+            }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             // Stepped by hand: a stride past UInt64.max must end the loop, not trap.

@@ -34,6 +34,15 @@ final class SweepRecorder: Sendable {
         }
     }
 
+    /// The corpus of a guided sweep's block starting at `block` (made from its blind seeds now, if
+    /// not made yet, and recorded).
+    func corpus(block: UInt64) -> [World] {
+        state.withLock { state in
+            state.result.guide = state.result.guide ?? GuideRecord(origin: block)
+            return state.result.guide!.corpus(block: block)
+        }
+    }
+
     /// Writes the file now (`force`) or reports a failed progressive write.
     func checkpoint(force: Bool = true) throws {
         let error: String? = state.withLock { state in

@@ -23,7 +23,7 @@ extension PrivacyAccessScenario {
         static let actionsPerUser = ScenarioParameter(
             "actionsPerUser", "actions each user takes", default: 8, in: 1...100, cost: .linear)
         static let durationSeconds = ScenarioParameter(
-            "durationSeconds", "workload length (virtual seconds)", default: 20, in: 1...86_400)
+            "durationSeconds", "workload length (virtual seconds)", default: 20, in: 1...86_400, cost: .linear)
         static let readPercent = ScenarioParameter(
             "readPercent", "share of actions that try to read another profile", default: 50, in: 0...100)
         static let doubleTapPercent = ScenarioParameter(

@@ -25,7 +25,7 @@ extension PrivacyRevocationScenario {
         static let actionsPerUser = ScenarioParameter(
             "actionsPerUser", "actions each user takes", default: 12, in: 1...100, cost: .linear)
         static let durationSeconds = ScenarioParameter(
-            "durationSeconds", "workload length (virtual seconds)", default: 30, in: 1...86_400)
+            "durationSeconds", "workload length (virtual seconds)", default: 30, in: 1...86_400, cost: .linear)
         static let readPercent = ScenarioParameter(
             "readPercent", "share of actions that read another user's profile", default: 60, in: 1...100)
         static let changePercent = ScenarioParameter(

@@ -21,7 +21,7 @@ extension AuctionRaceScenario {
         static let bidsPerBidder = ScenarioParameter(
             "bidsPerBidder", "bids each bidder intends to place", default: 6, in: 1...50, cost: .linear)
         static let durationSeconds = ScenarioParameter(
-            "durationSeconds", "auction length (virtual seconds)", default: 60, in: 10...86_400, notable: [60, 3_600])
+            "durationSeconds", "auction length (virtual seconds)", default: 60, in: 10...86_400, notable: [60, 3_600], cost: .linear)
         static let burstPercent = ScenarioParameter(
             "burstPercent", "share of bids arriving in the last tenth (close burst)", default: 80, in: 0...100)
         static let buyNow = ScenarioParameter(

@@ -26,7 +26,7 @@ extension CalendarSyncScenario {
         static let cancelPercent = ScenarioParameter(
             "cancelPercent", "chance a member told 'booked' cancels at a later sync tick", default: 50, in: 0...100)
         static let burstSeconds = ScenarioParameter(
-            "burstSeconds", "members act within this many seconds after a sync tick (the race window)", default: 15, in: 1...1_800)
+            "burstSeconds", "members act within this many seconds after a sync tick (the race window)", default: 15, in: 1...1_800, cost: .linear)
         static let slowFetchPercent = ScenarioParameter(
             "slowFetchPercent", "website fetches that take 3–6 minutes (past the run's deadline: overlapping runs)", default: 5, in: 0...100)
         static let fetchFailPercent = ScenarioParameter(

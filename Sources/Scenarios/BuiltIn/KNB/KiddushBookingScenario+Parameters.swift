@@ -21,7 +21,7 @@ extension KiddushBookingScenario {
         static let dates = ScenarioParameter(
             "dates", "Shabbat dates on offer", default: 3, in: 1...52, cost: .linear)
         static let windowSeconds = ScenarioParameter(
-            "windowSeconds", "bookings arrive within this window (virtual seconds)", default: 5, in: 1...3_600)
+            "windowSeconds", "bookings arrive within this window (virtual seconds)", default: 5, in: 1...3_600, cost: .linear)
         static let duplicatePercent = ScenarioParameter(
             "duplicatePercent", "trigger events delivered twice", default: 20, in: 0...100)
         static let cancelPercent = ScenarioParameter(

@@ -21,7 +21,7 @@ extension LikeStormScenario {
         static let actionsPerUser = ScenarioParameter(
             "actionsPerUser", "actions each user takes", default: 8, in: 1...100, cost: .linear)
         static let durationSeconds = ScenarioParameter(
-            "durationSeconds", "storm length (virtual seconds)", default: 30, in: 1...86_400)
+            "durationSeconds", "storm length (virtual seconds)", default: 30, in: 1...86_400, cost: .linear)
         static let doubleTapPercent = ScenarioParameter(
             "doubleTapPercent", "chance a like is sent twice", default: 25, in: 0...100)
         static let staleUnlikePercent = ScenarioParameter(

@@ -21,6 +21,6 @@ extension SeatContentionScenario {
         static let attemptsPerUser = ScenarioParameter(
             "attemptsPerUser", "seats a user tries before giving up", default: 3, in: 1...20, cost: .linear)
         static let windowSeconds = ScenarioParameter(
-            "windowSeconds", "users arrive within this window (virtual seconds)", default: 3, in: 1...3_600)
+            "windowSeconds", "users arrive within this window (virtual seconds)", default: 3, in: 1...3_600, cost: .linear)
     }
 }

@@ -16,7 +16,7 @@ extension StampCollectScenario {
         static let actionsPerUser = ScenarioParameter(
             "actionsPerUser", "actions each user takes", default: 8, in: 1...100, cost: .linear)
         static let durationSeconds = ScenarioParameter(
-            "durationSeconds", "workload length (virtual seconds)", default: 20, in: 1...86_400)
+            "durationSeconds", "workload length (virtual seconds)", default: 20, in: 1...86_400, cost: .linear)
         static let collectPercent = ScenarioParameter(
             "collectPercent", "share of actions that collect a stamp (the rest like or unlike)", default: 40, in: 0...100)
         static let doubleTapPercent = ScenarioParameter(

@@ -14,7 +14,7 @@ extension StampSocialScenario {
         static let actionsPerUser = ScenarioParameter(
             "actionsPerUser", "actions each user takes", default: 12, in: 1...100, cost: .linear)
         static let durationSeconds = ScenarioParameter(
-            "durationSeconds", "workload length (virtual seconds)", default: 30, in: 1...86_400)
+            "durationSeconds", "workload length (virtual seconds)", default: 30, in: 1...86_400, cost: .linear)
         static let postPercent = ScenarioParameter(
             "postPercent", "share of actions that create a post", default: 20, in: 0...100)
         static let commentPercent = ScenarioParameter(

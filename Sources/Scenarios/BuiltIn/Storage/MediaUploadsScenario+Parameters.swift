@@ -36,6 +36,6 @@ extension MediaUploadsScenario {
         static let rulesProbes = ScenarioParameter(
             "rulesProbes", "1: a prober per app tries the requests the Storage rules must refuse or allow", default: 1, in: 0...1)
         static let durationSeconds = ScenarioParameter(
-            "durationSeconds", "workload length (virtual seconds)", default: 30, in: 1...3_600)
+            "durationSeconds", "workload length (virtual seconds)", default: 30, in: 1...3_600, cost: .linear)
     }
 }

@@ -20,7 +20,7 @@ extension ContactDiscoveryScenario {
         static let contactsPerUser = ScenarioParameter(
             "contactsPerUser", "address-book entries per user (seven in ten are other users, the rest strangers)", default: 12, in: 0...200, notable: [100], cost: .linear)
         static let registerSpreadSeconds = ScenarioParameter(
-            "registerSpreadSeconds", "users register their number and run a first discovery within this window", default: 60, in: 1...86_400)
+            "registerSpreadSeconds", "users register their number and run a first discovery within this window", default: 60, in: 1...86_400, cost: .linear)
         static let attackers = ScenarioParameter(
             "attackers", "signed-in scripts trying to learn numbers (offline hash inversion, then enumeration)", default: 1, in: 0...5, cost: .linear)
         static let lookupsPerDay = ScenarioParameter(

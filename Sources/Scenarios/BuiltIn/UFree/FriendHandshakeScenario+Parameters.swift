@@ -14,7 +14,7 @@ extension FriendHandshakeScenario {
         static let actionsPerUser = ScenarioParameter(
             "actionsPerUser", "actions each user takes", default: 6, in: 1...100, cost: .linear)
         static let durationSeconds = ScenarioParameter(
-            "durationSeconds", "workload length (virtual seconds)", default: 20, in: 1...86_400)
+            "durationSeconds", "workload length (virtual seconds)", default: 20, in: 1...86_400, cost: .linear)
         static let crossPercent = ScenarioParameter(
             "crossPercent", "chance an action is a crossing request (both users tap Add at once)", default: 40, in: 0...100)
         static let removePercent = ScenarioParameter(

@@ -14,7 +14,7 @@ extension NudgeStormScenario {
         static let actionsPerUser = ScenarioParameter(
             "actionsPerUser", "nudge actions each user takes", default: 4, in: 1...50, cost: .linear)
         static let durationSeconds = ScenarioParameter(
-            "durationSeconds", "storm length (virtual seconds, below the 60 s cooldown)", default: 30, in: 1...86_400, notable: [60])
+            "durationSeconds", "storm length (virtual seconds, below the 60 s cooldown)", default: 30, in: 1...86_400, notable: [60], cost: .linear)
         static let tapsMax = ScenarioParameter(
             "tapsMax", "most taps in one rapid-tap burst", default: 4, in: 1...10, cost: .linear)
         static let tapGapMaxMilliseconds = ScenarioParameter(

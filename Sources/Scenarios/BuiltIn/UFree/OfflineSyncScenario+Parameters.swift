@@ -13,7 +13,7 @@ extension OfflineSyncScenario {
         static let editsPerDevice = ScenarioParameter(
             "editsPerDevice", "status edits each device makes", default: 8, in: 1...100, cost: .linear)
         static let durationSeconds = ScenarioParameter(
-            "durationSeconds", "length of the editing period (virtual seconds)", default: 600, in: 1...86_400)
+            "durationSeconds", "length of the editing period (virtual seconds)", default: 600, in: 1...86_400, cost: .linear)
         static let offlinePercent = ScenarioParameter(
             "offlinePercent", "chance, before each edit, that the device's connectivity flips (online to offline or back)", default: 30, in: 0...100)
         static let days = ScenarioParameter(

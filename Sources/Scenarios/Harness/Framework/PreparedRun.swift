@@ -17,6 +17,19 @@ public struct PreparedRun: Sendable {
         self.request = request
     }
 
+    /// The run's name: `auction-race-s42-pct-3-careful`, and when a parameter differs from its
+    /// default or a world sets faults or outages, a short hash of those (`…-careful-w3fa9c1d2`), so
+    /// two such runs never share a report folder.
+    public var runId: String {
+        let changed = scenario.parameters.filter { parameters[$0] != $0.defaultValue }.map { "\($0.name)=\(parameters[$0])" }
+        let world = request.world.map { World(faults: $0.faults, outages: $0.outages) }.map { $0.faults.isEmpty && $0.outages.isEmpty ? "" : "\($0)" } ?? ""
+        let text = changed.joined(separator: ",") + world
+        guard !text.isEmpty else { return request.runId }
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return "\(request.runId)-w\(String(hash >> 32, radix: 16))"
+    }
+
     /// The same run at `seed` with `swarm` (drawn for that seed, or nil), replaying no log.
     public func seed(_ seed: UInt64, swarm: SwarmConfiguration?) -> PreparedRun {
         var copy = self

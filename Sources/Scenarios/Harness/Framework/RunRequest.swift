@@ -81,16 +81,9 @@ public struct RunRequest: Sendable, Hashable {
         RunIdentity(scenario: scenario, seed: seed, strategy: strategy.description, variant: variant, parameters: parameters, swarm: swarm, world: world)
     }
 
-    /// Deterministic from scenario, seed, strategy and variant: `auction-race-s42-pct-3-careful`;
-    /// with parameters given or a world drawn, a short hash of them follows
-    /// (`auction-race-s42-random-careful-w3fa9c1d2`), so two such runs never share a report folder.
-    public var runId: String {
-        let world = (world.map { "\($0)" } ?? "") + parameters.keys.sorted().map { "\($0)=\(parameters[$0]!)" }.joined(separator: ",")
-        guard !world.isEmpty else { return identity.runId }
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in world.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        return "\(identity.runId)-w\(String(hash >> 32, radix: 16))"
-    }
+    /// Deterministic from scenario, seed, strategy and variant: `auction-race-s42-pct-3-careful`
+    /// (a prepared run adds a hash of what differs from the defaults: `PreparedRun.runId`).
+    public var runId: String { identity.runId }
 
     /// The words that ask for this request again: its explicit parameters, timing window and
     /// thresholds, the strategy asked for (not the one a portfolio picks per seed).

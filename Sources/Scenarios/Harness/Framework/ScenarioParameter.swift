@@ -16,11 +16,13 @@ public struct ScenarioParameter: Sendable, Hashable, Codable {
     public let notable: [Int]
     /// How the run's work grows with the value (a world swarm weighs costly draws down).
     public let cost: ParameterCost
+    /// Whether a world swarm draws it (false for a control such as a test fixture's chosen seed).
+    public let drawn: Bool
 
     /// A parameter; traps if `defaultValue` or a notable value is outside `range`.
     public init(
         _ name: String, _ summary: String, default defaultValue: Int, in range: ClosedRange<Int>, notable: [Int] = [],
-        cost: ParameterCost = .none
+        cost: ParameterCost = .none, drawn: Bool = true
     ) {
         precondition(range.contains(defaultValue), "default of \(name) outside its range")
         precondition(notable.allSatisfy(range.contains), "a notable value of \(name) outside its range")
@@ -31,6 +33,7 @@ public struct ScenarioParameter: Sendable, Hashable, Codable {
         self.maximum = range.upperBound
         self.notable = notable
         self.cost = cost
+        self.drawn = drawn
     }
 
     /// The range of accepted values.

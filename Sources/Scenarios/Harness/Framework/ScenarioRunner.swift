@@ -143,7 +143,7 @@ public enum ScenarioRunner {
         replayLine.thresholds = request.thresholds.map(\.expression)
         let replay = replayLine.description
         var report = RunReport(
-            runId: request.runId, identity: identity, passed: failure == nil, failure: failure,
+            runId: prepared.runId, identity: identity, passed: failure == nil, failure: failure,
             violation: observed.violation, outcome: outcomeKind, outcomeDetail: result.outcome.description,
             steps: result.steps, virtualNanoseconds: result.virtualNanoseconds, traceHash: result.traceHash.description,
             build: BuildFingerprint(commit: request.gitCommit ?? "unknown"), checks: checks, latency: latency, thresholds: thresholds,

@@ -22,6 +22,9 @@ public struct FailureArtifact: Sendable, Hashable, Codable {
         public var preemptionsAfter: Int
         /// Runs shrinking took.
         public var runs: Int
+        /// What the failure needs of its drawn world ("needs durationSeconds >= 3600", "fails only
+        /// when seats < users"); absent for a failure in the default world.
+        public var needs: [String]? = nil
     }
 
     /// The file format version (`currentSchemaVersion`).

@@ -41,6 +41,9 @@ public enum FailureShrinker {
         }
         var runs = 1
         var parameters = resolved.values
+        // A drawn world's parameters become explicit, so each can move on its own.
+        let drawn = (current.world?.parameters ?? [:]).keys.sorted()
+        current.world?.parameters = [:]
         current.parameters = parameters
 
         /// True when `candidate` is valid and still fails the same way.
@@ -48,6 +51,15 @@ public enum FailureShrinker {
             guard runs < maxRuns, let prepared = try? ScenarioRunner.prepare(candidate) else { return false }
             runs += 1
             return signature(ScenarioRunner.execute(prepared).report) == target
+        }
+
+        // 0. A drawn world toward the defaults: what the failure needs, said as a user reads it.
+        var needs: [String] = []
+        if current.world != nil {
+            let outcome = WorldShrinker(scenario: scenario, stillFails: stillFails).shrink(current, drawn: drawn)
+            current = outcome.request
+            needs = outcome.needs
+            parameters = current.parameters
         }
 
         // 1. Parameters, in declaration order, toward their minimums (min, then halfway).
@@ -108,7 +120,7 @@ public enum FailureShrinker {
             parametersBefore: resolved.values, faultKindsBefore: kindsBefore,
             faultKindsAfter: current.swarm.map { enabled($0, in: scenario) } ?? [],
             preemptionsBefore: DecisionShrinker.preemptions(first.decisions),
-            preemptionsAfter: DecisionShrinker.preemptions(replay.request.decisions ?? []), runs: runs)
+            preemptionsAfter: DecisionShrinker.preemptions(replay.request.decisions ?? []), runs: runs, needs: needs.isEmpty ? nil : needs)
         var artifact = FailureArtifact(failed: final, request: replay.request, shrink: summary)
         artifact.decisions = replay.request.decisions ?? []
         return Result(request: replay.request, execution: final, artifact: artifact)

@@ -1,5 +1,6 @@
 /// A half-open range of seeds `low..<high`, and its split into disjoint shards for job arrays
-/// (`--shard i/n`, Kubernetes Indexed Jobs): shard i of n takes `low + ⌊N·i/n⌋ ..< low + ⌊N·(i+1)/n⌋`.
+/// (`--shard i/n`, Kubernetes Indexed Jobs): shard i of n takes `low + ⌊N·i/n⌋ ..< low + ⌊N·(i+1)/n⌋`,
+/// each boundary rounded down to a multiple of the alignment (a guided sweep's blocks).
 public struct SeedRange: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The first seed.
     public var low: UInt64
@@ -52,11 +53,15 @@ public struct SeedRange: Sendable, Hashable, Codable, CustomStringConvertible {
     public var description: String { "\(low)..<\(high)" }
 
     /// Shard `index` of `count`: disjoint from every other shard, and together they cover the range.
-    public func shard(_ index: Int, of count: Int) -> SeedRange {
+    public func shard(_ index: Int, of count: Int, aligned: UInt64 = 1) -> SeedRange {
         precondition(count >= 1 && index >= 0 && index < count, "shard \(index)/\(count) does not exist")
+        precondition(aligned >= 1, "shards align to at least one seed")
         let total = high - low
-        let start = low + total * UInt64(index) / UInt64(count)
-        let end = low + total * UInt64(index + 1) / UInt64(count)
-        return SeedRange(low: start, high: end)
+        func boundary(_ shard: Int) -> UInt64 {
+            guard shard < count else { return high }
+            let offset = total * UInt64(shard) / UInt64(count)
+            return low + offset - offset % aligned
+        }
+        return SeedRange(low: boundary(index), high: boundary(index + 1))
     }
 }

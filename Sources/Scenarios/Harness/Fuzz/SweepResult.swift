@@ -147,6 +147,9 @@ public struct SweepResult: Sendable, Codable {
     public var world: WorldMode?
     /// Which worlds ran and failed, per parameter, fault knob and outage kind (absent: the default world).
     public var worlds: WorldCoverage?
+    /// A guided sweep's record: where its blocks start, the corpus of each finished block, and the
+    /// blind seeds' samples of blocks still open (absent unless `world` is guided).
+    public var guide: GuideRecord?
 
     /// An empty result for a sweep over `range` (seeds are added as they run).
     public init(scenario: String, strategy: String, variant: String?, parameters: [String: Int], swarm: Bool, range: SeedRange,
@@ -224,6 +227,9 @@ public struct SweepResult: Sendable, Codable {
         if world != nil, world != .default, let definition = try? ScenarioRegistry.scenario(named: scenario) {
             worlds = worlds ?? WorldCoverage()
             worlds!.add(result.world, failed: !result.passed, scenario: definition)
+        }
+        if world == .guided, let origin = guide?.origin, WorldGuide.isBlind(result.seed, origin: origin) {
+            guide!.samples.append(GuideSample(seed: result.seed, world: result.world ?? World(), keys: WorldGuide.keys(result)))
         }
     }
 

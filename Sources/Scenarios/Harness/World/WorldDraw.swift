@@ -43,7 +43,7 @@ public enum WorldDraw {
         var cheapest: (values: [String: Int], cost: Double)?
         for _ in 0..<maxAttempts {
             var values = defaults.merging(pinned) { _, pin in pin }
-            for spec in scenario.parameters where pinned[spec.name] == nil { values[spec.name] = value(spec, random: &random) }
+            for spec in scenario.parameters where pinned[spec.name] == nil && spec.drawn { values[spec.name] = value(spec, random: &random) }
             relate(&values, scenario: scenario, pinned: pinned, random: &random)
             let resolved = ScenarioParameters(values: values)
             guard scenario.constraints.allSatisfy({ $0.isMet(by: resolved) }), (try? scenario.validate(resolved)) != nil else { continue }
