@@ -1,9 +1,11 @@
+import Foundation
 import Harness
 import Sim
 
 /// Test only (hidden from `rehearse list`; a fixture target in no product, registered by the
 /// built-in `rehearse` executable): traps on one seed and fails a check on another, so the
-/// sweep's crash isolation and failure artifacts can be tested.
+/// sweep's crash isolation and failure artifacts can be tested; writes `noiseKilobytes` of lines
+/// to standard error first, so a worker's chatter can be tested too.
 package struct CrashTestScenario: Scenario {
     package init() {}
     package let name = "crash-test"
@@ -11,6 +13,7 @@ package struct CrashTestScenario: Scenario {
     package let parameters: [ScenarioParameter] = [
         Parameter.crashSeed,
         Parameter.failSeed,
+        Parameter.noiseKilobytes,
     ]
     package let operations: [String] = []
     package let variants: [String] = []
@@ -21,6 +24,8 @@ package struct CrashTestScenario: Scenario {
     ]
 
     package func run(_ context: ScenarioContext) async throws {
+        let line = Data((String(repeating: "noise ", count: 170) + "123\n").utf8)
+        for _ in 0..<context.parameters[Parameter.noiseKilobytes] { FileHandle.standardError.write(line) }
         try? await SimClock().sleep(for: .milliseconds(10))
         context.note("tester", "woke")
         context.sometimes(Check.ran, true)

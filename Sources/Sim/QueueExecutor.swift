@@ -2,9 +2,13 @@ import Synchronization
 
 /// A production serial executor: keeps its jobs in FIFO order and runs them, one at a time, on
 /// the global concurrent executor. Invariant: at most one drain is scheduled or running at a time.
-/// (What `RehearsableExecutor.make` gives an actor created outside a simulation.) Domain's
-/// serial queue in `ConcurrentPoolExecutorSource` has the same shape on purpose: the arrows forbid
-/// Sim and Domain from sharing a type (Domain imports neither Sim nor anything below it).
+/// (What `RehearsableExecutor.make` gives an actor created outside a simulation.)
+///
+/// SimulatedFirebase's `SerialQueueExecutor` (behind `ConcurrentPoolExecutorSource`) is the same
+/// code, kept as a twin because the package's arrows leave no module both could import: Sim
+/// imports no target of this package, and SimulatedFirebase does not import Sim (it runs in
+/// production without the kernel). `SourceHygieneTests.theSerialQueueTwinsAreTheSameCode` fails
+/// when their bodies differ (apart from `public`).
 public final class QueueExecutor: SerialExecutor, @unchecked Sendable {
     /// The actor's name (for debugging).
     public let label: String

@@ -81,6 +81,22 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: "\(dir)/sweep.json"))
     }
 
+    /// A worker writing more to standard error than a pipe holds (256 KiB per seed) does not
+    /// block the sweep, and its crash still names the worker's error from the end of that output.
+    @Test func aChattyWorkerDoesNotBlockTheSweep() throws {
+        let dir = temporaryDirectory()
+        let run = try ChildProcess.run(
+            CommandLineRunner.binary.path,
+            ["fuzz", "crash-test", "--seeds", "1..<3", "--keep-going", "--no-shrink", "--param", "crashSeed=2", "--param", "failSeed=100",
+             "--param", "noiseKilobytes=256", "--report-dir", dir],
+            timeLimit: 120)
+        #expect(!run.timedOut, "the sweep blocked on its workers' standard error")
+        #expect(run.status == 1, "\(run.output)")
+        #expect(run.output.contains("FAIL seed 2: crash: worker died with signal"), "\(run.output)")
+        #expect(run.output.contains("deliberate crash on seed 2"), "\(run.output)")
+        #expect(run.output.contains("2 seeds run, 1 passed, 1 failed"), "\(run.output)")
+    }
+
     @Test func shardsMergeIntoTheWholeSweep() throws {
         let dir = temporaryDirectory()
         var outputs: [String] = []

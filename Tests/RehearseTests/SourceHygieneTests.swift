@@ -32,4 +32,18 @@ import Testing
         }
         #expect(found.isEmpty, "\(found.count) comment(s) narrate history:\n\(found.joined(separator: "\n"))")
     }
+
+    /// Sim's `QueueExecutor` and SimulatedFirebase's `SerialQueueExecutor` are one design in two
+    /// modules that cannot share code (Sim imports no target; SimulatedFirebase does not import
+    /// Sim): their class bodies stay the same text, apart from `public` and the name.
+    @Test func theSerialQueueTwinsAreTheSameCode() throws {
+        func body(_ path: String, _ declaration: String) throws -> String {
+            let text = try String(contentsOf: Self.root.appendingPathComponent(path), encoding: .utf8)
+            let start = try #require(text.range(of: declaration), "\(path) declares \(declaration)")
+            return text[start.upperBound...].replacingOccurrences(of: "public ", with: "")
+        }
+        let kernel = try body("Sources/Sim/QueueExecutor.swift", "public final class QueueExecutor:")
+        let domain = try body("Sources/Domain/Firebase/Runtime/ConcurrentPoolExecutorSource.swift", "final class SerialQueueExecutor:")
+        #expect(kernel == domain, "QueueExecutor and SerialQueueExecutor differ; change both")
+    }
 }

@@ -14,7 +14,14 @@ public struct ConcurrentPoolExecutorSource: ActorExecutorSource {
 
 /// A serial executor that keeps its jobs in FIFO order and runs them, one at a time, on the
 /// global concurrent executor. Invariant: at most one drain is scheduled or running at a time.
+///
+/// The kernel's `QueueExecutor` (Sources/Sim/QueueExecutor.swift) is the same code, kept as a
+/// twin because the package's arrows leave no module both could import: SimulatedFirebase
+/// imports no target of this package below it (it runs in production without the kernel) and
+/// Sim imports no target at all. `SourceHygieneTests.theSerialQueueTwinsAreTheSameCode` fails
+/// when their bodies differ (apart from `public`).
 final class SerialQueueExecutor: SerialExecutor, @unchecked Sendable {
+    /// The actor's name (for debugging).
     let label: String
     private struct State {
         var jobs: [UnownedJob] = []
@@ -23,8 +30,10 @@ final class SerialQueueExecutor: SerialExecutor, @unchecked Sendable {
     }
     private let state = Mutex(State())
 
+    /// A new executor for one actor.
     init(label: String) { self.label = label }
 
+    /// Appends `job`; starts a drain on the global executor when none is running.
     func enqueue(_ job: consuming ExecutorJob) {
         let unowned = UnownedJob(job)
         let startDrain = state.withLock { state -> Bool in
@@ -34,6 +43,11 @@ final class SerialQueueExecutor: SerialExecutor, @unchecked Sendable {
             return true
         }
         if startDrain { scheduleDrain() }
+    }
+
+    /// This executor as the runtime needs it.
+    func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+        UnownedSerialExecutor(ordinary: self)
     }
 
     private func scheduleDrain() {

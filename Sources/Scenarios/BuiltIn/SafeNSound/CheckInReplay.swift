@@ -60,153 +60,252 @@ public enum CheckInReplay {
     public static func run(_ events: [CheckInEvent], variant: SafeNSoundVariant = .careful) throws(Failure) -> [Row] {
         guard let first = events.map(\.time).min(), let last = events.map(\.time).max() else { return [] }
         let ordered = events.sorted { ($0.time, $0.line) < ($1.time, $1.line) }
-        // The clock starts on the half hour before the first event, so Cloud Scheduler's
-        // ticks fall on :00 and :30 as cron runs them.
+        let epoch = clockStart(before: first)
+        let users = Users(of: ordered)
+        let result = Simulation.run(configuration(epoch: epoch, last: last)) { () async throws -> [Row] in
+            await replay(ordered, users: users, epoch: epoch, last: last, variant: variant)
+        }
+        guard let rows = result.output else { throw .unfinished("\(result.outcome)") }
+        return rows
+    }
+
+    /// The clock's start: the half hour before `first`, so Cloud Scheduler's ticks fall on :00
+    /// and :30 as cron runs them (Unix nanoseconds).
+    static func clockStart(before first: Timestamp) -> Int64 {
         let halfHour: Int64 = 1_800 * 1_000_000_000
-        let epoch = (first.unixNanoseconds - 1) / halfHour * halfHour
+        return (first.unixNanoseconds - 1) / halfHour * halfHour
+    }
+
+    /// The simulation's configuration: FIFO, limits past the tail after the `last` event.
+    static func configuration(epoch: Int64, last: Timestamp) -> SimulationConfiguration {
         let horizon = (last + tail).unixNanoseconds - epoch
         var configuration = SimulationConfiguration(seed: 1, strategy: .fifo)
         configuration.limits = SimulationLimits(
             maxSteps: 4_000_000_000, maxVirtualNanoseconds: UInt64(horizon) + 86_400 * 1_000_000_000, maxStepsAfterRoot: 100_000_000)
-        // Users as dense indices, in order of first appearance: the replay's own tables are
-        // arrays, so an event costs one hash of its user id here instead of one per table.
-        var userIndex: [String: Int] = [:]
-        var names: [String] = []
-        let eventUsers = ordered.map { event -> Int in
-            let user = Self.slot(&userIndex[event.user, default: names.count])
-            if user == names.count { names.append(event.user) }
-            return user
-        }
-        let knownUsers = userIndex
-        let result = Simulation.run(configuration) { [names] () async throws -> [Row] in
-            let clock = SimulatedEnvironment.domainClock(epochUnixNanoseconds: epoch)
-            let env = SimulatedEnvironment.current(clock: clock)
-            let backend = Backend(env: env, faults: .none)
-            let ledger = Box(Ledger(users: names.count))
-            let add: @Sendable (Int, String) -> Void = { user, what in
-                let now = clock.now
-                ledger.withLock { ledger in
-                    ledger.rows.append(Row(
-                        time: now, user: names[user], sinceLastCheckIn: ledger.lastCheckIn[user].map { now - $0 },
-                        timeZone: ledger.zones[user] ?? "UTC", what: what))
-                }
-            }
-            let index: @Sendable (String) -> Int = { userId in
-                guard let user = knownUsers[userId] else { preconditionFailure("a message for \(userId), who is not in the log") }
+        return configuration
+    }
+
+    /// Users as dense indices, in order of first appearance: the replay's own tables are arrays,
+    /// so an event costs one hash of its user id here instead of one per table.
+    struct Users: Sendable {
+        /// Each user's index, by user id.
+        let index: [String: Int]
+        /// Each index's user id.
+        let names: [String]
+        /// The index of each event's user, in the order of the events.
+        let ofEvent: [Int]
+
+        /// The users of `ordered`, numbered as they first appear.
+        init(of ordered: [CheckInEvent]) {
+            var index: [String: Int] = [:]
+            var names: [String] = []
+            ofEvent = ordered.map { event -> Int in
+                let user = CheckInReplay.slot(&index[event.user, default: names.count])
+                if user == names.count { names.append(event.user) }
                 return user
             }
-            let outages = CheckInOutageMessenger(inner: SafeNSoundBackendMessenger(backend: backend), clock: clock) { message, delivered in
-                let user = index(message.userId)
-                guard delivered else {
-                    let what = message.channel == .push ? "push pre-notification" : "email to \(message.recipient)"
-                    add(user, "\(what) failed (\(CheckInOutageMessenger.reason(message.channel))); the next 2-minute run retries")
-                    return
-                }
-                switch message.channel {
-                case .push:
-                    ledger.withLock { $0.preSent[user] = true }
-                    add(user, "push pre-notification: \"\(message.body)\"")
-                case .email:
-                    ledger.withLock { $0.preSent[user] = false }
-                    add(user, "email to \(message.recipient): \"\(message.body)\"")
-                }
+            self.index = index
+            self.names = names
+        }
+    }
+
+    /// The simulation's root: replays the `ordered` events on a backend whose clock starts at
+    /// `epoch` and returns the rows in table order.
+    static func replay(_ ordered: [CheckInEvent], users: Users, epoch: Int64, last: Timestamp, variant: SafeNSoundVariant) async -> [Row] {
+        var session = Session(users: users, epoch: epoch, variant: variant)
+        await session.backend.scheduler.start(firstTick: Timestamp(unixNanoseconds: epoch) + .seconds(1_800), until: last + tail)
+        for (event, user) in zip(ordered, users.ofEvent) {
+            try? await session.clock.sleep(until: event.time)
+            await session.apply(event, user: user)
+        }
+        await session.backend.waitUntilIdle()
+        // Ordered where the rows live (the only reference to them): no copy.
+        return session.table.ledger.withLock { ledger in
+            putInTableOrder(&ledger.rows)
+            return ledger.rows
+        }
+    }
+
+    /// Writes the table's rows: each at the clock's now, with the user's time since check-in and zone.
+    struct TableRecorder: Sendable {
+        let clock: DomainClock
+        let ledger: Box<Ledger>
+        let names: [String]
+
+        /// Appends a row saying `what` for `user`.
+        func add(_ user: Int, _ what: String) {
+            let now = clock.now
+            ledger.withLock { ledger in
+                ledger.rows.append(Row(
+                    time: now, user: names[user], sinceLastCheckIn: ledger.lastCheckIn[user].map { now - $0 },
+                    timeZone: ledger.zones[user] ?? "UTC", what: what))
             }
-            let app = SafeNSoundApp(
+        }
+
+        /// Records a push or email attempt as a row of its user's, and whether the pre-notification is out.
+        func record(_ message: SafeNSoundMessage, delivered: Bool, user: Int) {
+            guard delivered else {
+                let what = message.channel == .push ? "push pre-notification" : "email to \(message.recipient)"
+                add(user, "\(what) failed (\(CheckInOutageMessenger.reason(message.channel))); the next 2-minute run retries")
+                return
+            }
+            switch message.channel {
+            case .push:
+                ledger.withLock { $0.preSent[user] = true }
+                add(user, "push pre-notification: \"\(message.body)\"")
+            case .email:
+                ledger.withLock { $0.preSent[user] = false }
+                add(user, "email to \(message.recipient): \"\(message.body)\"")
+            }
+        }
+    }
+
+    /// One replay in progress: the backend and app the events drive, the table they write, and
+    /// each user's onboarding state.
+    struct Session {
+        let clock: DomainClock
+        let backend: Backend
+        let outages: CheckInOutageMessenger
+        let app: SafeNSoundApp
+        let table: TableRecorder
+        /// Whether each user has checked in (onboarded).
+        var registered: [Bool]
+        /// What each user set before onboarding (nil: nothing yet).
+        var pending: [Onboarding?]
+
+        /// The backend (faults off) and the app on the simulator's clock from `epoch`, with no user yet.
+        init(users: Users, epoch: Int64, variant: SafeNSoundVariant) {
+            clock = SimulatedEnvironment.domainClock(epochUnixNanoseconds: epoch)
+            let env = SimulatedEnvironment.current(clock: clock)
+            backend = Backend(env: env, faults: .none)
+            let table = TableRecorder(clock: clock, ledger: Box(Ledger(users: users.names.count)), names: users.names)
+            self.table = table
+            let known = users.index
+            outages = CheckInOutageMessenger(inner: SafeNSoundBackendMessenger(backend: backend), clock: clock) { message, delivered in
+                guard let user = known[message.userId] else { preconditionFailure("a message for \(message.userId), who is not in the log") }
+                table.record(message, delivered: delivered, user: user)
+            }
+            app = SafeNSoundApp(
                 environment: env, configuration: SafeNSoundConfiguration(variant: variant), messenger: outages,
                 store: SafeNSoundActorStore(environment: env))
             app.register(on: backend.functions)
-            await backend.scheduler.start(firstTick: Timestamp(unixNanoseconds: epoch) + .seconds(1_800), until: last + tail)
-            var registered = [Bool](repeating: false, count: names.count)
-            var pending = [Onboarding?](repeating: nil, count: names.count)
-            for (event, user) in zip(ordered, eventUsers) {
-                try? await clock.sleep(until: event.time)
-                let userId = event.user
-                let zone = ledger.withLock { ledger in
-                    if let zone = event.timeZone { ledger.zones[user] = zone }
-                    return ledger.zones[user] ?? "UTC"
-                }
-                switch event.action {
-                case .setTimeZone(let identifier):
-                    ledger.withLock { $0.zones[user] = identifier }
-                    add(user, "time zone set to \(identifier) (sent with the next check-in)")
-                case .setThreshold(let hours):
-                    if registered[user] {
-                        try? await app.setCheckInThreshold(userId: userId, hours: hours)
-                    } else {
-                        pending[user] = (pending[user] ?? Onboarding()).with(\.thresholdHours, hours)
-                    }
-                    add(user, "threshold set to \(hours) h")
-                case .pause, .resume:
-                    let active = event.action == .resume
-                    if registered[user] {
-                        try? await app.setActive(userId: userId, active)
-                    } else {
-                        pending[user] = (pending[user] ?? Onboarding()).with(\.isActive, active)
-                    }
-                    add(user, active ? "monitoring resumed" : "monitoring paused")
-                case .addContact, .removeContact, .editContact:
-                    let onboarded = registered[user]
-                    let current = onboarded ? (await app.user(userId)?.emergencyContactEmails ?? []) : (pending[user] ?? Onboarding()).contacts
-                    switch ContactChange.apply(event.action, to: current, onboarded: onboarded) {
-                    case .failure(let why):
-                        add(user, "contact change rejected: \(why)")
-                    case .success(let (contacts, what)):
-                        if onboarded {
-                            try? await app.setEmergencyContacts(userId: userId, contacts)
-                        } else {
-                            pending[user] = (pending[user] ?? Onboarding()).with(\.contacts, contacts)
-                        }
-                        add(user, what)
-                    }
-                case .sendFailure(let channel, let minutes):
-                    outages.add(.init(channel: channel, from: clock.now, until: clock.now + .seconds(Int64(minutes) * 60)), for: userId)
-                    add(user, "\(channel == .email ? "emails" : "pushes") fail for \(minutes) min (\(CheckInOutageMessenger.reason(channel)))")
-                case .checkIn:
-                    var what = "check-in"
-                    if !registered[user] {
-                        registered[user] = true
-                        let plan = pending[user] ?? Onboarding()
-                        pending[user] = nil
-                        var profile = SafeNSoundUser(
-                            userId: userId, name: userId, fcmToken: "tok-\(userId)",
-                            emergencyContactEmails: plan.contacts.isEmpty ? ["contact-of-\(userId)@example.com"] : plan.contacts,
-                            checkInThresholdHours: plan.thresholdHours, lastHeartbeat: clock.now, timeZoneIdentifier: zone,
-                            isActive: plan.isActive)
-                        // Onboarding is the first tap: a heartbeat, so the 1-per-minute limit counts it.
-                        profile.lastHeartbeatCallAt = clock.now
-                        try? await app.registerUser(profile)
-                        what += " (onboarding: threshold \(plan.thresholdHours) h, \(zone))"
-                    } else {
-                        do throws(SafeNSoundError) {
-                            let response = try await app.recordHeartbeat(authenticatedUserId: userId, request: SafeNSoundHeartbeatRequest(timeZoneIdentifier: zone))
-                            if response.cancelledAlertCount > 0 { what += "; cancelled \(response.cancelledAlertCount) scheduled alert(s)" }
-                            let wasPreSent = ledger.withLock { ledger in
-                                defer { ledger.preSent[user] = false }
-                                return ledger.preSent[user]
-                            }
-                            if wasPreSent { what += "; email to contacts cancelled" }
-                        } catch .rateLimited(_, let retryAfter) {
-                            add(user, "check-in rejected: at most 1 heartbeat per minute (retry in \(retryAfter) s)")
-                            continue
-                        } catch {
-                            add(user, "check-in rejected: \(error)")
-                            continue
-                        }
-                    }
-                    let now = clock.now
-                    ledger.withLock { $0.lastCheckIn[user] = now }
-                    add(user, what)
-                }
+            registered = [Bool](repeating: false, count: users.names.count)
+            pending = [Onboarding?](repeating: nil, count: users.names.count)
+        }
+
+        /// Applies one event of `user`'s (its time zone first, when it carries one) and writes its row.
+        mutating func apply(_ event: CheckInEvent, user: Int) async {
+            let zone = table.ledger.withLock { ledger in
+                if let zone = event.timeZone { ledger.zones[user] = zone }
+                return ledger.zones[user] ?? "UTC"
             }
-            await backend.waitUntilIdle()
-            // Ordered where the rows live (the only reference to them): no copy.
-            return ledger.withLock { ledger in
-                putInTableOrder(&ledger.rows)
-                return ledger.rows
+            switch event.action {
+            case .setTimeZone(let identifier):
+                table.ledger.withLock { $0.zones[user] = identifier }
+                table.add(user, "time zone set to \(identifier) (sent with the next check-in)")
+            case .setThreshold(let hours):
+                await setThreshold(hours, user: user, userId: event.user)
+            case .pause, .resume:
+                await setActive(event.action == .resume, user: user, userId: event.user)
+            case .addContact, .removeContact, .editContact:
+                await changeContacts(event.action, user: user, userId: event.user)
+            case .sendFailure(let channel, let minutes):
+                outages.add(.init(channel: channel, from: clock.now, until: clock.now + .seconds(Int64(minutes) * 60)), for: event.user)
+                table.add(user, "\(channel == .email ? "emails" : "pushes") fail for \(minutes) min (\(CheckInOutageMessenger.reason(channel)))")
+            case .checkIn:
+                await checkIn(user: user, userId: event.user, zone: zone)
             }
         }
-        guard let rows = result.output else { throw .unfinished("\(result.outcome)") }
-        return rows
+
+        /// The user sets their threshold: in the app once onboarded, else for onboarding.
+        mutating func setThreshold(_ hours: Int, user: Int, userId: String) async {
+            if registered[user] {
+                try? await app.setCheckInThreshold(userId: userId, hours: hours)
+            } else {
+                pending[user] = (pending[user] ?? Onboarding()).with(\.thresholdHours, hours)
+            }
+            table.add(user, "threshold set to \(hours) h")
+        }
+
+        /// The user pauses or resumes monitoring: in the app once onboarded, else for onboarding.
+        mutating func setActive(_ active: Bool, user: Int, userId: String) async {
+            if registered[user] {
+                try? await app.setActive(userId: userId, active)
+            } else {
+                pending[user] = (pending[user] ?? Onboarding()).with(\.isActive, active)
+            }
+            table.add(user, active ? "monitoring resumed" : "monitoring paused")
+        }
+
+        /// The user adds, removes or edits an emergency contact, unless `ContactChange` refuses it.
+        mutating func changeContacts(_ action: CheckInEvent.Action, user: Int, userId: String) async {
+            let onboarded = registered[user]
+            let current = onboarded ? (await app.user(userId)?.emergencyContactEmails ?? []) : (pending[user] ?? Onboarding()).contacts
+            switch ContactChange.apply(action, to: current, onboarded: onboarded) {
+            case .failure(let why):
+                table.add(user, "contact change rejected: \(why)")
+            case .success(let (contacts, what)):
+                if onboarded {
+                    try? await app.setEmergencyContacts(userId: userId, contacts)
+                } else {
+                    pending[user] = (pending[user] ?? Onboarding()).with(\.contacts, contacts)
+                }
+                table.add(user, what)
+            }
+        }
+
+        /// The user taps check-in: onboarding the first time, a heartbeat after; a rejected
+        /// heartbeat writes why and leaves the last check-in as it was.
+        mutating func checkIn(user: Int, userId: String, zone: String) async {
+            var what = "check-in"
+            if !registered[user] {
+                what += await onboard(user: user, userId: userId, zone: zone)
+            } else {
+                guard let outcome = await heartbeat(user: user, userId: userId, zone: zone) else { return }
+                what += outcome
+            }
+            let now = clock.now
+            table.ledger.withLock { $0.lastCheckIn[user] = now }
+            table.add(user, what)
+        }
+
+        /// Registers the user with what they set before (defaults otherwise); returns the row's addition.
+        mutating func onboard(user: Int, userId: String, zone: String) async -> String {
+            registered[user] = true
+            let plan = pending[user] ?? Onboarding()
+            pending[user] = nil
+            var profile = SafeNSoundUser(
+                userId: userId, name: userId, fcmToken: "tok-\(userId)",
+                emergencyContactEmails: plan.contacts.isEmpty ? ["contact-of-\(userId)@example.com"] : plan.contacts,
+                checkInThresholdHours: plan.thresholdHours, lastHeartbeat: clock.now, timeZoneIdentifier: zone,
+                isActive: plan.isActive)
+            // Onboarding is the first tap: a heartbeat, so the 1-per-minute limit counts it.
+            profile.lastHeartbeatCallAt = clock.now
+            try? await app.registerUser(profile)
+            return " (onboarding: threshold \(plan.thresholdHours) h, \(zone))"
+        }
+
+        /// Records a heartbeat; returns the row's addition (alerts and emails it cancelled), or nil
+        /// when the app rejected it (its row then written here).
+        func heartbeat(user: Int, userId: String, zone: String) async -> String? {
+            do throws(SafeNSoundError) {
+                var what = ""
+                let response = try await app.recordHeartbeat(authenticatedUserId: userId, request: SafeNSoundHeartbeatRequest(timeZoneIdentifier: zone))
+                if response.cancelledAlertCount > 0 { what += "; cancelled \(response.cancelledAlertCount) scheduled alert(s)" }
+                let wasPreSent = table.ledger.withLock { ledger in
+                    defer { ledger.preSent[user] = false }
+                    return ledger.preSent[user]
+                }
+                if wasPreSent { what += "; email to contacts cancelled" }
+                return what
+            } catch .rateLimited(_, let retryAfter) {
+                table.add(user, "check-in rejected: at most 1 heartbeat per minute (retry in \(retryAfter) s)")
+                return nil
+            } catch {
+                table.add(user, "check-in rejected: \(error)")
+                return nil
+            }
+        }
     }
 
     /// Orders `rows` by time, then user (stable: one user's rows at one instant keep their order).

@@ -150,87 +150,161 @@ public struct HeartbeatTimelineScenario: FirebaseScenario {
     /// Runs one seed: sets up the app, runs the users, then the end-state checks.
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters
-        let variant = context.variant.flatMap(SafeNSoundVariant.init(rawValue:)) ?? .careful
-        let wrapVirtual = Simulation.nowNanoseconds
-        let epoch = Self.startUnixSeconds * 1_000_000_000
-        let clock = SimulatedEnvironment.domainClock(epochUnixNanoseconds: epoch)
-        let env = SimulatedEnvironment.current(clock: clock)
-        var faults = BackendFaults.default
-        faults.emailRateLimitProbability = Double(p[Parameter.emailFailurePercent]) / 100
-        faults.scheduleDuplicateProbability = Double(p[Parameter.duplicateTickPercent]) / 100
-        let backend = context.backend(faults, environment: env)
-        let start = clock.now
-        let end = start + .seconds(Int64(p[Parameter.hours]) * 3600)
-        let virtual: @Sendable (Timestamp) -> UInt64 = { UInt64(max(0, $0.unixNanoseconds - epoch)) + wrapVirtual }
-
-        var random = Simulation.random("heartbeat/setup")
-        // Token churn draws from its own stream, so the other draws (and outcomes) are unchanged.
-        var tokenRandom = Simulation.random("heartbeat/tokens")
-        var reinstallRandom = Simulation.random("heartbeat/reinstall")
-        var contactRandom = Simulation.random("heartbeat/contacts")
-        var members: [Member] = []
-        for index in 0..<p[Parameter.users] {
-            let threshold = Self.thresholds[index % Self.thresholds.count]
-            let roll = random.below(100)
-            let habit: Habit
-            if roll < p[Parameter.missedPercent] { habit = .missed }
-            else if roll < p[Parameter.missedPercent] + p[Parameter.latePercent] { habit = .late }
-            else if roll < p[Parameter.missedPercent] + p[Parameter.latePercent] + p[Parameter.thresholdRacePercent] { habit = .thresholdRace }
-            else { habit = .regular }
-            // The current window began up to (threshold − lead − 1 h) ago, so nothing is overdue at the start.
-            let headroomSeconds = (threshold - Self.leadHours - 1) * 3600
-            let offset = Int64(random.below(headroomSeconds))
-            let pauses = habit == .missed && random.below(100) < p[Parameter.pausePercent]
-            let contacts = (0...random.below(2)).map { "contact\($0)-u\(index)@example.com" }
-            var tokenInvalidAt: Timestamp?
-            // Users who pause are the pause-path probe (their push must not be sent): their tokens stay valid.
-            if tokenRandom.below(100) < p[Parameter.tokenChurnPercent], !pauses {
-                let window = Int64(p[Parameter.hours]) * 3600
-                if habit == .missed {
-                    // 1 min to 3 h before the pre-notification is due: its push meets the dead token.
-                    let preDue = start - .seconds(offset) + .seconds(Int64(threshold - Self.leadHours) * 3600)
-                    tokenInvalidAt = max(start, preDue - .seconds(Int64(60 + tokenRandom.below(3 * 3600 - 60))))
-                } else {
-                    tokenInvalidAt = start + .seconds(Int64(tokenRandom.below(Int(window))))
-                }
-            }
-            var reinstallAt: Timestamp?
-            if reinstallRandom.below(100) < p[Parameter.reinstallPercent], habit != .missed {
-                reinstallAt = start + .seconds(Int64(reinstallRandom.below(p[Parameter.hours] * 3600)))
-            }
-            var contactEditAt: Timestamp?
-            if contactRandom.below(100) < p[Parameter.contactEditPercent], habit == .missed, !pauses {
-                // 1–45 min before the email is due: its alert usually exists already (the check looks 30 min ahead).
-                let emailDue = start - .seconds(offset) + .seconds(Int64(threshold) * 3600)
-                contactEditAt = max(start, emailDue - .seconds(Int64(60 + contactRandom.below(44 * 60))))
-            }
-            members.append(Member(
-                userId: "u\(index)", thresholdHours: threshold, timeZone: Self.timeZones[index % Self.timeZones.count],
-                habit: habit, pauses: pauses, contacts: contacts,
-                initialHeartbeat: start - .seconds(offset), tokenInvalidAt: tokenInvalidAt, reinstallAt: reinstallAt, contactEditAt: contactEditAt))
-        }
-        let roster = members
+        let stage = Stage(context)
+        let roster = Self.roster(p, start: stage.start)
         // A reinstalled app's account is the same person: checks of its alerts use the member.
         let byId = Dictionary(uniqueKeysWithValues: roster.map { ($0.userId, $0) } + roster.filter { $0.reinstallAt != nil }.map { ($0.reinstalledUserId, $0) })
         let observed = Observed()
         observed.state.withLock { state in
             for member in roster { state.tokens[member.userId] = DeviceToken(current: "tok-\(member.userId)") }
         }
-        let configuration = SafeNSoundConfiguration(
-            preNotificationLeadHours: Self.leadHours, alertRetryMaxDelay: .seconds(Int64(p[Parameter.retryMaxMinutes]) * 60), variant: variant)
+        let outages = Self.outages(p, start: stage.start, context: context)
+        let (app, log) = Self.deploy(on: stage, outages: outages, members: byId)
+        let monitor = Monitor()
+        try await Self.onboard(roster, app: app, context: context)
+        await stage.backend.scheduler.start(firstTick: stage.start + .seconds(120), until: stage.end)
+
+        try await context.monitored(every: .seconds(600), check: {
+            Self.checkState(monitor: monitor, backend: stage.backend, log: log, members: byId, observed: observed, retryMaxMinutes: p[Parameter.retryMaxMinutes], context: context)
+        }) {
+            await Self.live(roster, stage: stage, app: app, observed: observed)
+            await stage.backend.waitUntilIdle()
+        }
+        await Self.checkEnd(app: app, log: log, members: roster, observed: observed, end: stage.end, outages: outages,
+                            retryMax: .seconds(Int64(p[Parameter.retryMaxMinutes]) * 60), context: context)
+        try context.throwIfStopped()
+    }
+
+    // MARK: Setup
+
+    /// What every phase of a run shares: its context, the domain's clock, the backend and the window.
+    struct Stage: Sendable {
+        let context: ScenarioContext
+        let clock: DomainClock
+        let backend: Backend
+        /// The window's first instant (`startUnixSeconds`) and its end (`hours` later).
+        let start: Timestamp
+        let end: Timestamp
+        /// A domain timestamp as the simulation's virtual nanoseconds.
+        let virtual: @Sendable (Timestamp) -> UInt64
+
+        /// The clock from `startUnixSeconds` and the backend with the run's email and tick faults.
+        init(_ context: ScenarioContext) {
+            let p = context.parameters
+            let wrapVirtual = Simulation.nowNanoseconds
+            let epoch = HeartbeatTimelineScenario.startUnixSeconds * 1_000_000_000
+            let clock = SimulatedEnvironment.domainClock(epochUnixNanoseconds: epoch)
+            let env = SimulatedEnvironment.current(clock: clock)
+            var faults = BackendFaults.default
+            faults.emailRateLimitProbability = Double(p[Parameter.emailFailurePercent]) / 100
+            faults.scheduleDuplicateProbability = Double(p[Parameter.duplicateTickPercent]) / 100
+            self.context = context
+            self.clock = clock
+            backend = context.backend(faults, environment: env)
+            start = clock.now
+            end = start + .seconds(Int64(p[Parameter.hours]) * 3600)
+            virtual = { UInt64(max(0, $0.unixNanoseconds - epoch)) + wrapVirtual }
+        }
+    }
+
+    /// Draws the users: threshold, zone, habit, contacts and window, and when each one's token
+    /// dies, app is reinstalled or contact is edited.
+    static func roster(_ p: ScenarioParameters, start: Timestamp) -> [Member] {
+        var random = Simulation.random("heartbeat/setup")
+        // Token churn draws from its own stream, so the other draws (and outcomes) are unchanged.
+        var tokenRandom = Simulation.random("heartbeat/tokens")
+        var reinstallRandom = Simulation.random("heartbeat/reinstall")
+        var contactRandom = Simulation.random("heartbeat/contacts")
+        return (0..<p[Parameter.users]).map { index in
+            let threshold = Self.thresholds[index % Self.thresholds.count]
+            let habit = Self.habit(ofRoll: random.below(100), p)
+            // The current window began up to (threshold − lead − 1 h) ago, so nothing is overdue at the start.
+            let headroomSeconds = (threshold - Self.leadHours - 1) * 3600
+            let offset = Int64(random.below(headroomSeconds))
+            let pauses = habit == .missed && random.below(100) < p[Parameter.pausePercent]
+            let contacts = (0...random.below(2)).map { "contact\($0)-u\(index)@example.com" }
+            let window = (start: start, offset: offset, threshold: threshold)
+            return Member(
+                userId: "u\(index)", thresholdHours: threshold, timeZone: Self.timeZones[index % Self.timeZones.count],
+                habit: habit, pauses: pauses, contacts: contacts, initialHeartbeat: start - .seconds(offset),
+                tokenInvalidAt: Self.tokenInvalidAt(habit: habit, pauses: pauses, window: window, p, random: &tokenRandom),
+                reinstallAt: Self.reinstallAt(habit: habit, start: start, p, random: &reinstallRandom),
+                contactEditAt: Self.contactEditAt(habit: habit, pauses: pauses, window: window, p, random: &contactRandom))
+        }
+    }
+
+    /// The habit a roll of 0..<100 gives: missed, late, threshold race or regular, by their shares.
+    static func habit(ofRoll roll: Int, _ p: ScenarioParameters) -> Habit {
+        if roll < p[Parameter.missedPercent] { return .missed }
+        if roll < p[Parameter.missedPercent] + p[Parameter.latePercent] { return .late }
+        if roll < p[Parameter.missedPercent] + p[Parameter.latePercent] + p[Parameter.thresholdRacePercent] { return .thresholdRace }
+        return .regular
+    }
+
+    /// When FCM stops accepting the user's token (`tokenChurnPercent` of users), nil for never.
+    static func tokenInvalidAt(
+        habit: Habit, pauses: Bool, window: (start: Timestamp, offset: Int64, threshold: Int), _ p: ScenarioParameters, random: inout SimRandom
+    ) -> Timestamp? {
+        // Users who pause are the pause-path probe (their push must not be sent): their tokens stay valid.
+        guard random.below(100) < p[Parameter.tokenChurnPercent], !pauses else { return nil }
+        let start = window.start
+        if habit == .missed {
+            // 1 min to 3 h before the pre-notification is due: its push meets the dead token.
+            let preDue = start - .seconds(window.offset) + .seconds(Int64(window.threshold - Self.leadHours) * 3600)
+            return max(start, preDue - .seconds(Int64(60 + random.below(3 * 3600 - 60))))
+        }
+        return start + .seconds(Int64(random.below(Int(Int64(p[Parameter.hours]) * 3600))))
+    }
+
+    /// When the user reinstalls the app (`reinstallPercent` of users who check in), nil for never.
+    static func reinstallAt(habit: Habit, start: Timestamp, _ p: ScenarioParameters, random: inout SimRandom) -> Timestamp? {
+        guard random.below(100) < p[Parameter.reinstallPercent], habit != .missed else { return nil }
+        return start + .seconds(Int64(random.below(p[Parameter.hours] * 3600)))
+    }
+
+    /// When the user replaces their first emergency contact (`contactEditPercent` of users who
+    /// miss and do not pause), nil for never.
+    static func contactEditAt(
+        habit: Habit, pauses: Bool, window: (start: Timestamp, offset: Int64, threshold: Int), _ p: ScenarioParameters, random: inout SimRandom
+    ) -> Timestamp? {
+        guard random.below(100) < p[Parameter.contactEditPercent], habit == .missed, !pauses else { return nil }
+        // 1–45 min before the email is due: its alert usually exists already (the check looks 30 min ahead).
+        let emailDue = window.start - .seconds(window.offset) + .seconds(Int64(window.threshold) * 3600)
+        return max(window.start, emailDue - .seconds(Int64(60 + random.below(44 * 60))))
+    }
+
+    /// Draws the SendGrid outages (`emailOutages` of `emailOutageMinutes` each, starting inside the window) and notes them.
+    static func outages(_ p: ScenarioParameters, start: Timestamp, context: ScenarioContext) -> [(from: Timestamp, until: Timestamp)] {
         var outageRandom = Simulation.random("heartbeat/outages")
         let outages = (0..<p[Parameter.emailOutages]).map { _ -> (from: Timestamp, until: Timestamp) in
             let from = start + .seconds(Int64(outageRandom.below(p[Parameter.hours] * 3600)))
             return (from, from + .seconds(Int64(p[Parameter.emailOutageMinutes]) * 60))
         }
         for outage in outages { context.note("sendgrid", "SendGrid outage from \(outage.from) until \(outage.until)") }
-        let sendGrid = SendGridOutageMessenger(inner: SafeNSoundBackendMessenger(backend: backend), clock: clock, outages: outages)
-        let log = SafeNSoundDeliveryLog(inner: sendGrid, clock: clock) { delivery in
-            Self.onDelivery(delivery, backend: backend, members: byId, context: context, virtual: virtual)
+        return outages
+    }
+
+    /// Deploys the app on the backend, sending through SendGrid's outages and the delivery log
+    /// (each delivery checked as it happens); the backend follows new alerts for the monitor.
+    static func deploy(
+        on stage: Stage, outages: [(from: Timestamp, until: Timestamp)], members byId: [String: Member]
+    ) -> (SafeNSoundApp, SafeNSoundDeliveryLog) {
+        let p = stage.context.parameters
+        let variant = stage.context.variant.flatMap(SafeNSoundVariant.init(rawValue:)) ?? .careful
+        let configuration = SafeNSoundConfiguration(
+            preNotificationLeadHours: Self.leadHours, alertRetryMaxDelay: .seconds(Int64(p[Parameter.retryMaxMinutes]) * 60), variant: variant)
+        let backend = stage.backend
+        let sendGrid = SendGridOutageMessenger(inner: SafeNSoundBackendMessenger(backend: backend), clock: stage.clock, outages: outages)
+        let log = SafeNSoundDeliveryLog(inner: sendGrid, clock: stage.clock) { delivery in
+            Self.onDelivery(delivery, backend: backend, members: byId, context: stage.context, virtual: stage.virtual)
         }
         let app = SafeNSoundApp.deployed(on: backend, configuration: configuration, messenger: log)
         backend.firestore.followInsertions("scheduled_alerts")  // the monitor reads new alerts, not all
-        let monitor = Monitor()
+        return (app, log)
+    }
+
+    /// Registers every member as already onboarded (their window running) and notes their settings.
+    static func onboard(_ roster: [Member], app: SafeNSoundApp, context: ScenarioContext) async throws {
         for member in roster {
             let user = SafeNSoundUser(
                 userId: member.userId, name: "User \(member.userId)", fcmToken: "tok-\(member.userId)",
@@ -240,56 +314,63 @@ public struct HeartbeatTimelineScenario: FirebaseScenario {
             context.timeZone(member.userId, member.timeZone)
             context.note(member.userId, "onboarded: \(member.thresholdHours) h, \(member.timeZone), \(member.habit.rawValue)\(member.pauses ? ", pauses" : "")")
         }
-        await backend.scheduler.start(firstTick: start + .seconds(120), until: end)
+    }
 
-        try await context.monitored(every: .seconds(600), check: {
-            Self.checkState(monitor: monitor, backend: backend, log: log, members: byId, observed: observed, retryMaxMinutes: p[Parameter.retryMaxMinutes], context: context)
-        }) {
-            await withTaskGroup(of: Void.self) { group in
-                // Rules probes draw from their own stream, so the other draws (and outcomes) are unchanged.
-                var rulesRandom = Simulation.random("heartbeat/rules")
-                for (index, member) in roster.enumerated() where member.reinstallAt == nil && p[Parameter.rulesProbePercent] > 0 {
-                    guard rulesRandom.below(100) < p[Parameter.rulesProbePercent] else { continue }
-                    let at = start + .seconds(Int64(rulesRandom.below(p[Parameter.hours] * 3600)))
-                    let other = roster[(index + 1) % roster.count].userId
-                    group.addTask {
-                        await Simulation.named("rules-\(member.userId)") {
-                            try? await clock.sleep(until: at)
-                            guard !context.isStopped else { return }
-                            await Self.probeRules(as: member.userId, other: other, app: app, clock: clock, context: context)
-                        }
+    // MARK: Users
+
+    /// Runs the window's people at once: rules probes, every member's check-ins, and FCM
+    /// invalidating tokens.
+    static func live(_ roster: [Member], stage: Stage, app: SafeNSoundApp, observed: Observed) async {
+        await withTaskGroup(of: Void.self) { group in
+            Self.addRulesProbes(roster, to: &group, stage: stage, app: app)
+            for member in roster {
+                group.addTask {
+                    await Simulation.named("user-\(member.userId)") {
+                        await Self.userLoop(member, app: app, backend: stage.backend, clock: stage.clock, end: stage.end, observed: observed, context: stage.context, virtual: stage.virtual)
                     }
                 }
-                for member in roster {
+                if let invalidAt = member.tokenInvalidAt, invalidAt < stage.end {
                     group.addTask {
-                        await Simulation.named("user-\(member.userId)") {
-                            await Self.userLoop(member, app: app, backend: backend, clock: clock, end: end, observed: observed, context: context, virtual: virtual)
-                        }
-                    }
-                    if let invalidAt = member.tokenInvalidAt, invalidAt < end {
-                        group.addTask {
-                            await Simulation.named("fcm-\(member.userId)") {
-                                try? await clock.sleep(until: invalidAt)
-                                guard !context.isStopped else { return }
-                                let token = observed.state.withLock { state -> String in
-                                    state.tokens[member.userId]!.invalid = true
-                                    return state.tokens[member.userId]!.current
-                                }
-                                backend.messaging.unregister(token: token)
-                                context.note(member.userId, "push token \(token) invalidated (restored from a backup)")
-                            }
+                        await Simulation.named("fcm-\(member.userId)") {
+                            await Self.invalidateToken(of: member, at: invalidAt, stage: stage, observed: observed)
                         }
                     }
                 }
             }
-            await backend.waitUntilIdle()
         }
-        await Self.checkEnd(app: app, log: log, members: roster, observed: observed, end: end, outages: outages,
-                            retryMax: .seconds(Int64(p[Parameter.retryMaxMinutes]) * 60), context: context)
-        try context.throwIfStopped()
     }
 
-    // MARK: Users
+    /// Adds a rules probe at a random time for `rulesProbePercent` of the members who never reinstall.
+    static func addRulesProbes(_ roster: [Member], to group: inout TaskGroup<Void>, stage: Stage, app: SafeNSoundApp) {
+        let p = stage.context.parameters
+        // Rules probes draw from their own stream, so the other draws (and outcomes) are unchanged.
+        var rulesRandom = Simulation.random("heartbeat/rules")
+        for (index, member) in roster.enumerated() where member.reinstallAt == nil && p[Parameter.rulesProbePercent] > 0 {
+            guard rulesRandom.below(100) < p[Parameter.rulesProbePercent] else { continue }
+            let at = stage.start + .seconds(Int64(rulesRandom.below(p[Parameter.hours] * 3600)))
+            let other = roster[(index + 1) % roster.count].userId
+            group.addTask {
+                await Simulation.named("rules-\(member.userId)") {
+                    try? await stage.clock.sleep(until: at)
+                    guard !stage.context.isStopped else { return }
+                    await Self.probeRules(as: member.userId, other: other, app: app, clock: stage.clock, context: stage.context)
+                }
+            }
+        }
+    }
+
+    /// At `invalidAt`, FCM stops accepting `member`'s current token (restored from a backup); the
+    /// device learns at its next launch.
+    static func invalidateToken(of member: Member, at invalidAt: Timestamp, stage: Stage, observed: Observed) async {
+        try? await stage.clock.sleep(until: invalidAt)
+        guard !stage.context.isStopped else { return }
+        let token = observed.state.withLock { state -> String in
+            state.tokens[member.userId]!.invalid = true
+            return state.tokens[member.userId]!.current
+        }
+        stage.backend.messaging.unregister(token: token)
+        stage.context.note(member.userId, "push token \(token) invalidated (restored from a backup)")
+    }
 
     static func userLoop(
         _ member: Member, app: SafeNSoundApp, backend: Backend, clock: DomainClock, end: Timestamp,

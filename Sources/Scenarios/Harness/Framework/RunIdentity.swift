@@ -3,9 +3,8 @@ import Sim
 /// What identifies one run: scenario, seed, strategy, variant, parameters and swarm. `RunReport`
 /// and `FailureArtifact` store one (what ran); `RunRequest.identity` is what a request asks for;
 /// each of a sweep's seeds is one (`SweepResult.identity(seed:)`). In JSON its fields are keys
-/// of the enclosing object (`scenario`, `seed`, `strategy`, `variant`, `parameters`, `swarm`), as
-/// they were before this type existed, so old files read unchanged: the owner runs the synthesized
-/// coding on its own decoder and encoder.
+/// of the enclosing object (`scenario`, `seed`, `strategy`, `variant`, `parameters`, `swarm`), the
+/// files' flat layout: the owner runs the synthesized coding on its own decoder and encoder.
 public struct RunIdentity: Sendable, Hashable, Codable {
     /// The scenario's name.
     public var scenario: String
@@ -51,4 +50,26 @@ public struct RunIdentity: Sendable, Hashable, Codable {
             parameters: explicit.map { names in parameters.filter { names.contains($0.key) } } ?? parameters,
             variant: variant, swarm: swarm != nil, timingWindowNanoseconds: timingWindowNanoseconds, world: world)
     }
+}
+
+/// A record of one run that stores its `RunIdentity` and reads the identity's fields as its own
+/// (`RunReport`, `FailureArtifact`): the six forwarding properties live here once.
+public protocol IdentifiedRun {
+    /// Which run this is.
+    var identity: RunIdentity { get set }
+}
+
+extension IdentifiedRun {
+    /// The scenario's name (`identity.scenario`).
+    public var scenario: String { get { identity.scenario } set { identity.scenario = newValue } }
+    /// The seed (`identity.seed`).
+    public var seed: UInt64 { get { identity.seed } set { identity.seed = newValue } }
+    /// The strategy that ran, as `--strategy` takes it (`identity.strategy`).
+    public var strategy: String { get { identity.strategy } set { identity.strategy = newValue } }
+    /// The Domain variant, nil for the careful design (`identity.variant`).
+    public var variant: String? { get { identity.variant } set { identity.variant = newValue } }
+    /// Every parameter's resolved value (`identity.parameters`).
+    public var parameters: [String: Int] { get { identity.parameters } set { identity.parameters = newValue } }
+    /// The seed's swarm of fault kinds, nil for the scenario's own faults (`identity.swarm`).
+    public var swarm: SwarmConfiguration? { get { identity.swarm } set { identity.swarm = newValue } }
 }

@@ -1,7 +1,7 @@
 import Sim
 
 /// The result of one scenario run, as written to `report.json` (schema-versioned).
-public struct RunReport: Sendable, Hashable, Codable {
+public struct RunReport: Sendable, Hashable, Codable, IdentifiedRun {
     /// The `schemaVersion` this build writes and reads.
     public static let currentSchemaVersion = 1
 
@@ -69,21 +69,9 @@ public struct RunReport: Sendable, Hashable, Codable {
     public var schemaVersion = RunReport.currentSchemaVersion
     /// The report folder's name: `<scenario>-s<seed>-<strategy>-<variant>` as requested.
     public var runId: String
-    /// Which run this is (scenario, seed, strategy, variant, parameters, swarm); in JSON its fields
-    /// are keys of this object, as before `RunIdentity` existed.
+    /// Which run this is (scenario, seed, strategy, variant, parameters, swarm), read through
+    /// `IdentifiedRun`'s forwarding properties; in JSON its fields are keys of this object.
     public var identity: RunIdentity
-    /// The scenario's name (`identity.scenario`).
-    public var scenario: String { get { identity.scenario } set { identity.scenario = newValue } }
-    /// The seed (`identity.seed`).
-    public var seed: UInt64 { get { identity.seed } set { identity.seed = newValue } }
-    /// The strategy that ran, as `--strategy` takes it (`identity.strategy`).
-    public var strategy: String { get { identity.strategy } set { identity.strategy = newValue } }
-    /// The Domain variant, nil for the careful design (`identity.variant`).
-    public var variant: String? { get { identity.variant } set { identity.variant = newValue } }
-    /// Every parameter's resolved value (`identity.parameters`).
-    public var parameters: [String: Int] { get { identity.parameters } set { identity.parameters = newValue } }
-    /// The seed's swarm of fault kinds, nil for the scenario's own faults (`identity.swarm`).
-    public var swarm: SwarmConfiguration? { get { identity.swarm } set { identity.swarm = newValue } }
 
     /// True when no check, threshold or kernel outcome failed the run.
     public var passed: Bool

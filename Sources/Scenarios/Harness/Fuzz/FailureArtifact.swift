@@ -4,7 +4,7 @@ import Sim
 /// A failing seed as a file that replays exactly (schema-versioned JSON, keys sorted): what ran,
 /// the decisions log to replay (`.replay(decisions:)`, so a shrunk case reproduces although its
 /// choices differ from the seed's strategy), what failed and where, and a short story.
-public struct FailureArtifact: Sendable, Hashable, Codable {
+public struct FailureArtifact: Sendable, Hashable, Codable, IdentifiedRun {
     /// The `schemaVersion` this build writes and reads.
     public static let currentSchemaVersion = 1
 
@@ -31,21 +31,9 @@ public struct FailureArtifact: Sendable, Hashable, Codable {
     public var schemaVersion = FailureArtifact.currentSchemaVersion
     /// What failed: an invariant, the kernel, a threshold, a crash (the process died), nondeterminism.
     public var kind: FailureKind
-    /// Which run this is (scenario, seed, strategy, variant, parameters, swarm); in JSON its fields
-    /// are keys of this object, as before `RunIdentity` existed.
+    /// Which run this is (scenario, seed, strategy, variant, parameters, swarm), read through
+    /// `IdentifiedRun`'s forwarding properties; in JSON its fields are keys of this object.
     public var identity: RunIdentity
-    /// The scenario's name (`identity.scenario`).
-    public var scenario: String { get { identity.scenario } set { identity.scenario = newValue } }
-    /// The seed (`identity.seed`).
-    public var seed: UInt64 { get { identity.seed } set { identity.seed = newValue } }
-    /// The strategy that ran, as `--strategy` takes it (`identity.strategy`).
-    public var strategy: String { get { identity.strategy } set { identity.strategy = newValue } }
-    /// The Domain variant, nil for the careful design (`identity.variant`).
-    public var variant: String? { get { identity.variant } set { identity.variant = newValue } }
-    /// Every parameter's resolved value (`identity.parameters`).
-    public var parameters: [String: Int] { get { identity.parameters } set { identity.parameters = newValue } }
-    /// The seed's swarm of fault kinds, nil for the scenario's own faults (`identity.swarm`).
-    public var swarm: SwarmConfiguration? { get { identity.swarm } set { identity.swarm = newValue } }
 
     /// Replay these with `.replay(decisions:)`; empty for a crash (the seed's strategy replays it).
     public var decisions: [UInt32]
