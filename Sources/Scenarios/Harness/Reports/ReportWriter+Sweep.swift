@@ -28,6 +28,7 @@ extension ReportWriter {
         body += sweepFailures(result, stories: stories)
         body += sweepChecks(result)
         body += sweepStrategies(result)
+        body += sweepWorlds(result)
         body += sweepFaults(result)
         body += sweepLatency(result)
         body += sweepCoverage(result)
@@ -62,7 +63,7 @@ extension ReportWriter {
     /// What ran: strategy, variant, swarm, seeds, shard, determinism checks, build, parameters and thresholds.
     static func sweepRunLine(_ result: SweepResult) -> String {
         let e = ReportFormat.html
-        var body = "<p>strategy <code>\(e(result.strategy))</code> · variant <code>\(e(result.variant ?? "careful"))</code> · swarm \(result.swarm ? "on" : "off") · seeds \(e(result.ranges.map(\.description).joined(separator: ", ")))\(result.shard.map { " · shard \(e($0))" } ?? "") · determinism checked on \(result.determinismChecked.count) seed(s) · \(e(result.build.compiler)) \(e(result.build.configuration)) @ \(e(result.build.commit))</p>\n"
+        var body = "<p>strategy <code>\(e(result.strategy))</code> · variant <code>\(e(result.variant ?? "careful"))</code> · world \(e(result.world?.rawValue ?? "default")) · swarm \(result.swarm ? "on" : "off") · seeds \(e(result.ranges.map(\.description).joined(separator: ", ")))\(result.shard.map { " · shard \(e($0))" } ?? "") · determinism checked on \(result.determinismChecked.count) seed(s) · \(e(result.build.compiler)) \(e(result.build.configuration)) @ \(e(result.build.commit))</p>\n"
         let parameters = result.parameters.keys.sorted().map { "\($0)=\(result.parameters[$0]!)" }.joined(separator: " ")
         body += "<p>parameters: <code>\(e(parameters))</code>\((result.thresholds ?? []).isEmpty ? "" : " · thresholds: <code>\(e((result.thresholds ?? []).joined(separator: " ")))</code>")</p>\n"
         return body
@@ -80,6 +81,7 @@ extension ReportWriter {
             }
             let story = stories.first { $0.seed == failure.seed }
             var message = e(message(failure))
+            if let world = failure.world { message += "<br><span class=\"note\">world: \(e(world.description))</span>" }
             if let story, !story.lines.isEmpty {
                 message += "<details><summary>story\(story.shrunkArtifact != nil ? " (shrunk)" : "")</summary><pre>\(e(story.lines.joined(separator: "\n")))</pre></details>"
             }
@@ -88,6 +90,34 @@ extension ReportWriter {
         }
         body += result.failures.count > shownFailures ? "</table></details>\n" : "</table>\n"
         if result.failures.count > 200 { body += "<p class=\"note\">\(result.failures.count - 200) more failures in the JSON result.</p>\n" }
+        return body
+    }
+
+    /// The worlds the sweep drew: per parameter, fault knob and outage kind, the seeds run and
+    /// failed in each band (minimum, below the default, the default, above it, maximum; on/off).
+    static func sweepWorlds(_ result: SweepResult) -> String {
+        guard let worlds = result.worlds else { return "" }
+        let e = ReportFormat.html
+        var body = "<h2 id=\"worlds\">Worlds (\(e(result.world?.rawValue ?? "swarm")))</h2>\n"
+        body += "<p class=\"note\">Seeds run / failed per band of each drawn value. A band where seeds failed and others passed points at what the failures need.</p>\n"
+        let bands = WorldCoverage.Position.allCases.map(\.rawValue)
+        func table(_ title: String, _ rows: [String: [String: WorldCoverage.Band]], columns: [String]) -> String {
+            guard !rows.isEmpty else { return "" }
+            var html = "<table class=\"worlds\"><tr><th>\(title)</th>" + columns.map { "<th>\(e($0))</th>" }.joined() + "</tr>\n"
+            for name in rows.keys.sorted() {
+                html += "<tr><td><code>\(e(name))</code></td>"
+                for column in columns {
+                    let band = rows[name]?[column]
+                    let failed = (band?.failures ?? 0) > 0
+                    html += "<td class=\"\(failed ? "violated" : "")\">\(band.map { "\($0.seeds)\($0.failures > 0 ? " / <b>\($0.failures) failed</b>" : "")" } ?? "—")</td>"
+                }
+                html += "</tr>\n"
+            }
+            return html + "</table>\n"
+        }
+        body += table("parameter", worlds.parameters, columns: bands)
+        body += table("fault knob", worlds.faults, columns: bands)
+        body += table("outage", worlds.outages, columns: ["off", "on"])
         return body
     }
 

@@ -7,13 +7,18 @@ import Sim
 /// third edges (minimum, maximum, notable thresholds and their neighbours, related parameters equal
 /// or adjacent); then, when asked, every fault knob and outage kind of the scenario's backend. A
 /// draw never breaks a declared constraint, and costly worlds are drawn less often: a world is kept
-/// with probability 1 / cost, its cost the product of `value / default` over `.linear` parameters.
-/// Everything comes from the seed's `world` stream, apart from every stream a run uses.
+/// with probability 1 / cost, its cost the product of `value / default` over `.linear` parameters
+/// drawn above their defaults.
+/// About 1.5 size parameters move per world (the rest of the sizes keep their defaults), so sizes
+/// reach every corner of their ranges without all growing at once. Everything comes from the
+/// seed's `world` stream, apart from every stream a run uses.
 public enum WorldDraw {
     /// The stream world draws come from.
     public static let streamName = "world"
     /// Draws tried before falling back to the cheapest valid one.
     static let maxAttempts = 64
+    /// Size parameters (`.linear` cost) a world draws on average; the others keep their defaults.
+    static let movedSizes = 1.5
 
     /// The world of `seed` for `scenario` with `pinned` parameters kept; faults and outages too when
     /// `drawsFaults`. Nil when no draw satisfies the constraints with the pinned values (a bug in
@@ -28,11 +33,13 @@ public enum WorldDraw {
         return world
     }
 
-    /// The estimated cost of `values` against the defaults (product of `value / default` over `.linear` parameters).
+    /// The estimated cost of `values` against the defaults: the product of `value / default` over
+    /// `.linear` parameters drawn above their default (one drawn below never offsets another: fewer
+    /// seconds for as many actions is more contention, not less work).
     public static func cost(_ values: [String: Int], scenario: any Scenario) -> Double {
         scenario.parameters.reduce(1.0) { product, spec in
             guard spec.cost == .linear, let value = values[spec.name] else { return product }
-            return product * Double(max(value, 1)) / Double(max(spec.defaultValue, 1))
+            return product * max(1, Double(value) / Double(max(spec.defaultValue, 1)))
         }
     }
 
@@ -43,7 +50,12 @@ public enum WorldDraw {
         var cheapest: (values: [String: Int], cost: Double)?
         for _ in 0..<maxAttempts {
             var values = defaults.merging(pinned) { _, pin in pin }
-            for spec in scenario.parameters where pinned[spec.name] == nil && spec.drawn { values[spec.name] = value(spec, random: &random) }
+            let sizes = scenario.parameters.filter { $0.cost == .linear && pinned[$0.name] == nil && $0.drawn }.count
+            for spec in scenario.parameters where pinned[spec.name] == nil && spec.drawn {
+                // Sizes move together rarely: about `movedSizes` of them per world, each anywhere in its range.
+                if spec.cost == .linear && random.below(sizes * 1_000) >= Int(movedSizes * 1_000) { continue }
+                values[spec.name] = value(spec, random: &random)
+            }
             relate(&values, scenario: scenario, pinned: pinned, random: &random)
             let resolved = ScenarioParameters(values: values)
             guard scenario.constraints.allSatisfy({ $0.isMet(by: resolved) }), (try? scenario.validate(resolved)) != nil else { continue }
