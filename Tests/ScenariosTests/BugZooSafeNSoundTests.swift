@@ -14,8 +14,9 @@ import Testing
         let safeNSound = BugZoo.bugs.filter { $0.app == "safensound" }
         // The daily reminder's variants run on daily-reminder at its defaults.
         let reminder = safeNSound.filter { $0.variant.hasPrefix("reminder-") }
-        #expect(reminder.map(\.variant).sorted() == ["reminder-every-24h", "reminder-local-clock-match", "reminder-utc-time"])
-        #expect(reminder.allSatisfy { $0.scenario == "daily-reminder" && $0.parameters.isEmpty && $0.needs == "depth-1" })
+        #expect(reminder.map(\.variant).sorted() == ["reminder-every-24h", "reminder-local-clock-match", "reminder-query-first-page", "reminder-utc-time"])
+        #expect(reminder.allSatisfy { $0.scenario == "daily-reminder" && $0.parameters.isEmpty })
+        #expect(reminder.filter { $0.needs != "depth-1" }.map(\.variant) == ["reminder-query-first-page"], "the one world bug")
         let zoo = safeNSound.filter { !$0.variant.hasPrefix("reminder-") }
         #expect(zoo.map(\.variant).sorted() == ["contacts-fixed-at-check", "email-failure-marks-failed", "invalid-token-deactivates", "late-pre-notification", "no-heartbeat-recheck", "random-alert-id", "rate-limit-in-memory",
                                                "read-then-write-rate-limit", "reinstall-orphans-account", "rules-auth-not-null-only", "unclaimed-sender", "utc-email",

@@ -25,6 +25,8 @@ extension Rehearse {
         var output: String?
         @Option(name: .long, parsing: .singleValue, help: "Compare these strategies instead of random, pct:2, pct:3 and portfolio (repeatable), e.g. nonpreemptive.")
         var strategy: [String] = []
+        @Flag(name: .long, help: "Instead: compare how fuzz's worlds find each bug (default world, world swarm, guided; portfolio, faults swarmed, no bug parameters).")
+        var worlds = false
 
         func run() throws {
             try Limits.check(seeds, in: Limits.zooSeeds, option: "--seeds", limit: "zooSeeds")
@@ -47,6 +49,7 @@ extension Rehearse {
                     strategies.append(parsed)
                 }
             }
+            if worlds { return try compareWorlds(selected) }
             let strategyNames = strategies.map(\.description)
             print("zoo: \(seeds) seeds per bug and strategy, no swarm; per strategy: first failing seed / hits per 1,000 seeds")
             print((["bug", "app", "needs"] + strategyNames + ["shrunk decisions (before)", "story lines", "check"]).joined(separator: " | "))
@@ -74,6 +77,30 @@ extension Rehearse {
                 try AtomicFile.write(String(decoding: try encoder.encode(measurements), as: UTF8.self) + "\n", to: output)
             }
             if found < measurements.count { throw ExitCode(1) }
+        }
+
+        /// The worlds table: per bug, first failing seed / hits per 1,000 seeds for each world mode.
+        func compareWorlds(_ selected: [BugZoo.Bug]) throws {
+            print("zoo --worlds: \(seeds) seeds per bug and world, as fuzz runs them (portfolio, faults swarmed, no bug parameters); first failing seed / hits per 1,000 seeds")
+            print("bug | app | needs | default world | world swarm | guided")
+            var comparisons: [BugZoo.WorldComparison] = []
+            for entry in selected {
+                let comparison = try BugZoo.compareWorlds(entry, seeds: seeds, threads: jobs)
+                comparisons.append(comparison)
+                let cells = comparison.results.map { "\($0.firstFailure.map(String.init) ?? ">\(seeds)") / \(String(format: "%.0f", $0.hitsPerThousand))" }
+                print(([entry.variant, entry.app, entry.needs] + cells).joined(separator: " | "))
+                fflush(nil)
+            }
+            for (index, mode) in ["default world", "world swarm", "guided"].enumerated() {
+                let found = comparisons.compactMap { $0.results[index].firstFailure }.sorted()
+                print("\(mode): found \(found.count)/\(comparisons.count), median first failing seed \(found.isEmpty ? "-" : String(found[found.count / 2])), worst \(found.last.map(String.init) ?? "-")")
+            }
+            if let output {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                StaleTemporaryFiles.clean(beside: output)
+                try AtomicFile.write(String(decoding: try encoder.encode(comparisons), as: UTF8.self) + "\n", to: output)
+            }
         }
     }
 }

@@ -25,7 +25,8 @@ extension InspiredApp {
     /// holds (`placesRevision`), one server transaction per studio. A claimed studio keeps its
     /// owner and everything the owner manages; a duplicate or overlapping run changes nothing.
     func seedShadowStudios(places: InspiredPlaces) async throws {
-        for listing in places.listings(at: backend.env.clock.now) {
+        let listings = places.listings(at: backend.env.clock.now)
+        for listing in variant == .placesFirstPageOnly ? Array(listings.prefix(20)) : listings {
             let path = Self.studio(listing.studioId)
             let placesData: Fields = [
                 "name": .string(listing.name), "address": .string(listing.address), "rating": .double(listing.rating),

@@ -36,6 +36,9 @@ public enum InspiredVariant: String, AppVariant {
     /// profile pointing at nothing.
     case avatarDeleteThenUpload = "avatar-delete-then-upload"
 
+    /// `seedShadowStudios` reads one page of the Places search (Google returns 20 results a page)
+    /// and never asks for the next: an area with more than twenty studios seeds only twenty.
+    case placesFirstPageOnly = "places-first-page-only"
     /// One sentence on what this variant gets wrong.
     public var summary: String {
         switch self {
@@ -49,6 +52,7 @@ public enum InspiredVariant: String, AppVariant {
         case .reseedOverwritesClaim: return "A seeding run rewrites a claimed studio as a shadow: the owner loses it and their edits."
         case .avatarDeleteThenUpload: return "Avatar update deletes, then uploads: readers see a broken image; a failed upload leaves none."
         case .claimCheckThenWrite: return "Two owners claiming one studio at once are both told it is theirs; the last write wins."
+        case .placesFirstPageOnly: return "Shadow studios seeded from the first page of Places results: studios past the twentieth never appear."
         }
     }
 

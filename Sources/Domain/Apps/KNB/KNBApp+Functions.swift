@@ -77,6 +77,10 @@ extension KNBApp {
         }
         let users = deltas.keys.sorted()
         let amounts = users.map { deltas[$0]! }
+        if has(.totalPledgedFromHonor) {
+            try await pledgeFromHonor(event)
+            return
+        }
         if has(.totalPledgedIncrement) {
             for (user, amount) in zip(users, amounts) {
                 _ = try await firestore.merge(Self.userPath(user), ["totalPledged": .increment(.double(amount))])
@@ -89,6 +93,20 @@ extension KNBApp {
             for user in users { _ = try await tx.get(Self.userPath(user)) }
             for (user, amount) in zip(users, amounts) { tx.merge(Self.userPath(user), ["totalPledged": .increment(.double(amount))]) }
             tx.create(mark, ["honorId": .string(event.path.id)])
+        }
+    }
+
+    /// `total-pledged-from-honor`: the honor's current winner's totalPledged set to its current
+    /// bid, the previous winner's to 0, from the live honor in one server transaction.
+    private func pledgeFromHonor(_ event: TriggerEvent) async throws {
+        try await firestore.runTransaction { tx in
+            let honor = try await tx.get(event.path)
+            guard let current = honor["currentWinnerEmail"]?.stringValue else { return }
+            let previous = event.before["currentWinnerEmail"]?.stringValue.flatMap { $0 == current ? nil : $0 }
+            _ = try await tx.get(Self.userPath(current))
+            if let previous { _ = try await tx.get(Self.userPath(previous)) }
+            tx.merge(Self.userPath(current), ["totalPledged": .set(honor["currentBid"] ?? .double(0))])
+            if let previous { tx.merge(Self.userPath(previous), ["totalPledged": .set(.double(0))]) }
         }
     }
 

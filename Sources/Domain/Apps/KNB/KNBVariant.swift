@@ -83,6 +83,11 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
     /// client that skips the app stores a file of any size in the bucket.
     case storageRulesNoSizeCheck = "storage-rules-no-size-check"
 
+    /// totalPledged as the schema describes it, "the amount the user has pledged", kept as the
+    /// bid the user now wins on the honor that changed: set from the live honor in one server
+    /// transaction, so it is exact while an auction has one honor; a user winning two honors shows
+    /// only the last one's bid.
+    case totalPledgedFromHonor = "total-pledged-from-honor"
     /// One-line description of what the variant gets wrong.
     public var summary: String {
         switch self {
@@ -110,6 +115,7 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
         case .occasionsUpsertOnly: return "occasions sync upserts what it parsed and deletes nothing: a notice taken down stays in the app"
         case .storageRulesNoSizeCheck: return "storage rules without the 3 MB check: a client that skips the app's compression stores any size"
         case .kiddushDeleteClearsDate: return "booking delete clears the date's calendar entry unconditionally: a late trigger erases the rebooking's entry"
+        case .totalPledgedFromHonor: return "totalPledged set from the honor that changed: a user winning two honors shows only one"
         }
     }
 

@@ -24,7 +24,8 @@ extension SafeNSoundApp {
     public func sendDailyReminders(scheduledTime: Timestamp? = nil) async -> SafeNSoundReminderReport {
         let now = environment.clock.now
         var report = SafeNSoundReminderReport()
-        for user in await store.usersWithDailyReminder() {
+        let users = await store.usersWithDailyReminder()
+        for user in variant == .reminderQueryFirstPage ? Array(users.prefix(100)) : users {
             guard user.isActive, let time = user.dailyReminderTime else { continue }
             if variant == .reminderLocalClockMatch {
                 // Literal: "is it hh:mm there now?" on the tick's time, no record of what was sent (the

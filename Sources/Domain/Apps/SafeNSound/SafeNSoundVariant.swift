@@ -55,6 +55,9 @@ public enum SafeNSoundVariant: String, AppVariant {
     /// duplicated scheduler tick).
     case reminderLocalClockMatch = "reminder-local-clock-match"
 
+    /// `sendDailyReminders` queries users with a reminder in one page of 100 (`limit(100)`, the
+    /// query's batch) and never reads the next: users past the hundredth get no reminder.
+    case reminderQueryFirstPage = "reminder-query-first-page"
     /// One sentence on what this variant gets wrong (or, for `careful`, what it guarantees).
     public var summary: String {
         switch self {
@@ -92,6 +95,7 @@ public enum SafeNSoundVariant: String, AppVariant {
             return "The daily reminder comes at the chosen hour in UTC, not in the user's time zone."
         case .reminderLocalClockMatch:
             return "A reminder time the spring-forward skips is never sent that day; one the fall-back repeats is sent twice."
+        case .reminderQueryFirstPage: return "Daily reminders read one page of 100 users: users past the hundredth are never reminded."
         }
     }
 

@@ -119,6 +119,7 @@ public final class StampbookApp: Sendable {
                 // commit's version check would fail anyway, so retry now instead of asserting.
                 if collectors.contains(.string(userId)) { throw BackendError.aborted(.conflict("read a collector without a collected record mid-commit")) }
                 collectors.append(.string(userId))
+                if self.variant == .collectorsListCapped && collectors.count > 10 { collectors.removeFirst(collectors.count - 10) }
                 transaction.create(Self.collected(userId, stampId), recordFields)
                 transaction.set(Self.statistics(stampId), [
                     "totalCollectors": .int(Int64(collectors.count)), "collectorUserIds": .array(collectors),

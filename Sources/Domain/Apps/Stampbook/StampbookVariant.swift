@@ -33,6 +33,9 @@ public enum StampbookVariant: String, AppVariant {
     /// in `photoUrls`, so a photo whose upload failed is a URL to nothing.
     case photoErrorsPerTask = "photo-errors-per-task"
 
+    /// `collectorUserIds` as the profile's "recent collectors": the last ten ids, with
+    /// `totalCollectors` its count, so a stamp collected by more than ten users loses collectors.
+    case collectorsListCapped = "collectors-list-capped"
     /// One sentence on what this variant gets wrong.
     public var summary: String {
         switch self {
@@ -45,6 +48,7 @@ public enum StampbookVariant: String, AppVariant {
         case .commentCountIncrement: return "commentCount drifts from the comments on retried timeouts, and comments outlive a deleted post."
         case .followCountIncrement: return "A double-tapped follow counts one follow twice (followerCount drifts from the records)."
         case .photoErrorsPerTask: return "A photo upload that failed inside its task still gets its URL in photoUrls: a dangling URL."
+        case .collectorsListCapped: return "collectorUserIds keeps the last ten collectors and totalCollectors counts them: an eleventh collector drops one."
         }
     }
 

@@ -243,7 +243,7 @@ public final class UFreeApp: Sendable {
                 try await client.setData(Self.notification(friendId, id), notificationFields(.nudge, from: sender, to: friendId, at: now))
                 return
             }
-            let cooldown = nudgeCooldown
+            let cooldown = variant == .nudgeCooldownHalf ? nudgeCooldown / 2 : nudgeCooldown
             try await client.runTransaction { transaction in
                 let marker = try await transaction.get(Self.nudgeMarker(friendId, sender))
                 if let last = marker["lastNudgeAt"]?.timestampValue, now - last < cooldown {

@@ -122,7 +122,12 @@ public actor UFreeFriendsSchedule: DomainActor {
     }
 
     private func recomputeBadge(days: [UFreeDay]) async {
-        let computed = await store.heatmap(days: days)
+        var computed = await store.heatmap(days: days)
+        if app.variant == .heatmapOneWeek {
+            computed.days = computed.days.enumerated().map { index, day in
+                index < 7 ? day : UFreeHeatmapDay(day: day.day, freeCount: 0, partlyFreeCount: 0)
+            }
+        }
         if versioned && computed.version < badgeVersion {
             discarded += 1
             return

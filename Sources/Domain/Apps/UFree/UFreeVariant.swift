@@ -44,6 +44,13 @@ public enum UFreeVariant: String, AppVariant {
     /// store observer's fresh one and show the counts from before the refresh.
     case heatmapUnversionedPublish = "heatmap-unversioned-publish"
 
+    /// The nudge marker compared against half the cooldown ("rapid-tap protection: ignore taps
+    /// within 30 seconds" next to the 60 s cooldown): a storm shorter than 30 s never shows it;
+    /// two nudges 30–60 s apart both go out.
+    case nudgeCooldownHalf = "nudge-cooldown-half"
+    /// The who's-free heatmap computed for one week ("the heatmap shows the week"): a badge over
+    /// more than seven days counts nobody on the days past the seventh.
+    case heatmapOneWeek = "heatmap-one-week"
     /// One sentence on what this variant gets wrong.
     public var summary: String {
         switch self {
@@ -59,6 +66,8 @@ public enum UFreeVariant: String, AppVariant {
         case .badgeCountsEvents: return "Badge counted from listener events: a notification read on the user's other device stays counted."
         case .heatmapUnversionedPublish: return "Who's-free badge publishes unversioned: a recomputation that read the store before the background upsert overwrites the fresh one."
         case .lastArrivalWins: return "A status set offline on one device overwrites a newer one set on the user's other device when it syncs."
+        case .nudgeCooldownHalf: return "Nudge cooldown compared as 30 s: two nudges 30–60 s apart both go out."
+        case .heatmapOneWeek: return "Who's-free badge counts one week: days past the seventh show nobody free."
         }
     }
 

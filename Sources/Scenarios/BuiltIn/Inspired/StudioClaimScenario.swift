@@ -25,7 +25,7 @@ public struct StudioClaimScenario: FirebaseScenario {
     /// The operations whose latency it records.
     public let operations: [String] = ["claim", "edit"]
     /// The variants it should catch.
-    public let variants = ScenarioSupport.variants([InspiredVariant.reseedOverwritesClaim, .claimCheckThenWrite])
+    public let variants = ScenarioSupport.variants([InspiredVariant.reseedOverwritesClaim, .claimCheckThenWrite, .placesFirstPageOnly])
     /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
         Check.claimedHasOwner, Check.oneOwnerTold, Check.claimKept, Check.ownerEditKept, Check.everyPlaceSeeded,

@@ -29,7 +29,7 @@ public struct DailyReminderScenario: FirebaseScenario {
     /// The operations whose latency it records.
     public let operations: [String] = ["reminder", "settings"]
     /// The SafeNSound variants that get the daily reminder wrong (heartbeat-timeline does not run them).
-    static let reminderVariants: [SafeNSoundVariant] = [.reminderEvery24h, .reminderUTCTime, .reminderLocalClockMatch]
+    static let reminderVariants: [SafeNSoundVariant] = [.reminderEvery24h, .reminderUTCTime, .reminderLocalClockMatch, .reminderQueryFirstPage]
     /// The variants it should catch.
     public let variants = ScenarioSupport.variants(Self.reminderVariants)
     /// Its checks (`Check`), listed so a passing report still names them.

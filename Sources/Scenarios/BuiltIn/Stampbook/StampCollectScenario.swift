@@ -29,7 +29,8 @@ public struct StampCollectScenario: FirebaseScenario {
     public let operations: [String] = ["collect", "like", "unlike"]
     /// The variants it should catch.
     public let variants = [StampbookVariant.incrementCollectors.rawValue, StampbookVariant.blindLikeIncrement.rawValue,
-                                 StampbookVariant.likeDedupReentrant.rawValue, StampbookVariant.collectGuardReentrant.rawValue]
+                                 StampbookVariant.likeDedupReentrant.rawValue, StampbookVariant.collectGuardReentrant.rawValue,
+                                 StampbookVariant.collectorsListCapped.rawValue]
     /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
         Check.collectorsConsistent,

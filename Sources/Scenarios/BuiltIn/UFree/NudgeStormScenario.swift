@@ -32,7 +32,7 @@ public struct NudgeStormScenario: FirebaseScenario {
     /// The variants it should catch.
     public let variants = [
         UFreeVariant.clientTapGuardOnly.rawValue, UFreeVariant.utcToday.rawValue, UFreeVariant.nudgeGuardReentrant.rawValue,
-        UFreeVariant.badgeCountsEvents.rawValue,
+        UFreeVariant.badgeCountsEvents.rawValue, UFreeVariant.nudgeCooldownHalf.rawValue,
     ]
     /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [

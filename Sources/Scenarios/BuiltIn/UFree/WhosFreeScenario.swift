@@ -24,7 +24,7 @@ public struct WhosFreeScenario: FirebaseScenario {
     /// The operations whose latency it records.
     public let operations: [String] = ["refresh"]
     /// The variants it should catch.
-    public let variants = [UFreeVariant.heatmapUnversionedPublish.rawValue]
+    public let variants = [UFreeVariant.heatmapUnversionedPublish.rawValue, UFreeVariant.heatmapOneWeek.rawValue]
     /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [Check.badgeMatchesFriends, Check.storeMatchesServer, Check.refreshed]
 

@@ -135,7 +135,15 @@ public enum BugZoo {
         // recomputation must run before the view model publishes. Random needs ~2^-(2·rows)
         // luck; PCT needs one change point at the read (docs/zoo.md).
         Bug(variant: "heatmap-unversioned-publish", app: "ufree", scenario: "whos-free", needs: "decision:depth-2"),
-    ].filter { bug in (try? ScenarioRegistry.scenario(named: bug.scenario))?.variants.contains(bug.variant) ?? false }
+        // Bugs of a world: each needs a parameter away from its default, so the default world never
+        // shows it and a world swarm does (`needs: world:<what>`; docs/zoo.md, "World bugs").
+        Bug(variant: "total-pledged-from-honor", app: "knb", scenario: "auction-race", needs: "world:honors>=2"),
+        Bug(variant: "nudge-cooldown-half", app: "ufree", scenario: "nudge-storm", needs: "world:durationSeconds>30"),
+        Bug(variant: "heatmap-one-week", app: "ufree", scenario: "whos-free", needs: "world:days>7"),
+        Bug(variant: "collectors-list-capped", app: "stampbook", scenario: "stamp-collect", needs: "world:users>10"),
+        Bug(variant: "places-first-page-only", app: "inspired", scenario: "studio-claim", needs: "world:studios>20"),
+        Bug(variant: "reminder-query-first-page", app: "safensound", scenario: "daily-reminder", needs: "world:users>100"),
+    ].filter { bug in BuiltInScenarios.all.first { $0.name == bug.scenario }?.variants.contains(bug.variant) ?? false }
 
     /// The strategies the zoo compares, in table order.
     public static let strategies: [SchedulingStrategy] = [

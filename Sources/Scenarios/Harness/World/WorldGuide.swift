@@ -108,4 +108,11 @@ public struct GuideSample: Sendable, Hashable, Codable {
     public var world: World
     /// What it reached (`WorldGuide.keys`).
     public var keys: Set<String>
+
+    /// A sample of `seed`, which ran `world` and reached `keys`.
+    public init(seed: UInt64, world: World, keys: Set<String>) {
+        self.seed = seed
+        self.world = world
+        self.keys = keys
+    }
 }
