@@ -10,9 +10,20 @@ extension Rehearse {
             for scenario in ScenarioRegistry.all {
                 print("\(scenario.name): \(scenario.summary)")
                 for parameter in scenario.parameters {
-                    print("  --param \(parameter.name)=\(parameter.defaultValue)  (\(parameter.minimum)...\(parameter.maximum)) \(parameter.summary)")
+                    var notes: [String] = []
+                    if parameter.cost == .linear { notes.append("size") }
+                    if !parameter.notable.isEmpty { notes.append("notable \(parameter.notable.map(String.init).joined(separator: ", "))") }
+                    if !parameter.drawn { notes.append("never drawn") }
+                    print("  --param \(parameter.name)=\(parameter.defaultValue)  (\(parameter.minimum)...\(parameter.maximum)\(notes.isEmpty ? "" : "; " + notes.joined(separator: "; "))) \(parameter.summary)")
+                }
+                if !scenario.constraints.isEmpty {
+                    print("  constraints: \(scenario.constraints.map(\.description).joined(separator: "; "))")
                 }
                 print("  variants: \(scenario.variants.joined(separator: ", "))")
+                let knobs = scenario.worldKnobs
+                if !knobs.isEmpty {
+                    print("  world knobs: --fault \(knobs.faults.map { "\($0.name) (\($0.defaultRate), up to \($0.ceiling))" }.joined(separator: ", ")); --outage \(knobs.outages.joined(separator: ", "))")
+                }
             }
         }
     }
