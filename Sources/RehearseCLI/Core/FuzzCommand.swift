@@ -63,6 +63,8 @@ extension Rehearse {
             var initial: SweepResult
             var pending: [SeedRange]
             var build: BuildFingerprint
+            /// An earlier sweep's result file this sweep replaces (not resumed).
+            var replaces: Bool = false
         }
 
         func run() throws {
@@ -107,7 +109,8 @@ extension Rehearse {
             runner.world = world
             return Plan(
                 range: range, selection: selection, runner: runner, resultPath: resultPath, failureDirectory: failureDirectory,
-                initial: initial, pending: Self.gaps(in: range, done: initial.ranges), build: build)
+                initial: initial, pending: Self.gaps(in: range, done: initial.ranges), build: build,
+                replaces: !resume && FileManager.default.fileExists(atPath: resultPath))
         }
 
         /// Runs the pending seeds (in worker processes, or here with --in-process), recording each.
@@ -115,6 +118,7 @@ extension Rehearse {
             let remaining = plan.pending.reduce(0) { $0 + $1.count }
             let template = plan.runner.template
             print("\(ScenarioRegistry.commandName) fuzz \(scenario) seeds=\(plan.range)\(plan.selection.map { " shard=\($0.label) of \(seeds)" } ?? "") strategy=\(template.strategy) variant=\(template.variant ?? "careful") world=\(world) swarm=\(swarm ? "on" : "off") determinism=\(determinismEvery == 0 ? "off" : "1/\(determinismEvery)") build=\(plan.build)\(resume ? " resuming: \(plan.initial.seedsRun) done, \(remaining) to run" : "")")
+            if plan.replaces { print("replacing \(plan.resultPath), an earlier sweep's result (--resume continues it; --result writes elsewhere)") }
             let progress = ProgressBar(total: remaining, label: "fuzz \(scenario)", quiet: options.quiet)
             defer { progress.finish() }
             guard remaining > 0 else { return }

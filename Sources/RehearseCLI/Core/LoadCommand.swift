@@ -33,11 +33,16 @@ extension Rehearse {
         func run() throws {
             try ReportDirectory.check(reportDir)
             let request = try options.request(scenario: scenario, variant: variant)
-            if !quiet { print("\(ScenarioRegistry.commandName) load \(request.scenario) \(request.modelDescription) on \(Self.where(request))") }
+            if !quiet {
+                print("\(ScenarioRegistry.commandName) load \(request.scenario) \(request.modelDescription) on \(Self.where(request))")
+                if let profile = LoadProfile.named(request.scenario) { print("  set-up (not timed): \(profile.users) users, \(profile.summary)") }
+                fflush(nil)
+            }
             let started = ContinuousClock.now  // wall clock on purpose: printed, never in the report
             let report = Self.execute(request)
             let folder = try ReportWriter.write(report, trace: [], to: reportDir)
             if !quiet {
+                if let setup = report.load?.setupNanoseconds { print("  set-up took \(ReportFormat.duration(setup)) wall before the first arrival") }
                 Self.printSummary(report)
                 if request.clock == .virtual {
                     print("  simulated in \(String(format: "%.2f", Double((ContinuousClock.now - started).components.seconds) + Double((ContinuousClock.now - started).components.attoseconds) / 1e18)) s wall, \(report.steps) steps, trace \(report.traceHash)")

@@ -23,7 +23,7 @@ extension Rehearse {
         func run() throws {
             try ReportDirectory.check(reportDir)
             let data: Data
-            do { data = try InputFile.read(artifact) } catch { throw InputError.fail(error.description) }
+            do { data = try InputFile.read(artifact, limit: ScenarioLimits.maxArtifactBytes) } catch { throw InputError.fail(error.description) }
             let failure: FailureArtifact?
             do { failure = try FailureArtifact.decode(data, path: artifact) } catch { throw InputError.fail(error.description) }
             if let failure { return try replay(failure) }

@@ -23,7 +23,7 @@ extension Rehearse {
                 do { try AtomicFile.refuseUnusualTarget(output) } catch { throw InputError.fail("--output: \(error.description)") }
             }
             let data: Data
-            do { data = try InputFile.read(artifact) } catch { throw InputError.fail(error.description) }
+            do { data = try InputFile.read(artifact, limit: ScenarioLimits.maxArtifactBytes) } catch { throw InputError.fail(error.description) }
             let failure: FailureArtifact
             var request: RunRequest
             do {

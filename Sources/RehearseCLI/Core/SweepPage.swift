@@ -23,7 +23,7 @@ enum SweepPage {
                 stories.append(.init(seed: failure.seed, lines: shrunk.artifact.story, shrunkArtifact: shrunk.path))
                 continue
             }
-            guard let path = failure.artifact, let data = try? InputFile.read(path),
+            guard let path = failure.artifact, let data = try? InputFile.read(path, limit: ScenarioLimits.maxArtifactBytes),
                   let artifact = try? FailureArtifact.decode(data, path: path) else { continue }
             stories.append(.init(seed: failure.seed, lines: artifact.story))
         }

@@ -324,15 +324,19 @@ public struct CheckInEvent: Sendable, Equatable {
         }
     }
 
-    /// IANA region names (`Area/Location`, plus `UTC`) that Foundation knows; abbreviations
-    /// (PST, EST) and POSIX-style names (EST5EDT) are refused: they are ambiguous or not what
+    /// IANA region names (`Area/Location`, plus `UTC`) that the system's time-zone database has,
+    /// aliases included (`Asia/Kolkata` and `Asia/Calcutta` alike); abbreviations (PST, EST) and
+    /// POSIX-style names (EST5EDT) are refused: they are ambiguous or not what
     /// `TimeZone.current.identifier` sends.
     static func isIANAZone(_ identifier: String) -> Bool {
-        guard identifier == "UTC" || (identifier.contains("/") && !identifier.hasPrefix("/") && !identifier.hasSuffix("/")) else { return false }
-        return ianaZones.contains(identifier) || (identifier == "UTC" && TimeZone(identifier: "UTC") != nil)
+        if identifier == "UTC" { return TimeZone(identifier: "UTC") != nil }
+        guard identifier.contains("/"), !identifier.hasPrefix("/"), !identifier.hasSuffix("/"), !identifier.contains("//"),
+              identifier.utf8.count <= 64,
+              identifier.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "/_+-".contains($0)) }),
+              !identifier.hasPrefix("posix/"), !identifier.hasPrefix("right/")
+        else { return false }
+        return TimeZone(identifier: identifier) != nil
     }
-
-    private static let ianaZones = Set(TimeZone.knownTimeZoneIdentifiers)
 
     /// `local@domain.tld` without spaces, commas, quotes or angle brackets, at most 254 characters.
     static func isEmail(_ text: Substring) -> Bool {

@@ -6,8 +6,9 @@ import Sim
 /// a directory or a FIFO (never opened, so never a hang), too large, not JSON, or which field is
 /// missing or of the wrong type, instead of the decoder's raw text.
 public enum InputFile {
-    /// The bytes of the regular file at `path` (at most `ScenarioLimits.maxInputBytes`).
-    public static func read(_ path: String) throws(ScenarioError) -> Data {
+    /// The bytes of the regular file at `path` (at most `limit` bytes: `ScenarioLimits.maxInputBytes`
+    /// for event logs, `ScenarioLimits.maxArtifactBytes` for reports, artifacts and sweep results).
+    public static func read(_ path: String, limit: Int = ScenarioLimits.maxInputBytes) throws(ScenarioError) -> Data {
         guard !path.isEmpty else { throw .unreadableArtifact(path: "''", reason: "the path is empty") }
         var status = stat()
         guard stat(path, &status) == 0 else {
@@ -17,8 +18,9 @@ public enum InputFile {
         guard kind == S_IFREG else {
             throw .unreadableArtifact(path: path, reason: "it is \(AtomicFile.describe(kind)), not a regular file")
         }
-        guard status.st_size <= ScenarioLimits.maxInputBytes else {
-            throw .unreadableArtifact(path: path, reason: "it has \(status.st_size) bytes; the limit is \(ScenarioLimits.maxInputBytes) (ScenarioLimits.maxInputBytes)")
+        guard status.st_size <= limit else {
+            let name = limit == ScenarioLimits.maxArtifactBytes ? "maxArtifactBytes" : "maxInputBytes"
+            throw .unreadableArtifact(path: path, reason: "it has \(status.st_size) bytes; the limit is \(limit) (ScenarioLimits.\(name))")
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw .unreadableArtifact(path: path, reason: access(path, R_OK) != 0 ? String(cString: strerror(errno)) : "cannot open it")

@@ -10,6 +10,9 @@ public enum ScenarioLimits {
     public static let maxSweepSeeds = 1_000_000
     /// Bytes of one input file (report, artifact, shard result, event log) read into memory.
     public static let maxInputBytes = 256 << 20
+    /// Largest report, failure artifact or sweep result read back (`replay`, `shrink`, `merge`,
+    /// `compare`): the largest a run writes is a few MB, and decoding this much takes seconds.
+    public static let maxArtifactBytes = 32 << 20
     /// The largest latency a threshold may name: one year (thresholds are in nanoseconds, and a
     /// simulated run is bounded far below this anyway).
     public static let maxThresholdNanoseconds: UInt64 = 365 * 24 * 3_600 * 1_000_000_000

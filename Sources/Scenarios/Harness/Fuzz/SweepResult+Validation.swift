@@ -5,7 +5,7 @@ extension SweepResult {
     /// Reads a shard result file and validates it (`validate`): every problem is one line
     /// naming the file.
     public static func read(_ path: String) throws(ScenarioError) -> SweepResult {
-        let data = try InputFile.read(path)
+        let data = try InputFile.read(path, limit: ScenarioLimits.maxArtifactBytes)
         try InputFile.requireSchemaVersion(data, path: path, expected: currentSchemaVersion, what: "a sweep result")
         let result = try InputFile.decode(SweepResult.self, from: data, path: path, what: "a sweep result")
         if let problem = result.problem() {

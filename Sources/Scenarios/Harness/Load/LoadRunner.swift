@@ -27,10 +27,13 @@ public enum LoadRunner {
     static func runWall(_ request: LoadRequest) async -> RunReport {
         let profile = profile(request)
         let epoch = Int64(Date().timeIntervalSince1970 * 1e9)  // wall clock on purpose (see the top of this file)
+        let setupStart = ContinuousClock.now  // wall clock on purpose: how long the untimed set-up took
         let world = await profile.setUp(LoadProfile.Environment(seed: request.seed, variant: request.variant, clock: .wall, epochUnixNanoseconds: epoch))
+        let setup = setupStart.duration(to: .now)
         let metrics = LoadMetrics(span: span(request))
         let elapsed = await LoadDriver(request: request, users: profile.users, workload: world.workload, clock: world.clock, metrics: metrics, taskExecutor: world.taskExecutor).run()
         var report = report(request, metrics.snapshot, elapsed: elapsed, cores: ProcessInfo.processInfo.activeProcessorCount)
+        report.load?.setupNanoseconds = UInt64(max(0, setup.components.seconds)) * 1_000_000_000 + UInt64(max(0, setup.components.attoseconds / 1_000_000_000))
         report.faults = observations(world).faults
         report.coverage = observations(world).coverage
         return report

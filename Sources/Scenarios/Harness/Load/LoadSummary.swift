@@ -41,4 +41,7 @@ public struct LoadSummary: Sendable, Hashable, Codable {
     public var abandoned: Int
     /// Cores the run could use (1 on the simulator).
     public var cores: Int
+    /// Wall time of the profile's set-up before the first arrival (users signed up, data seeded;
+    /// not timed as load); absent for virtual runs.
+    public var setupNanoseconds: UInt64?
 }

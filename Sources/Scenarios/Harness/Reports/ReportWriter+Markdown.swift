@@ -12,7 +12,7 @@ extension ReportWriter {
         lines.append("- clock: \(report.clockKind)\(report.clock == .wall ? " (load mode: real runtime, wall-clock latency; not reproducible by seed)" : report.load != nil ? " (load mode on the simulator: reproducible by seed)" : "")")
         if let load = report.load {
             let errors = load.errors.keys.sorted().map { "\($0)=\(load.errors[$0]!)" }.joined(separator: " ")
-            lines.append("- load: \(load.description); \(load.iterationsCompleted)/\(load.iterationsStarted) iterations, offered \(String(format: "%.1f", load.achievedRatePerSecond))/s, throughput \(String(format: "%.1f", load.throughputPerSecond))/s on \(load.cores) cores; failed operations: \(errors.isEmpty ? "none" : errors); dropped iterations (max-vus \(load.maxVUs) running): \(load.droppedIterations); peak in flight: \(load.peakInFlight)")
+            lines.append("- load: \(load.description); \(load.iterationsCompleted)/\(load.iterationsStarted) iterations, offered \(String(format: "%.1f", load.achievedRatePerSecond))/s, throughput \(String(format: "%.1f", load.throughputPerSecond))/s on \(load.cores) cores; failed operations: \(errors.isEmpty ? "none" : errors); dropped iterations (max-vus \(load.maxVUs) running): \(load.droppedIterations); peak in flight: \(load.peakInFlight)\(load.setupNanoseconds.map { "; set-up before the first arrival (not timed): \(ReportFormat.duration($0))" } ?? "")")
         }
         lines.append("- build: \(report.build.compiler) \(report.build.configuration) @ \(report.build.commit)")
         if !report.notChecked.isEmpty {

@@ -32,7 +32,7 @@ public enum ReportWriter {
 
     /// Reads a report (or failure artifact) written by `writeJSON`.
     public static func read(_ path: String) throws(ScenarioError) -> RunReport {
-        let data = try InputFile.read(path)
+        let data = try InputFile.read(path, limit: ScenarioLimits.maxArtifactBytes)
         try InputFile.requireSchemaVersion(data, path: path, expected: RunReport.currentSchemaVersion, what: "a Rehearsal report")
         return try InputFile.decode(RunReport.self, from: data, path: path, what: "a Rehearsal report")
     }
