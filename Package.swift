@@ -48,6 +48,7 @@ let package = Package(
         .target(
             name: "Sim",
             dependencies: [
+                "SimSyscall",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ]
@@ -55,6 +56,8 @@ let package = Package(
             // scheduler's hot stored properties are `@exclusivity(unchecked)` instead (it is
             // single-threaded by construction, so dynamic exclusivity checks there buy nothing).
         ),
+        // `syscall(2)` for the process, so the standard library's getrandom call is seen (C: variadic).
+        .target(name: "SimSyscall", path: "Sources/SimSyscall"),
         .target(name: "KernelWorkloads", dependencies: ["Sim"]),
         // The system zlib: HdrHistogram's standard compressed encoding (sweep files) is zlib-deflated.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),

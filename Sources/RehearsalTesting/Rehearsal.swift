@@ -36,33 +36,101 @@ public enum Rehearsal {
 
     // MARK: Closures
 
+    /// Limits of a sweep's runs: a livelock ends within a million steps (about a second), an endless
+    /// sleep loop within a virtual day, work from a real thread is an escape, and a job that runs
+    /// 30 s of wall time without returning (a loop without an `await`) stops the process, naming it.
+    public static let defaultLimits = RunLimits(maxSteps: 1_000_000, maxVirtualNanoseconds: 24 * 3_600 * 1_000_000_000, strict: true, stuckJobSeconds: 30)
+
+    /// One seed in this many (by a hash of the seed) runs twice and must give the same trace.
+    public static let defaultDeterminismEvery = 10
+
     /// Runs `body` as the root task of a simulation for every seed × strategy until one fails
-    /// (the body throws, deadlocks, escapes or hits a limit); shrinks that failure's decisions,
-    /// records a test issue describing it and returns it (nil: every run passed).
+    /// (the body throws, deadlocks, escapes or hits a limit) or a sampled seed runs differently
+    /// twice (nondeterminism); shrinks the failure's decisions, records a test issue describing it
+    /// and returns it (nil: every run passed).
     @discardableResult
     public static func sweep(
         seeds: Range<UInt64> = 0..<100,
         strategies: [SchedulingStrategy] = defaultStrategies,
         timingWindowNanoseconds: UInt64 = defaultTimingWindowNanoseconds,
+        limits: RunLimits = defaultLimits,
+        determinismEvery: Int = defaultDeterminismEvery,
         maxShrinkRuns: Int = defaultMaxShrinkRuns,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         _ body: @escaping @Sendable () async throws -> Void
     ) -> RehearsalFailure? {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         guard virtualTimeInEffect(at: location) else { return nil }
+        let failure = find(seeds: seeds, strategies: strategies, timingWindowNanoseconds: timingWindowNanoseconds, limits: limits,
+                           determinismEvery: determinismEvery, maxShrinkRuns: maxShrinkRuns, body)
+        if let failure { Issue.record(Comment(rawValue: failure.description), sourceLocation: location) }
+        return failure
+    }
+
+    /// A sweep that must find a failure: returns it without recording it, and records a test issue
+    /// when nothing was simulated (the linker setting is missing), when every run passed, or when
+    /// the failure found does not satisfy `matching` (another bug). Use it for a test that shows a
+    /// bug is caught; never wrap `sweep` in `withKnownIssue`, which also swallows "nothing ran".
+    @discardableResult
+    public static func expectFailure(
+        seeds: Range<UInt64> = 0..<100,
+        strategies: [SchedulingStrategy] = defaultStrategies,
+        timingWindowNanoseconds: UInt64 = defaultTimingWindowNanoseconds,
+        limits: RunLimits = defaultLimits,
+        maxShrinkRuns: Int = defaultMaxShrinkRuns,
+        matching: (RehearsalFailure) -> Bool = { _ in true },
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        _ body: @escaping @Sendable () async throws -> Void
+    ) -> RehearsalFailure? {
+        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        guard virtualTimeInEffect(at: location) else { return nil }
+        let failure = find(seeds: seeds, strategies: strategies, timingWindowNanoseconds: timingWindowNanoseconds, limits: limits,
+                           determinismEvery: 0, maxShrinkRuns: maxShrinkRuns, body)
+        return expected(failure, runs: seeds.count * strategies.count, matching: matching, at: location)
+    }
+
+    /// Records what is wrong with an expected failure (none, or not the one expected), or returns it.
+    static func expected(_ failure: RehearsalFailure?, runs: Int, matching: (RehearsalFailure) -> Bool, at location: SourceLocation) -> RehearsalFailure? {
+        guard let failure else {
+            Issue.record(Comment(rawValue: "expected a failure, but all \(runs) runs passed"), sourceLocation: location)
+            return nil
+        }
+        guard matching(failure) else {
+            Issue.record(Comment(rawValue: "expected a particular failure, found another:\n\(failure.description)"), sourceLocation: location)
+            return nil
+        }
+        return failure
+    }
+
+    /// The first failure of a closure sweep, shrunk (nil: every run passed).
+    static func find(
+        seeds: Range<UInt64>, strategies: [SchedulingStrategy], timingWindowNanoseconds: UInt64, limits: RunLimits,
+        determinismEvery: Int, maxShrinkRuns: Int, _ body: @escaping @Sendable () async throws -> Void
+    ) -> RehearsalFailure? {
         for seed in seeds {
             for strategy in strategies {
-                let configuration = SimulationConfiguration(
-                    seed: seed, strategy: strategy, timingWindowNanoseconds: timingWindowNanoseconds)
+                let configuration = limits.apply(to: SimulationConfiguration(seed: seed, strategy: strategy, timingWindowNanoseconds: timingWindowNanoseconds))
                 let result = Simulation.run(configuration, body)
-                guard !result.outcome.isSuccess else { continue }
-                let failure = shrink(result, maxRuns: maxShrinkRuns, body)
-                Issue.record(Comment(rawValue: failure.description), sourceLocation: location)
-                return failure
+                if !result.outcome.isSuccess { return shrink(result, maxRuns: maxShrinkRuns, body) }
+                if SweepRunner.isDeterminismSample(seed, every: determinismEvery) {
+                    let verdict = DeterminismCheck.check(configuration, body)
+                    if !verdict.isDeterministic { return nondeterministic(verdict, configuration) }
+                }
             }
         }
         return nil
     }
+
+    /// A nondeterminism finding: the first divergent trace entry and the usual causes.
+    static func nondeterministic(_ verdict: DeterminismCheck.Verdict, _ configuration: SimulationConfiguration) -> RehearsalFailure {
+        RehearsalFailure(
+            seed: configuration.seed, strategy: configuration.strategy.description, timingWindowNanoseconds: configuration.timingWindowNanoseconds,
+            message: "nondeterministic: the same seed ran differently twice (\(verdict.summary)); " + likelyCauses,
+            decisions: [], preemptionsBefore: 0, preemptionsAfter: 0, replayCall: "(none: a nondeterministic body does not replay)")
+    }
+
+    /// What makes a body nondeterministic, for the messages that report it.
+    static let likelyCauses = "likely causes: system randomness (Int.random(in:) or .shuffled() without `using:`, UUID(), SystemRandomNumberGenerator: use Simulation.random), work on a real thread (DispatchQueue, a thread pool), or iteration over a Set or Dictionary built in another order"
 
     /// Runs `body` once, replaying `decisions` at `seed` (what a sweep's failure prints); records
     /// a test issue when the run fails (so a test that reproduces a bug fails until it is fixed)
@@ -70,19 +138,20 @@ public enum Rehearsal {
     @discardableResult
     public static func replay(
         seed: UInt64, decisions: [UInt32], timingWindowNanoseconds: UInt64 = defaultTimingWindowNanoseconds,
+        limits: RunLimits = defaultLimits, build: String? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         _ body: @escaping @Sendable () async throws -> Void
     ) -> SimulationResult<Void>? {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         guard virtualTimeInEffect(at: location) else { return nil }
-        let configuration = SimulationConfiguration(
-            seed: seed, strategy: .replay(decisions: decisions), timingWindowNanoseconds: timingWindowNanoseconds)
+        let configuration = limits.apply(to: SimulationConfiguration(
+            seed: seed, strategy: .replay(decisions: decisions), timingWindowNanoseconds: timingWindowNanoseconds))
         let result = Simulation.run(configuration, body)
         if !result.outcome.isSuccess {
             Issue.record(Comment(rawValue: "replayed seed \(seed): \(result.outcome)"), sourceLocation: location)
         }
         if let divergence = result.replayDivergence {
-            Issue.record(Comment(rawValue: "the decisions log does not fit this body any more: \(divergence)"), sourceLocation: location)
+            Issue.record(Comment(rawValue: buildNote(build) + "the decisions log does not fit this body any more: \(divergence)"), sourceLocation: location)
         }
         return result
     }
@@ -107,20 +176,50 @@ public enum Rehearsal {
         }
         let window = failed.configuration.timingWindowNanoseconds
         let windowArgument = window == defaultTimingWindowNanoseconds ? "" : ", timingWindowNanoseconds: \(window)"
+        // A failure that does not come back when its own log replays is the body's nondeterminism.
+        let message = final.outcome.kind == kind
+            ? final.outcome.description
+            : "nondeterministic: seed \(failed.configuration.seed) failed once (\(failed.outcome)) but its replay ended \(final.outcome.kind); " + likelyCauses
         return RehearsalFailure(
             seed: failed.configuration.seed, strategy: failed.configuration.strategy.description,
-            timingWindowNanoseconds: window, message: final.outcome.description, decisions: decisions,
+            timingWindowNanoseconds: window, message: message, decisions: decisions,
             preemptionsBefore: DecisionShrinker.preemptions(failed.decisions),
             preemptionsAfter: DecisionShrinker.preemptions(decisions),
-            replayCall: "Rehearsal.replay(seed: \(failed.configuration.seed), decisions: \(RehearsalFailure.literal(decisions))\(windowArgument)) { … }")
+            replayCall: "Rehearsal.replay(seed: \(failed.configuration.seed), decisions: \(RehearsalFailure.literal(decisions))\(windowArgument)\(limitsArgument(failed.configuration))) { … }",
+            build: currentBuild)
+    }
+
+    /// This binary, as a failure names the build that found it: a schedule belongs to one binary.
+    public static let currentBuild = "swift \(BuildFingerprint.compilerVersion), \(BuildFingerprint.buildConfiguration), binary \(BuildFingerprint.executableBuildID?.prefix(12) ?? "unknown")"
+
+    /// What a replay that did not reproduce says first when another build found the schedule.
+    static func buildNote(_ foundBy: String?) -> String {
+        guard let foundBy, foundBy != currentBuild else { return "" }
+        return "this schedule was found by \(foundBy); this is \(currentBuild): a schedule belongs to one binary (the optimizer merges or drops actor hops, so a debug and a release build schedule differently). "
+    }
+
+    /// `, limits: …` for a replay call when the sweep's limits were not the defaults.
+    static func limitsArgument(_ configuration: SimulationConfiguration) -> String {
+        let limits = RunLimits(
+            maxSteps: configuration.limits.maxSteps, maxVirtualNanoseconds: configuration.limits.maxVirtualNanoseconds,
+            strict: configuration.strict, stuckJobSeconds: configuration.stuckJobLimit.map { Int($0.components.seconds) })
+        guard limits != defaultLimits else { return "" }
+        return ", limits: " + literal(limits)
+    }
+
+    /// `limits` as Swift code.
+    static func literal(_ limits: RunLimits) -> String {
+        "RunLimits(maxSteps: \(limits.maxSteps), maxVirtualNanoseconds: \(limits.maxVirtualNanoseconds), strict: \(limits.strict), stuckJobSeconds: \(limits.stuckJobSeconds.map(String.init) ?? "nil"))"
     }
 
     // MARK: Scenarios
 
     /// Runs `scenario` through the same runner as `rehearse run` for every seed × strategy until
-    /// one fails (a violated Always/Eventually check, a kernel failure, a missed threshold);
-    /// shrinks it as `rehearse shrink` does (parameters toward their minimums, then decisions),
-    /// records a test issue and returns it. Registers the scenario (`ScenarioRegistry.register`).
+    /// one fails (a violated Always/Eventually check, a kernel failure, a missed threshold) or a
+    /// sampled seed runs differently twice; shrinks it as `rehearse shrink` does (parameters toward
+    /// their minimums, then decisions), records a test issue and returns it. Registers the scenario
+    /// (`ScenarioRegistry.register`). `executable` names the program whose `Rehearse.main` lists
+    /// the scenario, for the printed command line (a built-in scenario's is `rehearse`).
     @discardableResult
     public static func sweep<S: Scenario>(
         _ scenario: S,
@@ -129,38 +228,64 @@ public enum Rehearsal {
         parameters: [String: Int] = [:],
         variant: String? = nil,
         thresholds: [String] = [],
+        limits: RunLimits = defaultLimits,
+        determinismEvery: Int = defaultDeterminismEvery,
         maxShrinkRuns: Int = defaultMaxShrinkRuns,
+        executable: String? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) -> RehearsalFailure? {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         guard virtualTimeInEffect(at: location) else { return nil }
+        let plan = ScenarioSweep(
+            seeds: seeds, strategies: strategies, parameters: parameters, variant: variant, thresholds: thresholds, limits: limits,
+            determinismEvery: determinismEvery, maxShrinkRuns: maxShrinkRuns, executable: executable)
         do throws(ScenarioError) {
-            try ScenarioRegistry.register([scenario])
-            let parsedThresholds = try thresholds.map { (text: String) throws(ScenarioError) in try Threshold(parsing: text) }
-            for seed in seeds {
-                for strategy in strategies {
-                    let request = RunRequest(
-                        scenario: scenario.name, seed: seed, strategy: strategy, parameters: parameters, variant: variant,
-                        thresholds: parsedThresholds)
-                    let report = try ScenarioRunner.execute(request).report
-                    guard !report.passed else { continue }
-                    let failure = try shrink(scenario, request, failed: report, maxRuns: maxShrinkRuns)
-                    Issue.record(Comment(rawValue: failure.description), sourceLocation: location)
-                    return failure
-                }
-            }
+            let failure = try plan.find(scenario)
+            if let failure { Issue.record(Comment(rawValue: failure.description), sourceLocation: location) }
+            return failure
         } catch {
             Issue.record(Comment(rawValue: "bad input: \(error)"), sourceLocation: location)
+            return nil
         }
-        return nil
+    }
+
+    /// A scenario sweep that must find a failure (see the closure `expectFailure`): returns it
+    /// without recording it; records a test issue when nothing was simulated, every run passed,
+    /// or the failure does not satisfy `matching`.
+    @discardableResult
+    public static func expectFailure<S: Scenario>(
+        _ scenario: S,
+        seeds: Range<UInt64> = 0..<100,
+        strategies: [SchedulingStrategy] = defaultStrategies,
+        parameters: [String: Int] = [:],
+        variant: String? = nil,
+        thresholds: [String] = [],
+        limits: RunLimits = defaultLimits,
+        maxShrinkRuns: Int = defaultMaxShrinkRuns,
+        executable: String? = nil,
+        matching: (RehearsalFailure) -> Bool = { _ in true },
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) -> RehearsalFailure? {
+        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        guard virtualTimeInEffect(at: location) else { return nil }
+        let plan = ScenarioSweep(
+            seeds: seeds, strategies: strategies, parameters: parameters, variant: variant, thresholds: thresholds, limits: limits,
+            determinismEvery: 0, maxShrinkRuns: maxShrinkRuns, executable: executable)
+        do throws(ScenarioError) {
+            return expected(try plan.find(scenario), runs: seeds.count * strategies.count, matching: matching, at: location)
+        } catch {
+            Issue.record(Comment(rawValue: "bad input: \(error)"), sourceLocation: location)
+            return nil
+        }
     }
 
     /// Replays one run of `scenario` (what a scenario sweep's failure prints) through the runner;
-    /// records a test issue when it fails. Returns its report.
+    /// records a test issue when it fails, or when the log does not fit (saying first when another
+    /// build found it). Returns its report.
     @discardableResult
     public static func replay<S: Scenario>(
         _ scenario: S, seed: UInt64, strategy: String = "random", parameters: [String: Int] = [:], variant: String? = nil,
-        decisions: [UInt32],
+        decisions: [UInt32], limits: RunLimits = defaultLimits, build: String? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) -> RunReport? {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -168,47 +293,22 @@ public enum Rehearsal {
         do throws(ScenarioError) {
             try ScenarioRegistry.register([scenario])
             guard let parsed = SchedulingStrategy(parsing: strategy) else { throw .malformedStrategy(strategy) }
-            let request = RunRequest(
+            var request = RunRequest(
                 scenario: scenario.name, seed: seed, strategy: parsed, parameters: parameters, variant: variant, decisions: decisions)
+            request.limits = limits
             let execution = try ScenarioRunner.execute(request)
             if !execution.report.passed {
                 let message = execution.report.failure?.message ?? execution.report.outcomeDetail
                 Issue.record(Comment(rawValue: "replayed \(scenario.name) seed \(seed): \(message)"), sourceLocation: location)
             }
             if let divergence = execution.replayDivergence {
-                Issue.record(Comment(rawValue: "the decisions log does not fit this scenario any more: \(divergence)"), sourceLocation: location)
+                Issue.record(Comment(rawValue: buildNote(build) + "the decisions log does not fit this scenario any more: \(divergence)"), sourceLocation: location)
             }
             return execution.report
         } catch {
             Issue.record(Comment(rawValue: "bad input: \(error)"), sourceLocation: location)
             return nil
         }
-    }
-
-    /// Shrinks a failing scenario run with `FailureShrinker` and describes the result.
-    static func shrink<S: Scenario>(
-        _ scenario: S, _ request: RunRequest, failed: RunReport, maxRuns: Int
-    ) throws(ScenarioError) -> RehearsalFailure {
-        let shrunk = try FailureShrinker.shrink(request, maxRuns: maxRuns)
-        let report = shrunk.execution.report
-        let artifact = shrunk.artifact
-        var arguments = ["seed: \(report.seed)", "strategy: \"\(report.strategy)\""]
-        let changed = shrunk.request.parameters.keys.sorted().filter { shrunk.request.parameters[$0] != nil }
-        if !changed.isEmpty {
-            arguments.append("parameters: [" + changed.map { "\"\($0)\": \(shrunk.request.parameters[$0]!)" }.joined(separator: ", ") + "]")
-        }
-        if let variant = report.variant { arguments.append("variant: \"\(variant)\"") }
-        arguments.append("decisions: \(RehearsalFailure.literal(artifact.decisions))")
-        return RehearsalFailure(
-            seed: report.seed, strategy: report.strategy, timingWindowNanoseconds: report.timingWindowNanoseconds ?? 0,
-            message: report.failure?.message ?? report.outcomeDetail, decisions: artifact.decisions,
-            preemptionsBefore: artifact.shrink?.preemptionsBefore ?? 0, preemptionsAfter: artifact.shrink?.preemptionsAfter ?? 0,
-            replayCall: "Rehearsal.replay(\(String(describing: S.self))(), \(arguments.joined(separator: ", ")))",
-            // The unshrunk run's command: its seed and strategy reproduce it without a decisions log.
-            replayCommand: failed.replayCommand,
-            story: (report.story ?? []).map { line in
-                "t=\(ReportFormat.duration(line.timeNanoseconds)) \(line.user): \(line.event)"
-            })
     }
 
     /// Records the refusal (the missing linker setting) when virtual time is not in effect.

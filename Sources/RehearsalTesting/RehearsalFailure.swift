@@ -23,12 +23,16 @@ public struct RehearsalFailure: Sendable, Hashable, CustomStringConvertible {
     public var replayCommand: String?
     /// The failing run's story (scenarios only): the events that led to the violation.
     public var story: [String]
+    /// The build that found it (`Rehearsal.currentBuild`): its decisions belong to this binary.
+    public var build: String?
 
     /// A failure as a sweep reports it.
     public init(
         seed: UInt64, strategy: String, timingWindowNanoseconds: UInt64, message: String, decisions: [UInt32],
-        preemptionsBefore: Int, preemptionsAfter: Int, replayCall: String, replayCommand: String? = nil, story: [String] = []
+        preemptionsBefore: Int, preemptionsAfter: Int, replayCall: String, replayCommand: String? = nil, story: [String] = [],
+        build: String? = nil
     ) {
+        self.build = build
         self.seed = seed
         self.strategy = strategy
         self.timingWindowNanoseconds = timingWindowNanoseconds
@@ -48,7 +52,7 @@ public struct RehearsalFailure: Sendable, Hashable, CustomStringConvertible {
             "shrunk decisions (\(preemptionsBefore) -> \(preemptionsAfter) preemptions): \(Self.literal(decisions))",
         ]
         if !story.isEmpty { lines.append("story:"); lines += story.map { "  \($0)" } }
-        lines.append("replay it in Swift (same body):")
+        lines.append("replay it in Swift (same body, same build\(build.map { ": \($0)" } ?? "")):")
         lines.append("  \(replayCall)")
         if let replayCommand { lines.append("or from the command line: \(replayCommand)") }
         return lines.joined(separator: "\n")

@@ -145,6 +145,9 @@ final class Scheduler: @unchecked Sendable {
     init(configuration: SimulationConfiguration) {
         self.configuration = configuration
         self.streams = RandomStreams(seed: configuration.seed)
+        #if canImport(Glibc)
+        RandomInterposer.installed
+        #endif
         // Not "scheduler": the domain's Cloud Scheduler has a stream of that name, and the two
         // would draw the same numbers (a strategy correlated with scheduled-job jitter).
         self.schedulerRandom = streams.stream(named: "sim.strategy")
@@ -152,6 +155,7 @@ final class Scheduler: @unchecked Sendable {
         self.recordsTrace = configuration.recordsTrace
         self.recordsDecisions = configuration.recordsDecisions
         self.checksInvariants = configuration.checksInternalInvariants
+        self.watchdog = nil
         self.timingWindow = configuration.timingWindowNanoseconds
         switch configuration.strategy.resolved(forSeed: configuration.seed) {
         case .fifo: strategyKind = .fifo
@@ -290,6 +294,40 @@ final class Scheduler: @unchecked Sendable {
         }
     }
 
+    /// System randomness was asked for on the simulation's thread: `count` bytes of the run's own
+    /// stream go to `buffer` (so a non-strict run stays deterministic); in strict mode the run
+    /// ends as an escape naming the call and the task that made it.
+    func systemRandomness(call: String, into buffer: UnsafeMutableRawPointer?, count: Int) {
+        if systemRandom == nil { systemRandom = streams.stream(named: "sim.system-randomness") }
+        var filled = 0
+        while filled < count, let buffer {
+            var word = systemRandom!.next()
+            let chunk = min(8, count - filled)
+            withUnsafeBytes(of: &word) { bytes in (buffer + filled).copyMemory(from: bytes.baseAddress!, byteCount: chunk) }
+            filled += chunk
+        }
+        if configuration.strict {
+            escape(.systemRandomness, detail: "\(call) (system randomness: Int.random(in:), .shuffled() or .randomElement() without `using:`, UUID(), SystemRandomNumberGenerator) in \(currentTaskDescription()); use Simulation.random or a generator from the run's seed")
+        }
+    }
+
+    /// Work was handed to a real thread from the simulation's thread (`call`: a Dispatch queue);
+    /// in strict mode the run ends as an escape naming the call and the task that made it.
+    func foreignWork(call: String) {
+        guard configuration.strict else { return }
+        escape(.foreignThread, detail: "\(call) in \(currentTaskDescription()) handed work to a real thread (its callback would resume simulated work at a real time no seed decides; keep the work on an actor of the simulation)")
+    }
+
+    /// The running job's task and actor, for escape messages: "task bidder-2 on actor Honor".
+    func currentTaskDescription() -> String {
+        let actor = currentExecutorOrdinal == 0 ? "nonisolated code" : "actor \(executorLabels[Int(currentExecutorOrdinal)])"
+        guard let name = Simulation.currentTaskName else { return "an unnamed task (\(actor))" }
+        return "task \(name) (\(actor))"
+    }
+
+    /// The stream system randomness is answered from (made on first use).
+    @exclusivity(unchecked) private var systemRandom: SimRandom?
+
     /// Records that code inside the simulation escaped it; the run ends with `.escaped`.
     func escape(_ kind: SimulationOutcome.EscapeKind, detail: String) {
         escapes.append(SimulationOutcome.Escape(kind: kind, detail: detail, step: steps, timeNanoseconds: now))
@@ -357,6 +395,9 @@ final class Scheduler: @unchecked Sendable {
         for id in cancelledTimers { precondition(id <= timerSequence, "cancelled timer \(id) never scheduled") }
     }
 
+    /// The watchdog of a run with a stuck-job limit (set once the scheduler exists).
+    @exclusivity(unchecked) var watchdog: Watchdog?
+
     /// Whether `checkInvariants` runs the deep checks.
     @exclusivity(unchecked) let checksInvariants: Bool
     /// The time at the previous deep check.
@@ -405,12 +446,28 @@ final class Scheduler: @unchecked Sendable {
                     // By name, so the report reads the same whichever task registered first.
                     return .deadlock(blockedTasks: liveNamedTasks.values.sorted())
                 }
-                if now > limits.maxVirtualNanoseconds { return .timeLimit }
+                if now > limits.maxVirtualNanoseconds { return .timeLimit(running: waitingDescription()) }
                 continue
             }
-            if steps >= limits.maxSteps { return .stepLimit }
+            if steps >= limits.maxSteps { return .stepLimit(running: runningDescription()) }
             runOneJob()
         }
+    }
+
+    /// What the ready jobs run (their actors, or nonisolated code) and the named tasks alive, at most
+    /// eight of each: the participants of a livelock.
+    func runningDescription() -> [String] {
+        var actors: [String] = []
+        for entry in ready where actors.count < 8 {
+            let label = entry.ordinal == 0 ? "nonisolated code" : executorLabels[Int(entry.ordinal)]
+            if !actors.contains(label) { actors.append(label) }
+        }
+        return actors + liveNamedTasks.values.sorted().prefix(8).map { "task \($0)" }
+    }
+
+    /// The named tasks alive and how many timers are pending.
+    func waitingDescription() -> [String] {
+        liveNamedTasks.values.sorted().prefix(8).map { "task \($0)" } + ["\(timers.count) timer(s)"]
     }
 
     /// Runs one ready job. Where there is a choice it is logged as a *decision*: an index into
@@ -471,6 +528,7 @@ final class Scheduler: @unchecked Sendable {
                 readyCount: UInt32(count), chosenIndex: UInt32(index),
                 detail: executorLabels[Int(ordinal)]))
         }
+        watchdog?.beat(step: steps, ordinal: ordinal, task: entry.task)
         steps += 1
         if let executor = entry.executor {
             entry.job.runSynchronously(isolatedTo: executor, taskExecutor: unownedTaskExecutor)

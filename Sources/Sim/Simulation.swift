@@ -54,6 +54,12 @@ public enum Simulation {
         _ body: sending @escaping () async throws -> Output
     ) -> SimulationResult<Output> {
         let scheduler = Scheduler(configuration: configuration)
+        if let limit = configuration.stuckJobLimit {
+            let watchdog = Watchdog(limit: limit) { [unowned scheduler] ordinal in scheduler.executorLabels[Int(ordinal)] }
+            scheduler.watchdog = watchdog
+            watchdog.start()
+        }
+        defer { scheduler.watchdog?.stop() }
         SimulationContext.set(scheduler)
         let box = OutputBox<Output>()
         let root = Task(executorPreference: scheduler.taskExecutor) {
@@ -139,10 +145,14 @@ public enum Simulation {
         let scheduler = current()
         let id = scheduler.namedTaskStarted(name)
         return Task(executorPreference: scheduler.taskExecutor) {
-            await body()
+            await $currentTaskName.withValue(name) { await body() }
             scheduler.namedTaskFinished(id)
         }
     }
+
+    /// The name of the running task when `spawn` started it (or a task it started), for
+    /// messages that say where something happened.
+    @TaskLocal public static var currentTaskName: String?
 
     /// Starts a named task as `spawn(_:_:)` does; with `schedulingPoint`, the caller then yields
     /// (`point()`), so the strategy chooses whether the new task or the caller goes first.

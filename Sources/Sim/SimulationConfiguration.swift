@@ -30,6 +30,9 @@ public struct SimulationConfiguration: Sendable, Hashable {
     /// memory stays flat however long the run (load runs: one decision of 4 bytes per step would
     /// be hundreds of MB); such a run is reproduced from its seed, not replayed from a log.
     public var recordsDecisions = true
+    /// Wall time one job may run before a watchdog ends the process, naming the job (a loop without
+    /// an `await` never yields the thread; nothing else can stop it); nil: no watchdog.
+    public var stuckJobLimit: Duration?
     /// Whether the scheduler checks its whole structure after every mutation (`checkInvariants`):
     /// O(ready + timers) every 64th mutation. On when the process starts with
     /// `SIM_INTERNAL_CHECKS=1` in its environment (`.ci/run` runs the kernel's tests and a slice of

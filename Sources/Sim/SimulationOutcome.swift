@@ -5,6 +5,7 @@ public enum SimulationOutcome: Sendable, Hashable, CustomStringConvertible {
         case mainActor = "main-actor"
         case foreignThread = "foreign-thread"
         case realTimeSleep = "real-time-sleep"
+        case systemRandomness = "system-randomness"
     }
 
     /// One escape, with where it happened.
@@ -26,10 +27,12 @@ public enum SimulationOutcome: Sendable, Hashable, CustomStringConvertible {
     /// Nothing was runnable and no timer was pending, yet the root had not finished.
     /// `blockedTasks` names the tasks started with `Simulation.spawn(name:)` that never finished.
     case deadlock(blockedTasks: [String])
-    /// `SimulationLimits.maxSteps` was reached.
-    case stepLimit
-    /// `SimulationLimits.maxVirtualNanoseconds` was passed.
-    case timeLimit
+    /// `SimulationLimits.maxSteps` was reached; `running` names what kept running (the actors and
+    /// code of the ready jobs, the named tasks alive): a livelock's participants.
+    case stepLimit(running: [String])
+    /// `SimulationLimits.maxVirtualNanoseconds` was passed; `running` names what was still waiting
+    /// (the named tasks alive, the timers pending).
+    case timeLimit(running: [String])
     /// Code escaped the simulation (see `SimulationConfiguration.strict`).
     case escaped([Escape])
 
@@ -57,9 +60,13 @@ public enum SimulationOutcome: Sendable, Hashable, CustomStringConvertible {
             (blocked.isEmpty
                 ? "deadlock: nothing runnable, no timer pending, root task not finished"
                 : "deadlock: nothing runnable, no timer pending; blocked tasks: \(blocked.joined(separator: ", "))")
-                + " (in strict mode a task that a real thread would resume later counts as deadlocked; strict: false waits for it)"
-        case .stepLimit: "step limit reached"
-        case .timeLimit: "virtual time limit reached"
+                + " (or work escaped to a real thread that would resume a task later: DispatchQueue, a callback from another thread; strict mode declares it at once, strict: false waits for it)"
+        case .stepLimit(let running):
+            "step limit reached" + (running.isEmpty ? "" : "; still running: \(running.joined(separator: ", "))")
+                + " (a loop that yields or hops between actors without waiting makes no progress: a livelock)"
+        case .timeLimit(let running):
+            "virtual time limit reached" + (running.isEmpty ? "" : "; still waiting: \(running.joined(separator: ", "))")
+                + " (a loop that sleeps without end, or a timer that keeps rescheduling itself)"
         case .escaped(let escapes):
             "escaped the simulation: " + escapes.map { "\($0.kind.rawValue) at step \($0.step): \($0.detail)" }.joined(separator: "; ")
         }

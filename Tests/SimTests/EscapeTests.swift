@@ -179,7 +179,7 @@ actor Counter: SimActor {
         let result = Simulation.run(SimulationConfiguration(seed: 1, limits: SimulationLimits(maxSteps: 1_000))) {
             while true { await Task.yield() }
         }
-        #expect(result.outcome == .stepLimit)
+        #expect(result.outcome.kind == "step-limit")
         #expect(result.steps == 1_000)
     }
 
@@ -188,7 +188,7 @@ actor Counter: SimActor {
         let result = Simulation.run(SimulationConfiguration(seed: 1, limits: limits)) {
             while true { try? await SimClock().sleep(for: .seconds(60)) }
         }
-        #expect(result.outcome == .timeLimit)
+        #expect(result.outcome.kind == "time-limit")
     }
 }
 

@@ -21,10 +21,45 @@ struct RunOptions: ParsableArguments {
     var fault: [FaultAssignment] = []
     @Option(name: .long, parsing: .singleValue, help: "An outage process service:perHour:shortestSeconds:longestSeconds:severity[:down], e.g. sendgrid:2:60:3600:1 (repeatable).", transform: ArgumentValue.outage)
     var outage: [OutageDraw] = []
+    @Option(name: .long, parsing: .unconditional, help: "Scheduler steps before a run ends as a step limit (a livelock), default 50000000.")
+    var maxSteps: UInt64?
+    @Option(name: .long, parsing: .unconditional, help: "Virtual time before a run ends as a time limit, e.g. 90m or 168h (default 720h, 30 days).", transform: ArgumentValue.duration)
+    var maxVirtualTime: Duration?
+    @Flag(name: .long, help: "Tolerate work from real threads (wait for it) instead of ending the run as an escape.")
+    var noStrict = false
+    @Option(name: .long, parsing: .unconditional, help: "Wall time one job may run before a watchdog stops the process with exit 70, naming it (a loop without an await): 1s to 1h, or off (default 60s).")
+    var stuckJobLimit: String?
     @Flag(name: .long, help: "Also write trace.jsonl.")
     var trace = false
     @Flag(name: .long, help: "Print only the verdict line.")
     var quiet = false
+
+    /// The limits the flags give (bounded: a step limit of at least 1,000, a virtual time of at
+    /// least a second, a stuck-job limit of 1 s to 1 h).
+    func limits() throws -> RunLimits {
+        var limits = RunLimits.standard
+        if let maxSteps {
+            guard maxSteps >= 1_000 && maxSteps <= 10_000_000_000 else { throw InputError.fail("--max-steps \(maxSteps) must be in 1000...10000000000") }
+            limits.maxSteps = maxSteps
+        }
+        if let maxVirtualTime {
+            let nanoseconds = maxVirtualTime.components.seconds
+            guard nanoseconds >= 1 && nanoseconds <= 100 * 365 * 86_400 else { throw InputError.fail("--max-virtual-time \(maxVirtualTime) must be from 1s to 100 years") }
+            limits.maxVirtualNanoseconds = UInt64(nanoseconds) * 1_000_000_000
+        }
+        limits.strict = !noStrict
+        if let stuckJobLimit {
+            if stuckJobLimit == "off" {
+                limits.stuckJobSeconds = nil
+            } else {
+                guard let limit = LoadOptions.parseDuration(stuckJobLimit), (1...3_600).contains(limit.components.seconds) else {
+                    throw InputError.fail("--stuck-job-limit \(stuckJobLimit) must be a duration from 1s to 1h, or off")
+                }
+                limits.stuckJobSeconds = Int(limit.components.seconds)
+            }
+        }
+        return limits
+    }
 
     /// The request for `scenario` at `seed`, validated against the scenario (bad input → exit 2
     /// with one line), with the run prepared once.
@@ -35,6 +70,7 @@ struct RunOptions: ParsableArguments {
             variant: variant, thresholds: threshold, recordsTrace: trace, gitCommit: Fingerprint.current.commit,
             timingWindowNanoseconds: timingWindow?.nanoseconds)
         if !fault.isEmpty || !outage.isEmpty { request.world = World(faults: FaultAssignment.rates(fault), outages: outage) }
+        request.limits = try limits()
         do { return try ScenarioRunner.prepare(request) } catch { throw InputError.fail(error.description) }
     }
 }

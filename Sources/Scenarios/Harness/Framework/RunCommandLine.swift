@@ -20,6 +20,8 @@ public struct RunCommandLine: Sendable, Hashable, CustomStringConvertible {
     public var thresholds: [String] = []
     /// The drawn world's fault rates and outages (its parameters are among `parameters`).
     public var world: World?
+    /// The run's limits (words only for those that differ from the defaults).
+    public var limits = RunLimits.standard
 
     /// A line for `scenario` and `seed` with the rest given; programs build one from a run's
     /// identity (`RunIdentity.commandLine`), the one builder.
@@ -54,6 +56,7 @@ public struct RunCommandLine: Sendable, Hashable, CustomStringConvertible {
             for name in world.faults.keys.sorted() { arguments += ["--fault", "\(name)=\(world.faults[name]!)"] }
             for outage in world.outages { arguments += ["--outage", outage.argument] }
         }
+        arguments += limits.arguments
         if swarm { arguments.append("--swarm") }
         return arguments
     }

@@ -21,12 +21,15 @@ public struct RunIdentity: Sendable, Hashable, Codable {
     public var swarm: SwarmConfiguration?
     /// The seed's drawn world: parameters, fault rates, outages (nil: none drawn).
     public var world: World?
+    /// The run's limits when they differ from the kernel's defaults.
+    public var limits: RunLimits?
 
     /// An identity with every field given.
     public init(
         scenario: String, seed: UInt64, strategy: String, variant: String? = nil, parameters: [String: Int] = [:],
-        swarm: SwarmConfiguration? = nil, world: World? = nil
+        swarm: SwarmConfiguration? = nil, world: World? = nil, limits: RunLimits? = nil
     ) {
+        self.limits = limits
         self.scenario = scenario
         self.seed = seed
         self.strategy = strategy
@@ -45,10 +48,12 @@ public struct RunIdentity: Sendable, Hashable, Codable {
     /// The `rehearse run` line that reproduces this run: `parameters` restricted to `explicit`
     /// (nil: all), with the timing window when it was set.
     public func commandLine(explicit: Set<String>? = nil, timingWindowNanoseconds: UInt64? = nil) -> RunCommandLine {
-        RunCommandLine(
+        var line = RunCommandLine(
             scenario: scenario, seed: seed, strategy: strategy,
             parameters: explicit.map { names in parameters.filter { names.contains($0.key) } } ?? parameters,
             variant: variant, swarm: swarm != nil, timingWindowNanoseconds: timingWindowNanoseconds, world: world)
+        line.limits = limits ?? .standard
+        return line
     }
 }
 

@@ -22,6 +22,8 @@ public struct RunRequest: Sendable, Hashable {
     public var swarm: SwarmConfiguration?
     /// The seed's drawn world (nil: the defaults and explicit parameters only).
     public var world: World?
+    /// Steps, virtual time, strictness and the stuck-job watchdog of the run.
+    public var limits = RunLimits.standard
     /// When set, the run replays this decisions log (`.replay(decisions:)`) instead of choosing by
     /// `strategy`, which the report still names: how shrunk failure artifacts reproduce.
     public var decisions: [UInt32]?
@@ -74,11 +76,13 @@ public struct RunRequest: Sendable, Hashable {
             variant: identity.variant, thresholds: thresholds, gitCommit: gitCommit, swarm: identity.swarm, decisions: decisions,
             timingWindowNanoseconds: timingWindowNanoseconds)
         self.world = identity.world
+        self.limits = identity.limits ?? .standard
     }
 
     /// What this request asks for as a run identity: the requested strategy, the explicit parameters.
     public var identity: RunIdentity {
-        RunIdentity(scenario: scenario, seed: seed, strategy: strategy.description, variant: variant, parameters: parameters, swarm: swarm, world: world)
+        RunIdentity(scenario: scenario, seed: seed, strategy: strategy.description, variant: variant, parameters: parameters, swarm: swarm, world: world,
+                    limits: limits == .standard ? nil : limits)
     }
 
     /// Deterministic from scenario, seed, strategy and variant: `auction-race-s42-pct-3-careful`
@@ -90,6 +94,7 @@ public struct RunRequest: Sendable, Hashable {
     public var commandLine: RunCommandLine {
         var line = identity.commandLine(explicit: nil, timingWindowNanoseconds: timingWindowNanoseconds)
         line.thresholds = thresholds.map(\.expression)
+        line.limits = limits
         return line
     }
 }

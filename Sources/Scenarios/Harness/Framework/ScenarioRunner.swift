@@ -51,9 +51,9 @@ public enum ScenarioRunner {
 
     /// The kernel configuration of `request` (its replay log, when it has one).
     public static func configuration(_ request: RunRequest) -> SimulationConfiguration {
-        SimulationConfiguration(
+        request.limits.apply(to: SimulationConfiguration(
             seed: request.seed, strategy: request.effectiveStrategy, recordsTrace: request.recordsTrace,
-            timingWindowNanoseconds: request.effectiveTimingWindowNanoseconds)
+            timingWindowNanoseconds: request.effectiveTimingWindowNanoseconds))
     }
 
     /// The root task of one run of `request`: a fresh `ScenarioContext` per invocation, handed
@@ -124,7 +124,7 @@ public enum ScenarioRunner {
                 status = observed.violation?.check == declaration.name ? .violated : (count == 0 ? .notChecked : .passed)
             }
             // A check its parameters rule out is not a gap in this run's coverage: say why instead.
-            if let unreachable, status == .notReached || status == .notChecked { status = .unreachable }
+            if unreachable != nil, status == .notReached || status == .notChecked { status = .unreachable }
             return .init(name: declaration.name, kind: declaration.kind, summary: declaration.summary, status: status, observations: count,
                          unreachableReason: status == .unreachable ? unreachable : nil)
         }
@@ -138,9 +138,11 @@ public enum ScenarioRunner {
         let ranStrategy = request.decisions == nil ? result.configuration.strategy : request.strategy.resolved(forSeed: request.seed)
         let identity = RunIdentity(
             scenario: scenario.name, seed: request.seed, strategy: ranStrategy.description, variant: request.variant,
-            parameters: parameters.values, swarm: request.swarm, world: request.world)
+            parameters: parameters.values, swarm: request.swarm, world: request.world,
+            limits: request.limits == .standard ? nil : request.limits)
         var replayLine = identity.commandLine(explicit: Set(request.parameters.keys), timingWindowNanoseconds: request.timingWindowNanoseconds)
         replayLine.thresholds = request.thresholds.map(\.expression)
+        replayLine.limits = request.limits
         let replay = replayLine.description
         var report = RunReport(
             runId: prepared.runId, identity: identity, passed: failure == nil, failure: failure,

@@ -1,0 +1,80 @@
+import Harness
+import Sim
+
+/// One scenario sweep's plan (what `Rehearsal.sweep(_:)` and `expectFailure(_:)` were given) and
+/// the search: seeds × strategies through `ScenarioRunner`, sampled seeds run twice, the first
+/// failure shrunk by `FailureShrinker` and described with replay code and a command line.
+struct ScenarioSweep {
+    var seeds: Range<UInt64>
+    var strategies: [SchedulingStrategy]
+    var parameters: [String: Int]
+    var variant: String?
+    var thresholds: [String]
+    var limits: RunLimits
+    var determinismEvery: Int
+    var maxShrinkRuns: Int
+    var executable: String?
+
+    /// The first failure, shrunk (nil: every run passed and every sample ran the same twice).
+    func find<S: Scenario>(_ scenario: S) throws(ScenarioError) -> RehearsalFailure? {
+        try ScenarioRegistry.register([scenario])
+        let parsedThresholds = try thresholds.map { (text: String) throws(ScenarioError) in try Threshold(parsing: text) }
+        for seed in seeds {
+            for strategy in strategies {
+                var request = RunRequest(
+                    scenario: scenario.name, seed: seed, strategy: strategy, parameters: parameters, variant: variant,
+                    thresholds: parsedThresholds)
+                request.limits = limits
+                let report = try ScenarioRunner.execute(request).report
+                if !report.passed { return try shrink(scenario, request, failed: report) }
+                if SweepRunner.isDeterminismSample(seed, every: determinismEvery) {
+                    let again = try ScenarioRunner.execute(request).report
+                    if again.traceHash != report.traceHash { return nondeterministic(report, again) }
+                }
+            }
+        }
+        return nil
+    }
+
+    /// A nondeterminism finding: the two trace hashes and the usual causes.
+    func nondeterministic(_ first: RunReport, _ second: RunReport) -> RehearsalFailure {
+        RehearsalFailure(
+            seed: first.seed, strategy: first.strategy, timingWindowNanoseconds: first.timingWindowNanoseconds ?? 0,
+            message: "nondeterministic: seed \(first.seed) ran differently twice (trace \(first.traceHash), then \(second.traceHash); \(first.steps) then \(second.steps) steps); " + Rehearsal.likelyCauses,
+            decisions: [], preemptionsBefore: 0, preemptionsAfter: 0, replayCall: "(none: a nondeterministic scenario does not replay)",
+            build: Rehearsal.currentBuild)
+    }
+
+    /// Shrinks a failing run with `FailureShrinker` and describes the result.
+    func shrink<S: Scenario>(_ scenario: S, _ request: RunRequest, failed: RunReport) throws(ScenarioError) -> RehearsalFailure {
+        let shrunk = try FailureShrinker.shrink(request, maxRuns: maxShrinkRuns)
+        let report = shrunk.execution.report
+        let artifact = shrunk.artifact
+        var arguments = ["seed: \(report.seed)", "strategy: \"\(report.strategy)\""]
+        let changed = shrunk.request.parameters.keys.sorted()
+        if !changed.isEmpty {
+            arguments.append("parameters: [" + changed.map { "\"\($0)\": \(shrunk.request.parameters[$0]!)" }.joined(separator: ", ") + "]")
+        }
+        if let variant = report.variant { arguments.append("variant: \"\(variant)\"") }
+        arguments.append("decisions: \(RehearsalFailure.literal(artifact.decisions))")
+        if limits != Rehearsal.defaultLimits { arguments.append("limits: \(Rehearsal.literal(limits))") }
+        return RehearsalFailure(
+            seed: report.seed, strategy: report.strategy, timingWindowNanoseconds: report.timingWindowNanoseconds ?? 0,
+            message: report.failure?.message ?? report.outcomeDetail, decisions: artifact.decisions,
+            preemptionsBefore: artifact.shrink?.preemptionsBefore ?? 0, preemptionsAfter: artifact.shrink?.preemptionsAfter ?? 0,
+            replayCall: "Rehearsal.replay(\(String(describing: S.self))(), \(arguments.joined(separator: ", ")))",
+            replayCommand: command(failed.replayCommand, scenario: scenario.name),
+            story: (report.story ?? []).map { line in "t=\(ReportFormat.duration(line.timeNanoseconds)) \(line.user): \(line.event)" },
+            build: Rehearsal.currentBuild)
+    }
+
+    /// The unshrunk run's command line (its seed and strategy reproduce it without a decisions
+    /// log) under the executable that knows the scenario: `executable` when given, `rehearse` for a
+    /// built-in scenario; nil for a scenario only this test registered (no program knows it).
+    func command(_ line: String, scenario: String) -> String? {
+        let builtIn = ScenarioRegistry.catalog.contains { $0.name == scenario }
+        guard let program = executable ?? (builtIn ? "rehearse" : nil) else { return nil }
+        guard let space = line.firstIndex(of: " ") else { return line }
+        return program + line[space...]
+    }
+}
