@@ -5,8 +5,8 @@ import Sim
 import SimulatedFirebase
 
 extension AuctionRaceScenario {
-    /// Attempts at a name change (an idempotent write, retried past transient faults so the
-    /// scenario's record and the user document agree).
+    /// Attempts at a name change before it is retried with longer waits (an idempotent write,
+    /// retried past transient faults so the scenario's record and the user document agree).
     static let renameAttempts = 10
 
     /// When bidder `index` changes their name: none unless `renamePercent` picks them (its own
@@ -29,12 +29,14 @@ extension AuctionRaceScenario {
             pending.removeFirst()
             await KNBScenarioSupport.sleep(until: next)
             if context.isStopped { return }
-            let newName = "\(bidder.name)+"
+            let oldName = bidder.name, newName = "\(bidder.name)+"
             names.chose(bidder.email, newName)
             context.note(bidder.email, "rename \(newName)")
             do {
-                try await ScenarioSupport.retrying(attempts: renameAttempts) { try await bidder.changeName(newName) }
+                // Kept pending until it gets through, as the SDK keeps a write queued through an outage.
+                try await KNBScenarioSupport.persistently(attempts: renameAttempts) { try await bidder.changeName(newName) }
             } catch {
+                names.chose(bidder.email, oldName)  // told the change failed: the name they chose did not take
                 context.note(bidder.email, "rename failed: \(error)")
             }
         }

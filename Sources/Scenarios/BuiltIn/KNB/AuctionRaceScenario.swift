@@ -73,13 +73,18 @@ public struct AuctionRaceScenario: FirebaseScenario {
             for change in changes { Self.checkUpdate(change, context) }
         }
         for id in honorIds {
-            _ = try? await ScenarioSupport.retrying { try await admin.createHonor(id: id, name: "Honor \(id)", buyNowPrice: Self.buyNowPrice) }
+            _ = try? await KNBScenarioSupport.persistently { try await admin.createHonor(id: id, name: "Honor \(id)", buyNowPrice: Self.buyNowPrice) }
         }
-        var signedUp: [KNBClient] = []
+        var signedUp: [KNBClient] = [], signedIn: [Bool] = []
         for index in 0..<p[Parameter.bidders] {
-            signedUp.append(await KNBScenarioSupport.signUp(app, email: "u\(index)@knb.org", name: "User \(index)"))
+            let (client, registered) = await KNBScenarioSupport.account(app, email: "u\(index)@knb.org", name: "User \(index)")
+            signedUp.append(client)
+            signedIn.append(registered)
+            if !registered { context.note(client.email, "sign-up failed: sits the auction out") }
         }
-        let bidders = signedUp
+        let bidders = signedUp, registered = signedIn
+        // The last bidder who got in presses Buy Now (beside their own bids, so they change no name).
+        let buyer = p[Parameter.buyNow] == 1 ? bidders.indices.last { registered[$0] } : nil
         let names = NameBook(bidders)
         let origin = Simulation.nowNanoseconds
         let duration = UInt64(p[Parameter.durationSeconds]) * 1_000_000_000
@@ -87,25 +92,26 @@ public struct AuctionRaceScenario: FirebaseScenario {
         try await context.monitored(every: .seconds(1), check: { monitor.check(app, context) }) {
             await withTaskGroup(of: Void.self) { group in
                 let snipers = bidders.count * p[Parameter.sniperPercent] / 100
-                for (index, bidder) in bidders.enumerated() {
+                for (index, bidder) in bidders.enumerated() where registered[index] {
                     if index < snipers {  // a sniping bot on this bidder's account, besides their own bids
                         group.addTask {
                             await Simulation.named("sniper-\(index)") {
-                                await Self.sniperLoop(bidder, index: index, honorIds: honorIds, origin: origin, context: context)
+                                await Self.sniperLoop(bidder, index: index, honorIds: honorIds, origin: origin, backend: app.backend, context: context)
                             }
                         }
                     }
                     group.addTask {
                         await Simulation.named("bidder-\(index)") {
-                            await Self.bidderLoop(bidder, index: index, honorIds: honorIds, origin: origin, names: names, context: context)
+                            await Self.bidderLoop(
+                                bidder, index: index, honorIds: honorIds, origin: origin, renames: index != buyer, names: names, backend: app.backend,
+                                context: context)
                         }
                     }
                 }
-                if p[Parameter.buyNow] == 1 {
+                if let buyer = buyer.map({ bidders[$0] }) {
                     group.addTask {
                         await KNBScenarioSupport.sleep(until: origin + duration / 100 * UInt64(p[Parameter.buyNowAtPercent]))
                         guard !context.isStopped else { return }
-                        let buyer = bidders[bidders.count - 1]
                         context.note(buyer.email, "buyNow \(honorIds[0])")
                         let start = Simulation.nowNanoseconds
                         do {
@@ -126,13 +132,17 @@ public struct AuctionRaceScenario: FirebaseScenario {
         try context.throwIfStopped()
     }
 
-    /// One bidder: open-model arrivals; each bid reads the honor, outbids it, retries a lost race.
-    static func bidderLoop(_ bidder: KNBClient, index: Int, honorIds: [String], origin: UInt64, names: NameBook, context: ScenarioContext) async {
+    /// One bidder: open-model arrivals; each bid reads the honor, outbids it, retries a lost race;
+    /// between bids, name changes when `renames` (and `renamePercent` picks them).
+    static func bidderLoop(
+        _ bidder: KNBClient, index: Int, honorIds: [String], origin: UInt64, renames renamer: Bool, names: NameBook, backend: Backend,
+        context: ScenarioContext
+    ) async {
         let p = context.parameters
         var random = Simulation.random("auction/bidder-\(index)")
         let arrivals = KNBScenarioSupport.arrivals(
             count: p[Parameter.bidsPerBidder], durationSeconds: p[Parameter.durationSeconds], burstPercent: p[Parameter.burstPercent], random: &random, origin: origin)
-        var renames = renameInstants(index: index, origin: origin, context: context)
+        var renames = renamer ? renameInstants(index: index, origin: origin, context: context) : []
         // Read once: each parameter read hashes its name.
         let raiseOwnPercent = p[Parameter.raiseOwnPercent], doubleTapPercent = p[Parameter.doubleTapPercent]
         let closingFrom = origin + UInt64(p[Parameter.durationSeconds]) * 900_000_000, snipePercent = p[Parameter.snipePercent]
@@ -146,7 +156,8 @@ public struct AuctionRaceScenario: FirebaseScenario {
             let closing = arrival >= closingFrom
             let snipe = closing && random.below(100) < snipePercent
             let increment = Double(1 + random.below(snipe ? 1_000 : 20))
-            await placeBid(bidder, honorId: honorId, increment: increment, raiseOwn: raiseOwn, doubleTap: doubleTap, arrival: arrival, context: context)
+            await placeBid(
+                bidder, honorId: honorId, increment: increment, raiseOwn: raiseOwn, doubleTap: doubleTap, arrival: arrival, backend: backend, context: context)
         }
         await rename(bidder, before: .max, pending: &renames, names: names, context: context)
     }
@@ -154,8 +165,8 @@ public struct AuctionRaceScenario: FirebaseScenario {
     /// One sniper: reads the honor once as the sniping window opens, then fires `snipesPerSniper`
     /// blind bids at seeded instants inside the window without re-reading or waiting for the
     /// earlier ones: a burst far above 1 write/s on one honor. A bid may lose (too low, sold), but
-    /// never to contention (ABORTED after every retry).
-    static func sniperLoop(_ bidder: KNBClient, index: Int, honorIds: [String], origin: UInt64, context: ScenarioContext) async {
+    /// not to contention the app gives up on within `KNBBidding.patience` (`bid-not-lost`).
+    static func sniperLoop(_ bidder: KNBClient, index: Int, honorIds: [String], origin: UInt64, backend: Backend, context: ScenarioContext) async {
         let p = context.parameters
         var random = Simulation.random("auction/sniper-\(index)")
         let close = origin + UInt64(p[Parameter.durationSeconds]) * 1_000_000_000
@@ -179,11 +190,14 @@ public struct AuctionRaceScenario: FirebaseScenario {
                     await KNBScenarioSupport.sleep(until: snipe.at)
                     if context.isStopped { return }
                     context.note(bidder.email, "snipe \(honorId) \(Int(snipe.amount))")
+                    let sent = backend.env.clock.now
                     do {
                         _ = try await ScenarioSupport.retrying { try await bidder.placeBid(honorId: honorId, amount: snipe.amount) }
                         context.sometimes(Check.snipeLanded, true)
                     } catch KNBError.backend(.aborted(let reason)) {
-                        context.always(Check.bidNotLost, false, "\(bidder.email)'s snipe of \(snipe.amount) on \(honorId) was lost: ABORTED \(reason)")
+                        KNBBidding.judgeAborted(
+                            "snipe", by: bidder.email, amount: snipe.amount, honorId: honorId, reason: reason, waited: backend.env.clock.now - sent,
+                            confirmed: false, firestore: backend.firestore, observer: context)
                     } catch {
                         if case KNBError.bidTooLow = error { context.sometimes(Check.bidTooLow, true) }
                         context.note(bidder.email, "snipe failed: \(error)")
@@ -196,11 +210,12 @@ public struct AuctionRaceScenario: FirebaseScenario {
     }
 
     static func placeBid(
-        _ bidder: KNBClient, honorId: String, increment: Double, raiseOwn: Bool, doubleTap: Bool, arrival: UInt64, context: ScenarioContext
+        _ bidder: KNBClient, honorId: String, increment: Double, raiseOwn: Bool, doubleTap: Bool, arrival: UInt64, backend: Backend,
+        context: ScenarioContext
     ) async {
         await KNBBidding.placeBid(
             bidder, honorId: honorId, increment: increment, raiseOwn: raiseOwn, doubleTap: doubleTap, buyNowPrice: buyNowPrice,
-            retry: .simulated, observer: context)
+            retry: .simulated, backend: backend, observer: context)
         context.recordLatency("placeBid", user: bidder.email, intendedStartNanoseconds: arrival)
     }
 

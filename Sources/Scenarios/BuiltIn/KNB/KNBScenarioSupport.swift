@@ -29,15 +29,59 @@ enum KNBScenarioSupport {
         KNBApp(backend: setup.backend, variant: ScenarioSupport.variant(named: setup.variant, KNBVariant.self))
     }
 
-    /// Registers `email` (with a push token) and makes them an admin when asked.
-    static func signUp(_ app: KNBApp, email: String, name: String, admin: Bool = false, retry: ClientRetry = .simulated) async -> KNBClient {
+    /// Registers `email` (with a push token) and makes them an admin when asked, each call made
+    /// `persistently`, as an app that keeps trying until it gets through.
+    static func signUp(_ app: KNBApp, email: String, name: String, admin: Bool = false) async -> KNBClient {
+        await account(app, email: email, name: name, admin: admin).client
+    }
+
+    /// `signUp` of a load run: each call under `retry` once, on the run's clock.
+    static func signUp(_ app: KNBApp, email: String, name: String, admin: Bool = false, retry: ClientRetry) async -> KNBClient {
+        await signUp(app, email: email, name: name, admin: admin) { call in try await retry { try await call() } }.client
+    }
+
+    /// `signUp`, and whether the device was told its account exists (the sign-in got through).
+    static func account(_ app: KNBApp, email: String, name: String, admin: Bool = false) async -> (client: KNBClient, registered: Bool) {
+        await signUp(app, email: email, name: name, admin: admin) { call in try await persistently(call) }
+    }
+
+    private static func signUp(
+        _ app: KNBApp, email: String, name: String, admin: Bool, calling attempt: (() async throws -> Void) async throws -> Void
+    ) async -> (client: KNBClient, registered: Bool) {
         let client = app.client(email: email, name: name)
-        _ = try? await retry { try await client.register() }
-        _ = try? await retry { try await client.registerToken("tok-\(email)") }
+        let registered = (try? await attempt { try await client.register() }) != nil
+        _ = try? await attempt { try await client.registerToken("tok-\(email)") }
         if admin {
             _ = try? await app.backend.firestore.update(DocumentPath("users", email), ["isAdmin": .set(true)])
         }
-        return client
+        return (client, registered)
+    }
+
+    /// How long a set-up call keeps trying (virtual time from its first attempt).
+    static let setUpPatience: Duration = .seconds(3_600)
+
+    /// A set-up call (sign-in, a post or honor to act on) as an app makes it until it gets
+    /// through: the client retry policy (`attempts`), then, while the backend stays unreachable
+    /// (UNAVAILABLE, DEADLINE_EXCEEDED, or a transaction ABORTED once its attempts are used up,
+    /// as during an outage), again after 5 s, 10 s, 20 s, … (at most a minute apart) for up to
+    /// `setUpPatience`; then the last error. Anything else (a refusal) is thrown at once.
+    static func persistently<T>(attempts: Int = 3, _ body: () async throws -> T) async throws -> T {
+        let giveUp = Simulation.nowNanoseconds + UInt64(setUpPatience.components.seconds) * 1_000_000_000
+        var wait: Duration = .seconds(5)
+        while true {
+            do {
+                return try await ScenarioSupport.retrying(attempts: attempts, body)
+            } catch {
+                let waitNanoseconds = UInt64(wait.components.seconds) * 1_000_000_000
+                switch BackendError.inside(error) {
+                case .unavailable?, .deadlineExceeded?, .aborted?:
+                    guard Simulation.nowNanoseconds + waitNanoseconds <= giveUp else { throw error }
+                default: throw error
+                }
+                try? await SimClock().sleep(for: wait)
+                wait = min(wait * 2, .seconds(60))
+            }
+        }
     }
 
     /// Sorted arrival times (virtual ns from `origin`) of `count` operations over `duration`

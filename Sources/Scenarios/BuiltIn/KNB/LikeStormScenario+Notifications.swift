@@ -87,8 +87,10 @@ extension LikeStormScenario {
         context.always(Check.replyNotifiedOnce, observations: replyObservations, firstFailure: replyFailure)
 
         // Checked on posts nobody deleted: a like of a post being deleted is not owed a
-        // notification (and a device guard may report success for a tap it dropped on one).
-        let deleted = log.deletesSent
+        // notification (and a device guard may report success for a tap it dropped on one). A
+        // post whose delete the author was told failed, and which stands, was never deleted.
+        let confirmedDeletes = Set(log.deletesConfirmed)
+        let deleted = log.deletesSent.filter { confirmedDeletes.contains($0) || firestore.liveFields(DocumentPath("social_posts", $0)) == nil }
         for like in log.likesConfirmed where !deleted.contains(like.post) {
             context.eventually(Check.everyLikeNotified, likeDocuments[like] != nil,
                                "\(like.user) was told their like of post \(like.post) succeeded, but \(author) has no POST_LIKE for it")

@@ -30,7 +30,7 @@ extension LoadProfile {
             let placed = await KNBBidding.placeBid(
                 users[user % users.count], honorId: honorIds[index % honorIds.count], increment: Double(1 + draw.below(20, salt: 1)),
                 raiseOwn: draw.below(100, salt: 2) < 15, doubleTap: draw.below(100, salt: 3) < 10,
-                buyNowPrice: AuctionRaceScenario.buyNowPrice, retry: retry, observer: SilentObserver())
+                buyNowPrice: AuctionRaceScenario.buyNowPrice, retry: retry, backend: app.backend, observer: SilentObserver())
             recorder.record("placeBid", failed: !placed)
         }
     }
