@@ -105,6 +105,9 @@ final class Scheduler: @unchecked Sendable {
     /// The first choice point where the replayed log asked for a choice that did not exist.
     @exclusivity(unchecked) private(set) var replayDivergence: ReplayDivergence?
     @exclusivity(unchecked) private(set) var decisions: [UInt32] = []
+    /// How many alternatives each choice point had, in log order (`recordsChoices` only).
+    @exclusivity(unchecked) private(set) var choiceCounts: [UInt32] = []
+    private let recordsChoices: Bool
     /// Choice points so far (`decisions.count` when they are recorded).
     @exclusivity(unchecked) private(set) var choicePoints = 0
     private let recordsDecisions: Bool
@@ -154,6 +157,7 @@ final class Scheduler: @unchecked Sendable {
         self.thread = pthread_self()
         self.recordsTrace = configuration.recordsTrace
         self.recordsDecisions = configuration.recordsDecisions
+        self.recordsChoices = configuration.recordsChoices
         self.checksInvariants = configuration.checksInternalInvariants
         self.watchdog = nil
         self.timingWindow = configuration.timingWindowNanoseconds
@@ -505,6 +509,7 @@ final class Scheduler: @unchecked Sendable {
             }
             precondition(index >= 0 && index < count && decision >= 0 && decision < count, "choice \(index) (decision \(decision)) outside \(count) ready jobs")
             if recordsDecisions { decisions.append(UInt32(decision)) }
+            if recordsChoices { choiceCounts.append(UInt32(count)) }
             choicePoints += 1
         }
         let entry: ReadyJob
@@ -630,6 +635,7 @@ final class Scheduler: @unchecked Sendable {
         case .replay: index = nextReplayDecision(count: count)
         }
         if recordsDecisions { decisions.append(UInt32(index)) }
+        if recordsChoices { choiceCounts.append(UInt32(count)) }
         choicePoints += 1
         timingDecisions += 1
         hash.mix(0x71E0 | UInt64(count) << 20 | UInt64(index) << 40)
@@ -754,6 +760,7 @@ final class Scheduler: @unchecked Sendable {
         timers = Heap()
         cancelledTimers = []
         replayDecisions = []
+        choiceCounts = []
         nearTimers = []
         timerQueue = []
         liveNamedTasks = [:]

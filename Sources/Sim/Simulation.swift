@@ -96,6 +96,7 @@ public enum Simulation {
             replayDivergence: scheduler.replayDivergence)
         result.taskSteps = scheduler.urw?.executed ?? []
         result.choicePoints = scheduler.choicePoints
+        result.choiceCounts = scheduler.choiceCounts
         result.invariantChecks = scheduler.invariantChecks
         return result
     }

@@ -30,6 +30,9 @@ public struct SimulationConfiguration: Sendable, Hashable {
     /// memory stays flat however long the run (load runs: one decision of 4 bytes per step would
     /// be hundreds of MB); such a run is reproduced from its seed, not replayed from a log.
     public var recordsDecisions = true
+    /// When true, the result also lists how many alternatives each choice point had
+    /// (`SimulationResult.choiceCounts`): what an exhaustive search (`BoundedExplorer`) branches on.
+    public var recordsChoices = false
     /// Wall time one job may run before a watchdog ends the process, naming the job (a loop without
     /// an `await` never yields the thread; nothing else can stop it); nil: no watchdog.
     public var stuckJobLimit: Duration?

@@ -18,6 +18,9 @@ public struct SimulationResult<Output: Sendable>: Sendable {
     public var decisions: [UInt32]
     /// Choice points of the run (`decisions.count`, also when the log was not recorded).
     public var choicePoints = 0
+    /// How many alternatives each choice point had, in log order, when the configuration's
+    /// `recordsChoices` was on (else empty).
+    public var choiceCounts: [UInt32] = []
     /// How many of `decisions` chose among timers (the rest chose among ready jobs).
     public var timingDecisions: UInt64
     /// Every trace entry, when `recordsTrace` was on; otherwise empty.
