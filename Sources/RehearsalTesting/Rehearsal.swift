@@ -10,7 +10,7 @@ import Testing
 /// ```swift
 /// @Test func transfersKeepMoney() {
 ///     Rehearsal.sweep(seeds: 0..<200) {
-///         let bank = Bank()                       // actors with SimulatedExecutor (or SimActor)
+///         let bank = Bank()                       // RehearsableActor (or SimActor) actors
 ///         async let a: Void = bank.transfer(50, from: "alice", to: "bob")
 ///         async let b: Void = bank.transfer(80, from: "alice", to: "carol")
 ///         _ = await (a, b)

@@ -135,9 +135,9 @@ public enum BoundedExplorer {
                     exploration.failure = (Array(prefix), cost, result.detail)
                     return .failed
                 }
-                if exploration.schedules >= maxSchedules { return .stoppedAtLimit }
             }
             guard let next = nextBranch(stack, bound: bound) else { return .complete }
+            if exploration.schedules >= maxSchedules { return .stoppedAtLimit }
             stack[next].decision += 1
             prefixLength = next + 1
         }

@@ -42,6 +42,27 @@ import Testing
         #expect(reached == ["late-registration-found-later", "quota-refused"])
     }
 
+    /// World-swarm seed 125 (random): a quota of 70 for 30 contacts, and network failures; u48's
+    /// first discovery was retried after a failure the server had counted, so the final one was
+    /// answered in part and said so. Entries left unanswered are not missing; the answered ones
+    /// are judged, and no more may be left than the user's lookups beyond the quota.
+    @Test func entriesLeftUnansweredByTheQuotaAreNotMissing() throws {
+        var request = RunRequest(
+            scenario: "contact-discovery", seed: 125, strategy: .random,
+            parameters: ["attackers": 0, "contactsPerUser": 30, "gbPercent": 11, "lookupsPerDay": 70, "registerSpreadSeconds": 2, "users": 284])
+        request.world = World(
+            faults: [
+                "contention-abort": 0, "email-rate-limit": 0, "latency-tails": 0.3, "network-failure": 0.08, "schedule-duplicate": 0.02,
+                "schedule-overlap": 0.8723, "trigger-duplicate": 0.04,
+            ],
+            outages: [try #require(OutageDraw(argument: "fcm:6.0:310:1491:0.52")), try #require(OutageDraw(argument: "storage:2.0:85:738:1.0"))])
+        let (report, _) = try ScenarioRunner.run(request)
+        #expect(report.passed, "\(report.failure?.message ?? "")")
+        #expect(report.checks.first { $0.name == "contacts-found" }?.status == .passed)
+        let u48 = report.timeline.filter { $0.user == "u48" }.map(\.event)
+        #expect(u48.contains { $0.hasSuffix("left unanswered (quota)") }, "the partly answered discovery: \(u48)")
+    }
+
     @Test func aQuotaTooSmallForTheUsersOwnLookupsIsRefused() {
         #expect(throws: ScenarioError.self) {
             _ = try ScenarioRunner.prepare(RunRequest(scenario: "contact-discovery", seed: 1, parameters: ["contactsPerUser": 100, "lookupsPerDay": 150]))

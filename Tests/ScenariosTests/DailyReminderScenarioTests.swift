@@ -73,6 +73,34 @@ import Testing
         }
     }
 
+    /// World-swarm seed 134 (non-preemptive): runs every 5 minutes with a 6-minute catch-up, so
+    /// u3's reminder of 2026-03-08 got a single run, whose push FCM refused; the design drops the
+    /// day (no later run falls inside the catch-up) and the liveness check does not owe it.
+    @Test func aRefusedPushWithNoLaterRunInTheCatchUpIsNotOwed() throws {
+        var request = RunRequest(
+            scenario: "daily-reminder", seed: 134, strategy: .nonpreemptive, parameters: ["catchUpMinutes": 6, "checkInPercent": 25])
+        request.world = World(
+            faults: [
+                "contention-abort": 0.487, "fcm-token-failure": 0.1758, "latency-tails": 0.08, "network-failure": 0.2, "network-timeout": 0.016,
+                "schedule-overlap": 1.0, "storage-upload-failure": 0.3, "trigger-duplicate": 0.0011, "trigger-reorder": 0.6,
+            ],
+            outages: [try #require(OutageDraw(argument: "storage:2.59:86:6523:0.49:down"))])
+        let (report, _) = try ScenarioRunner.run(request)
+        #expect(report.passed, "\(report.failure?.message ?? "")")
+        #expect(report.checks.first { $0.name == "reminder-every-enabled-day" }?.status == .passed)
+        let u3 = report.timeline.filter { $0.user == "u3" }.map(\.event)
+        #expect(u3.contains { $0.hasPrefix("reminder push failed") }, "the refused push the check forgives: \(u3)")
+    }
+
+    /// A refused push is retried when a later tick's run surely starts inside the catch-up.
+    @Test func laterRunsInsideTheCatchUpAreOwed() {
+        let ticks = DailyReminderScenario.Ticks(first: 300, interval: 300, jitter: 10)
+        #expect(ticks.runStarts(after: 305, before: 600 + 300))
+        #expect(!ticks.runStarts(after: 305, before: 600 + 10))
+        #expect(ticks.runStarts(after: 100, before: 311))
+        #expect(!ticks.runStarts(after: 300, before: 610))
+    }
+
     /// The oracle's table (written from the tz database) against Foundation's zone data, hour by hour over 2026.
     @Test func oracleTableMatchesTheZoneData() throws {
         for zone in ReminderOracle.zones.keys.sorted() {

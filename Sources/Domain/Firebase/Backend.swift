@@ -45,8 +45,8 @@ public final class Backend: Sendable {
     public let faultLedger: FaultLedger
     /// Which declared functions, triggers, scheduled jobs and rules ran, how often (see `CoverageLedger`).
     public let coverage: CoverageLedger
-    /// The run's provider outages (`BackendFaults.outages`).
-    let outages: Outages
+    /// The run's provider outages (`BackendFaults.outages`); checks read their windows.
+    public let outages: Outages
     private let deployedRules = Mutex(SecurityRules())
 
     /// A project with no rules deployed, on `env`, with `faults`; its outbox keeps `outbox`

@@ -36,6 +36,12 @@ final class OutageSchedule: Sendable {
         return state.withLock { state in state.windows.contains { $0.start <= elapsed && elapsed < $0.end } }
     }
 
+    /// The windows drawn so far that start at or before `elapsed`, generating through it.
+    func windows(through elapsed: Int64) -> [(start: Int64, end: Int64)] {
+        generate(through: max(0, elapsed) / Self.minute)
+        return state.withLock { state in state.windows.filter { $0.start <= elapsed } }
+    }
+
     /// Draws the minute slots up to `slot`: one start chance per slot that no outage covers.
     private func generate(through slot: Int64) {
         let probability = min(1, outage.startsPerHour / 60)
@@ -79,6 +85,13 @@ public final class Outages: Sendable {
     func probability(_ base: Double, of service: Outage.Service, atElapsed elapsed: @autoclosure () -> Int64) -> Double {
         guard let schedule = schedules[service], schedule.isDown(atElapsed: elapsed()) else { return base }
         return max(base, schedule.outage.severity)
+    }
+
+    /// When `service` was down, as nanoseconds since the clock's zero, for windows starting by
+    /// `elapsed` (empty when the run has no outage of it): what checks allow for, not what the
+    /// design may read.
+    public func windows(of service: Outage.Service, through elapsed: Int64) -> [(start: Int64, end: Int64)] {
+        schedules[service]?.windows(through: elapsed) ?? []
     }
 
     /// The slow-down factor of client latency at `elapsed` (1 outside a slow-network outage).

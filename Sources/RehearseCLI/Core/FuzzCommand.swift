@@ -319,7 +319,9 @@ extension Rehearse {
             let run = runner.prepared(seed: crash.seed)
             let request = run.request
             let cause = crash.signal.map { "signal \($0)" } ?? "exit status \(crash.status)"
-            let lastError = crash.standardError.split(separator: "\n").first { $0.contains("Fatal error") || $0.contains("failed:") }.map(String.init)
+            let lastError = crash.standardError.split(separator: "\n").first {
+                $0.contains("Fatal error") || $0.contains("failed:") || $0.hasPrefix("rehearsal watchdog:")
+            }.map(String.init)
             let message = "worker died with \(cause) on seed \(crash.seed)\(lastError.map { ": \($0)" } ?? "")"
             let artifact = FailureArtifact(
                 kind: .crash, identity: RunIdentity(

@@ -16,7 +16,7 @@ public struct Rehearse: ParsableCommand {
         abstract: "Run Swift actors deterministically on a seeded simulator with virtual time.",
         discussion: "Exit codes: 0 pass, 1 violation or missed threshold, 2 bad input.",
         version: "rehearse 0.1.0 (\(Fingerprint.current))",
-        subcommands: [ListCommand.self, RunCommand.self, ReplayCommand.self, FuzzCommand.self, ShrinkCommand.self, MergeCommand.self, FuzzWorkerCommand.self, CompareCommand.self, LoadCommand.self]
+        subcommands: [ListCommand.self, RunCommand.self, ReplayCommand.self, FuzzCommand.self, ExploreCommand.self, ShrinkCommand.self, MergeCommand.self, FuzzWorkerCommand.self, CompareCommand.self, LoadCommand.self]
             + tools.withLock { $0 }
     ) }
 

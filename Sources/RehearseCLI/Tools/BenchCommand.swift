@@ -10,7 +10,7 @@ import SimulatedFirebase
 /// `rehearse bench`: the simulator against what Swift users have today, side by side in one run,
 /// as ratios. Sections: `kernel` (actor workloads vs the default executor), `timeline` (72 h of
 /// SafeNSound on the simulator vs swift-clocks' `TestClock`), `seeds` (auction race seeds/s on 1
-/// and 2 threads), `memory` (bytes per idle simulated user).
+/// and 2 threads), `memory` (bytes per idle simulated user), `explore` (bounded exhaustive search).
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
@@ -23,12 +23,14 @@ struct BenchCommand: ParsableCommand {
         case memory, kernel, timeline, seeds
         /// Memory per user of every scenario (not in the default set: it runs each scenario twice).
         case usersMemory = "users-memory"
+        /// Bounded exhaustive exploration of the ported programs (not in the default set).
+        case explore
     }
 
     /// The sections run when `--only` is not given.
     static let defaultSections: [Section] = [.memory, .kernel, .timeline, .seeds]
 
-    @Option(parsing: .unconditional, help: "Comma-separated sections: kernel, timeline, seeds, memory, users-memory (default: all but users-memory).")
+    @Option(parsing: .unconditional, help: "Comma-separated sections: kernel, timeline, seeds, memory, users-memory, explore (default: the first four).")
     var only: String = BenchCommand.defaultSections.map(\.rawValue).joined(separator: ",")
 
     @Option(parsing: .unconditional, help: "Round trips for ping-pong; messages for fan-in.")
@@ -88,6 +90,7 @@ struct BenchCommand: ParsableCommand {
             case .seeds: missed += try runSeeds()
             case .memory: missed += runMemory()
             case .usersMemory: missed += try runScenarioMemory()
+            case .explore: missed += runExplore()
             }
         }
         print("")

@@ -15,23 +15,55 @@ func twoTransfers(checksThenActs: Bool) async throws {
 }
 
 @Suite struct BankTests {
-    @Test func theSimulatorFindsTheCheckThenActRace() {
-        // The race is real: the sweep finds it, shrinks it and records the issue with its replay
-        // call (withKnownIssue keeps this example green; a real test would just call sweep).
-        var failure: RehearsalFailure?
-        withKnownIssue { failure = Rehearsal.sweep(seeds: 0..<100) { try await twoTransfers(checksThenActs: true) } }
-        #expect(failure?.message.contains("overdrawn: shared account at -60") == true)
+    @Test func theSimulatorFindsTheCheckThenActRace() throws {
+        // expectFailure fails the test when nothing was simulated, every run passed, or another bug
+        // was found; it returns the failure (shrunk, with its replay call) without recording it.
+        let failure = try #require(Rehearsal.expectFailure(seeds: 0..<100, matching: { $0.message.contains("overdrawn") }) {
+            try await twoTransfers(checksThenActs: true)
+        })
+        #expect(failure.message.contains("overdrawn: shared account at -60"))
+        #expect(failure.preemptionsAfter == 1)
+        // The printed replay reproduces it (it records an issue while the bug is there: expected here).
+        withKnownIssue { Rehearsal.replay(seed: failure.seed, decisions: failure.decisions) { try await twoTransfers(checksThenActs: true) } }
     }
 
     @Test func theFixedBankSurvivesEverySchedule() {
         #expect(Rehearsal.sweep(seeds: 0..<200) { try await twoTransfers(checksThenActs: false) } == nil)
     }
 
-    @Test func theScenarioCatchesTheRaceAndPassesTheCarefulDesign() {
+    @Test func exploreProvesTheFixedBankWithinTwoPreemptions() throws {
+        // Every schedule with at most two preemptions, not a sample: a proof within the bound.
+        let exploration = try #require(Rehearsal.explore(preemptionBound: 2) { try await twoTransfers(checksThenActs: false) })
+        #expect(exploration.complete)
+        #expect(exploration.summary.hasPrefix("all \(exploration.schedules) schedules with ≤ 2 preemptions explored: no failure"))
+        // The racy bank fails at one preemption: the fewest any failing schedule has.
+        let failure = try #require(Rehearsal.expectFailure(preemptionBound: 2) { try await twoTransfers(checksThenActs: true) })
+        #expect(failure.preemptionsAfter == 1)
+    }
+
+    @Test func systemRandomnessIsCaughtNotTrusted() throws {
+        // A body that draws from the system generator would run differently under the same seed:
+        // inside a simulation it is an escape that names the task, at the first seed.
+        let failure = try #require(Rehearsal.expectFailure(seeds: 0..<10) { _ = Int.random(in: 0..<100) })
+        #expect(failure.message.contains("system randomness"))
+    }
+
+    @Test func aLivelockEndsAtTheStepLimitNamingTheTask() throws {
+        let limits = RunLimits(maxSteps: 10_000, maxVirtualNanoseconds: 3_600_000_000_000, strict: true, stuckJobSeconds: 30)
+        let failure = try #require(Rehearsal.expectFailure(seeds: 0..<1, limits: limits) {
+            while true { await Task.yield() }
+        })
+        #expect(failure.message.contains("step limit"))
+    }
+
+    @Test func theScenarioCatchesTheRaceAndPassesTheCarefulDesign() throws {
         #expect(Rehearsal.sweep(TransferRaceScenario(), seeds: 0..<100) == nil)
-        var failure: RehearsalFailure?
-        withKnownIssue { failure = Rehearsal.sweep(TransferRaceScenario(), seeds: 0..<100, variant: "check-then-act") }
-        #expect(failure?.message.contains("no-overdraft") == true)
+        let failure = try #require(Rehearsal.expectFailure(TransferRaceScenario(), seeds: 0..<100, variant: "check-then-act", executable: "bank-rehearse"))
+        #expect(failure.message.contains("no-overdraft"))
+        #expect(failure.replayCommand?.hasPrefix("bank-rehearse run transfer-race") == true)
+        // The careful design under every schedule of seed 1 with at most one preemption.
+        let explored = try #require(Rehearsal.explore(TransferRaceScenario(), preemptionBound: 1))
+        #expect(explored.complete && explored.schedules > 1)
     }
 
     @Test func productionCodeRunsOutsideASimulation() async {

@@ -75,14 +75,19 @@ extension InspiredApp {
     /// upload the new version under new names first, then switch the profile's URLs in a
     /// transaction that reads the URLs it replaces, then delete exactly those objects. A failed
     /// upload deletes what it stored and keeps the old avatar; a reader holding the old URL gets a
-    /// 404 only after the profile already names the new one. `avatar-delete-then-upload` is the
-    /// seed's § 4.2 order on the fixed names: delete, upload, then a fingerprinted URL.
+    /// 404 only after the profile already names the new one. A failed switch whose profile read
+    /// goes unanswered leaves its objects undecided on the device, which deletes the ones the
+    /// profile does not name once a later read is answered (`finishAvatarCleanup`, first thing in
+    /// the next update; `avatar-cleanup-needs-answer` never looks again).
+    /// `avatar-delete-then-upload` is the seed's § 4.2 order on the fixed names: delete, upload,
+    /// then a fingerprinted URL.
     func updateAvatar(thumbBytes: Int, standardBytes: Int, as client: InspiredClient) async throws(InspiredError) {
         guard let userId = client.uid else { throw .unauthenticated }
         if variant == .avatarDeleteThenUpload {
             try await deleteThenUploadAvatar(userId: userId, thumbBytes: thumbBytes, standardBytes: standardBytes, as: client)
             return
         }
+        if client.hasUndecidedAvatarObjects { await finishAvatarCleanup(as: client) }
         let revision = nextAvatarRevision()
         let versions = [("thumb", thumbBytes), ("standard", standardBytes)]
         var stored: [String] = []
@@ -125,18 +130,57 @@ extension InspiredApp {
         // Delete every candidate (ours, and whatever the switch read) the profile no longer names:
         // nothing ever switches back to an old URL, so an unnamed candidate is garbage either way.
         var named: Set<String> = [thumbURL, standardURL]
-        if failure != nil {
-            // Did the switch land after all? Without an answer, keep everything (no dangling URL).
-            guard let now = await client.firestore.getRetrying(profilePath) else { throw InspiredError.wrap(failure!) }
-            named = Set([now["thumbnailUrl"]?.stringValue, now["profilePictureUrl"]?.stringValue].compactMap { $0 })
-        }
         let candidates = read.withLock { $0.all } + stored.map(CloudStorage.downloadURL(for:))
-        var deleted: Set<String> = []
-        for url in candidates where !named.contains(url) {
-            guard let path = CloudStorage.path(fromURL: url), deleted.insert(path).inserted else { continue }
-            try? await client.storage.delete(path)
+        if failure != nil {
+            // Did the switch land after all? Without an answer, delete nothing (no dangling URL)
+            // and decide later, when a read is answered.
+            guard let now = await client.firestore.getRetrying(profilePath) else {
+                if variant != .avatarCleanupNeedsAnswer { client.undecidedAvatarURLs.withLock { $0 += candidates } }
+                throw InspiredError.wrap(failure!)
+            }
+            named = Self.avatarURLs(now)
         }
+        _ = await deleteUnnamed(candidates, named: named, as: client)
         if let failure, !named.contains(thumbURL) { throw InspiredError.wrap(failure) }
+    }
+
+    /// The avatar URLs `profile` names.
+    static func avatarURLs(_ profile: DocumentSnapshot) -> Set<String> {
+        Set([profile["thumbnailUrl"]?.stringValue, profile["profilePictureUrl"]?.stringValue].compactMap { $0 })
+    }
+
+    /// Deletes each object of `urls` that `named` does not hold (nothing ever switches back to an
+    /// old URL, so an unnamed one is garbage); returns the URLs whose delete went unanswered.
+    private func deleteUnnamed(_ urls: [String], named: Set<String>, as client: InspiredClient) async -> [String] {
+        var deleted: Set<String> = [], unanswered: [String] = []
+        for url in urls where !named.contains(url) {
+            guard let path = CloudStorage.path(fromURL: url), deleted.insert(path).inserted else { continue }
+            do {
+                try await client.storage.delete(path)
+            } catch .unavailable {
+                unanswered.append(url)
+            } catch {}
+        }
+        return unanswered
+    }
+
+    /// Decides the avatar objects `client`'s earlier updates left undecided: reads the profile and
+    /// deletes those it does not name. False (nothing deleted, all still undecided) while the read
+    /// goes unanswered.
+    @discardableResult
+    func finishAvatarCleanup(as client: InspiredClient) async -> Bool {
+        let undecided = client.undecidedAvatarURLs.withLock { urls in
+            defer { urls = [] }
+            return urls
+        }
+        guard !undecided.isEmpty else { return true }
+        guard let userId = client.uid, let profile = await client.firestore.getRetrying(Self.user(userId)) else {
+            client.undecidedAvatarURLs.withLock { $0 = undecided + $0 }
+            return false
+        }
+        let unanswered = await deleteUnnamed(undecided, named: Self.avatarURLs(profile), as: client)
+        client.undecidedAvatarURLs.withLock { $0 += unanswered }
+        return unanswered.isEmpty
     }
 
     /// The seed's literal "delete-then-upload" on the fixed names, one attempt per upload.

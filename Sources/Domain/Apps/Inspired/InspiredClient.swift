@@ -11,6 +11,9 @@ public final class InspiredClient: Sendable {
     let app: InspiredApp
     private let label: String
     private let storageDevice = Mutex<StorageClient?>(nil)
+    /// Avatar URLs an update on this device left undecided (its read of the profile after a
+    /// failed switch went unanswered): kept on the device until a later read says which are garbage.
+    let undecidedAvatarURLs = Mutex<[String]>([])
 
     init(app: InspiredApp, firestore: FirestoreClient, label: String) {
         self.app = app
@@ -31,6 +34,17 @@ public final class InspiredClient: Sendable {
     /// Replaces the user's avatar (thumbnail and standard versions; docs/domain.md, Inspired "Avatars").
     public func updateAvatar(thumbBytes: Int, standardBytes: Int) async throws(InspiredError) {
         try await app.updateAvatar(thumbBytes: thumbBytes, standardBytes: standardBytes, as: self)
+    }
+
+    /// Whether an earlier avatar update on this device left objects undecided (see `finishAvatarCleanup`).
+    public var hasUndecidedAvatarObjects: Bool { undecidedAvatarURLs.withLock { !$0.isEmpty } }
+
+    /// What the app does when it opens and before each avatar update: reads the profile and deletes
+    /// the objects an earlier update left undecided that it no longer names. False while the
+    /// profile read goes unanswered (they stay undecided).
+    @discardableResult
+    public func finishAvatarCleanup() async -> Bool {
+        await app.finishAvatarCleanup(as: self)
     }
 
     /// What the avatar view shows for `userId` (§ 5.3.1: placeholder on groups-only or 403).

@@ -35,6 +35,10 @@ public enum InspiredVariant: String, AppVariant {
     /// upload gets a 404 for the URL the profile still names, and a failed upload leaves the
     /// profile pointing at nothing.
     case avatarDeleteThenUpload = "avatar-delete-then-upload"
+    /// The careful avatar update, except that a failed switch whose read of the profile goes
+    /// unanswered (a network incident) keeps every object it uploaded or read so that no URL
+    /// dangles, and nothing looks again: the objects the profile never names stay in the bucket.
+    case avatarCleanupNeedsAnswer = "avatar-cleanup-needs-answer"
 
     /// `seedShadowStudios` reads one page of the Places search (Google returns 20 results a page)
     /// and never asks for the next: an area with more than twenty studios seeds only twenty.
@@ -51,6 +55,7 @@ public enum InspiredVariant: String, AppVariant {
         case .authorMetadataFromEvent: return "Reordered or duplicate profile events leave posts showing settings the author no longer has."
         case .reseedOverwritesClaim: return "A seeding run rewrites a claimed studio as a shadow: the owner loses it and their edits."
         case .avatarDeleteThenUpload: return "Avatar update deletes, then uploads: readers see a broken image; a failed upload leaves none."
+        case .avatarCleanupNeedsAnswer: return "A failed avatar switch that cannot read the profile back keeps its objects for good: orphans in the bucket."
         case .claimCheckThenWrite: return "Two owners claiming one studio at once are both told it is theirs; the last write wins."
         case .placesFirstPageOnly: return "Shadow studios seeded from the first page of Places results: studios past the twentieth never appear."
         }

@@ -10,12 +10,16 @@ extension KNBClient {
     /// `authorEmail` metadata (retried on transient failure, dropped after
     /// `imageUploadAttempts`), then the post is written once with `mediaItems` listing exactly the
     /// stored images. If the post cannot be written, the stored images are deleted again: a post
-    /// never lists a missing image and no image outlives a post that was never written.
+    /// never lists a missing image and no image outlives a post that was never written. When the
+    /// look at the post after a failed write goes unanswered, the images stay undecided on the
+    /// device until a later look (`finishPostCleanup`, first thing in the next post with images;
+    /// `post-cleanup-without-answer` deletes them at once).
     @discardableResult
     public func createPost(_ content: String, images: [KNBPostImage]) async throws(KNBError) -> KNBMediaPost {
         if content.count > 140 { throw .postTooLong(characters: content.count) }
         if images.count > 4 { throw .tooManyImages(images.count) }
         if content.isEmpty && images.isEmpty { throw .emptyPost }
+        if hasUndecidedPosts { await finishPostCleanup() }
         let postId = app.backend.firestore.newDocumentId()
         let path = DocumentPath("social_posts", postId)
         var media: [Value] = []
@@ -56,12 +60,42 @@ extension KNBClient {
                 try? await app.backend.env.clock.sleep(for: .seconds(attempt))
             }
         }
-        // The write may still have landed (a lost answer): keep the images if the post exists.
-        if await firestore.getRetrying(path)?.exists == true {
+        // The write may still have landed (a lost answer): keep the images if the post exists,
+        // and decide later when the look goes unanswered.
+        let post = await firestore.getRetrying(path)
+        if post?.exists == true {
             return KNBMediaPost(path: path, storedImages: stored, droppedImages: images.count - stored, uploadAttempts: attempts)
+        }
+        if post == nil, app.variant != .postCleanupWithoutAnswer {
+            undecidedPosts.withLock { $0.append((path, media)) }
+            throw .backend(lastError)
         }
         await deleteImages(media)
         throw .backend(lastError)
+    }
+
+    /// Whether an earlier post on this device left images undecided (see `finishPostCleanup`).
+    public var hasUndecidedPosts: Bool { undecidedPosts.withLock { !$0.isEmpty } }
+
+    /// What the app does when it opens and before each post with images: looks at each post whose
+    /// write left its images undecided and deletes the images of those that do not exist. False
+    /// while a look goes unanswered (those images stay undecided).
+    @discardableResult
+    public func finishPostCleanup() async -> Bool {
+        let undecided = undecidedPosts.withLock { posts in
+            defer { posts = [] }
+            return posts
+        }
+        var left: [(path: DocumentPath, media: [Value])] = []
+        for post in undecided {
+            guard let snapshot = await firestore.getRetrying(post.path) else {
+                left.append(post)
+                continue
+            }
+            if !snapshot.exists { await deleteImages(post.media) }
+        }
+        undecidedPosts.withLock { $0 = left + $0 }
+        return left.isEmpty
     }
 
     /// Deletes the images of a post that was never written (a missing one is already gone).

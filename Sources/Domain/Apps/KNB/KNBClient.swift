@@ -14,6 +14,9 @@ public final class KNBClient: Sendable {
     let app: KNBApp
     /// The device's Storage SDK, made on first use (so clients that never upload draw nothing).
     private let storageDevice = Mutex<StorageClient?>(nil)
+    /// Posts whose images this device left undecided (the look at the post after a failed write
+    /// went unanswered): kept on the device until a later look says whether the post exists.
+    let undecidedPosts = Mutex<[(path: DocumentPath, media: [Value])]>([])
     /// Careful design: extra rounds of the bid transaction after ABORTED (contention).
     public static let bidRetryRounds = 3
 

@@ -82,6 +82,10 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
     /// by the app's own JPEG compression (§ Social Feed "compressed to JPEG"), so any signed-in
     /// client that skips the app stores a file of any size in the bucket.
     case storageRulesNoSizeCheck = "storage-rules-no-size-check"
+    /// The careful post with images, except that a post whose write failed and whose look back
+    /// goes unanswered (a network incident) is taken as not written and its images are deleted:
+    /// when the write had landed, the post names images that no longer exist.
+    case postCleanupWithoutAnswer = "post-cleanup-without-answer"
 
     /// totalPledged as the schema describes it, "the amount the user has pledged", kept as the
     /// bid the user now wins on the honor that changed: set from the live honor in one server
@@ -114,6 +118,7 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
         case .syncHashSkipStale: return "calendar sync skips an unchanged page: a cancelled app booking's date never gets its website row back"
         case .occasionsUpsertOnly: return "occasions sync upserts what it parsed and deletes nothing: a notice taken down stays in the app"
         case .storageRulesNoSizeCheck: return "storage rules without the 3 MB check: a client that skips the app's compression stores any size"
+        case .postCleanupWithoutAnswer: return "a post whose write failed and cannot be read back loses its images: if the write landed, a dangling URL"
         case .kiddushDeleteClearsDate: return "booking delete clears the date's calendar entry unconditionally: a late trigger erases the rebooking's entry"
         case .totalPledgedFromHonor: return "totalPledged set from the honor that changed: a user winning two honors shows only one"
         }

@@ -40,10 +40,14 @@ extension StampbookApp {
     /// `photoUploadAttempts` times and dropped after that; then the one collect transaction writes
     /// `photoUrls` (on the record and its feed post) listing exactly the stored photos. A collect
     /// that does not commit (already collected, an error) deletes the photos it stored, unless a
-    /// look at the record shows its own commit landed after all. `photo-errors-per-task`: one
-    /// attempt per photo, each task swallows its error, and `photoUrls` lists every planned photo.
+    /// look at the record shows its own commit landed after all; when that look goes unanswered
+    /// the photos stay undecided on the device until a later look (`finishPhotoCleanup`, first
+    /// thing in the next collect; `photo-cleanup-needs-answer` never looks again).
+    /// `photo-errors-per-task`: one attempt per photo, each task swallows its error, and
+    /// `photoUrls` lists every planned photo.
     func collectStamp(_ stampId: String, caption: String, photos: [StorageUpload], as client: StampbookClient) async throws(StampbookError) -> StampbookPhotoReport {
         guard let userId = client.uid else { throw .unauthenticated }
+        if client.hasUndecidedPhotos { await finishPhotoCleanup(as: client) }
         let batch = photoBatches.withLock { counter -> String in
             counter += 1
             return "b\(counter)"
@@ -77,11 +81,64 @@ extension StampbookApp {
             try await collectStamp(stampId, caption: caption, photoURLs: urls, as: client.firestore)
             return report
         } catch {
-            let record = await client.firestore.getRetrying(Self.collected(userId, stampId))
-            if let record, record.exists, record["photoUrls"] == .array(urls.map(Value.string)) { return report }
-            if record != nil { for path in storedPaths { try? await storage.delete(path) } }
+            let undecided = UndecidedPhotos(stampId: stampId, urls: urls, paths: storedPaths)
+            guard let record = await client.firestore.getRetrying(Self.collected(userId, stampId)) else {
+                if variant != .photoCleanupNeedsAnswer { client.undecidedPhotos.withLock { $0.append(undecided) } }
+                throw error
+            }
+            if undecided.isListed(by: record) { return report }
+            _ = await undecided.delete(storage)
             throw error
         }
+    }
+
+    /// The photos of one collect whose outcome the device could not learn.
+    struct UndecidedPhotos: Sendable {
+        let stampId: String
+        /// The URLs the collect's record would list had it landed.
+        let urls: [String]
+        /// The photos it stored.
+        let paths: [String]
+
+        /// Whether `record` is this collect's own (its commit landed).
+        func isListed(by record: DocumentSnapshot) -> Bool {
+            record.exists && record["photoUrls"] == .array(urls.map(Value.string))
+        }
+
+        /// Deletes the stored photos; the ones whose delete went unanswered, still undecided (nil when none).
+        func delete(_ storage: StorageClient) async -> UndecidedPhotos? {
+            var unanswered: [String] = []
+            for path in paths {
+                do {
+                    try await storage.delete(path)
+                } catch .unavailable {
+                    unanswered.append(path)
+                } catch {}
+            }
+            return unanswered.isEmpty ? nil : UndecidedPhotos(stampId: stampId, urls: urls, paths: unanswered)
+        }
+    }
+
+    /// Decides the photos `client`'s earlier collects left undecided: looks at each record and
+    /// deletes the photos it does not list. False while a look goes unanswered.
+    @discardableResult
+    func finishPhotoCleanup(as client: StampbookClient) async -> Bool {
+        let undecided = client.undecidedPhotos.withLock { all in
+            defer { all = [] }
+            return all
+        }
+        guard let userId = client.uid, !undecided.isEmpty else { return true }
+        var left: [UndecidedPhotos] = []
+        for collect in undecided {
+            guard let record = await client.firestore.getRetrying(Self.collected(userId, collect.stampId)) else {
+                left.append(collect)
+                continue
+            }
+            if collect.isListed(by: record) { continue }
+            if let unanswered = await collect.delete(client.storage) { left.append(unanswered) }
+        }
+        client.undecidedPhotos.withLock { $0 = left + $0 }
+        return left.isEmpty
     }
 }
 

@@ -10,6 +10,9 @@ public final class StampbookClient: Sendable {
     public let firestore: FirestoreClient
     let app: StampbookApp
     private let storageDevice = Mutex<StorageClient?>(nil)
+    /// Collects whose photos this device left undecided (the look at the record after a failed
+    /// collect went unanswered): kept on the device until a later look says whether the record lists them.
+    let undecidedPhotos = Mutex<[StampbookApp.UndecidedPhotos]>([])
 
     init(app: StampbookApp, firestore: FirestoreClient) {
         self.app = app
@@ -31,6 +34,17 @@ public final class StampbookClient: Sendable {
     @discardableResult
     public func collectStamp(_ stampId: String, caption: String = "", photos: [StorageUpload]) async throws(StampbookError) -> StampbookPhotoReport {
         try await app.collectStamp(stampId, caption: caption, photos: photos, as: self)
+    }
+
+    /// Whether an earlier collect on this device left photos undecided (see `finishPhotoCleanup`).
+    public var hasUndecidedPhotos: Bool { undecidedPhotos.withLock { !$0.isEmpty } }
+
+    /// What the app does when it opens and before each collect with photos: looks at the records
+    /// of the collects that left photos undecided and deletes the photos no record lists. False
+    /// while a look goes unanswered (those photos stay undecided).
+    @discardableResult
+    public func finishPhotoCleanup() async -> Bool {
+        await app.finishPhotoCleanup(as: self)
     }
 
     /// Collects `stampId` for the caller: the collected record, the statistics and an

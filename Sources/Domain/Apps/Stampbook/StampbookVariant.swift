@@ -32,6 +32,10 @@ public enum StampbookVariant: String, AppVariant {
     /// upload task catches its own error (one attempt) and the collect lists every planned photo
     /// in `photoUrls`, so a photo whose upload failed is a URL to nothing.
     case photoErrorsPerTask = "photo-errors-per-task"
+    /// The careful collect with photos, except that a failed collect whose look at its record goes
+    /// unanswered (a network incident) keeps the photos it stored so that no URL dangles, and
+    /// nothing looks again: the photos no record lists stay in the bucket.
+    case photoCleanupNeedsAnswer = "photo-cleanup-needs-answer"
 
     /// `collectorUserIds` as the profile's "recent collectors": the last ten ids, with
     /// `totalCollectors` its count, so a stamp collected by more than ten users loses collectors.
@@ -49,6 +53,7 @@ public enum StampbookVariant: String, AppVariant {
         case .followCountIncrement: return "A double-tapped follow counts one follow twice (followerCount drifts from the records)."
         case .photoErrorsPerTask: return "A photo upload that failed inside its task still gets its URL in photoUrls: a dangling URL."
         case .collectorsListCapped: return "collectorUserIds keeps the last ten collectors and totalCollectors counts them: an eleventh collector drops one."
+        case .photoCleanupNeedsAnswer: return "A failed collect that cannot look at its record keeps its photos for good: orphans in the bucket."
         }
     }
 

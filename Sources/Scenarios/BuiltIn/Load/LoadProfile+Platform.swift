@@ -335,19 +335,19 @@ extension LoadProfile {
         }
         return (0..<count).map { index -> ContactDiscoveryScenario.Person in
             let region = numbers[index].region
-            let book = (0..<contacts).map { slot -> (entry: String, owner: String?) in
+            let book = (0..<contacts).map { slot -> (entry: String, owner: String?, isNumber: Bool) in
                 let draw = LoadDraw(index * 1_000 + slot)
                 let style = draw.below(5, salt: 3)
                 switch draw.below(10, salt: 2) {
                 case 0..<7:
                     var other = draw.below(count - 1, salt: 4)
                     if other >= index { other += 1 }
-                    return (ContactDiscoveryScenario.written(numbers[other].number, from: region, style: style), "u\(other)")
+                    return (ContactDiscoveryScenario.written(numbers[other].number, from: region, style: style), "u\(other)", true)
                 case 7..<9:
                     let stranger = (draw.below(2, salt: 5) == 0 ? 0 : 10_000) + 5_000 + draw.below(5_000, salt: 6)
-                    return (ContactDiscoveryScenario.written(ContactDiscoveryScenario.planNumber(stranger), from: region, style: style), nil)
+                    return (ContactDiscoveryScenario.written(ContactDiscoveryScenario.planNumber(stranger), from: region, style: style), nil, true)
                 default:
-                    return (["555-0199", "ask Sam", "+33 1 23 45 67 89", "07700 9001"][draw.below(4, salt: 7)], nil)
+                    return (["555-0199", "ask Sam", "+33 1 23 45 67 89", "07700 9001"][draw.below(4, salt: 7)], nil, false)
                 }
             }
             return ContactDiscoveryScenario.Person(uid: "u\(index)", region: region, number: numbers[index].number, book: book)

@@ -21,7 +21,7 @@ extension DailyReminderScenario {
             requires: [.atLeast(Parameter.skipIfCheckedIn, 1)], operations: ["onboarded:", "reminder", "check-in"])
         static let everyEnabledDay = CheckDeclaration(
             .eventually, "reminder-every-enabled-day",
-            "each local day on which the user's settings did not change, the reminder was on and (with skipIfCheckedIn) no check-in came before it ended, got a reminder (unless FCM refused it and its retry within the catch-up)",
+            "each local day on which the user's settings did not change, the reminder was on and (with skipIfCheckedIn) no check-in came before it ended, got a reminder (unless FCM refused a push and no later run started within the catch-up)",
             operations: ["onboarded:", "reminder", "reminder time", "reminder off", "reminder on", "check-in"])
         static let reminderSent = CheckDeclaration(
             .sometimes, "reminder-sent", "a daily reminder went out")

@@ -97,6 +97,20 @@ public struct DailyReminderScenario: FirebaseScenario {
         let days = Mutex<[String: [Int64: [Int64]]]>([:])
     }
 
+    /// When `sendDailyReminders` runs (domain-clock nanoseconds): Cloud Scheduler's ticks every
+    /// `interval` from `first` on, each run starting up to `jitter` after its tick.
+    struct Ticks: Sendable {
+        let first: Int64
+        let interval: Int64
+        let jitter: Int64
+
+        /// Whether the run of the first tick after `instant` starts before `deadline` whatever its jitter.
+        func runStarts(after instant: Int64, before deadline: Int64) -> Bool {
+            let next = instant < first ? first : first + (LocalTimeOracle.floorDiv(instant - first, interval) + 1) * interval
+            return next + jitter < deadline
+        }
+    }
+
     /// Runs one seed: onboarding, the users' plans under the scheduler, then the end checks.
     public func run(_ context: ScenarioContext) async throws {
         let p = context.parameters
@@ -186,7 +200,8 @@ public struct DailyReminderScenario: FirebaseScenario {
         }
         await backend.waitUntilIdle()
         guard !context.isStopped else { try context.throwIfStopped(); return }
-        Self.checkEveryDay(roster, start: start, end: end, catchUp: catchUp, observed: observed, reminded: reminded,
+        let ticks = Ticks(first: (start + interval).unixNanoseconds, interval: interval.nanoseconds, jitter: backend.faults.scheduleStartJitterMax.nanoseconds)
+        Self.checkEveryDay(roster, start: start, end: end, catchUp: catchUp, ticks: ticks, observed: observed, reminded: reminded,
                            skipIfCheckedIn: p[Parameter.skipIfCheckedIn] == 1, context: context)
         try context.throwIfStopped()
     }
@@ -288,10 +303,10 @@ public struct DailyReminderScenario: FirebaseScenario {
 
     /// Once idle: every local day whose settings never changed, with the reminder on and, with
     /// skipIfCheckedIn, no check-in (or unanswered check-in call) from its midnight to the end of
-    /// its catch-up, wholly inside the window, got a reminder, unless FCM refused at least two
-    /// attempts within its catch-up (the first and a retry).
+    /// its catch-up, wholly inside the window, got a reminder, unless FCM refused a push within its
+    /// catch-up and no run of a later tick (`ticks`) surely started before the catch-up ended.
     static func checkEveryDay(
-        _ members: [Member], start: Timestamp, end: Timestamp, catchUp: Int64, observed: Observed, reminded: Reminded,
+        _ members: [Member], start: Timestamp, end: Timestamp, catchUp: Int64, ticks: Ticks, observed: Observed, reminded: Reminded,
         skipIfCheckedIn: Bool, context: ScenarioContext
     ) {
         let (accepted, uncertain, failedPushes) = observed.state.withLock { ($0.accepted, $0.uncertain, $0.failedPushes) }
@@ -317,9 +332,10 @@ public struct DailyReminderScenario: FirebaseScenario {
                         continue
                     }
                 }
-                // FCM refused the first attempt and its retry: the design drops a reminder it cannot
-                // send within the catch-up (docs/domain.md) rather than send it at another hour.
-                if got.isEmpty, (failedPushes[uid] ?? []).count(where: { $0 >= fire && $0 <= closes }) >= 2 { continue }
+                // FCM refused the last attempt a run could make within the catch-up: the design drops a
+                // reminder it cannot send in time (docs/domain.md) rather than send it at another hour.
+                if got.isEmpty, let refused = (failedPushes[uid] ?? []).filter({ $0 >= fire && $0 <= closes }).max(),
+                   !ticks.runStarts(after: refused, before: fire + catchUp) { continue }
                 context.eventually(Check.everyEnabledDay, !got.isEmpty,
                                    "\(uid) (\(zone)) had the reminder on at \(time) all of \(ReminderOracle.dayText(day)) and did not check in, but got no reminder (due \(ReminderOracle.describe(fire, zone)))")
             }

@@ -31,6 +31,7 @@ public struct MediaUploadsScenario: FirebaseScenario {
     /// The variants it should catch (one per app).
     public let variants = [
         KNBVariant.storageRulesNoSizeCheck.rawValue, InspiredVariant.avatarDeleteThenUpload.rawValue, StampbookVariant.photoErrorsPerTask.rawValue,
+        KNBVariant.postCleanupWithoutAnswer.rawValue, InspiredVariant.avatarCleanupNeedsAnswer.rawValue, StampbookVariant.photoCleanupNeedsAnswer.rawValue,
     ]
     /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
@@ -91,6 +92,8 @@ public struct MediaUploadsScenario: FirebaseScenario {
             for backend in [knb.backend, inspired.backend, stampbook.backend] { await backend.waitUntilIdle() }
         }
         guard !context.isStopped else { try context.throwIfStopped(); return }
+        await Self.reopenApps(world, context: context)
+        for backend in [knb.backend, inspired.backend, stampbook.backend] { await backend.waitUntilIdle() }
         Self.checkReferences("knb", knb.backend, Self.knbReferences(knb.backend), context)
         Self.checkReferences("inspired", inspired.backend, Self.inspiredReferences(inspired.backend), context)
         Self.checkReferences("stampbook", stampbook.backend, Self.stampbookReferences(stampbook.backend, users: world.collectors.map(\.uid!)), context)
@@ -174,6 +177,43 @@ public struct MediaUploadsScenario: FirebaseScenario {
     }
 
     // MARK: Users
+
+    /// How often a device whose clean-up is left undecided opens the app again (5 minutes).
+    static let reopenEvery: UInt64 = 5 * 60 * 1_000_000_000
+    /// How many times it does at most (a day's worth).
+    static let reopenTimes = 288
+
+    /// After the workload, each device a post, an avatar update or a collect left with undecided
+    /// objects (its look at the post, profile or record went unanswered) is opened again every 5
+    /// minutes, for a day at most, until the app has decided them. Devices with nothing undecided
+    /// do nothing.
+    static func reopenApps(_ world: World, context: ScenarioContext) async {
+        var finishes: [(user: String, finish: @Sendable () async -> Bool)] = []
+        for poster in world.posters where poster.hasUndecidedPosts {
+            finishes.append((poster.email, { await poster.finishPostCleanup() }))
+        }
+        for (uid, devices) in world.owners {
+            for device in devices where device.hasUndecidedAvatarObjects { finishes.append((uid, { await device.finishAvatarCleanup() })) }
+        }
+        for collector in world.collectors where collector.hasUndecidedPhotos {
+            finishes.append((collector.uid ?? "collector", { await collector.finishPhotoCleanup() }))
+        }
+        guard !finishes.isEmpty else { return }
+        await withTaskGroup(of: Void.self) { group in
+            for (index, (user, finish)) in finishes.enumerated() {
+                group.addTask {
+                    await Simulation.named("reopen-\(index)") {
+                        for _ in 0..<reopenTimes {
+                            context.note(user, "app opened: finishing undecided clean-up")
+                            if await finish() { return }
+                            await ScenarioSupport.sleep(until: Simulation.nowNanoseconds + reopenEvery)
+                        }
+                        context.note(user, "clean-up still undecided after a day")
+                    }
+                }
+            }
+        }
+    }
 
     static func posterLoop(_ poster: KNBClient, index: Int, origin: UInt64, context: ScenarioContext) async {
         let p = context.parameters

@@ -7,7 +7,7 @@ extension ContactDiscoveryScenario {
     enum Check {
         static let contactsFound = CheckDeclaration(
             .eventually, "contacts-found",
-            "a discovery after every registration finds exactly the address-book entries that are UFree users (whatever their format), and no one else")
+            "a discovery after every registration finds exactly the address-book entries that are UFree users (whatever their format), and no one else, among the entries the server answered; it leaves unanswered only what the user's lookups beyond the quota account for")
         static let noOfflineRecovery = CheckDeclaration(
             .always, "no-number-recovered-offline",
             "a signed-in stranger reading what the rules let it read recovers no user's phone number by trying the numbering plan offline")

@@ -59,19 +59,26 @@ public struct ContactDiscoveryScenario: FirebaseScenario {
         return styles[style % styles.count]
     }
 
-    /// One user's identity and address book: entries with the user each stands for (nil: a stranger or not a number).
+    /// One user's identity and address book: entries with the user each stands for (nil: a
+    /// stranger or not a number) and whether the entry is a number of the plan (the server counts
+    /// and answers those, in book order, and drops the others).
     struct Person: Sendable {
         let uid: String
         let region: String
         let number: String
-        let book: [(entry: String, owner: String?)]
+        let book: [(entry: String, owner: String?, isNumber: Bool)]
+        /// The entries of the book that are numbers of the plan.
+        var numbers: Int { book.count(where: \.isNumber) }
     }
 
-    /// Registrations that completed, by uid, and what each user's first discovery found.
+    /// Registrations that completed, by uid, what each user's first discovery found, and how many
+    /// numbers each user's discovery requests carried (every attempt: one the user saw fail may
+    /// still have been counted against the quota).
     final class Registry: Sendable {
         private let done = Mutex<Set<String>>([])
         private let sent = Mutex<Set<String>>([])
         private let found = Mutex<[String: Set<String>]>([:])
+        private let looked = Mutex<[String: Int]>([:])
         func registered(_ uid: String) { _ = done.withLock { $0.insert(uid) } }
         func attempted(_ uid: String) { _ = sent.withLock { $0.insert(uid) } }
         var all: Set<String> { done.withLock { $0 } }
@@ -80,6 +87,10 @@ public struct ContactDiscoveryScenario: FirebaseScenario {
         var unknown: Set<String> { sent.withLock { $0 }.subtracting(all) }
         func firstFound(_ uid: String, _ entries: Set<String>) { found.withLock { $0[uid] = entries } }
         func firstFound(_ uid: String) -> Set<String>? { found.withLock { $0[uid] } }
+        /// Records one discovery request of `uid` carrying `numbers` numbers of the plan.
+        func lookedUp(_ uid: String, numbers: Int) { looked.withLock { $0[uid, default: 0] += numbers } }
+        /// The numbers of the plan `uid`'s discovery requests carried so far.
+        func lookedUp(_ uid: String) -> Int { looked.withLock { $0[uid] ?? 0 } }
     }
 
     /// Runs one seed: sign-ups and books, registrations racing first discoveries, then final
@@ -121,7 +132,7 @@ public struct ContactDiscoveryScenario: FirebaseScenario {
                             }
                             steps.addTask {
                                 await ScenarioSupport.sleep(until: discoverAt)
-                                if let result = await Self.discover(client, person, context: context, intended: discoverAt) {
+                                if let result = await Self.discover(client, person, registry: registry, context: context, intended: discoverAt) {
                                     registry.firstFound(person.uid, Set(result.matches.map(\.entry)))
                                 }
                             }
@@ -141,8 +152,10 @@ public struct ContactDiscoveryScenario: FirebaseScenario {
                         var random = Simulation.random("contact-discovery/\(person.uid)/final")
                         let at = phase2 + random.next() % 30_000_000_000
                         await ScenarioSupport.sleep(until: at)
-                        guard let result = await Self.discover(app.client(uid: person.uid), person, context: context, intended: at) else { return }
-                        Self.checkFound(person, result, registered: registered, unknown: unknown, first: registry.firstFound(person.uid), context: context)
+                        guard let result = await Self.discover(app.client(uid: person.uid), person, registry: registry, context: context, intended: at) else { return }
+                        Self.checkFound(
+                            person, result, registered: registered, unknown: unknown, first: registry.firstFound(person.uid),
+                            lookedUp: registry.lookedUp(person.uid), context: context)
                     }
                 }
             }
@@ -173,32 +186,37 @@ public struct ContactDiscoveryScenario: FirebaseScenario {
         }
         return (0..<count).map { index in
             let region = numbers[index].region
-            var book: [(String, String?)] = []
+            var book: [(String, String?, Bool)] = []
             for _ in 0..<p[Parameter.contactsPerUser] {
                 let roll = random.below(10)
                 if roll < 7 && count > 1 {
                     var other = random.below(count - 1)
                     if other >= index { other += 1 }
-                    book.append((written(numbers[other].number, from: region, style: random.below(5)), "u\(other)"))
+                    book.append((written(numbers[other].number, from: region, style: random.below(5)), "u\(other)", true))
                 } else if roll < 9 {
                     var slot: Int
                     repeat { slot = random.below(planSize) } while usedSlots.contains(slot)
-                    book.append((written(planNumber(slot), from: region, style: random.below(5)), nil))
+                    book.append((written(planNumber(slot), from: region, style: random.below(5)), nil, true))
                 } else {
-                    book.append((["555-0199", "ask Sam", "+33 1 23 45 67 89", "07700 9001"][random.below(4)], nil))
+                    // Not a number of the plans: too short, a word, another country, a GB mobile missing digits.
+                    book.append((["555-0199", "ask Sam", "+33 1 23 45 67 89", "07700 9001"][random.below(4)], nil, false))
                 }
             }
             return Person(uid: "u\(index)", region: region, number: numbers[index].number, book: book)
         }
     }
 
-    /// One discovery of `person`'s whole book (retried like any client call); nil if it failed.
-    static func discover(_ client: UFreeClient, _ person: Person, context: ScenarioContext, intended: UInt64) async -> UFreeDiscoveryResult? {
+    /// One discovery of `person`'s whole book (retried like any client call, each attempt counted
+    /// in `registry`); nil if it failed.
+    static func discover(_ client: UFreeClient, _ person: Person, registry: Registry, context: ScenarioContext, intended: UInt64) async -> UFreeDiscoveryResult? {
         context.note(person.uid, "discover \(person.book.count) contacts")
         defer { context.recordLatency("discoverContacts", user: person.uid, intendedStartNanoseconds: intended) }
         do {
-            let result = try await ScenarioSupport.retrying { try await client.discoverContacts(person.book.map(\.entry), region: person.region) }
-            context.note(person.uid, "found \(result.matches.count)")
+            let result = try await ScenarioSupport.retrying {
+                registry.lookedUp(person.uid, numbers: person.numbers)
+                return try await client.discoverContacts(person.book.map(\.entry), region: person.region)
+            }
+            context.note(person.uid, result.unanswered == 0 ? "found \(result.matches.count)" : "found \(result.matches.count), \(result.unanswered) left unanswered (quota)")
             return result
         } catch {
             context.note(person.uid, "discovery failed: \(error)")
@@ -206,16 +224,24 @@ public struct ContactDiscoveryScenario: FirebaseScenario {
         }
     }
 
-    /// The final discovery against the book: every entry of a registered user found, as that user, and nothing else.
+    /// The final discovery against the book: every entry of a registered user the server answered
+    /// found, as that user, and nothing else. The server answers the book's numbers in order up
+    /// to the caller's quota and says how many it left unanswered: those the user was told were
+    /// not looked up are not missing, but no more may be left than the numbers the user's requests
+    /// carried (`lookedUp`, every attempt) beyond the quota.
     static func checkFound(
-        _ person: Person, _ result: UFreeDiscoveryResult, registered: Set<String>, unknown: Set<String>, first: Set<String>?, context: ScenarioContext
+        _ person: Person, _ result: UFreeDiscoveryResult, registered: Set<String>, unknown: Set<String>, first: Set<String>?, lookedUp: Int,
+        context: ScenarioContext
     ) {
-        let expected = person.book.compactMap { entry in entry.owner.flatMap { registered.contains($0) ? "\(entry.entry) → \($0)" : nil } }.sorted()
+        let quota = context.parameters[Parameter.lookupsPerDay]
+        let spent = max(0, lookedUp - quota)
+        let looked = person.book.filter(\.isNumber).prefix(max(0, person.numbers - result.unanswered))
+        let expected = looked.compactMap { entry in entry.owner.flatMap { registered.contains($0) ? "\(entry.entry) → \($0)" : nil } }.sorted()
         let either = Set(person.book.compactMap { entry in entry.owner.flatMap { unknown.contains($0) ? "\(entry.entry) → \($0)" : nil } })
         let found = result.matches.map { "\($0.entry) → \($0.userId)" }.sorted()
         let missing = expected.filter { !found.contains($0) }, extra = found.filter { !expected.contains($0) && !either.contains($0) }
-        context.eventually(Check.contactsFound, missing.isEmpty && extra.isEmpty && result.unanswered == 0,
-                           "\(person.uid) (\(person.region)) looked up \(person.book.count) contacts: missing \(missing.prefix(3)), unexpected \(extra.prefix(3)), unanswered \(result.unanswered)")
+        context.eventually(Check.contactsFound, missing.isEmpty && extra.isEmpty && result.unanswered <= spent,
+                           "\(person.uid) (\(person.region)) looked up \(person.book.count) contacts: missing \(missing.prefix(3)), unexpected \(extra.prefix(3)), unanswered \(result.unanswered) (its requests carried \(lookedUp) numbers against a quota of \(quota))")
         if let first {
             let lateFound = result.matches.contains { !first.contains($0.entry) }
             context.sometimes(Check.lateRegistrationFoundLater, lateFound && missing.isEmpty)

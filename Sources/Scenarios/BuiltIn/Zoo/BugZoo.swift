@@ -20,7 +20,21 @@ public enum BugZoo {
         public var needs: String
         /// Scenario parameters for every seed the zoo runs (e.g. a small `users` so each seed is fast).
         public var parameters: [String: String] = [:]
+        /// The faults and outages every seed runs in (nil: the scenario's own), for a bug only an incident shows.
+        public var world: World?
     }
+
+    /// A client-network incident: outages of 5–15 minutes, 6 an hour, one at the start, in which
+    /// every Firestore request fails (Storage keeps working).
+    static let clientNetworkIncident = World(outages: [
+        OutageDraw(service: "client-network", startsPerHour: 6, shortestSeconds: 300, longestSeconds: 900, severity: 1, startsDown: true),
+    ])
+    /// A lossy client-network incident: outages of 10–30 minutes in which 9 requests in 10 fail,
+    /// and 3 in 10 of the rest time out after the server applied them (a write whose answer is
+    /// lost, then reads that go unanswered).
+    static let lossyNetworkIncident = World(faults: ["network-timeout": 0.3], outages: [
+        OutageDraw(service: "client-network", startsPerHour: 6, shortestSeconds: 600, longestSeconds: 1_800, severity: 0.9, startsDown: true),
+    ])
 
     /// SafeNSound on heartbeat-timeline at 40 users: about 1.3 s per seed in debug.
     static let heartbeatSmall = ["users": "40"]
@@ -119,6 +133,16 @@ public enum BugZoo {
         Bug(variant: "storage-rules-no-size-check", app: "knb", scenario: "media-uploads", needs: "depth-1"),
         Bug(variant: "avatar-delete-then-upload", app: "inspired", scenario: "media-uploads", needs: "depth-2"),
         Bug(variant: "photo-errors-per-task", app: "stampbook", scenario: "media-uploads", needs: "fault:storage-upload-failure"),
+        // A post whose write failed and whose look back goes unanswered deletes its images; a failed
+        // avatar switch or collect whose look back goes unanswered keeps its objects, and nothing
+        // looks again: only a network incident longer than the look's retries shows them (the
+        // post, only when a lost answer hid a landed write: many posts).
+        Bug(variant: "post-cleanup-without-answer", app: "knb", scenario: "media-uploads", needs: "fault:client-network-outage+timeout",
+            parameters: ["posters": "10", "postsPerPoster": "10"], world: lossyNetworkIncident),
+        Bug(variant: "avatar-cleanup-needs-answer", app: "inspired", scenario: "media-uploads", needs: "fault:client-network-outage",
+            world: clientNetworkIncident),
+        Bug(variant: "photo-cleanup-needs-answer", app: "stampbook", scenario: "media-uploads", needs: "fault:client-network-outage",
+            world: clientNetworkIncident),
         // Bugs that need a scheduling decision: a check and its mark split by a zero-latency
         // await (actor reentrancy; in a function, another invocation's turn), so the default
         // schedule runs each call through and only a preemption (or a timing choice that puts
@@ -189,7 +213,7 @@ public enum BugZoo {
     }
 
     /// Measures `bug`: seeds 1...`seeds` under each of `strategies` (no swarm; scenario defaults
-    /// overridden by `bug.parameters`), spread over `threads`, then shrinks the first failure
+    /// overridden by `bug.parameters`, in `bug.world`), spread over `threads`, then shrinks the first failure
     /// (portfolio's, else the first strategy's that failed) within `shrinkRuns` runs.
     public static func measure(
         _ bug: Bug, seeds: Int, shrinkRuns: Int, strategies: [SchedulingStrategy] = BugZoo.strategies, threads: Int = 1
@@ -200,7 +224,8 @@ public enum BugZoo {
             guard let value = Int(bug.parameters[name]!) else { throw .malformedParameter("\(name)=\(bug.parameters[name]!)") }
             parameters[name] = value
         }
-        let template = RunRequest(scenario: bug.scenario, seed: 1, parameters: parameters, variant: bug.variant)
+        var template = RunRequest(scenario: bug.scenario, seed: 1, parameters: parameters, variant: bug.variant)
+        template.world = bug.world
         _ = try ScenarioRunner.prepare(template)
         var results: [StrategyResult] = []
         var firstFailing: [RunRequest] = []

@@ -30,6 +30,15 @@ public struct PreparedRun: Sendable {
         return "\(request.runId)-w\(String(hash >> 32, radix: 16))"
     }
 
+    /// The same run replaying `decisions` (then the default choice), recording every choice point's
+    /// alternatives: one schedule of an exploration.
+    public func exploring(_ decisions: [UInt32]) -> PreparedRun {
+        var copy = self
+        copy.request.decisions = decisions
+        copy.request.recordsChoices = true
+        return copy
+    }
+
     /// The same run at `seed` with `swarm` (drawn for that seed, or nil), replaying no log.
     public func seed(_ seed: UInt64, swarm: SwarmConfiguration?) -> PreparedRun {
         var copy = self

@@ -27,6 +27,8 @@ public struct RunRequest: Sendable, Hashable {
     /// When set, the run replays this decisions log (`.replay(decisions:)`) instead of choosing by
     /// `strategy`, which the report still names: how shrunk failure artifacts reproduce.
     public var decisions: [UInt32]?
+    /// Whether the run records how many alternatives each choice point had (`Execution.choiceCounts`: explore).
+    public var recordsChoices = false
     /// Timers due within this many virtual nanoseconds of each other are concurrent and the
     /// strategy orders them (`SimulationConfiguration.timingWindowNanoseconds`); nil takes the
     /// backend's `BackendFaults.concurrencyWindow`, 0 orders strictly by deadline.

@@ -45,15 +45,19 @@ public enum ScenarioRunner {
         public var samples: [LatencySample]
         /// A replayed decisions log that asked for a choice that did not exist (nil: followed exactly).
         public var replayDivergence: ReplayDivergence? = nil
+        /// The alternatives at each choice point, in log order (empty unless `RunRequest.recordsChoices`).
+        public var choiceCounts: [UInt32] = []
         /// What test hooks counted while the run ended (tests: proof that a hook took effect).
         package var testCounts: [String: Int] = [:]
     }
 
     /// The kernel configuration of `request` (its replay log, when it has one).
     public static func configuration(_ request: RunRequest) -> SimulationConfiguration {
-        request.limits.apply(to: SimulationConfiguration(
+        var configuration = request.limits.apply(to: SimulationConfiguration(
             seed: request.seed, strategy: request.effectiveStrategy, recordsTrace: request.recordsTrace,
             timingWindowNanoseconds: request.effectiveTimingWindowNanoseconds))
+        configuration.recordsChoices = request.recordsChoices
+        return configuration
     }
 
     /// The root task of one run of `request`: a fresh `ScenarioContext` per invocation, handed
@@ -163,7 +167,7 @@ public enum ScenarioRunner {
                 timeline: report.timeline, violation: observed.violation, failure: failure.message, operations: operations,
                 samples: observed.samples, endNanoseconds: result.virtualNanoseconds, endStep: result.steps)
         }
-        var execution = Execution(report: report, trace: result.trace, decisions: result.decisions, samples: observed.samples, replayDivergence: result.replayDivergence)
+        var execution = Execution(report: report, trace: result.trace, decisions: result.decisions, samples: observed.samples, replayDivergence: result.replayDivergence, choiceCounts: result.choiceCounts)
         execution.testCounts = context.testCounts
         return execution
     }

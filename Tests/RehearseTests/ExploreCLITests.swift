@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+/// `rehearse explore` end to end, and the run limits a user sets on the command line.
+@Suite struct ExploreCLITests {
+    /// A planted bug is found with the fewest preemptions, written as an artifact that `replay`
+    /// reproduces; the careful design over the same small world explores complete.
+    @Test func exploreFindsAPlantedBugAndReplaysItAndCompletesOnTheCarefulDesign() throws {
+        let small = ["--param", "users=2", "--param", "posts=1"]
+        let careful = try rehearse(["explore", "like-storm", "--preemption-bound", "1", "--quiet"] + small)
+        #expect(careful.status == 0, "\(careful.output)")
+        #expect(careful.output.contains("schedules with ≤ 1 preemption explored: no failure"), "\(careful.output)")
+        let bug = try rehearse(["explore", "like-storm", "--variant", "unlike-nonliker-decrements", "--preemption-bound", "1", "--quiet"] + small)
+        #expect(bug.status == 1, "\(bug.output)")
+        #expect(bug.output.contains("FAIL like-count-matches-likes"), "\(bug.output)")
+        let line = try #require(bug.output.split(separator: "\n").first { $0.contains("replay: rehearse replay ") })
+        let artifact = String(line.split(separator: " ").last!)
+        let replay = try rehearse(["replay", artifact])
+        #expect(replay.status == 0 && replay.output.contains("reproduced: like-count-matches-likes"), "\(replay.output)")
+    }
+
+    @Test(arguments: [
+        ["explore", "like-storm", "--preemption-bound", "99"], ["explore", "like-storm", "--max-schedules", "0"],
+        ["explore", "like-storm", "--strategy", "random"], ["explore", "no-such-scenario"],
+        ["run", "like-storm", "--max-steps", "10"], ["run", "like-storm", "--stuck-job-limit", "2h"],
+        ["run", "like-storm", "--max-virtual-time", "0s"],
+    ])
+    func badExploreAndLimitInputExitsTwoWithOneLine(arguments: [String]) throws {
+        let (status, output) = try rehearse(arguments)
+        #expect(status == 2, "\(arguments): \(output)")
+        #expect(output.split(separator: "\n").count == 1, "\(arguments): \(output)")
+    }
+
+    /// A job that loops without an await is stopped by the watchdog (exit 70, a line saying where),
+    /// never a hang; in a sweep it is the failing seed's crash and the sweep goes on.
+    @Test(.timeLimit(.minutes(1))) func aJobThatNeverAwaitsIsStoppedByTheWatchdog() throws {
+        let run = try rehearse(["run", "crash-test", "--seed", "7", "--param", "spinSeed=7", "--stuck-job-limit", "1s"])
+        #expect(run.status == 70, "\(run.output)")
+        #expect(run.output.contains("rehearsal watchdog: the simulation has run one job for 1.0 seconds"), "\(run.output)")
+        let sweep = try rehearse(["fuzz", "crash-test", "--seeds", "4..<7", "--param", "spinSeed=5", "--stuck-job-limit", "1s", "--keep-going", "--no-shrink", "--quiet"])
+        #expect(sweep.status == 1, "\(sweep.output)")
+        #expect(sweep.output.contains("FAIL seed 5: crash: worker died with exit status 70 on seed 5: rehearsal watchdog"), "\(sweep.output)")
+        #expect(sweep.output.contains("3 seeds run, 2 passed, 1 failed"), "\(sweep.output)")
+    }
+}
