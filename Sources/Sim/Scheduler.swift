@@ -360,6 +360,9 @@ final class Scheduler: @unchecked Sendable {
 
     func namedTaskFinished(_ id: UInt64) { liveNamedTasks[id] = nil }
 
+    /// Tells the watchdog the running task's name (a spawned task, as its body starts).
+    func nameRunningTask(_ name: String) { watchdog?.name(task: lastTask, name) }
+
     func rootDidFinish(error: (any Error)?) {
         rootFinished = true
         rootError = error

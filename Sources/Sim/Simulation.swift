@@ -63,6 +63,7 @@ public enum Simulation {
         SimulationContext.set(scheduler)
         let box = OutputBox<Output>()
         let root = Task(executorPreference: scheduler.taskExecutor) {
+            scheduler.nameRunningTask("root")
             do {
                 box.value = try await body()
                 scheduler.rootDidFinish(error: nil)
@@ -146,6 +147,7 @@ public enum Simulation {
         let scheduler = current()
         let id = scheduler.namedTaskStarted(name)
         return Task(executorPreference: scheduler.taskExecutor) {
+            scheduler.nameRunningTask(name)
             await $currentTaskName.withValue(name) { await body() }
             scheduler.namedTaskFinished(id)
         }
@@ -190,6 +192,7 @@ public enum Simulation {
     public static func named<T>(_ name: String, _ body: () async throws -> T) async rethrows -> T {
         let scheduler = current()
         let id = scheduler.namedTaskStarted(name)
+        scheduler.nameRunningTask(name)
         defer { scheduler.namedTaskFinished(id) }
         return try await body()
     }

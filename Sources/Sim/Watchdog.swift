@@ -21,6 +21,9 @@ final class Watchdog: @unchecked Sendable {
     let limit: Duration
     /// The name of an actor ordinal (read once, when the job is stuck and the scheduler idle in it).
     private let label: (UInt32) -> String
+    /// Names of tasks started by `Simulation.spawn` or `named`, by runtime task id (written when one
+    /// starts, read only when a job is stuck).
+    private let names = Mutex<[UInt64: String]>([:])
     private var thread = pthread_t()
 
     /// A watchdog allowing `limit` per job, naming actors with `label`.
@@ -34,6 +37,11 @@ final class Watchdog: @unchecked Sendable {
         self.ordinal.store(ordinal, ordering: .relaxed)
         self.task.store(task, ordering: .relaxed)
         beat.store(step, ordering: .releasing)
+    }
+
+    /// Records `name` for the task whose runtime id is `task`.
+    func name(task: UInt64, _ name: String) {
+        names.withLock { $0[task] = name }
     }
 
     /// Starts watching on a thread of its own.
@@ -67,7 +75,9 @@ final class Watchdog: @unchecked Sendable {
             guard still >= limitNanoseconds, !stopped.load(ordering: .acquiring) else { continue }
             let ordinal = ordinal.load(ordering: .relaxed)
             let where_ = ordinal == 0 ? "nonisolated code" : "actor \(label(ordinal))"
-            let line = "rehearsal watchdog: the simulation has run one job for \(limit) without returning to the scheduler (step \(now), \(where_), task \(task.load(ordering: .relaxed))): a loop without an await never yields the simulation's thread; stopping the process\n"
+            let id = task.load(ordering: .relaxed)
+            let who = names.withLock { $0[id] }.map { "task \($0)" } ?? "an unnamed task (id \(id))"
+            let line = "rehearsal watchdog: the simulation has run one job for \(limit) without returning to the scheduler (step \(now), \(who), \(where_)): a loop without an await never yields the simulation's thread; stopping the process\n"
             _ = line.withCString { write(2, $0, strlen($0)) }
             _exit(70)
         }

@@ -22,7 +22,7 @@ func twoTransfers(checksThenActs: Bool) async throws {
             try await twoTransfers(checksThenActs: true)
         })
         #expect(failure.message.contains("overdrawn: shared account at -60"))
-        #expect(failure.preemptionsAfter == 1)
+        #expect(failure.preemptionsAfter >= 1 && failure.preemptionsAfter <= failure.preemptionsBefore)
         // The printed replay reproduces it (it records an issue while the bug is there: expected here).
         withKnownIssue { Rehearsal.replay(seed: failure.seed, decisions: failure.decisions) { try await twoTransfers(checksThenActs: true) } }
     }
