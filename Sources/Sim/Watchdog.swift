@@ -7,16 +7,17 @@ import Synchronization
 
 /// Stops a process whose simulation is stuck inside one job: a loop without an `await` never
 /// returns the thread to the scheduler, so no limit of the run can fire and nothing else can stop
-/// it. A thread of its own watches the scheduler's step count; when it has not moved for `limit`
-/// of wall time it writes one line naming the step, the actor and the task that are running, and
-/// ends the process (exit status 70, EX_SOFTWARE), so a sweep or a test run fails instead of hanging.
+/// it. One monitor thread per process (`WatchdogMonitor`) looks at every running simulation's step
+/// count every 50 ms; when one has not moved for `limit` of wall time it writes one line naming the
+/// step, the task and the actor that are running, and ends the process (exit status 70,
+/// EX_SOFTWARE), so a sweep or a test run fails instead of hanging. A run only registers and
+/// unregisters: it starts no thread and never waits for one.
 final class Watchdog: @unchecked Sendable {
     /// The scheduler's steps, as the job about to run is counted.
     private let beat = Atomic<UInt64>(0)
     /// The running job's actor ordinal and task id.
     private let ordinal = Atomic<UInt32>(0)
     private let task = Atomic<UInt64>(0)
-    private let stopped = Atomic<Bool>(false)
     /// Wall time one job may run.
     let limit: Duration
     /// The name of an actor ordinal (read once, when the job is stuck and the scheduler idle in it).
@@ -24,7 +25,9 @@ final class Watchdog: @unchecked Sendable {
     /// Names of tasks started by `Simulation.spawn` or `named`, by runtime task id (written when one
     /// starts, read only when a job is stuck).
     private let names = Mutex<[UInt64: String]>([:])
-    private var thread = pthread_t()
+    /// The monitor's view: the last step count seen and how long it has not moved (monitor thread only).
+    fileprivate var lastSeen: UInt64 = .max
+    fileprivate var stillNanoseconds: Int64 = 0
 
     /// A watchdog allowing `limit` per job, naming actors with `label`.
     init(limit: Duration, label: @escaping (UInt32) -> String) {
@@ -44,47 +47,68 @@ final class Watchdog: @unchecked Sendable {
         names.withLock { $0[task] = name }
     }
 
-    /// Starts watching on a thread of its own.
-    func start() {
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let status = pthread_create(&thread, nil, watchdogEntry, context)
-        precondition(status == 0, "pthread_create failed: \(status)")
-    }
+    /// Starts being watched.
+    func start() { WatchdogMonitor.shared.add(self) }
 
-    /// Stops watching (the run ended) and waits for the thread.
-    func stop() {
-        stopped.store(true, ordering: .releasing)
-        pthread_join(thread, nil)
-    }
+    /// Stops being watched (the run ended).
+    func stop() { WatchdogMonitor.shared.remove(self) }
 
-    /// The watching loop: every 50 ms, compares the step count with the last one seen.
-    fileprivate func watch() {
-        let pollNanoseconds: Int64 = 50_000_000
+    /// The monitor's poll, `elapsed` after the last: the line to write when the job is stuck.
+    fileprivate func poll(elapsed: Int64) -> String? {
+        let now = beat.load(ordering: .acquiring)
+        if now != lastSeen {
+            lastSeen = now
+            stillNanoseconds = 0
+            return nil
+        }
+        stillNanoseconds += elapsed
         let limitNanoseconds = limit.components.seconds * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000
-        var last = beat.load(ordering: .acquiring), still: Int64 = 0
-        while !stopped.load(ordering: .acquiring) {
-            var pause = timespec(tv_sec: 0, tv_nsec: Int(pollNanoseconds))
+        guard stillNanoseconds >= limitNanoseconds else { return nil }
+        let ordinal = ordinal.load(ordering: .relaxed)
+        let where_ = ordinal == 0 ? "nonisolated code" : "actor \(label(ordinal))"
+        let id = task.load(ordering: .relaxed)
+        let who = names.withLock { $0[id] }.map { "task \($0)" } ?? "an unnamed task (id \(id))"
+        return "rehearsal watchdog: the simulation has run one job for \(limit) without returning to the scheduler (step \(now), \(who), \(where_)): a loop without an await never yields the simulation's thread; stopping the process\n"
+    }
+}
+
+/// The process's one watchdog thread, started with the first watched run and kept for the
+/// process's life; it polls every registered `Watchdog` every 50 ms.
+final class WatchdogMonitor: @unchecked Sendable {
+    static let shared = WatchdogMonitor()
+    private let watched = Mutex<[Watchdog]>([])
+    private let started = Atomic<Bool>(false)
+    private var thread = pthread_t()
+    private static let pollNanoseconds: Int64 = 50_000_000
+
+    func add(_ watchdog: Watchdog) {
+        watched.withLock { $0.append(watchdog) }
+        if !started.load(ordering: .acquiring), started.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged {
+            let status = pthread_create(&thread, nil, watchdogMonitorEntry, nil)
+            precondition(status == 0, "pthread_create failed: \(status)")
+            pthread_detach(thread)
+        }
+    }
+
+    func remove(_ watchdog: Watchdog) {
+        watched.withLock { $0.removeAll { $0 === watchdog } }
+    }
+
+    /// Polls forever; ends the process at the first stuck job.
+    fileprivate func watch() -> Never {
+        while true {
+            var pause = timespec(tv_sec: 0, tv_nsec: Int(Self.pollNanoseconds))
             _ = nanosleep(&pause, nil)  // not a simulation thread: the interposer passes it through
-            let now = beat.load(ordering: .acquiring)
-            if now != last {
-                last = now
-                still = 0
-                continue
+            let line = watched.withLock { table in
+                table.lazy.compactMap { $0.poll(elapsed: Self.pollNanoseconds) }.first
             }
-            still += pollNanoseconds
-            guard still >= limitNanoseconds, !stopped.load(ordering: .acquiring) else { continue }
-            let ordinal = ordinal.load(ordering: .relaxed)
-            let where_ = ordinal == 0 ? "nonisolated code" : "actor \(label(ordinal))"
-            let id = task.load(ordering: .relaxed)
-            let who = names.withLock { $0[id] }.map { "task \($0)" } ?? "an unnamed task (id \(id))"
-            let line = "rehearsal watchdog: the simulation has run one job for \(limit) without returning to the scheduler (step \(now), \(who), \(where_)): a loop without an await never yields the simulation's thread; stopping the process\n"
+            guard let line else { continue }
             _ = line.withCString { write(2, $0, strlen($0)) }
             _exit(70)
         }
     }
 }
 
-private func watchdogEntry(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    Unmanaged<Watchdog>.fromOpaque(context!).takeRetainedValue().watch()
-    return nil
+private func watchdogMonitorEntry(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    WatchdogMonitor.shared.watch()
 }
