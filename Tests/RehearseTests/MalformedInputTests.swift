@@ -279,6 +279,10 @@ struct MalformedFixtures {
         }
         let run = ["run", "auction-race", "--report-dir", out]
         numeric(run, "--seed", huge: false)
+        let explore = ["explore", "like-storm", "--report-dir", out]
+        numeric(explore, "--preemption-bound")
+        numeric(explore, "--max-schedules")
+        numeric(explore, "--seed", huge: false)
         let thresholds = ["placeBid.p99<1e300ms", "placeBid.p99<1e300", "placeBid.p99<99999999999h", "plceBid.p99<1s", "placeBid.p42<1s",
                           "placeBid.p99", "placeBid.p99<", "<1s", ".p99<1s", "placeBid.p99<-1s", "placeBid.p99<NaNms", "placeBid.p99<infs",
                           "placeBid.p99<1s<2s", "placeBid.p99<=", "", "placeBid.p99<1xs", "placeBid.p99<18446744073709551616ns"]

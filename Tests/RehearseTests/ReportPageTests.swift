@@ -69,8 +69,9 @@ import Testing
     @Test(.enabled(if: chromium != nil, "chromium is not installed (apt-get install -y chromium); the rendered pages were not checked"))
     func sweepPageSummarisesSeedsFailuresGoalsAndCoverage() throws {
         let dir = temporaryDirectory()
-        let fuzz = try CommandLineRunner.run(["fuzz", "auction-race", "--variant", "outbid-self-notify", "--seeds", "1..<5", "--keep-going", "--no-shrink",
-                                              "--jobs", "2", "--report-dir", dir, "--quiet"])
+        // The default world, where this depth-1 bug fails most seeds (drawn worlds with few bids rarely show it).
+        let fuzz = try CommandLineRunner.run(["fuzz", "auction-race", "--variant", "outbid-self-notify", "--seeds", "1..<5", "--world", "default",
+                                              "--keep-going", "--no-shrink", "--jobs", "2", "--report-dir", dir, "--quiet"])
         #expect(fuzz.status == 1)
         let page = "\(dir)/auction-race/sweep.html"
         #expect(fuzz.standardOutput.contains("page: \(page)"))

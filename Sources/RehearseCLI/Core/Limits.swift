@@ -12,7 +12,7 @@ package enum Limits {
     /// `explore --preemption-bound`: schedules grow as (choice points)^k, so past a few nothing finishes.
     package static let preemptionBound = 0...8
     /// `explore --max-schedules`.
-    package static let exploreSchedules = 1...100_000_000
+    package static let exploreSchedules = 1...10_000_000
     /// `fuzz --determinism-every` (0: off).
     package static let determinismEvery = 0...1_000_000
     /// `selfcheck --seeds`: each seed is kept as a verdict in memory.
