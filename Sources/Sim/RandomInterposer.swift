@@ -31,6 +31,8 @@ enum RandomInterposer {
     static let installed: Void = {
         sim_syscall_set_getrandom_hook { buffer, count, _ in
             guard let scheduler = SimulationContext.current, scheduler.isOnSimulationThread else { return -1 }
+            // Catches the call, never reads the system's randomness: the bytes come from the run's
+            // seeded stream (or the run ends as an escape in strict mode).
             scheduler.systemRandomness(call: "SystemRandomNumberGenerator", into: buffer, count: Int(count))
             return Int(count)
         }
