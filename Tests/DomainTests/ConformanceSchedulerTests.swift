@@ -44,7 +44,8 @@ import Testing
     /// duplicate starts 7–17 s after its tick, on average 7 s after the first run (100 duplicates,
     /// sd of the gap 4.1 s: ±1.7 s is 4σ).
     @Test func everyTickRunsAtLeastOnceWithJitterAndDuplicates() throws {
-        let faults = BackendFaults.default
+        var faults = BackendFaults.default
+        faults.coldStartProbability = 0  // a cold start delays the run past its jitter (measured in ColdStartTests)
         let ticks = 10_000
         let measured = try Self.runs(seed: 81, faults: faults, ticks: ticks)
         let byTick = Dictionary(grouping: measured.runs, by: \.tick)
@@ -97,6 +98,7 @@ import Testing
     @Test func runsOutlivingTheDeadlineAreRetriedWhileStillRunning() throws {
         var faults = BackendFaults.default
         faults.scheduleDuplicateProbability = 0  // measured above; here one first run per tick
+        faults.coldStartProbability = 0  // a cold start delays the run's start, not its deadline
         let p = faults.scheduleOverlapRetryProbability, ticks = 1_000
         let long = try Self.runs(seed: 83, faults: faults, ticks: ticks, runTime: .seconds(200))
         let retried = long.runs.filter { $0.attempt == 2 }

@@ -79,12 +79,14 @@ import Testing
     /// (as the handler sees it: `commitTime`) and by the order the two versions were invoked in.
     static func pairOrder(
         seed: UInt64, spacing: Duration, pairs: Int, reorderProbability: Double = BackendFaults.default.triggerReorderProbability,
-        timingWindow: Duration = BackendFaults.default.concurrencyWindow
+        timingWindow: Duration = BackendFaults.default.concurrencyWindow, coldStartProbability: Double = 0
     ) throws -> PairOrder {
         var faults = BackendFaults.default
         faults.triggerDuplicateProbability = 0  // duplicates are measured above; here only order
         faults.triggerReorderProbability = reorderProbability
         faults.adminOperationLatency = .zero  // commits exactly `spacing` apart (admin latency is measured elsewhere)
+        faults.adminCallFailureProbability = 0
+        faults.coldStartProbability = coldStartProbability  // off: the delivery model alone; a cold start delays the handler's run
         let window = faults.triggerReorderWindow
         let configured = faults
         return try onSimulator(seed: seed, timingWindow: timingWindow) { env in

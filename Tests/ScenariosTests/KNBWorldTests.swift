@@ -93,8 +93,8 @@ import Testing
             parameters: ["bidders": 54, "bidsPerBidder": 3, "burstPercent": 80, "buyNow": 0, "buyNowAtPercent": 1, "doubleTapPercent": 27,
                          "duplicatePercent": 5, "durationSeconds": 60, "honors": 1, "raiseOwnPercent": 0, "renamePercent": 99, "renamesPerRenamer": 4,
                          "snipePercent": 16, "sniperPercent": 100, "sniperWindowMilliseconds": 1001, "snipesPerSniper": 3],
-            faults: ["email-timeout": 0.04, "fcm-token-failure": 0.08, "latency-tails": 0.16, "network-failure": 0, "network-timeout": 0.05,
-                     "trigger-duplicate": 0],
+            faults: ["admin-call-failure": 0, "cold-start": 0, "email-timeout": 0.04, "fcm-token-failure": 0.08, "latency-tails": 0.16,
+                     "network-failure": 0, "network-timeout": 0.05, "trigger-duplicate": 0],
             outages: [OutageDraw(service: "storage", startsPerHour: 4.47, shortestSeconds: 469, longestSeconds: 4012, severity: 0.5, startsDown: false)])
         #expect(report.passed, "\(report.failure?.message ?? "")")
         #expect(!Self.entries("snipe given up", report).isEmpty, "no snipe was given up")
@@ -122,7 +122,7 @@ import Testing
     /// meet one are given up after the app's patience, told they failed, and did not land.
     @Test func auctionRaceBidsGivenUpInOutagesAreNotLost() throws {
         let report = try Self.run(
-            "auction-race", seed: 2, strategy: .random, parameters: [:], faults: [:],
+            "auction-race", seed: 2, strategy: .random, parameters: [:], faults: ["admin-call-failure": 0, "cold-start": 0],
             outages: [OutageDraw(service: "client-network", startsPerHour: 20, shortestSeconds: 60, longestSeconds: 120, severity: 1, startsDown: false)])
         #expect(report.passed, "\(report.failure?.message ?? "")")
         #expect(!Self.entries("bid given up", report).isEmpty, "no bid met an outage")

@@ -70,6 +70,38 @@ public struct BackendFaults: Sendable, Hashable {
     /// where a client write can land between a function's read and its write.
     public var adminOperationLatency = LatencyModel(median: .milliseconds(8), tailProbability: 0.02, tailMax: .milliseconds(400))
 
+    // MARK: Cloud Functions' life cycle (MODEL_RULES §20–22; docs/domain.md, "Function instances")
+    /// *Estimate*: probability that an invocation lands on a new instance (a scale-out, an
+    /// instance recycled while idle) and pays a cold start.
+    public var coldStartProbability = 0.05
+    /// *Estimate*: a Node.js function with the admin SDK starts in 1–5 s.
+    public var coldStartMin: Duration = .seconds(1)
+    /// The longest cold start.
+    public var coldStartMax: Duration = .seconds(5)
+    /// *Estimate*: probability that one admin-SDK call inside a function fails UNAVAILABLE (well
+    /// under 1 %); the SDK retries it after a backoff, so it shows as latency.
+    public var adminCallFailureProbability = 0.003
+    /// Documented (google-gax defaults): the first retry waits 100 ms, each further wait ×1.3.
+    public var adminCallBackoffInitial: Duration = .milliseconds(100)
+
+    // MARK: Device clocks (MODEL_RULES §24; docs/domain.md, "Device clocks")
+    /// *Estimate*: a device synced by network time is within ±this of the server.
+    public var deviceClockSyncedSpread: Duration = .milliseconds(500)
+    /// *Estimate*: probability that a device's clock is off by more than a sync leaves it (a few
+    /// percent minutes off; some of them hours off with a manually set time).
+    public var deviceClockOffProbability = 0.04
+    /// *Estimate*: how far off such a device is at most, either way (minutes).
+    public var deviceClockOffMax: Duration = .seconds(600)
+    /// *Estimate*: of the devices off, the share set by hand, hours off (up to `deviceClockFarOffMax`).
+    public var deviceClockFarOffShare = 0.2
+    /// *Estimate*: how far off a hand-set clock is at most, either way (12 h: a day is the bound).
+    public var deviceClockFarOffMax: Duration = .seconds(12 * 3600)
+    /// *Estimate*: probability that a device's clock jumps once during a run (a network time sync
+    /// resets its offset to within the synced spread; a synced clock jumps by its spread).
+    public var deviceClockJumpProbability = 0.1
+    /// When the jump happens: uniformly within this much time after the device appears.
+    public var deviceClockJumpWithin: Duration = .seconds(3600)
+
     // MARK: Timing (*estimate*)
     /// *Estimate*: backend events (network deliveries, trigger invocations, wake-ups) closer
     /// together than this are treated as concurrent — no clock orders them reliably — so the
@@ -153,6 +185,11 @@ public struct BackendFaults: Sendable, Hashable {
         faults.adminOperationLatency = .zero
         faults.storageUploadLatency = .zero
         faults.storageUploadFailureProbability = 0
+        faults.coldStartProbability = 0
+        faults.adminCallFailureProbability = 0
+        faults.deviceClockSyncedSpread = .zero
+        faults.deviceClockOffProbability = 0
+        faults.deviceClockJumpProbability = 0
         return faults
     }
 }

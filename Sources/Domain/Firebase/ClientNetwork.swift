@@ -10,6 +10,9 @@ public final class ClientNetwork: Sendable {
     private let ledger: FaultLedger
     private let outages: Outages
     private let online = Atomic<Bool>(true)
+    /// The server's time as the quickest answer so far carried it, the device's uptime when it
+    /// arrived, and that answer's round trip (Cristian's algorithm with a minimum-delay filter).
+    private let learnt = Mutex<(serverTime: Int64, uptime: Int64, roundTrip: Int64)?>(nil)
 
     init(label: String, env: DomainEnvironment, faults: BackendFaults, ledger: FaultLedger, outages: Outages) {
         self.ledger = ledger
@@ -25,9 +28,20 @@ public final class ClientNetwork: Sendable {
     /// Takes the device offline or back online (offline requests fail UNAVAILABLE at once).
     public func setOnline(_ value: Bool) { online.store(value, ordering: .relaxed) }
 
+    /// The server's time as this device can know it: the time the quickest answer so far left the
+    /// server, plus the device's uptime since it arrived (so no offset or jump of the device's
+    /// clock enters; it lags by that answer's return leg, less than its round trip). Nil before
+    /// the first answer.
+    public var serverTimeEstimate: Timestamp? {
+        guard let learnt = learnt.withLock({ $0 }) else { return nil }
+        return Timestamp(unixNanoseconds: learnt.serverTime + (env.clock.elapsedNanoseconds - learnt.uptime))
+    }
+
     /// The fate of one request, drawn when it is sent.
     struct PendingResponse {
         let label: RequestLabel
+        /// The device's uptime when the request left.
+        let sentAt: Int64
         let responseLatency: Duration
         let timesOut: Bool
     }
@@ -36,6 +50,7 @@ public final class ClientNetwork: Sendable {
     func send(_ label: RequestLabel) async throws(BackendError) -> PendingResponse {
         guard isOnline else { throw .unavailable("device offline during \(label)") }
         // Draw everything up front so the stream's use does not depend on the outcome.
+        let sentAt = env.clock.elapsedNanoseconds
         let scale = outages.latencyScale(atElapsed: env.clock.elapsedNanoseconds)
         var requestLatency = random.sample(faults.networkLatency)
         var responseLatency = random.sample(faults.networkLatency)
@@ -52,7 +67,7 @@ public final class ClientNetwork: Sendable {
             ledger.observe(.networkFailure, subject: label.description)
             throw .unavailable("network error during \(label)")
         }
-        return PendingResponse(label: label, responseLatency: responseLatency, timesOut: timesOut)
+        return PendingResponse(label: label, sentAt: sentAt, responseLatency: responseLatency, timesOut: timesOut)
     }
 
     /// The response leg, after the server acted: pays latency or times out.
@@ -64,7 +79,12 @@ public final class ClientNetwork: Sendable {
             try? await env.clock.sleep(for: faults.networkTimeout)
             throw .deadlineExceeded("\(pending.label) timed out")
         }
+        let serverTime = env.clock.nowUnixNanoseconds
         try? await env.clock.sleep(for: pending.responseLatency)
+        let arrival = env.clock.elapsedNanoseconds, roundTrip = arrival - pending.sentAt
+        learnt.withLock { learnt in
+            if learnt.map({ roundTrip < $0.roundTrip }) ?? true { learnt = (serverTime, arrival, roundTrip) }
+        }
     }
 
     func roundTrip<T>(_ label: RequestLabel, _ body: () async throws(BackendError) -> T) async throws(BackendError) -> T {

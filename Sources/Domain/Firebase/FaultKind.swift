@@ -30,6 +30,14 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
     case websiteSlowFetch = "website-slow-fetch"
     /// A provider outage started (a chance per virtual minute; `Outage`).
     case outage
+    /// A function invocation landed on a new instance and paid a cold start (§20).
+    case coldStart = "cold-start"
+    /// An admin-SDK call inside a function failed UNAVAILABLE and the SDK retried it (§22).
+    case adminCallFailure = "admin-call-failure"
+    /// A device's clock was minutes or hours off the server's (§24).
+    case deviceClockOff = "device-clock-off"
+    /// A device's clock jumped at a network time sync (§24).
+    case deviceClockJump = "device-clock-jump"
 
     /// By name (the order reports list them in).
     public static func < (lhs: FaultKind, rhs: FaultKind) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -52,6 +60,10 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
         case .websiteFetchFailure: 11
         case .websiteSlowFetch: 12
         case .outage: 13
+        case .coldStart: 14
+        case .adminCallFailure: 15
+        case .deviceClockOff: 16
+        case .deviceClockJump: 17
         }
     }
 }

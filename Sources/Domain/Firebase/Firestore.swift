@@ -15,6 +15,7 @@ public final class Firestore: Sendable {
     private let autoIds: SharedRandom
     private let backoffRandom: SharedRandom
     private let adminLatencyRandom: SharedRandom
+    private let adminFailureRandom: SharedRandom
     private let transactionCounter = Atomic<UInt64>(0)
     /// Live document actors over every collection, and the count at which idle ones are next
     /// parked (`CollectionStore.parkIdleActors`).
@@ -30,6 +31,7 @@ public final class Firestore: Sendable {
         self.autoIds = SharedRandom(env, stream: "firestore.autoid")
         self.backoffRandom = SharedRandom(env, stream: "firestore.transaction.backoff.server")
         self.adminLatencyRandom = SharedRandom(env, stream: "firestore.admin.latency")
+        self.adminFailureRandom = SharedRandom(env, stream: "firestore.admin.failure")
         self.triggers = TriggerDispatcher(env: env, faults: faults, tracker: tracker, ledger: ledger, coverage: coverage)
     }
 
@@ -116,9 +118,23 @@ public final class Firestore: Sendable {
     // function's read and its later write are apart in virtual time and a client write (or another
     // invocation) can land between them (docs/domain.md, "Backend work takes virtual time").
 
-    /// The latency of one admin-SDK call inside a function.
+    /// The latency of one admin-SDK call inside a function, with the SDK's retries of attempts
+    /// that failed UNAVAILABLE (MODEL_RULES §22): each failed attempt costs its latency and a
+    /// backoff (×1.3 each time, ±50 % jitter). Retried until an attempt succeeds (at most 8
+    /// attempts: at the swarm's ceiling rate the eighth fails once in 10^10 calls).
     private func adminRoundTrip() async {
-        let latency = adminLatencyRandom.sample(faults.adminOperationLatency)
+        var latency = adminLatencyRandom.sample(faults.adminOperationLatency)
+        let probability = faults.adminCallFailureProbability
+        if probability > 0 {
+            var backoff = faults.adminCallBackoffInitial
+            for _ in 1..<8 {
+                ledger.opportunity(.adminCallFailure, probability: probability)
+                guard adminFailureRandom.chance(probability) else { break }
+                ledger.observe(.adminCallFailure, subject: "admin call")
+                latency += backoff * (0.5 + adminFailureRandom.unitInterval()) + adminLatencyRandom.sample(faults.adminOperationLatency)
+                backoff = backoff * 1.3
+            }
+        }
         try? await env.clock.sleep(for: latency)
     }
 

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One signed-in device's view of the backend (the iOS SDK): every call crosses the device's
 /// `ClientNetwork` and is checked by the deployed security rules.
 public final class FirestoreClient: Sendable {
@@ -6,6 +8,10 @@ public final class FirestoreClient: Sendable {
     /// The device's connection: latency, faults, online state.
     public let network: ClientNetwork
     let backend: Backend
+    private let label: String
+    /// Drawn at the first read, so devices that never read their clock cost nothing and are not
+    /// counted as the fault's opportunities.
+    private let drawnClock = Mutex<DeviceClock?>(nil)
     private let backoffRandom: SharedRandom
 
     init(auth: AuthContext?, label: String, backend: Backend) {
@@ -13,6 +19,19 @@ public final class FirestoreClient: Sendable {
         self.backend = backend
         self.network = ClientNetwork(label: label, env: backend.env, faults: backend.faults, ledger: backend.faultLedger, outages: backend.outages)
         self.backoffRandom = SharedRandom(backend.env, stream: "firestore.transaction.backoff/\(label)")
+        self.label = label
+    }
+
+    /// The device's own clock (`Date()` on the device; MODEL_RULES §24), drawn at its first read.
+    public var deviceClock: DeviceClock {
+        drawnClock.withLock { drawn in
+            if let drawn { return drawn }
+            let clock = DeviceClock(
+                clock: backend.env.clock, faults: backend.faults, random: SharedRandom(backend.env, stream: "device-clock/\(label)"),
+                ledger: backend.faultLedger)
+            drawn = clock
+            return clock
+        }
     }
 
     private var firestore: Firestore { backend.firestore }

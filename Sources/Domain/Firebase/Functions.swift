@@ -69,6 +69,9 @@ public final class Functions: Sendable {
 
     var scheduledJobs: [ScheduledJob] { state.withLock { $0.scheduled } }
 
+    /// Cold starts of every invocation (`Scheduler` pays them for its runs).
+    var coldStarts: ColdStarts { dispatcher.coldStarts }
+
     /// Runs scheduled function `name` once for the tick at `time`, now, without jitter or
     /// duplicates (for tests and tick-by-tick timeline tools).
     public func runScheduled(_ name: String, at time: Timestamp, attempt: Int = 1, isDuplicate: Bool = false) async throws {
@@ -106,6 +109,7 @@ public final class Functions: Sendable {
         guard let handler = state.withLock({ $0.callables[name] }) else { throw BackendError.unknownFunction(name) }
         let pending = try await network?.send(.call(name))
         coverage.count(.callable, name)
+        await dispatcher.coldStarts.begin(name)
         let result: Value
         do {
             result = try await handler(CallableRequest(auth: auth, data: data, time: env.clock.now))

@@ -63,8 +63,10 @@ public actor Scheduler: DomainActor {
         let env = env
         let ledger = ledger
         let coverage = coverage
+        let coldStarts = functions.coldStarts
         tracker.spawn {
             try? await env.clock.sleep(for: delay)
+            await coldStarts.begin(job.name)
             if isDuplicate && attempt == 1 { ledger.observe(.scheduleDuplicate, subject: "\(job.name) tick \(tick)") }
             if attempt > 1 { ledger.observe(.scheduleOverlap, subject: "\(job.name) tick \(tick)") }
             coverage.count(.scheduledJob, job.name)

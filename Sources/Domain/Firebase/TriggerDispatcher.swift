@@ -51,6 +51,8 @@ final class TriggerDispatcher: Sendable {
     private let duplicateRandom: SharedRandom
     private let reorderRandom: SharedRandom
     private let retryRandom: SharedRandom
+    /// Cold starts of every function invocation (triggers, callables, scheduled runs).
+    let coldStarts: ColdStarts
 
     init(env: DomainEnvironment, faults: BackendFaults, tracker: TaskTracker, ledger: FaultLedger, coverage: CoverageLedger) {
         self.ledger = ledger
@@ -62,6 +64,7 @@ final class TriggerDispatcher: Sendable {
         duplicateRandom = SharedRandom(env, stream: "triggers.duplicate")
         reorderRandom = SharedRandom(env, stream: "triggers.reorder")
         retryRandom = SharedRandom(env, stream: "triggers.retry")
+        coldStarts = ColdStarts(env: env, faults: faults, ledger: ledger)
     }
 
     func register(name: String, collection pattern: String, kinds: Set<TriggerKind>, retry: Bool = false, handler: @escaping Handler) {
@@ -164,6 +167,7 @@ final class TriggerDispatcher: Sendable {
         while true {
             do {
                 coverage.count(.trigger, registration.name)
+                event.instance = await coldStarts.begin(registration.name)
                 try await registration.handler(event)
                 return
             } catch {

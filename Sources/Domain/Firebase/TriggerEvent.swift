@@ -26,6 +26,9 @@ public struct TriggerEvent: Sendable, Hashable {
     public let isDuplicate: Bool
     /// 1 for the first delivery; higher for retries of a failed handler.
     public let attempt: Int
+    /// The function instance that runs this delivery: a new number after each cold start.
+    /// Module-level (global) state lives per instance and is lost with it (MODEL_RULES §21).
+    public internal(set) var instance = 0
 
     /// The event of the write from `before` to `after` (at `after.path`).
     init(kind: TriggerKind, before: DocumentSnapshot, after: DocumentSnapshot, isDuplicate: Bool, ownsDuplicateId: Bool, attempt: Int) {

@@ -20,6 +20,10 @@ public enum FirebaseWorld {
         FaultKnob("email-rate-limit", default: 0.01, ceiling: 0.3),
         FaultKnob("email-timeout", default: 0.005, ceiling: 0.1),
         FaultKnob("storage-upload-failure", default: 0.02, ceiling: 0.3),
+        FaultKnob("cold-start", default: 0.05, ceiling: 0.5),
+        FaultKnob("admin-call-failure", default: 0.003, ceiling: 0.05),
+        FaultKnob("device-clock-off", default: 0.04, ceiling: 0.5),
+        FaultKnob("device-clock-jump", default: 0.1, ceiling: 1),
     ]
 
     /// Every outage kind (`Outage.Service`).
@@ -58,6 +62,10 @@ public enum FirebaseWorld {
         case "email-rate-limit": faults.emailRateLimitProbability = rate
         case "email-timeout": faults.emailTimeoutProbability = rate
         case "storage-upload-failure": faults.storageUploadFailureProbability = rate
+        case "cold-start": faults.coldStartProbability = rate
+        case "admin-call-failure": faults.adminCallFailureProbability = rate
+        case "device-clock-off": faults.deviceClockOffProbability = rate
+        case "device-clock-jump": faults.deviceClockJumpProbability = rate
         default: preconditionFailure("knob \(name) is not one of FirebaseWorld.faultKnobs (World.problem refuses it first)")
         }
     }

@@ -56,10 +56,11 @@ extension KNBApp {
         }
         guard let previous, let winner, let bid = bids.last?.mapValue, let bidId = bid["id"]?.stringValue else { return }
         if previous == winner && !has(.outbidSelfNotify) { return }
+        if has(.outbidDedupInInstance), !instanceGlobals.withLock({ $0.insert("onOutbid#\(event.instance)/\(bidId)").inserted }) { return }
         let honorName = event.after["name"]?.stringValue ?? event.path.id
         await notify(previous, type: "OUTBID", preference: "outbid", title: "You've been outbid",
                      body: "Someone bid $\(bid["amount"]?.doubleValue ?? 0) on \(honorName)",
-                     data: ["honorId": event.path.id, "bidId": bidId], key: bidId, dedupe: !has(.outbidNoDedup))
+                     data: ["honorId": event.path.id, "bidId": bidId], key: bidId, dedupe: !has(.outbidNoDedup) && !has(.outbidDedupInInstance))
     }
 
     /// totalPledged = sum of the user's standing winning bids: +new for the new winner, −old for

@@ -1,3 +1,4 @@
+import Synchronization
 import SimulatedFirebase
 
 /// The KNB app's backend half: deploys its security rules and Cloud Functions (OUTBID,
@@ -19,6 +20,9 @@ public final class KNBApp: Sendable {
     let websiteRandom: SharedRandom?
     /// The devices' in-memory tap guards (`like-guard-reentrant`), keyed by user and post.
     let deviceMemory: InstanceMemory
+    /// Module-level state of the functions' instances, keyed "function#instance/…"
+    /// (`outbid-dedup-in-instance`): an instance's keys mean nothing to the next one.
+    let instanceGlobals = Mutex<Set<String>>([])
     /// Seed: `KIDDUSH_BOOKING_NOTIFY_TO` has three recipients.
     public static let bookingRecipients = ["office@knb.org", "kiddush@knb.org", "rabbi@knb.org"]
     /// The From address of kiddush booking emails.

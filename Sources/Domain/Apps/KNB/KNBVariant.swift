@@ -17,6 +17,10 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
     case outbidRereadsLiveDoc = "outbid-rereads-live-doc"
     /// The OUTBID handler does not de-duplicate by bid id: a duplicate event sends two OUTBIDs.
     case outbidNoDedup = "outbid-no-dedup"
+    /// The OUTBID handler de-duplicates events in a module-level set of bid ids (the function
+    /// instance's globals) and adds the notification with a random id: a duplicate served by the
+    /// same warm instance is dropped, one that lands on a new instance after a cold start is not.
+    case outbidDedupInInstance = "outbid-dedup-in-instance"
     /// The OUTBID handler notifies the previous winner even when they raised their own bid.
     case outbidSelfNotify = "outbid-self-notify"
     /// totalPledged kept by `increment` in a trigger without a per-bid marker: drifts under
@@ -100,6 +104,7 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
         case .buyNowOutsideTransaction: return "Buy Now as read-then-update: a concurrent bid is overruled, sold below an accepted bid"
         case .outbidRereadsLiveDoc: return "OUTBID handler re-reads the live honor: wrong or skipped recipient under bursts"
         case .outbidNoDedup: return "OUTBID not de-duplicated by bid id: duplicate events send two pushes"
+        case .outbidDedupInInstance: return "OUTBID de-duplicated in the instance's memory: a duplicate on a cold-started instance sends a second push"
         case .outbidSelfNotify: return "OUTBID sent to a user who raised their own bid"
         case .totalPledgedIncrement: return "totalPledged via increment in a trigger: drifts under duplicate events"
         case .likeArrayUnionIncrement: return "like via arrayUnion + increment(1) outside a transaction: likeCount drifts up"

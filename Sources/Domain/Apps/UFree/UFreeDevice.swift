@@ -27,7 +27,11 @@ public actor UFreeDevice: DomainActor {
     /// One edit waiting to sync.
     struct PendingWrite: Sendable {
         let day: UFreeDay
-        let entry: Entry
+        var entry: Entry
+        /// The device's uptime at the edit.
+        let uptime: Int64
+        /// Stamped by the device's clock for want of the server's time: restamped before it is sent.
+        var provisional: Bool
     }
 
     private var cache: [String: Entry] = [:]
@@ -38,16 +42,18 @@ public actor UFreeDevice: DomainActor {
     private var flushing = false
     private var shownLog: [(day: String, entry: Entry?)] = []
     private var rejectedLog: [UFreeEditStamp] = []
+    private var restampLog: [UFreeEditStamp: UFreeEditStamp] = [:]
 
     init(app: UFreeApp, uid: String, device: String) {
         label = "\(uid)/\(device)"
         self.uid = uid
         executor = app.backend.env.makeExecutor(label: "device/\(uid)/\(device)")
         firestore = app.backend.client(auth: AuthContext(uid: uid), label: "\(uid)/\(device)")
-        clock = app.backend.env.clock
+        stampsFromDeviceClock = app.variant == .deviceClockStamps
     }
 
-    private let clock: DomainClock
+    private let stampsFromDeviceClock: Bool
+    private var lastStamp: Int64 = .min
 
     /// The cache's days (what the UI shows), keyed by `UFreeDay.key`.
     public var days: [String: Entry] { cache }
@@ -55,6 +61,9 @@ public actor UFreeDevice: DomainActor {
     public var shown: [(day: String, entry: Entry?)] { shownLog }
     /// Edits the server rejected on this device, in order.
     public var rejected: [UFreeEditStamp] { rejectedLog }
+    /// Edits stamped by the device's clock before it knew the server's time, and the stamp each
+    /// was sent with (the careful design restamps them once an answer tells it the server's time).
+    public var restamped: [UFreeEditStamp: UFreeEditStamp] { restampLog }
     /// Writes not yet acknowledged by the server.
     public var pendingCount: Int { pending.count }
 
@@ -68,10 +77,40 @@ public actor UFreeDevice: DomainActor {
     /// returns the edit's stamp. Call `flush()` to sync (nothing is sent while offline).
     @discardableResult
     public func set(_ day: UFreeDay, _ status: UFreeAvailabilityStatus) -> UFreeEditStamp {
-        let entry = Entry(status: status, stamp: UFreeEditStamp(editedAt: clock.nowUnixNanoseconds, editor: label))
+        restampProvisional()
+        let uptime = firestore.deviceClock.uptimeNanoseconds
+        let (time, provisional) = stampTime(uptime: uptime)
+        let entry = Entry(status: status, stamp: UFreeEditStamp(editedAt: time, editor: label))
         show(day.key, entry)
-        pending.append(PendingWrite(day: day, entry: entry))
+        pending.append(PendingWrite(day: day, entry: entry, uptime: uptime, provisional: provisional))
         return entry.stamp
+    }
+
+    /// When an edit made at `uptime` happened, as the rules order edits, and whether that is
+    /// provisional. Careful: the server's time as the device learnt it (`serverTimeEstimate`:
+    /// no device-clock offset or jump enters), never behind its own previous edit; before any
+    /// answer arrived, the device's clock, provisionally (`restampProvisional` fixes it before it is
+    /// sent). `device-clock-stamps`: the device's `Date()`, always.
+    private func stampTime(uptime: Int64) -> (Int64, provisional: Bool) {
+        guard !stampsFromDeviceClock else { return (firestore.deviceClock.now.unixNanoseconds, false) }
+        guard let server = firestore.network.serverTimeEstimate else { return (firestore.deviceClock.now.unixNanoseconds, true) }
+        let now = firestore.deviceClock.uptimeNanoseconds
+        let stamp = max(server.unixNanoseconds - (now - uptime), lastStamp + 1)
+        lastStamp = stamp
+        return (stamp, false)
+    }
+
+    /// Restamps the queued edits stamped before the device knew the server's time, in order, once it does.
+    private func restampProvisional() {
+        guard pending.contains(where: \.provisional), firestore.network.serverTimeEstimate != nil else { return }
+        for index in pending.indices where pending[index].provisional {
+            let write = pending[index]
+            let stamp = UFreeEditStamp(editedAt: stampTime(uptime: write.uptime).0, editor: label)
+            restampLog[write.entry.stamp] = stamp
+            pending[index].entry = Entry(status: write.entry.status, stamp: stamp)
+            pending[index].provisional = false
+            if cache[write.day.key] == write.entry { show(write.day.key, pending[index].entry) }
+        }
     }
 
     /// Sends the queued writes in order while online (one flush at a time); stops at the first
@@ -80,7 +119,14 @@ public actor UFreeDevice: DomainActor {
         guard !flushing else { return }
         flushing = true
         defer { flushing = false }
+        restampProvisional()
         while let write = pending.first, firestore.network.isOnline {
+            if write.provisional {
+                // A provisional stamp is never sent: a read first tells the device the server's time.
+                if firestore.network.serverTimeEstimate == nil, (try? await firestore.get(UFreeApp.availability(uid, write.day))) == nil { return }
+                restampProvisional()
+                continue
+            }
             let path = UFreeApp.availability(uid, write.day)
             let fields: Fields = [
                 "status": .int(Int64(write.entry.status.rawValue)), "updatedAt": .timestamp(Timestamp(unixNanoseconds: write.entry.stamp.editedAt)),

@@ -19,6 +19,10 @@ public enum UFreeVariant: String, AppVariant {
     /// Offline-first devices with the seed's rules (`allow write: if isOwner(userId)`): a write
     /// queued offline on one device overwrites a newer edit the other device synced meanwhile.
     case lastArrivalWins = "last-arrival-wins"
+    /// Offline-first devices stamp each edit with the device's own clock (`Date()`), and the
+    /// rules keep the newest stamp: a phone minutes behind loses its later edit to an earlier one
+    /// from a tablet set right, and a clock that jumps at a network time sync reorders its own edits.
+    case deviceClockStamps = "device-clock-stamps"
     /// Contact discovery as the seed's schema reads: the device stores an unkeyed hash of its
     /// number as `users/{uid}.hashedPhoneNumber` and discovers contacts by querying users by that
     /// hash. Every signed-in user may read `users`, and the hash can be computed by anyone for every
@@ -66,6 +70,7 @@ public enum UFreeVariant: String, AppVariant {
         case .badgeCountsEvents: return "Badge counted from listener events: a notification read on the user's other device stays counted."
         case .heatmapUnversionedPublish: return "Who's-free badge publishes unversioned: a recomputation that read the store before the background upsert overwrites the fresh one."
         case .lastArrivalWins: return "A status set offline on one device overwrites a newer one set on the user's other device when it syncs."
+        case .deviceClockStamps: return "Edits ordered by each device's own clock: a device minutes behind loses its newer edit to an older one."
         case .nudgeCooldownHalf: return "Nudge cooldown compared as 30 s: two nudges 30–60 s apart both go out."
         case .heatmapOneWeek: return "Who's-free badge counts one week: days past the seventh show nobody free."
         }

@@ -159,6 +159,10 @@ public enum BugZoo {
         // recomputation must run before the view model publishes. Random needs ~2^-(2·rows)
         // luck; PCT needs one change point at the read (docs/zoo.md).
         Bug(variant: "heatmap-unversioned-publish", app: "ufree", scenario: "whos-free", needs: "decision:depth-2"),
+        // Bugs of the platform's adversity (docs/zoo.md, "Platform bugs"): each needs a behaviour
+        // of real Firebase that a kinder simulator leaves out, on by default.
+        Bug(variant: "device-clock-stamps", app: "ufree", scenario: "offline-sync", needs: "fault:device-clock"),
+        Bug(variant: "outbid-dedup-in-instance", app: "knb", scenario: "auction-race", needs: "fault:cold-start+duplicate-triggers"),
         // Bugs of a world: each needs a parameter away from its default, so the default world never
         // shows it and a world swarm does (`needs: world:<what>`; docs/zoo.md, "World bugs").
         Bug(variant: "total-pledged-from-honor", app: "knb", scenario: "auction-race", needs: "world:honors>=2"),
