@@ -252,3 +252,33 @@ struct InspiredUsernameBackfillTests {
         #expect(await backend.firestore.get(InspiredApp.comment("p1", "c1"))["author"]?.mapValue?["username"] == .string(name))
     }
 }
+
+@Suite("Inspired profile page")
+struct InspiredProfilePageTests {
+    /// A page on a public profile keeps showing it through the owner's edits; made private (no
+    /// shared community), its listener ends with PERMISSION_DENIED and the careful page clears,
+    /// while `profile-page-ignores-listen-error` keeps showing the last snapshot.
+    @Test(arguments: [(InspiredVariant.careful, false), (.profilePageIgnoresListenError, true)])
+    func revocationEndsThePage(variant: InspiredVariant, keepsShowing: Bool) async throws {
+        let (app, backend) = makeInspired(variant)
+        try await onboard(app, backend, "a", communities: ["area_askew"])
+        try await onboard(app, backend, "b", communities: ["area_chelsea"])
+        let owner = app.client(uid: "a")
+        try await owner.updatePrivacy(InspiredPrivacySettings(isProfilePublic: true, avatarPrivacy: .public, showJoinedGroups: .public))
+        let page = app.client(uid: "b").profilePage(of: "a")
+        page.open()
+        try await backend.env.clock.sleep(for: .seconds(1))
+        await backend.waitUntilIdle()
+        #expect(page.shown != nil && page.endedWith == nil)
+        try await owner.updatePrivacy(InspiredPrivacySettings(isProfilePublic: true, avatarPrivacy: .public, showJoinedGroups: .groupsOnly))
+        try await backend.env.clock.sleep(for: .seconds(1))
+        await backend.waitUntilIdle()
+        #expect(page.shown != nil && page.endedWith == nil, "an edit of a public profile ended the page: \(String(describing: page.endedWith))")
+        try await owner.updatePrivacy(InspiredPrivacySettings(isProfilePublic: false, avatarPrivacy: .groupsOnly, showJoinedGroups: .membersOnly))
+        try await backend.env.clock.sleep(for: .seconds(1))
+        await backend.waitUntilIdle()
+        #expect(page.endedWith?.code == "PERMISSION_DENIED")
+        #expect((page.shown != nil) == keepsShowing)
+        page.close()
+    }
+}

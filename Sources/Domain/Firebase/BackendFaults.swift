@@ -120,6 +120,14 @@ public struct BackendFaults: Sendable, Hashable {
     public var networkTimeout: Duration = .seconds(10)
     /// *Estimate*: snapshot listener delivery latency.
     public var listenerLatency = LatencyModel(median: .milliseconds(100), tailProbability: 0.02, tailMax: .seconds(5))
+    /// *Estimate*: probability that a device listener's connection drops before it delivers a
+    /// snapshot (mobile networks: a few disconnects per user per day); the changes meanwhile
+    /// arrive as one snapshot when it resyncs.
+    public var listenerDisconnectProbability = 0.02
+    /// *Estimate*: a disconnect lasts 2 s to 2 min.
+    public var listenerDisconnectMin: Duration = .seconds(2)
+    /// The longest disconnect.
+    public var listenerDisconnectMax: Duration = .seconds(120)
 
     // MARK: FCM (MODEL_RULES §16)
     /// Documented: `sendEachForMulticast` takes at most 500 tokens.
@@ -186,6 +194,7 @@ public struct BackendFaults: Sendable, Hashable {
         faults.storageUploadLatency = .zero
         faults.storageUploadFailureProbability = 0
         faults.coldStartProbability = 0
+        faults.listenerDisconnectProbability = 0
         faults.adminCallFailureProbability = 0
         faults.deviceClockSyncedSpread = .zero
         faults.deviceClockOffProbability = 0

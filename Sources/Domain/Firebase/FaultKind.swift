@@ -38,6 +38,8 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
     case deviceClockOff = "device-clock-off"
     /// A device's clock jumped at a network time sync (§24).
     case deviceClockJump = "device-clock-jump"
+    /// A device listener's connection dropped; it resynced later (§19).
+    case listenerDisconnect = "listener-disconnect"
 
     /// By name (the order reports list them in).
     public static func < (lhs: FaultKind, rhs: FaultKind) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -64,6 +66,7 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
         case .adminCallFailure: 15
         case .deviceClockOff: 16
         case .deviceClockJump: 17
+        case .listenerDisconnect: 18
         }
     }
 }

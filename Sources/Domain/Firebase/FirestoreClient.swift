@@ -119,21 +119,42 @@ public final class FirestoreClient: Sendable {
             backoffInitial: backend.faults.transactionBackoffInitial, random: backoffRandom, body)
     }
 
-    /// A real-time listener on `collection` (delivered only documents the rules let it `list`).
-    public func listen(_ collection: String, _ handler: @escaping SnapshotListener.Handler) -> SnapshotListener {
+    /// `addSnapshotListener` on `collection`: the existing documents, then changes as snapshots
+    /// (several writes can arrive as one, a document's intermediate states skipped), delayed by
+    /// latency and by the connection dropping now and then. A change the rules do not let this
+    /// user read ends the listener with PERMISSION_DENIED (rules are not filters), as does access
+    /// revoked while listening; `onError` hears of it and no batch follows (MODEL_RULES §18–19).
+    public func listen(
+        _ collection: String, onError: SnapshotListener.ErrorHandler? = nil, _ handler: @escaping SnapshotListener.Handler
+    ) -> SnapshotListener {
         let backend = backend
         let rules = backend.rules
         let auth = auth
         let firestore = firestore
-        let filtered: SnapshotListener.Handler = { changes in
-            let visible = changes.filter { change in
-                backend.evaluateRules(RuleRequest(
-                    auth: auth, operation: .list, path: change.path, resource: change.after.fields ?? change.before.fields,
-                    data: nil, lookup: { firestore.liveFields($0) }), rules)
-            }
-            if !visible.isEmpty { await handler(visible) }
+        let connection = ListenerConnection(faults: backend.faults, ledger: backend.faultLedger) { change in
+            backend.evaluateRules(RuleRequest(
+                auth: auth, operation: .list, path: change.path, resource: change.after.fields ?? change.before.fields,
+                data: nil, lookup: { firestore.liveFields($0) }), rules)
         }
-        return backend.listen(collection, label: "\(auth?.uid ?? "anonymous")/\(collection)", filtered)
+        return backend.listen(collection, label: "\(auth?.uid ?? "anonymous")/\(collection)", connection: connection, onError: onError, handler)
+    }
+
+    /// `addSnapshotListener` on one document: its current state, then its changes, as `listen`
+    /// delivers them; a state the rules do not let this user `get` (access revoked while listening,
+    /// or from the start) ends it with PERMISSION_DENIED.
+    public func listen(
+        document path: DocumentPath, onError: SnapshotListener.ErrorHandler? = nil, _ handler: @escaping SnapshotListener.Handler
+    ) -> SnapshotListener {
+        let backend = backend
+        let rules = backend.rules
+        let auth = auth
+        let firestore = firestore
+        let connection = ListenerConnection(faults: backend.faults, ledger: backend.faultLedger, document: path) { change in
+            backend.evaluateRules(RuleRequest(
+                auth: auth, operation: .get, path: change.path, resource: change.after.fields ?? change.before.fields,
+                data: nil, lookup: { firestore.liveFields($0) }), rules)
+        }
+        return backend.listen(path.collection, label: "\(auth?.uid ?? "anonymous")/\(path)", connection: connection, onError: onError, handler)
     }
 
     /// Calls an HTTPS callable function with this client's auth context.

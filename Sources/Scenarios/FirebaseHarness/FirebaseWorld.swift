@@ -24,6 +24,7 @@ public enum FirebaseWorld {
         FaultKnob("admin-call-failure", default: 0.003, ceiling: 0.05),
         FaultKnob("device-clock-off", default: 0.04, ceiling: 0.5),
         FaultKnob("device-clock-jump", default: 0.1, ceiling: 1),
+        FaultKnob("listener-disconnect", default: 0.02, ceiling: 0.3),
     ]
 
     /// Every outage kind (`Outage.Service`).
@@ -66,6 +67,7 @@ public enum FirebaseWorld {
         case "admin-call-failure": faults.adminCallFailureProbability = rate
         case "device-clock-off": faults.deviceClockOffProbability = rate
         case "device-clock-jump": faults.deviceClockJumpProbability = rate
+        case "listener-disconnect": faults.listenerDisconnectProbability = rate
         default: preconditionFailure("knob \(name) is not one of FirebaseWorld.faultKnobs (World.problem refuses it first)")
         }
     }

@@ -40,6 +40,10 @@ public enum InspiredVariant: String, AppVariant {
     /// dangles, and nothing looks again: the objects the profile never names stay in the bucket.
     case avatarCleanupNeedsAnswer = "avatar-cleanup-needs-answer"
 
+    /// The profile page shows a live listener's last snapshot and ignores the listener's error: when
+    /// the profile goes private (access revoked while listening ends the listener with
+    /// PERMISSION_DENIED), the page keeps showing it for as long as it stays open.
+    case profilePageIgnoresListenError = "profile-page-ignores-listen-error"
     /// `seedShadowStudios` reads one page of the Places search (Google returns 20 results a page)
     /// and never asks for the next: an area with more than twenty studios seeds only twenty.
     case placesFirstPageOnly = "places-first-page-only"
@@ -57,6 +61,7 @@ public enum InspiredVariant: String, AppVariant {
         case .avatarDeleteThenUpload: return "Avatar update deletes, then uploads: readers see a broken image; a failed upload leaves none."
         case .avatarCleanupNeedsAnswer: return "A failed avatar switch that cannot read the profile back keeps its objects for good: orphans in the bucket."
         case .claimCheckThenWrite: return "Two owners claiming one studio at once are both told it is theirs; the last write wins."
+        case .profilePageIgnoresListenError: return "An open profile page ignores its listener's PERMISSION_DENIED: a profile made private stays on screen."
         case .placesFirstPageOnly: return "Shadow studios seeded from the first page of Places results: studios past the twentieth never appear."
         }
     }

@@ -19,6 +19,12 @@ extension PrivacyRevocationScenario {
             .eventually, "author-metadata-current",
             "every post's author info (username, avatarPrivacy, thumbnail URL only for a public avatar) matches the live profile, once idle",
             operations: ["privacy", "post"])
+        static let pageHidesRevokedProfile = CheckDeclaration(
+            .always, "page-hides-revoked-profile",
+            "an open profile page still shows a profile made private only while the viewer could see it, allowing the listener its delivery and a reconnect",
+            operations: ["read"])
+        static let pageEndedByRevocation = CheckDeclaration(
+            .sometimes, "page-ended-by-revocation", "an open profile page's listener was ended by PERMISSION_DENIED")
         static let readRevoked = CheckDeclaration(
             .sometimes, "read-refused-after-revocation", "a read was refused that an earlier state would have allowed")
         static let readGranted = CheckDeclaration(

@@ -27,10 +27,11 @@ public struct PrivacyRevocationScenario: FirebaseScenario {
     /// The operations whose latency it records.
     public let operations: [String] = ["read", "privacy", "community", "post"]
     /// The variants it should catch.
-    public let variants = ScenarioSupport.variants([InspiredVariant.authorMetadataNeverUpdated, .authorMetadataFromEvent, .joinedGroupsInProfile])
+    public let variants = ScenarioSupport.variants([InspiredVariant.authorMetadataNeverUpdated, .authorMetadataFromEvent, .joinedGroupsInProfile, .profilePageIgnoresListenError])
     /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
         Check.noReadAfterRevocation, Check.noWrongDenial, Check.joinedGroupsHidden, Check.authorMetadataCurrent, Check.readRevoked, Check.readGranted,
+        Check.pageHidesRevokedProfile, Check.pageEndedByRevocation,
     ]
 
     /// One user's access-relevant state over time, as they changed it themselves: entries in order,
@@ -77,6 +78,16 @@ public struct PrivacyRevocationScenario: FirebaseScenario {
             entries.withLock { $0[0] = entry }
         }
         var initial: Entry { entries.withLock { $0[0] } }
+        /// Since when the run of private states in effect at `instant` has certainly been in effect
+        /// (its first change known done; nil: a public state, or one in flight, may be in effect then).
+        func privateSince(_ instant: UInt64) -> UInt64? {
+            entries.withLock { all in
+                guard var index = all.lastIndex(where: { $0.end <= instant }),
+                      all[index...].allSatisfy({ !$0.isPublic || $0.start > instant }) else { return nil }
+                while index > 0, !all[index - 1].isPublic { index -= 1 }
+                return all[index].end == .max ? nil : all[index].end
+            }
+        }
         /// Every state that may have been in effect at some instant of [start, end].
         func possible(from start: UInt64, to end: UInt64) -> [Entry] {
             entries.withLock { all in
@@ -165,6 +176,7 @@ public struct PrivacyRevocationScenario: FirebaseScenario {
         let uid = "u\(index)", me = clients[index], mine = histories[index]
         guard !mine.isUnknown else { return }
         var posts = 0
+        var privateForGood = false
         for arrival in ScenarioSupport.arrivals(count: p[Parameter.actionsPerUser], durationSeconds: p[Parameter.durationSeconds], random: &random, origin: origin) {
             await ScenarioSupport.sleep(until: arrival)
             if context.isStopped { return }
@@ -172,7 +184,14 @@ public struct PrivacyRevocationScenario: FirebaseScenario {
             if roll < p[Parameter.readPercent] {
                 var target = random.below(clients.count - 1)
                 if target >= index { target += 1 }
-                if random.below(2) == 0 {
+                let kind = random.below(3)
+                if kind == 2 {
+                    let seconds = 60 + random.below(1_141)
+                    await Self.watch(me, viewer: index, target: target, seconds: seconds, histories: histories, context: context)
+                    context.recordLatency("read", user: uid, intendedStartNanoseconds: arrival)
+                    continue
+                }
+                if kind == 0 {
                     context.note(uid, "read u\(target)'s communities")
                     let start = Simulation.nowNanoseconds
                     let shown: Set<String>?
@@ -211,8 +230,12 @@ public struct PrivacyRevocationScenario: FirebaseScenario {
                 continue
             }
             if roll < p[Parameter.readPercent] + p[Parameter.changePercent] {
-                if random.below(2) == 0 {
-                    let flips = random.below(100) < p[Parameter.quickFlipPercent] ? 2 : 1
+                let forGood = random.below(2) == 0
+                if random.below(2) == 0 && !privateForGood {
+                    // Half the users who make their profile private keep it so (the others may
+                    // flip back): an open page must let go of them.
+                    privateForGood = forGood && mine.latest.isPublic
+                    let flips = privateForGood ? 1 : random.below(100) < p[Parameter.quickFlipPercent] ? 2 : 1
                     for _ in 0..<flips {
                         let makePublic = !mine.latest.isPublic
                         let groups: InspiredPrivacySettings.GroupsVisibility = makePublic ? .public : random.below(2) == 0 ? .groupsOnly : .membersOnly
@@ -301,6 +324,34 @@ public struct PrivacyRevocationScenario: FirebaseScenario {
                            "u\(viewer) was refused u\(target) but every state in effect allowed it: target \(targets.map(describe)), viewer \(viewers.map(describe))")
             context.sometimes(Check.readRevoked, initially)
         }
+    }
+
+    /// How long an open page may still show a profile its viewer can no longer see: the listener's
+    /// longest delivery (a latency tail) after its longest reconnect, and a margin.
+    static let pageStalenessNanoseconds = UInt64(
+        (BackendFaults.default.listenerLatency.tailMax + BackendFaults.default.listenerDisconnectMax + .seconds(10)).nanoseconds)
+
+    /// Opens `target`'s profile page for `seconds`, then judges what it shows as it closes: a
+    /// profile private for longer than the page's staleness (made private by a change of the
+    /// profile, which the listener is told of) is shown only if some viewer and target state
+    /// since it went private let the viewer see it.
+    static func watch(_ me: InspiredClient, viewer: Int, target: Int, seconds: Int, histories: [History], context: ScenarioContext) async {
+        let page = me.profilePage(of: "u\(target)")
+        context.note("u\(viewer)", "open u\(target)'s profile page for \(seconds) s")
+        page.open()
+        await ScenarioSupport.sleep(milliseconds: seconds * 1_000)
+        let shown = page.shown != nil, ended = page.endedWith
+        page.close()
+        if let ended { context.note("u\(viewer)", "u\(target)'s page ended: \(ended)") }
+        context.sometimes(Check.pageEndedByRevocation, ended != nil)
+        let end = Simulation.nowNanoseconds
+        guard shown, !histories[target].isUnknown, end > pageStalenessNanoseconds,
+              let since = histories[target].privateSince(end - pageStalenessNanoseconds) else { return }
+        let targets = histories[target].possible(from: since + 1, to: end)
+        let viewers = histories[viewer].possible(from: since + 1, to: end)
+        let allowed = targets.contains { t in viewers.contains { v in visible(target: t, viewer: v) } }
+        context.always(Check.pageHidesRevokedProfile, allowed,
+                       "u\(viewer)'s page still shows u\(target), private since \(Double(since) / 1e9) s with no community shared: target \(targets.map(describe)), viewer \(viewers.map(describe))")
     }
 
     /// Judges one read of a user's communities: shown only if some state in effect let the viewer
