@@ -217,7 +217,10 @@ public enum Rehearsal {
     /// Runs `scenario` through the same runner as `rehearse run` for every seed × strategy until
     /// one fails (a violated Always/Eventually check, a kernel failure, a missed threshold) or a
     /// sampled seed runs differently twice; shrinks it as `rehearse shrink` does (parameters toward
-    /// their minimums, then decisions), records a test issue and returns it. Registers the scenario
+    /// their minimums, then decisions), records a test issue and returns it. Each seed runs in the
+    /// world it draws, as `rehearse fuzz` does (`world: .swarm`: every parameter not in
+    /// `parameters` from its range, and the backend's fault rates and outages; `.guided` draws as
+    /// `.swarm`); `.default` runs the scenario's defaults. Registers the scenario
     /// (`ScenarioRegistry.register`). `executable` names the program whose `Rehearse.main` lists
     /// the scenario, for the printed command line (a built-in scenario's is `rehearse`).
     @discardableResult
@@ -226,6 +229,7 @@ public enum Rehearsal {
         seeds: Range<UInt64> = 0..<100,
         strategies: [SchedulingStrategy] = defaultStrategies,
         parameters: [String: Int] = [:],
+        world: WorldMode = .swarm,
         variant: String? = nil,
         thresholds: [String] = [],
         limits: RunLimits = defaultLimits,
@@ -237,7 +241,7 @@ public enum Rehearsal {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         guard virtualTimeInEffect(at: location) else { return nil }
         let plan = ScenarioSweep(
-            seeds: seeds, strategies: strategies, parameters: parameters, variant: variant, thresholds: thresholds, limits: limits,
+            seeds: seeds, strategies: strategies, parameters: parameters, world: world, variant: variant, thresholds: thresholds, limits: limits,
             determinismEvery: determinismEvery, maxShrinkRuns: maxShrinkRuns, executable: executable)
         do throws(ScenarioError) {
             let failure = try plan.find(scenario)
@@ -258,6 +262,7 @@ public enum Rehearsal {
         seeds: Range<UInt64> = 0..<100,
         strategies: [SchedulingStrategy] = defaultStrategies,
         parameters: [String: Int] = [:],
+        world: WorldMode = .swarm,
         variant: String? = nil,
         thresholds: [String] = [],
         limits: RunLimits = defaultLimits,
@@ -269,7 +274,7 @@ public enum Rehearsal {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         guard virtualTimeInEffect(at: location) else { return nil }
         let plan = ScenarioSweep(
-            seeds: seeds, strategies: strategies, parameters: parameters, variant: variant, thresholds: thresholds, limits: limits,
+            seeds: seeds, strategies: strategies, parameters: parameters, world: world, variant: variant, thresholds: thresholds, limits: limits,
             determinismEvery: 0, maxShrinkRuns: maxShrinkRuns, executable: executable)
         do throws(ScenarioError) {
             return expected(try plan.find(scenario), runs: seeds.count * strategies.count, matching: matching, at: location)
@@ -279,12 +284,13 @@ public enum Rehearsal {
         }
     }
 
-    /// Replays one run of `scenario` (what a scenario sweep's failure prints) through the runner;
+    /// Replays one run of `scenario` (what a scenario sweep's failure prints) through the runner, in
+    /// `world` (the fault rates and outages the failure needs; nil: the scenario's defaults);
     /// records a test issue when it fails, or when the log does not fit (saying first when another
     /// build found it). Returns its report.
     @discardableResult
     public static func replay<S: Scenario>(
-        _ scenario: S, seed: UInt64, strategy: String = "random", parameters: [String: Int] = [:], variant: String? = nil,
+        _ scenario: S, seed: UInt64, strategy: String = "random", parameters: [String: Int] = [:], world: World? = nil, variant: String? = nil,
         decisions: [UInt32], limits: RunLimits = defaultLimits, build: String? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) -> RunReport? {
@@ -296,6 +302,7 @@ public enum Rehearsal {
             var request = RunRequest(
                 scenario: scenario.name, seed: seed, strategy: parsed, parameters: parameters, variant: variant, decisions: decisions)
             request.limits = limits
+            request.world = world
             let execution = try ScenarioRunner.execute(request)
             if !execution.report.passed {
                 let message = execution.report.failure?.message ?? execution.report.outcomeDetail

@@ -8,6 +8,8 @@ struct ScenarioSweep {
     var seeds: Range<UInt64>
     var strategies: [SchedulingStrategy]
     var parameters: [String: Int]
+    /// How each seed's world is picked (`.guided` draws as `.swarm`: a library sweep keeps no record to steer by).
+    var world: WorldMode
     var variant: String?
     var thresholds: [String]
     var limits: RunLimits
@@ -25,6 +27,9 @@ struct ScenarioSweep {
                     scenario: scenario.name, seed: seed, strategy: strategy, parameters: parameters, variant: variant,
                     thresholds: parsedThresholds)
                 request.limits = limits
+                if world != .default {
+                    request.world = WorldDraw.draw(seed: seed, scenario: scenario, pinned: parameters, drawsFaults: true)
+                }
                 let report = try ScenarioRunner.execute(request).report
                 if !report.passed { return try shrink(scenario, request, failed: report) }
                 if SweepRunner.isDeterminismSample(seed, every: determinismEvery) {
@@ -55,6 +60,9 @@ struct ScenarioSweep {
         if !changed.isEmpty {
             arguments.append("parameters: [" + changed.map { "\"\($0)\": \(shrunk.request.parameters[$0]!)" }.joined(separator: ", ") + "]")
         }
+        if let world = shrunk.request.world, !world.faults.isEmpty || !world.outages.isEmpty {
+            arguments.append("world: \(Self.literal(World(faults: world.faults, outages: world.outages)))")
+        }
         if let variant = report.variant { arguments.append("variant: \"\(variant)\"") }
         arguments.append("decisions: \(RehearsalFailure.literal(artifact.decisions))")
         if limits != Rehearsal.defaultLimits { arguments.append("limits: \(Rehearsal.literal(limits))") }
@@ -66,6 +74,16 @@ struct ScenarioSweep {
             replayCommand: command(failed.replayCommand, scenario: scenario.name),
             story: (report.story ?? []).map { line in "t=\(ReportFormat.duration(line.timeNanoseconds)) \(line.user): \(line.event)" },
             build: Rehearsal.currentBuild)
+    }
+
+    /// `world` as Swift source (`World(faults: […], outages: […])`), keys in order.
+    static func literal(_ world: World) -> String {
+        let faults = world.faults.keys.sorted().map { "\"\($0)\": \(world.faults[$0]!)" }
+        let outages = world.outages.map { outage in
+            "OutageDraw(service: \"\(outage.service)\", startsPerHour: \(outage.startsPerHour), shortestSeconds: \(outage.shortestSeconds), "
+                + "longestSeconds: \(outage.longestSeconds), severity: \(outage.severity), startsDown: \(outage.startsDown))"
+        }
+        return "World(faults: [\(faults.isEmpty ? ":" : faults.joined(separator: ", "))], outages: [\(outages.joined(separator: ", "))])"
     }
 
     /// The unshrunk run's command line (its seed and strategy reproduce it without a decisions

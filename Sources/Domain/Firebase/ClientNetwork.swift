@@ -43,6 +43,8 @@ public final class ClientNetwork: Sendable {
         /// The device's uptime when the request left.
         let sentAt: Int64
         let responseLatency: Duration
+        /// The chance the answer was lost (`networkTimeoutProbability`, or an outage's severity).
+        let timeoutProbability: Double
         let timesOut: Bool
     }
 
@@ -60,20 +62,21 @@ public final class ClientNetwork: Sendable {
         }
         let failureProbability = outages.probability(faults.networkFailureProbability, of: .clientNetwork, atElapsed: env.clock.elapsedNanoseconds)
         let fails = random.chance(failureProbability)
-        let timesOut = random.chance(faults.networkTimeoutProbability)
+        let timeoutProbability = outages.probability(faults.networkTimeoutProbability, of: .lostAnswers, atElapsed: env.clock.elapsedNanoseconds)
+        let timesOut = random.chance(timeoutProbability)
         ledger.opportunity(.networkFailure, probability: failureProbability)
         try? await env.clock.sleep(for: requestLatency)
         if fails {
             ledger.observe(.networkFailure, subject: label.description)
             throw .unavailable("network error during \(label)")
         }
-        return PendingResponse(label: label, sentAt: sentAt, responseLatency: responseLatency, timesOut: timesOut)
+        return PendingResponse(label: label, sentAt: sentAt, responseLatency: responseLatency, timeoutProbability: timeoutProbability, timesOut: timesOut)
     }
 
     /// The response leg, after the server acted: pays latency or times out.
     func receive(_ pending: PendingResponse) async throws(BackendError) {
         // Counted here, not when sent: a request whose server side threw never reaches its answer.
-        ledger.opportunity(.networkTimeout, probability: faults.networkTimeoutProbability)
+        ledger.opportunity(.networkTimeout, probability: pending.timeoutProbability)
         if pending.timesOut {
             ledger.observe(.networkTimeout, subject: pending.label.description)
             try? await env.clock.sleep(for: faults.networkTimeout)

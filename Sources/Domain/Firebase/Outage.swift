@@ -11,6 +11,9 @@ public struct Outage: Sendable, Hashable {
         case clientNetwork = "client-network"
         /// Clients' requests take `1 + 9 × severity` times their drawn latency (a slow region).
         case slowNetwork = "slow-network"
+        /// Clients' requests reach the server, which acts, and the answer is lost with probability
+        /// `severity` (DEADLINE_EXCEEDED after the effect: a lossy link, a proxy dropping responses).
+        case lostAnswers = "lost-answers"
         /// SendGrid answers 429 with probability `severity`.
         case sendGrid = "sendgrid"
         /// FCM reports a transient failure per token with probability `severity`.
