@@ -84,12 +84,12 @@ import Testing
         #expect(Self.observations("every-like-notified", report) > 0)
     }
 
-    /// Seed 55: 54 sniping bots in a 1 s window with renames rewriting the honor; a snipe ended
+    /// Seed 25: 54 sniping bots in a 1 s window with renames rewriting the honor; a snipe ended
     /// ABORTED after the careful app's four rounds. Given up on after the app's patience and
-    /// absent from the honor, it is a failure the user was told of, not a lost bid.
+    /// absent from the honor (the app looked), it is a failure the user was told of, not a lost bid.
     @Test func auctionRaceSnipeGivenUpAfterPatienceIsNotLost() throws {
         let report = try Self.run(
-            "auction-race", seed: 55, strategy: .random,
+            "auction-race", seed: 25, strategy: .random,
             parameters: ["bidders": 54, "bidsPerBidder": 3, "burstPercent": 80, "buyNow": 0, "buyNowAtPercent": 1, "doubleTapPercent": 27,
                          "duplicatePercent": 5, "durationSeconds": 60, "honors": 1, "raiseOwnPercent": 0, "renamePercent": 99, "renamesPerRenamer": 4,
                          "snipePercent": 16, "sniperPercent": 100, "sniperWindowMilliseconds": 1001, "snipesPerSniper": 3],
@@ -118,14 +118,15 @@ import Testing
         #expect(Self.observations("bid-not-lost", report) > 0)
     }
 
-    /// Outages of one to two minutes (severity 1) starting about every three minutes: bids that
-    /// meet one are given up after the app's patience, told they failed, and did not land.
-    @Test func auctionRaceBidsGivenUpInOutagesAreNotLost() throws {
+    /// Outages of one to two minutes (severity 1) starting about every three minutes: a bid that
+    /// meets one fails, and the app cannot read the honor to tell whether an attempt landed, so it
+    /// says the outcome is unknown ("may have gone through"), not that it failed.
+    @Test func auctionRaceBidsInOutagesEndUnknownNotFailed() throws {
         let report = try Self.run(
             "auction-race", seed: 2, strategy: .random, parameters: [:], faults: ["admin-call-failure": 0, "cold-start": 0],
             outages: [OutageDraw(service: "client-network", startsPerHour: 20, shortestSeconds: 60, longestSeconds: 120, severity: 1, startsDown: false)])
         #expect(report.passed, "\(report.failure?.message ?? "")")
-        #expect(!Self.entries("bid given up", report).isEmpty, "no bid met an outage")
+        #expect(!Self.entries("may have gone through", report).isEmpty, "no bid met an outage")
     }
 
     /// Seed 857: an outage at the start refused u9's sign-in; their bids went on without a users

@@ -19,6 +19,9 @@ public final class KNBClient: Sendable {
     let undecidedPosts = Mutex<[(path: DocumentPath, media: [Value])]>([])
     /// Careful design: extra rounds of the bid transaction after ABORTED (contention).
     public static let bidRetryRounds = 3
+    /// Bids placed from this device so far: each bid carries `requestId` "<email>#<n>", so a
+    /// transaction retried after a lost answer finds its own bid instead of bidding again.
+    private let bidRequests = Atomic<Int>(0)
 
     init(app: KNBApp, email: String, name: String) {
         self.app = app
@@ -27,7 +30,8 @@ public final class KNBClient: Sendable {
         self.firestore = app.backend.client(auth: AuthContext(uid: email, email: email), label: "knb/\(email)")
     }
 
-    private var now: Timestamp { app.backend.env.clock.now }
+    /// The device's `Date()` (MODEL_RULES §24: its own clock, not the server's).
+    private var now: Timestamp { firestore.deviceClock.now }
 
     /// The device's Cloud Storage SDK (same user and connection as `firestore`).
     public var storage: StorageClient {
@@ -65,10 +69,20 @@ public final class KNBClient: Sendable {
     /// Profile edit: the app shows (and bids with) `newName` at once, then writes
     /// `users/{email}.name`; `onUserUpdate` carries it into the user's bids and posts.
     public func changeName(_ newName: String) async throws(KNBError) {
-        currentName.withLock { $0 = newName }
+        let oldName = currentName.withLock { name in
+            defer { name = newName }
+            return name
+        }
         do {
             try await firestore.updateData(KNBApp.userPath(email), ["name": .set(.string(newName))])
-        } catch { throw .wrap(error) }
+        } catch {
+            // A write whose answer was lost may have landed: the profile says which name stands
+            // (kept as the old one when it cannot be read either).
+            let stored = (try? await firestore.get(KNBApp.userPath(email)))?["name"]?.stringValue
+            currentName.withLock { $0 = stored ?? oldName }
+            if stored == newName { return }
+            throw .wrap(error)
+        }
     }
 
     /// Records this device's push token under the user.
@@ -110,17 +124,66 @@ public final class KNBClient: Sendable {
     /// returns the deterministic bid id `<honor>-b<n>`.
     @discardableResult
     public func placeBid(honorId: String, amount: Double, comment: String? = nil) async throws(KNBError) -> String {
+        let request = nextBidRequest()
         do {
             let rounds = app.has(.bidBurstLosesBids) ? 0 : Self.bidRetryRounds
             var round = 0
             while true {
                 do {
-                    return try await bidTransaction(honorId: honorId, amount: amount, comment: comment, buyNow: false)
+                    return try await bidTransaction(honorId: honorId, amount: amount, comment: comment, buyNow: false, request: request)
                 } catch BackendError.aborted(let reason) where round < rounds && reason == .contention {
-                    round += 1  // ABORTED means nothing was committed, so another round cannot double-bid
+                    round += 1  // the bid carries its request id: a round after a landed commit whose answer was lost finds it
                 }
             }
-        } catch { throw .wrap(error) }
+        } catch {
+            if let landed = try await settle(honorId: honorId, request: request, after: error) { return landed }
+            throw .wrap(error)
+        }
+    }
+
+    /// After a bid failed with a backend error: the id of its bid if a commit whose answer was lost
+    /// landed; nil when it did not (or the error was the app's own, which no commit follows);
+    /// `bidOutcomeUnknown` when the honor cannot be read to tell (careful design only).
+    private func settle(honorId: String, request: BidRequest, after error: any Error) async throws(KNBError) -> String? {
+        guard idempotentBids, BackendError.inside(error) != nil, !(error is KNBError) else { return nil }
+        guard let honor = try? await firestore.get(DocumentPath("honors", honorId)) else { throw .bidOutcomeUnknown(honorId: honorId) }
+        return Self.bid(request, in: honor.fields?["bids"]?.arrayValue ?? [])
+    }
+
+    /// Whether bids carry a request id and failures are settled by looking (the careful design).
+    private var idempotentBids: Bool { !app.has(.bidBurstLosesBids) && !app.has(.bidWithoutRequestId) }
+
+    /// A new request for one bid of this device.
+    private func nextBidRequest() -> BidRequest {
+        BidRequest(id: "\(email)#\(bidRequests.wrappingAdd(1, ordering: .relaxed).newValue)")
+    }
+
+    /// One bid's request id, and how many bids the honor held when the bid first read it: a bid
+    /// of this request can only be at or after that position, so looking for it costs the bids
+    /// committed since, not the whole array.
+    final class BidRequest: Sendable {
+        let id: String
+        private let firstSeen = Mutex<Int?>(nil)
+        init(id: String) { self.id = id }
+        /// The first position a bid of this request can hold in `bids` (fixed at the first read).
+        func floor(_ bids: ValueArray) -> Int {
+            firstSeen.withLock { seen in
+                if seen == nil { seen = bids.count }
+                return seen!
+            }
+        }
+    }
+
+    /// The id of the bid carrying `request` in `bids`, if any.
+    private static func bid(_ request: BidRequest, in bids: ValueArray) -> String? {
+        let key = Value.string(request.id)
+        var index = bids.endIndex
+        let floor = max(bids.startIndex, min(request.floor(bids), bids.endIndex))
+        while index > floor {
+            index = bids.index(before: index)
+            if bids[index].mapValue?["requestId"] == key { return bids[index].mapValue?["id"]?.stringValue }
+        }
+        return nil
     }
 
     /// Buys the honor at its Buy Now price (careful: in a transaction).
@@ -140,24 +203,34 @@ public final class KNBClient: Sendable {
                 ])
                 return bidId
             }
-            return try await bidTransaction(honorId: honorId, amount: nil, comment: "Buy Now", buyNow: true)
+            let request = nextBidRequest()
+            do {
+                return try await bidTransaction(honorId: honorId, amount: nil, comment: "Buy Now", buyNow: true, request: request)
+            } catch {
+                if let landed = try await settle(honorId: honorId, request: request, after: error) { return landed }
+                throw error
+            }
         } catch { throw .wrap(error) }
     }
 
-    private func bidValue(id: String, amount: Double, comment: String?) -> Value {
+    private func bidValue(id: String, amount: Double, comment: String?, request: BidRequest? = nil) -> Value {
         var bid: Fields = [  // in key order: a literal in order is built without searching
             "amount": .double(amount), "bidderEmail": .string(email), "bidderName": .string(name), "id": .string(id),
             "timestamp": .timestamp(now),
         ]
+        if let request { bid["requestId"] = .string(request.id) }
         if let comment { bid["comment"] = .string(comment) }
         return .map(bid)
     }
 
-    private func bidTransaction(honorId: String, amount: Double?, comment: String?, buyNow: Bool) async throws -> String {
+    private func bidTransaction(honorId: String, amount: Double?, comment: String?, buyNow: Bool, request: BidRequest) async throws -> String {
         let path = DocumentPath("honors", honorId)
+        let idempotent = idempotentBids
         return try await firestore.runTransaction { tx in
             let honor = try await tx.get(path)
             guard let fields = honor.fields else { throw KNBError.honorNotFound(honorId) }
+            // An earlier attempt of this bid committed and its answer was lost: it stands.
+            if idempotent, let landed = Self.bid(request, in: fields["bids"]?.arrayValue ?? []) { return landed }
             if fields["isSold"] == .bool(true) { throw KNBError.honorSold(honorId) }
             let current = fields["currentBid"]?.doubleValue ?? 0
             let price = fields["buyNowPrice"]?.doubleValue ?? 0
@@ -171,7 +244,7 @@ public final class KNBClient: Sendable {
             // The whole array with one more bid, as the client sends it; appended in the buffer
             // it was read from, not copied (`ValueArray`).
             var newBids = bids
-            newBids.append(bidValue(id: bidId, amount: value, comment: comment))
+            newBids.append(bidValue(id: bidId, amount: value, comment: comment, request: idempotent ? request : nil))
             var updates: FieldUpdates = [  // in key order: built without searching
                 "bids": .set(.array(newBids)), "currentBid": .set(.double(value)), "currentWinner": .set(.string(name)),
                 "currentWinnerEmail": .set(.string(email)),

@@ -15,6 +15,9 @@ public enum KNBError: AppError, Hashable, CustomStringConvertible {
     /// The booking to cancel is now another sponsor's (the date was cancelled and booked again).
     case bookingChanged(String)
     case seatTaken(String)
+    /// A bid failed after an attempt whose answer may have been lost, and the honor could not be
+    /// read to tell whether it landed: the app says so instead of "failed" (careful design).
+    case bidOutcomeUnknown(honorId: String)
     /// The backend refused or failed the request (rules, contention, network).
     case backend(BackendError)
 
@@ -33,6 +36,7 @@ public enum KNBError: AppError, Hashable, CustomStringConvertible {
         case .dateAlreadyBooked(let date): return "the kiddush on \(date) is already sponsored; pick another Shabbat"
         case .bookingChanged(let date): return "the kiddush booking of \(date) is no longer the one you meant (cancelled and booked again); refresh"
         case .seatTaken(let seat): return "seat \(seat) is already reserved; pick another seat"
+        case .bidOutcomeUnknown(let id): return "your bid on \(id) may have gone through; it shows in the auction once the connection is back"
         case .backend(let error): return "Backend: \(error)"
         }
     }

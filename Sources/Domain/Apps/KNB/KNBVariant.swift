@@ -9,6 +9,10 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
     /// One client transaction per bid and no app-level retry: a burst above ~1 write/s exhausts
     /// the 5 attempts and the bid is lost with ABORTED.
     case bidBurstLosesBids = "bid-burst-loses-bids"
+    /// Bids retried after contention as the careful design does, but without a request id: a
+    /// commit that landed while its answer was lost (a lossy network) is bid again or reported as
+    /// failed, and the app never looks whether it landed.
+    case bidWithoutRequestId = "bid-without-request-id"
     /// Buy Now reads the honor, then writes isSold/currentBid/currentWinner with a plain update:
     /// a bid committed between the read and the write is overruled (sold below an accepted bid).
     case buyNowOutsideTransaction = "buy-now-outside-transaction"
@@ -101,6 +105,7 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
         switch self {
         case .careful: return "Careful design: no lost bid, no double booking, counters equal what they count, one notification per event."
         case .bidBurstLosesBids: return "bids in one 5-attempt transaction, no app retry: bursts lose bids (ABORTED)"
+        case .bidWithoutRequestId: return "bids without a request id: a bid whose answer was lost is reported failed though it landed"
         case .buyNowOutsideTransaction: return "Buy Now as read-then-update: a concurrent bid is overruled, sold below an accepted bid"
         case .outbidRereadsLiveDoc: return "OUTBID handler re-reads the live honor: wrong or skipped recipient under bursts"
         case .outbidNoDedup: return "OUTBID not de-duplicated by bid id: duplicate events send two pushes"

@@ -54,6 +54,7 @@ public actor UFreeDevice: DomainActor {
 
     private let stampsFromDeviceClock: Bool
     private var lastStamp: Int64 = .min
+    private var lastProvisional: Int64 = .min
 
     /// The cache's days (what the UI shows), keyed by `UFreeDay.key`.
     public var days: [String: Entry] { cache }
@@ -93,7 +94,12 @@ public actor UFreeDevice: DomainActor {
     /// sent). `device-clock-stamps`: the device's `Date()`, always.
     private func stampTime(uptime: Int64) -> (Int64, provisional: Bool) {
         guard !stampsFromDeviceClock else { return (firestore.deviceClock.now.unixNanoseconds, false) }
-        guard let server = firestore.network.serverTimeEstimate else { return (firestore.deviceClock.now.unixNanoseconds, true) }
+        guard let server = firestore.network.serverTimeEstimate else {
+            // Unique per device (two edits in one instant), so each restamp is told apart.
+            let provisional = max(firestore.deviceClock.now.unixNanoseconds, lastProvisional + 1)
+            lastProvisional = provisional
+            return (provisional, true)
+        }
         let now = firestore.deviceClock.uptimeNanoseconds
         let stamp = max(server.unixNanoseconds - (now - uptime), lastStamp + 1)
         lastStamp = stamp

@@ -29,14 +29,14 @@ extension AuctionRaceScenario {
             pending.removeFirst()
             await KNBScenarioSupport.sleep(until: next)
             if context.isStopped { return }
-            let oldName = bidder.name, newName = "\(bidder.name)+"
+            let newName = "\(bidder.name)+"
             names.chose(bidder.email, newName)
             context.note(bidder.email, "rename \(newName)")
             do {
                 // Kept pending until it gets through, as the SDK keeps a write queued through an outage.
                 try await KNBScenarioSupport.persistently(attempts: renameAttempts) { try await bidder.changeName(newName) }
             } catch {
-                names.chose(bidder.email, oldName)  // told the change failed: the name they chose did not take
+                names.chose(bidder.email, bidder.name)  // told the change failed: the name the app settled on (the old one unless it landed)
                 context.note(bidder.email, "rename failed: \(error)")
             }
         }

@@ -40,7 +40,7 @@ public struct AuctionRaceScenario: FirebaseScenario {
     static let bidOperations = ["bid", "snipe", "buyNow", "bought"]
     /// The variants it should catch.
     public let variants = ScenarioSupport.variants([
-        KNBVariant.bidBurstLosesBids, .buyNowOutsideTransaction, .outbidRereadsLiveDoc, .outbidNoDedup, .outbidDedupInInstance, .outbidSelfNotify, .totalPledgedIncrement, .userUpdateReadThenWrite,
+        KNBVariant.bidBurstLosesBids, .buyNowOutsideTransaction, .outbidRereadsLiveDoc, .outbidNoDedup, .outbidDedupInInstance, .bidWithoutRequestId, .outbidSelfNotify, .totalPledgedIncrement, .userUpdateReadThenWrite,
         .totalPledgedFromHonor,
     ])
     /// Its checks (`Check`), listed so a passing report still names them.

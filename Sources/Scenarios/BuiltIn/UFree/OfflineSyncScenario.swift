@@ -173,7 +173,7 @@ public struct OfflineSyncScenario: FirebaseScenario {
                 if device.label.hasSuffix("/\(deviceNames[0])"), let dayEdits = edits["\(device.uid)/\(day.key)"],
                    let newest = dayEdits.max(by: { $0.realNanoseconds < $1.realNanoseconds }) {
                     let held = dayEdits.first { (restamped[$0.stamp] ?? $0.stamp) == stamp }
-                    let lag = newest.realNanoseconds - (held?.realNanoseconds ?? .min)
+                    let lag = held.map { newest.realNanoseconds - $0.realNanoseconds } ?? .max
                     context.eventually(Check.newestEditWins, held != nil && lag <= Self.concurrentEditsNanoseconds,
                                        "\(device.uid) \(day.key): the server holds the edit of \(stamp?.editor ?? "nobody") made \(held == nil ? "never" : "\(Double(lag) / 1e9) s") before the newest, \(newest.stamp.editor)'s")
                 }

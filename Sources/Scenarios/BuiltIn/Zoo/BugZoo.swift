@@ -163,6 +163,7 @@ public enum BugZoo {
         // of real Firebase that a kinder simulator leaves out, on by default.
         Bug(variant: "device-clock-stamps", app: "ufree", scenario: "offline-sync", needs: "fault:device-clock"),
         Bug(variant: "outbid-dedup-in-instance", app: "knb", scenario: "auction-race", needs: "fault:cold-start+duplicate-triggers"),
+        Bug(variant: "bid-without-request-id", app: "knb", scenario: "auction-race", needs: "fault:lost-answers-outage"),
         Bug(variant: "profile-page-ignores-listen-error", app: "inspired", scenario: "privacy-revocation", needs: "fault:listener-revoked"),
         // Bugs of a world: each needs a parameter away from its default, so the default world never
         // shows it and a world swarm does (`needs: world:<what>`; docs/zoo.md, "World bugs").
