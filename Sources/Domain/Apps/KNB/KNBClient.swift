@@ -19,6 +19,8 @@ public final class KNBClient: Sendable {
     let undecidedPosts = Mutex<[(path: DocumentPath, media: [Value])]>([])
     /// Careful design: extra rounds of the bid transaction after ABORTED (contention).
     public static let bidRetryRounds = 3
+    /// A rename the backend has not acknowledged (its answer lost, the profile unreadable).
+    private let pendingName = Mutex<String?>(nil)
     /// Bids placed from this device so far: each bid carries `requestId` "<email>#<n>", so a
     /// transaction retried after a lost answer finds its own bid instead of bidding again.
     private let bidRequests = Atomic<Int>(0)
@@ -75,14 +77,36 @@ public final class KNBClient: Sendable {
         }
         do {
             try await firestore.updateData(KNBApp.userPath(email), ["name": .set(.string(newName))])
+            pendingName.withLock { $0 = nil }
         } catch {
-            // A write whose answer was lost may have landed: the profile says which name stands
-            // (kept as the old one when it cannot be read either).
+            // A write whose answer was lost may have landed: the profile says which name stands.
+            // When it cannot be read either, the change stays pending (shown, and sent again before
+            // the next bid and by `settleName`), as the SDK keeps an unacknowledged write queued.
             let stored = (try? await firestore.get(KNBApp.userPath(email)))?["name"]?.stringValue
+            if stored == newName { pendingName.withLock { $0 = nil }; return }
+            if stored == nil && BackendError.inside(error)?.isRetryableInTransaction == true {
+                pendingName.withLock { $0 = newName }
+                return
+            }
             currentName.withLock { $0 = stored ?? oldName }
-            if stored == newName { return }
             throw .wrap(error)
         }
+    }
+
+    /// Whether a rename is still waiting for the backend to acknowledge it (see `changeName`).
+    public var hasPendingName: Bool { pendingName.withLock { $0 != nil } }
+
+    /// Sends a pending rename again (idempotent: it sets the name); true once none is pending.
+    @discardableResult
+    public func settleName() async -> Bool {
+        guard let pending = pendingName.withLock({ $0 }) else { return true }
+        do {
+            try await firestore.updateData(KNBApp.userPath(email), ["name": .set(.string(pending))])
+        } catch {
+            guard (try? await firestore.get(KNBApp.userPath(email)))?["name"]?.stringValue == pending else { return false }
+        }
+        pendingName.withLock { if $0 == pending { $0 = nil } }
+        return true
     }
 
     /// Records this device's push token under the user.
@@ -124,6 +148,7 @@ public final class KNBClient: Sendable {
     /// returns the deterministic bid id `<honor>-b<n>`.
     @discardableResult
     public func placeBid(honorId: String, amount: Double, comment: String? = nil) async throws(KNBError) -> String {
+        await settleName()
         let request = nextBidRequest()
         do {
             let rounds = app.has(.bidBurstLosesBids) ? 0 : Self.bidRetryRounds

@@ -36,7 +36,7 @@ extension AuctionRaceScenario {
                 // Kept pending until it gets through, as the SDK keeps a write queued through an outage.
                 try await KNBScenarioSupport.persistently(attempts: renameAttempts) { try await bidder.changeName(newName) }
             } catch {
-                names.chose(bidder.email, bidder.name)  // told the change failed: the name the app settled on (the old one unless it landed)
+                names.chose(bidder.email, bidder.name)  // told the change failed: the name the app settled on
                 context.note(bidder.email, "rename failed: \(error)")
             }
         }
@@ -56,18 +56,30 @@ extension AuctionRaceScenario {
         }
     }
 
+    /// Renames still pending (their answers lost) are sent again until acknowledged, as the app
+    /// does while it runs; one still pending after that is settled by the profile (`NameBook`).
+    static func settlePendingNames(_ bidders: [KNBClient], _ names: NameBook, _ app: KNBApp) async {
+        for bidder in bidders where bidder.hasPendingName {
+            for _ in 0..<renameAttempts where !(await bidder.settleName()) {
+                await ScenarioSupport.sleep(milliseconds: 30_000)
+            }
+            if bidder.hasPendingName { names.chose(bidder.email, nil) }
+        }
+        await app.backend.waitUntilIdle()
+    }
+
     /// Once quiescent, every bid carries its bidder's latest chosen name, and every honor's
     /// `currentWinner` its winner's.
     static func checkNames(_ app: KNBApp, _ names: NameBook, _ context: ScenarioContext) {
         guard !context.isStopped else { return }
         for honor in app.backend.firestore.query("honors") {
             for bid in (honor["bids"]?.arrayValue ?? []).compactMap(\.mapValue) {
-                guard let email = bid["bidderEmail"]?.stringValue, let expected = names.name(of: email) else { continue }
+                guard let email = bid["bidderEmail"]?.stringValue, let expected = names.name(of: email, in: app.backend.firestore) else { continue }
                 let name = bid["bidderName"]?.stringValue ?? "-"
                 context.eventually(Check.bidderNamesCurrent, name == expected,
                                    "\(honor.path.id) bid \(bid["id"]?.stringValue ?? "?") by \(email) says '\(name)', but they are '\(expected)'")
             }
-            if let winner = honor["currentWinnerEmail"]?.stringValue, let expected = names.name(of: winner) {
+            if let winner = honor["currentWinnerEmail"]?.stringValue, let expected = names.name(of: winner, in: app.backend.firestore) {
                 let name = honor["currentWinner"]?.stringValue ?? "-"
                 context.eventually(Check.bidderNamesCurrent, name == expected,
                                    "\(honor.path.id) currentWinner '\(name)' for \(winner), who is '\(expected)'")

@@ -126,6 +126,7 @@ public struct AuctionRaceScenario: FirebaseScenario {
             }
             await app.backend.waitUntilIdle()
         }
+        if p[Parameter.renamePercent] > 0 && !context.isStopped { await Self.settlePendingNames(bidders, names, app) }
         listener.remove()
         Self.checkEnd(app, honorIds: honorIds, context)
         if p[Parameter.renamePercent] > 0 { Self.checkNames(app, names, context) }

@@ -47,7 +47,13 @@ enum KNBBidding {
             } else {
                 results = [await attempt()]
             }
-            let confirmed = results.contains { if case .success = $0.result { true } else { false } }
+            // A tap that succeeded, or whose outcome the app could not tell, may be the bid that landed.
+            let confirmed = results.contains { result in
+                switch result.result {
+                case .success: true
+                case .failure(let error): if case KNBError.bidOutcomeUnknown = error { true } else { false }
+                }
+            }
             var lostRace = false
             for (result, waited) in results {
                 guard case .failure(let error) = result else { placed = true; continue }
