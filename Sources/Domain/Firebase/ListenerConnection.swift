@@ -27,6 +27,14 @@ struct ListenerConnection: Sendable {
     /// not in it.
     static func coalesce(_ changes: [DocumentChange]) -> [DocumentChange] {
         guard changes.count > 1 else { return changes }
+        // Most snapshots change each document once: nothing to merge, nothing to allocate.
+        if changes.count <= 16 {
+            var repeated = false
+            for index in changes.indices.dropFirst() where !repeated {
+                repeated = changes[..<index].contains { $0.path == changes[index].path }
+            }
+            if !repeated { return changes }
+        }
         var merged: [DocumentChange?] = []
         var position: [DocumentPath: Int] = [:]
         for change in changes {
