@@ -84,12 +84,12 @@ import Testing
         #expect(Self.observations("every-like-notified", report) > 0)
     }
 
-    /// Seed 25: 54 sniping bots in a 1 s window with renames rewriting the honor; a snipe ended
+    /// Seed 26: 54 sniping bots in a 1 s window with renames rewriting the honor; a snipe ended
     /// ABORTED after the careful app's four rounds. Given up on after the app's patience and
     /// absent from the honor (the app looked), it is a failure the user was told of, not a lost bid.
     @Test func auctionRaceSnipeGivenUpAfterPatienceIsNotLost() throws {
         let report = try Self.run(
-            "auction-race", seed: 25, strategy: .random,
+            "auction-race", seed: 26, strategy: .random,
             parameters: ["bidders": 54, "bidsPerBidder": 3, "burstPercent": 80, "buyNow": 0, "buyNowAtPercent": 1, "doubleTapPercent": 27,
                          "duplicatePercent": 5, "durationSeconds": 60, "honors": 1, "raiseOwnPercent": 0, "renamePercent": 99, "renamesPerRenamer": 4,
                          "snipePercent": 16, "sniperPercent": 100, "sniperWindowMilliseconds": 1001, "snipesPerSniper": 3],

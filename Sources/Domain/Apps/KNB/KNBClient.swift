@@ -19,6 +19,35 @@ public final class KNBClient: Sendable {
     let undecidedPosts = Mutex<[(path: DocumentPath, media: [Value])]>([])
     /// Careful design: extra rounds of the bid transaction after ABORTED (contention).
     public static let bidRetryRounds = 3
+    /// Bids of this device in flight, and whether a rename is: a rename waits for the bids in
+    /// flight and bids wait for a rename, so no bid carries a name a rename is changing (a bid
+    /// read with the old name and committed after the new name's propagation would keep it).
+    /// Uncontended, neither waits; contended, each looks again every 50 ms of the clock.
+    private let bidsInFlight = Atomic<Int>(0)
+    private let renaming = Atomic<Bool>(false)
+    /// How often a waiting bid or rename looks again.
+    private static let gatePoll: Duration = .milliseconds(50)
+
+    /// Registers a bid in flight, after any rename in progress.
+    private func beginBid() async {
+        while true {
+            bidsInFlight.add(1, ordering: .sequentiallyConsistent)
+            guard renaming.load(ordering: .sequentiallyConsistent) else { return }
+            bidsInFlight.subtract(1, ordering: .sequentiallyConsistent)
+            try? await app.backend.env.clock.sleep(for: Self.gatePoll)
+        }
+    }
+
+    /// Claims the rename, then waits for this device's bids in flight to end.
+    private func beginRename() async {
+        while !renaming.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged {
+            try? await app.backend.env.clock.sleep(for: Self.gatePoll)
+        }
+        while bidsInFlight.load(ordering: .sequentiallyConsistent) > 0 {
+            try? await app.backend.env.clock.sleep(for: Self.gatePoll)
+        }
+    }
+
     /// A rename the backend has not acknowledged (its answer lost, the profile unreadable).
     private let pendingName = Mutex<String?>(nil)
     /// Bids placed from this device so far: each bid carries `requestId` "<email>#<n>", so a
@@ -71,6 +100,12 @@ public final class KNBClient: Sendable {
     /// Profile edit: the app shows (and bids with) `newName` at once, then writes
     /// `users/{email}.name`; `onUserUpdate` carries it into the user's bids and posts.
     public func changeName(_ newName: String) async throws(KNBError) {
+        await beginRename()
+        defer { renaming.store(false, ordering: .sequentiallyConsistent) }
+        try await rename(to: newName)
+    }
+
+    private func rename(to newName: String) async throws(KNBError) {
         let oldName = currentName.withLock { name in
             defer { name = newName }
             return name
@@ -148,6 +183,8 @@ public final class KNBClient: Sendable {
     /// returns the deterministic bid id `<honor>-b<n>`.
     @discardableResult
     public func placeBid(honorId: String, amount: Double, comment: String? = nil) async throws(KNBError) -> String {
+        await beginBid()
+        defer { bidsInFlight.subtract(1, ordering: .sequentiallyConsistent) }
         await settleName()
         let request = nextBidRequest()
         do {
@@ -214,6 +251,8 @@ public final class KNBClient: Sendable {
     /// Buys the honor at its Buy Now price (careful: in a transaction).
     @discardableResult
     public func buyNow(honorId: String) async throws(KNBError) -> String {
+        await beginBid()
+        defer { bidsInFlight.subtract(1, ordering: .sequentiallyConsistent) }
         do {
             if app.has(.buyNowOutsideTransaction) {
                 let honor = try await firestore.get(DocumentPath("honors", honorId))

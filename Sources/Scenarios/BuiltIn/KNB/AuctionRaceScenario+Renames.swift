@@ -57,10 +57,12 @@ extension AuctionRaceScenario {
     }
 
     /// Renames still pending (their answers lost) are sent again until acknowledged, as the app
-    /// does while it runs; one still pending after that is settled by the profile (`NameBook`).
+    /// does while it runs (the SDK keeps such a write queued until it gets through); one still
+    /// pending after four hours is settled by the profile (`NameBook`).
     static func settlePendingNames(_ bidders: [KNBClient], _ names: NameBook, _ app: KNBApp) async {
         for bidder in bidders where bidder.hasPendingName {
-            for _ in 0..<renameAttempts where !(await bidder.settleName()) {
+            // Every 30 s for up to 4 hours: a drawn outage lasts 2 hours at most.
+            for _ in 0..<480 where !(await bidder.settleName()) {
                 await ScenarioSupport.sleep(milliseconds: 30_000)
             }
             if bidder.hasPendingName { names.chose(bidder.email, nil) }
