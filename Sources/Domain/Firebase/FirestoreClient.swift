@@ -127,16 +127,9 @@ public final class FirestoreClient: Sendable {
     public func listen(
         _ collection: String, onError: SnapshotListener.ErrorHandler? = nil, _ handler: @escaping SnapshotListener.Handler
     ) -> SnapshotListener {
-        let backend = backend
-        let rules = backend.rules
-        let auth = auth
-        let firestore = firestore
-        let connection = ListenerConnection(faults: backend.faults, ledger: backend.faultLedger) { change in
-            backend.evaluateRules(RuleRequest(
-                auth: auth, operation: .list, path: change.path, resource: change.after.fields ?? change.before.fields,
-                data: nil, lookup: { firestore.liveFields($0) }), rules)
-        }
-        return backend.listen(collection, label: "\(auth?.uid ?? "anonymous")/\(collection)", connection: connection, onError: onError, handler)
+        backend.listen(
+            collection, label: "\(auth?.uid ?? "anonymous")/\(collection)", connection: connection(.list, document: nil),
+            onError: onError, handler)
     }
 
     /// `addSnapshotListener` on one document: its current state, then its changes, as `listen`
@@ -145,16 +138,22 @@ public final class FirestoreClient: Sendable {
     public func listen(
         document path: DocumentPath, onError: SnapshotListener.ErrorHandler? = nil, _ handler: @escaping SnapshotListener.Handler
     ) -> SnapshotListener {
+        backend.listen(
+            path.collection, label: "\(auth?.uid ?? "anonymous")/\(path)", connection: connection(.get, document: path),
+            onError: onError, handler)
+    }
+
+    /// A device listener's connection whose changes this user must be allowed to `operation`.
+    private func connection(_ operation: RuleOperation, document: DocumentPath?) -> ListenerConnection {
         let backend = backend
         let rules = backend.rules
         let auth = auth
         let firestore = firestore
-        let connection = ListenerConnection(faults: backend.faults, ledger: backend.faultLedger, document: path) { change in
+        return ListenerConnection(faults: backend.faults, ledger: backend.faultLedger, document: document) { change in
             backend.evaluateRules(RuleRequest(
-                auth: auth, operation: .get, path: change.path, resource: change.after.fields ?? change.before.fields,
+                auth: auth, operation: operation, path: change.path, resource: change.after.fields ?? change.before.fields,
                 data: nil, lookup: { firestore.liveFields($0) }), rules)
         }
-        return backend.listen(path.collection, label: "\(auth?.uid ?? "anonymous")/\(path)", connection: connection, onError: onError, handler)
     }
 
     /// Calls an HTTPS callable function with this client's auth context.
