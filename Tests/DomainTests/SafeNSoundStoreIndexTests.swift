@@ -25,7 +25,10 @@ import Testing
         let claimed = await queue.claim("b", at: Self.at(10), lease: .seconds(60))
         #expect(claimed?.userId == "u2")
         #expect(await queue.claim("b", at: Self.at(11), lease: .seconds(60)) == nil, "held under its lease")
-        #expect(await queue.dueAlerts(at: Self.at(30)).map(\.alertId) == ["a"])
+        // A held alert is still listed (its holder may have died), and the claim refuses it until the lease ends.
+        #expect(await queue.dueAlerts(at: Self.at(30)).map(\.alertId) == ["b", "a"])
+        #expect(await queue.claim("b", at: Self.at(30), lease: .seconds(60)) == nil)
+        #expect(await queue.claim("b", at: Self.at(70), lease: .seconds(60))?.userId == "u2", "taken over once the lease ran out")
         await queue.recordDelivery("a", to: "x@example.com")
         await queue.recordDelivery("a", to: "x@example.com")
         #expect(await queue.alert("a")?.deliveredTo == ["x@example.com"])
@@ -66,13 +69,34 @@ import Testing
         await index.schedule("u3", at: Self.at(4_000))
         await index.schedule("u3", at: Self.at(40))  // earlier: replaces, the old bucket entry goes stale
         #expect(await index.count == 3)
-        let taken = await index.takeDue(through: Self.at(100))
+        let taken = await index.takeDue(through: Self.at(100), now: Self.at(0), lease: nil)
         #expect(taken.map(\.userId) == ["u3", "u2", "u1"])
         #expect(taken.map(\.due) == [Self.at(40), Self.at(50), Self.at(100)])
         #expect(await index.count == 0)
-        #expect(await index.takeDue(through: Self.at(10_000)).isEmpty, "stale entries are not taken")
+        #expect(await index.takeDue(through: Self.at(10_000), now: Self.at(0), lease: nil).isEmpty, "stale entries are not taken")
         await index.schedule("u1", at: Self.at(9_000))
-        #expect(await index.takeDue(through: Self.at(10_000)).map(\.userId) == ["u1"])
+        #expect(await index.takeDue(through: Self.at(10_000), now: Self.at(0), lease: nil).map(\.userId) == ["u1"])
+    }
+
+    /// A leased take keeps the entries: an overlapping run does not take them, a run after the
+    /// lease does (the one that took them died), and `finish` removes them or reschedules them,
+    /// keeping an earlier visit asked for meanwhile.
+    @Test func dueIndexLeasesWhatItTakesUntilFinished() async {
+        let index = SafeNSoundDueIndex(environment: testEnvironment(), slotWidth: .seconds(1_800))
+        await index.schedule("u1", at: Self.at(100))
+        await index.schedule("u2", at: Self.at(200))
+        let lease = Duration.seconds(600)
+        #expect(await index.takeDue(through: Self.at(300), now: Self.at(300), lease: lease).map(\.userId) == ["u1", "u2"])
+        #expect(await index.count == 2, "leased entries stay")
+        #expect(await index.takeDue(through: Self.at(400), now: Self.at(400), lease: lease).isEmpty, "an overlapping run takes no leased user")
+        await index.finish("u1", taken: Self.at(100), next: nil)
+        await index.schedule("u2", at: Self.at(150))  // a heartbeat asks for an earlier visit while u2 is held
+        await index.finish("u2", taken: Self.at(200), next: Self.at(5_000))
+        #expect(await index.count == 1)
+        let later = await index.takeDue(through: Self.at(2_000), now: Self.at(2_000), lease: lease)
+        #expect(later.map(\.userId) == ["u2"] && later.map(\.due) == [Self.at(150)], "the earlier request stays")
+        // u2's run dies without finishing: after the lease the next run takes u2 again.
+        #expect(await index.takeDue(through: Self.at(2_000), now: Self.at(2_000) + lease, lease: lease).map(\.userId) == ["u2"])
     }
 
     /// The minute cache against a fresh formatter, on seconds inside minutes, around DST changes,

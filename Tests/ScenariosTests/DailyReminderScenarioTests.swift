@@ -73,8 +73,8 @@ import Testing
         }
     }
 
-    /// World-swarm seed 134 (non-preemptive): runs every 5 minutes with a 6-minute catch-up, so
-    /// u3's reminder of 2026-03-08 got a single run, whose push FCM refused; the design drops the
+    /// A world-swarm world (non-preemptive): runs every 5 minutes with a 6-minute catch-up, so a
+    /// reminder gets a single run, and FCM refuses a sixth of the pushes; the design drops such a
     /// day (no later run falls inside the catch-up) and the liveness check does not owe it.
     @Test func aRefusedPushWithNoLaterRunInTheCatchUpIsNotOwed() throws {
         var request = RunRequest(
@@ -88,8 +88,8 @@ import Testing
         let (report, _) = try ScenarioRunner.run(request)
         #expect(report.passed, "\(report.failure?.message ?? "")")
         #expect(report.checks.first { $0.name == "reminder-every-enabled-day" }?.status == .passed)
-        let u3 = report.timeline.filter { $0.user == "u3" }.map(\.event)
-        #expect(u3.contains { $0.hasPrefix("reminder push failed") }, "the refused push the check forgives: \(u3)")
+        let refused = report.timeline.filter { $0.event.hasPrefix("reminder push failed") }
+        #expect(!refused.isEmpty, "a refused push the check forgives")
     }
 
     /// A refused push is retried when a later tick's run surely starts inside the catch-up.

@@ -84,20 +84,25 @@ import Testing
         #expect(Self.observations("every-like-notified", report) > 0)
     }
 
-    /// Seed 26: 54 sniping bots in a 1 s window with renames rewriting the honor; a snipe ended
-    /// ABORTED after the careful app's four rounds. Given up on after the app's patience and
-    /// absent from the honor (the app looked), it is a failure the user was told of, not a lost bid.
-    @Test func auctionRaceSnipeGivenUpAfterPatienceIsNotLost() throws {
-        let report = try Self.run(
-            "auction-race", seed: 26, strategy: .random,
-            parameters: ["bidders": 54, "bidsPerBidder": 3, "burstPercent": 80, "buyNow": 0, "buyNowAtPercent": 1, "doubleTapPercent": 27,
-                         "duplicatePercent": 5, "durationSeconds": 60, "honors": 1, "raiseOwnPercent": 0, "renamePercent": 99, "renamesPerRenamer": 4,
-                         "snipePercent": 16, "sniperPercent": 100, "sniperWindowMilliseconds": 1001, "snipesPerSniper": 3],
-            faults: ["admin-call-failure": 0, "cold-start": 0, "email-timeout": 0.04, "fcm-token-failure": 0.08, "latency-tails": 0.16,
-                     "network-failure": 0, "network-timeout": 0.05, "trigger-duplicate": 0],
-            outages: [OutageDraw(service: "storage", startsPerHour: 4.47, shortestSeconds: 469, longestSeconds: 4012, severity: 0.5, startsDown: false)])
-        #expect(report.passed, "\(report.failure?.message ?? "")")
-        #expect(!Self.entries("snipe given up", report).isEmpty, "no snipe was given up")
+    /// 54 sniping bots in a 1 s window with renames rewriting the honor: a snipe can end ABORTED
+    /// after the careful app's four rounds. Given up on after the app's patience and absent from the
+    /// honor (the app looked), it is a failure the user was told of, not a lost bid. Rare (one seed
+    /// in twenty of this world), so seeds 1–40 are run until one shows it; every one passes.
+    @Test(.tags(.slow)) func auctionRaceSnipeGivenUpAfterPatienceIsNotLost() throws {
+        var givenUp = false
+        for seed in UInt64(1)...40 where !givenUp {
+            let report = try Self.run(
+                "auction-race", seed: seed, strategy: .random,
+                parameters: ["bidders": 54, "bidsPerBidder": 3, "burstPercent": 80, "buyNow": 0, "buyNowAtPercent": 1, "doubleTapPercent": 27,
+                             "duplicatePercent": 5, "durationSeconds": 60, "honors": 1, "raiseOwnPercent": 0, "renamePercent": 99, "renamesPerRenamer": 4,
+                             "snipePercent": 16, "sniperPercent": 100, "sniperWindowMilliseconds": 1001, "snipesPerSniper": 3],
+                faults: ["admin-call-failure": 0, "cold-start": 0, "email-timeout": 0.04, "fcm-token-failure": 0.08, "latency-tails": 0.16,
+                         "network-failure": 0, "network-timeout": 0.05, "trigger-duplicate": 0],
+                outages: [OutageDraw(service: "storage", startsPerHour: 4.47, shortestSeconds: 469, longestSeconds: 4012, severity: 0.5, startsDown: false)])
+            #expect(report.passed, "seed \(seed): \(report.failure?.message ?? "")")
+            givenUp = !Self.entries("snipe given up", report).isEmpty
+        }
+        #expect(givenUp, "no snipe was given up in seeds 1–40")
     }
 
     /// Seed 164: a client-network outage (severity 1) began while a bid was in flight; every
@@ -122,11 +127,15 @@ import Testing
     /// meets one fails, and the app cannot read the honor to tell whether an attempt landed, so it
     /// says the outcome is unknown ("may have gone through"), not that it failed.
     @Test func auctionRaceBidsInOutagesEndUnknownNotFailed() throws {
-        let report = try Self.run(
-            "auction-race", seed: 2, strategy: .random, parameters: [:], faults: ["admin-call-failure": 0, "cold-start": 0],
-            outages: [OutageDraw(service: "client-network", startsPerHour: 20, shortestSeconds: 60, longestSeconds: 120, severity: 1, startsDown: false)])
-        #expect(report.passed, "\(report.failure?.message ?? "")")
-        #expect(!Self.entries("may have gone through", report).isEmpty, "no bid met an outage")
+        var unknown = 0
+        for seed in UInt64(1)...6 {
+            let report = try Self.run(
+                "auction-race", seed: seed, strategy: .random, parameters: [:], faults: ["admin-call-failure": 0, "cold-start": 0],
+                outages: [OutageDraw(service: "client-network", startsPerHour: 20, shortestSeconds: 60, longestSeconds: 120, severity: 1, startsDown: false)])
+            #expect(report.passed, "seed \(seed): \(report.failure?.message ?? "")")
+            unknown += Self.entries("may have gone through", report).count
+        }
+        #expect(unknown > 0, "no bid met an outage in seeds 1–6")
     }
 
     /// Seed 857: an outage at the start refused u9's sign-in; their bids went on without a users

@@ -24,6 +24,17 @@ public enum BackendError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownFunction(String)
     /// A Cloud Storage object that does not exist (Storage's 404 `objectNotFound`).
     case objectNotFound(path: String)
+    /// The function was terminated (its timeout, a crash or eviction of its instance): what a
+    /// callable's caller gets, and what every admin call of a terminated invocation throws.
+    case `internal`(String)
+
+    /// What a function terminated by `termination` answers (INTERNAL; a timeout DEADLINE_EXCEEDED).
+    static func terminated(_ function: String, _ termination: Invocation.Termination) -> BackendError {
+        switch termination {
+        case .timeout: .deadlineExceeded("\(function) ran past its execution timeout and was terminated")
+        case .crash: .internal("\(function)'s instance crashed mid-run")
+        }
+    }
 
     /// Whether the client SDK's transaction runner retries this error (MODEL_RULES §2).
     public var isRetryableInTransaction: Bool {
@@ -49,6 +60,7 @@ public enum BackendError: Error, Hashable, Sendable, CustomStringConvertible {
         case .resourceExhausted: return "RESOURCE_EXHAUSTED"
         case .unknownFunction: return "NOT_FOUND"
         case .objectNotFound: return "NOT_FOUND"
+        case .internal: return "INTERNAL"
         }
     }
 
@@ -68,6 +80,7 @@ public enum BackendError: Error, Hashable, Sendable, CustomStringConvertible {
         case .resourceExhausted(let why): return "RESOURCE_EXHAUSTED: \(why); back off and retry"
         case .unknownFunction(let name): return "NOT_FOUND: no function named \(name) is registered"
         case .objectNotFound(let path): return "NOT_FOUND: no Storage object at \(path) (404); it was never uploaded or was deleted"
+        case .internal(let why): return "INTERNAL: \(why)"
         }
     }
 }

@@ -83,6 +83,12 @@ public struct BackendFaults: Sendable, Hashable {
     public var adminCallFailureProbability = 0.003
     /// Documented (google-gax defaults): the first retry waits 100 ms, each further wait ×1.3.
     public var adminCallBackoffInitial: Duration = .milliseconds(100)
+    /// Documented: a function's execution timeout is 60 s unless it is deployed with another
+    /// (`timeoutSeconds`, at most 540 s); a deploy option of each function overrides it.
+    public var functionTimeout: Duration = .seconds(60)
+    /// *Estimate*: probability that an invocation's instance crashes or is evicted mid-run (out of
+    /// memory, a host maintenance event): one in 5,000. The writes made before stay.
+    public var functionCrashProbability = 0.0002
 
     // MARK: Device clocks (MODEL_RULES §24; docs/domain.md, "Device clocks")
     /// *Estimate*: a device synced by network time is within ±this of the server.
@@ -132,6 +138,9 @@ public struct BackendFaults: Sendable, Hashable {
     // MARK: FCM (MODEL_RULES §16)
     /// Documented: `sendEachForMulticast` takes at most 500 tokens.
     public var fcmMaxTokensPerCall = 500
+    /// *Estimate*: latency of one FCM call made from a function (the HTTP call itself, not the
+    /// delivery to the device): p50 60 ms, tail to 2 s. A fan-out pays it per call.
+    public var fcmCallLatency = LatencyModel(median: .milliseconds(60), tailProbability: 0.02, tailMax: .seconds(2))
     /// *Estimate*: transient per-token failure probability (reported per token, never thrown).
     public var fcmTokenFailureProbability = 0.01
     /// *Estimate*: delivery p50 under 1 s, long tail of minutes.
@@ -194,6 +203,8 @@ public struct BackendFaults: Sendable, Hashable {
         faults.storageUploadLatency = .zero
         faults.storageUploadFailureProbability = 0
         faults.coldStartProbability = 0
+        faults.functionCrashProbability = 0
+        faults.fcmCallLatency = .zero
         faults.listenerDisconnectProbability = 0
         faults.adminCallFailureProbability = 0
         faults.deviceClockSyncedSpread = .zero

@@ -21,6 +21,7 @@ public final class EmailService: Sendable {
     /// DEADLINE_EXCEEDED means it *was* sent but the caller cannot know.
     public func send(_ message: EmailMessage) async throws(BackendError) {
         precondition(!message.to.isEmpty, "an email needs a recipient")
+        try Invocation.admitCurrent()
         let latency = random.sample(faults.emailLatency)
         let rateLimitProbability = outages.probability(faults.emailRateLimitProbability, of: .sendGrid, atElapsed: env.clock.elapsedNanoseconds)
         let rateLimited = random.chance(rateLimitProbability)

@@ -40,6 +40,12 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
     case deviceClockJump = "device-clock-jump"
     /// A device listener's connection dropped; it resynced later (§19).
     case listenerDisconnect = "listener-disconnect"
+    /// A function invocation's instance crashed or was evicted mid-run: the writes it made stay,
+    /// nothing after ran, and the event is redelivered only with retries (§20).
+    case functionCrash = "function-crash"
+    /// A function invocation ran past its execution timeout and was terminated there (§20). A
+    /// limit, not a draw: counted when it happens, with no expectation.
+    case functionTimeout = "function-timeout"
 
     /// By name (the order reports list them in).
     public static func < (lhs: FaultKind, rhs: FaultKind) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -67,6 +73,8 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
         case .deviceClockOff: 16
         case .deviceClockJump: 17
         case .listenerDisconnect: 18
+        case .functionCrash: 19
+        case .functionTimeout: 20
         }
     }
 }

@@ -62,6 +62,8 @@ public final class FaultLedger: Sendable {
             tallies[kind.ordinal] = tally
         }
         var events: [Event] = []
+        /// Every function invocation the platform terminated, kept whole (`terminations`).
+        var terminations: [Event] = []
         /// Per trigger and document: the last commit seen at dispatch (for reorder chances).
         var lastCommit: [String: Timestamp] = [:]
         /// Per trigger and document: the newest commit delivered so far (for observed reorders).
@@ -95,6 +97,19 @@ public final class FaultLedger: Sendable {
         state.withLock { $0.tally(kind) { $0.observed += 1 } }
         log(kind.rawValue, subject: subject)
     }
+
+    /// An invocation named `subject` was terminated (`.functionCrash` or `.functionTimeout`):
+    /// observed, and kept in `terminations` beyond `maxEvents`.
+    func observeTermination(_ kind: FaultKind, subject: String) {
+        observe(kind, subject: subject)
+        let event = Event(elapsedNanoseconds: clock?.elapsedNanoseconds ?? 0, kind: kind.rawValue, subject: subject)
+        state.withLock { $0.terminations.append(event) }
+    }
+
+    /// Every invocation the platform terminated (its instance crashed, or it ran past its
+    /// timeout), in order, however many: the record checks consult to know what an invocation may
+    /// have left undone (subjects as `Invocations.run` names them).
+    public var terminations: [Event] { state.withLock { $0.terminations } }
 
     /// Something a fault cost (no tally): e.g. `trigger-event-lost` when a handler threw.
     public func note(_ kind: String, subject: String) { log(kind, subject: subject) }

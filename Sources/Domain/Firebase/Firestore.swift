@@ -141,6 +141,7 @@ public final class Firestore: Sendable {
     /// Reads one document (an admin round trip, then a hop to its actor).
     public func get(_ path: DocumentPath) async -> DocumentSnapshot {
         await adminRoundTrip()
+        try? Invocation.admitCurrent()  // a read has no effect to stop; it counts toward a crash
         return await actor(path).snapshot()
     }
 
@@ -239,7 +240,10 @@ public final class Firestore: Sendable {
 
     func write(_ path: DocumentPath, _ operation: WriteOperation, authorize: Authorizer?) async throws(BackendError) -> DocumentSnapshot {
         // Clients reach here through their network (and an authorizer); the admin SDK pays its own hop.
-        if authorize == nil { await adminRoundTrip() }
+        if authorize == nil {
+            await adminRoundTrip()
+            try Invocation.admitCurrent()
+        }
         return try await actor(path).write(operation, authorize: authorize)
     }
 
@@ -260,6 +264,7 @@ public final class Firestore: Sendable {
                     }
                 } else {
                     await adminRoundTrip()
+                    try Invocation.admitCurrent()
                     try await commit(transaction, authorize: nil)
                 }
                 return value

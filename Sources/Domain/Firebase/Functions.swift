@@ -13,16 +13,26 @@ public final class Functions: Sendable {
     struct ScheduledJob: Sendable {
         let name: String
         let period: Duration
+        /// The deployed execution timeout (nil: `faults.functionTimeout`).
+        let timeout: Duration?
         let handler: ScheduledHandler
     }
+    struct Callable: Sendable {
+        let timeout: Duration?
+        let handler: CallableHandler
+    }
     private struct State {
-        var callables: [String: CallableHandler] = [:]
+        var callables: [String: Callable] = [:]
         var scheduled: [ScheduledJob] = []
     }
     private let state = Mutex(State())
     private let env: DomainEnvironment
     private let dispatcher: TriggerDispatcher
     private let coverage: CoverageLedger
+
+    /// The longest execution timeout a function can be deployed with (1st gen and event-driven
+    /// functions: 540 s, MODEL_RULES §20).
+    public static let maxTimeout = Duration.seconds(540)
 
     init(env: DomainEnvironment, dispatcher: TriggerDispatcher, coverage: CoverageLedger) {
         self.env = env
@@ -36,20 +46,32 @@ public final class Functions: Sendable {
     /// (`"honors"`, `"users/{uid}/notifications"`); `name` must be unique. `retry` is the
     /// deploy-time "retry on failure" option (MODEL_RULES §10): a throwing handler's event is
     /// redelivered with backoff instead of lost, so only an idempotent handler should ask for it.
-    public func onWrite(_ collection: String, kinds: Set<TriggerKind>, name: String, retry: Bool = false, _ handler: @escaping TriggerHandler) {
-        dispatcher.register(name: name, collection: collection, kinds: kinds, retry: retry, handler: handler)
+    /// `timeout` is the deploy-time `timeoutSeconds` (nil: `BackendFaults.functionTimeout`, 60 s;
+    /// at most `maxTimeout`): an invocation running past it is terminated, its writes so far kept.
+    public func onWrite(
+        _ collection: String, kinds: Set<TriggerKind>, name: String, retry: Bool = false, timeout: Duration? = nil,
+        _ handler: @escaping TriggerHandler
+    ) {
+        Self.checkTimeout(timeout, name)
+        dispatcher.register(name: name, collection: collection, kinds: kinds, retry: retry, timeout: timeout, handler: handler)
     }
     /// Registers `name` to run on each document created in `collection`.
-    public func onCreate(_ collection: String, name: String, retry: Bool = false, _ handler: @escaping TriggerHandler) {
-        onWrite(collection, kinds: [.create], name: name, retry: retry, handler)
+    public func onCreate(_ collection: String, name: String, retry: Bool = false, timeout: Duration? = nil, _ handler: @escaping TriggerHandler) {
+        onWrite(collection, kinds: [.create], name: name, retry: retry, timeout: timeout, handler)
     }
     /// Registers `name` to run on each document updated in `collection`.
-    public func onUpdate(_ collection: String, name: String, retry: Bool = false, _ handler: @escaping TriggerHandler) {
-        onWrite(collection, kinds: [.update], name: name, retry: retry, handler)
+    public func onUpdate(_ collection: String, name: String, retry: Bool = false, timeout: Duration? = nil, _ handler: @escaping TriggerHandler) {
+        onWrite(collection, kinds: [.update], name: name, retry: retry, timeout: timeout, handler)
     }
     /// Registers `name` to run on each document deleted in `collection`.
-    public func onDelete(_ collection: String, name: String, retry: Bool = false, _ handler: @escaping TriggerHandler) {
-        onWrite(collection, kinds: [.delete], name: name, retry: retry, handler)
+    public func onDelete(_ collection: String, name: String, retry: Bool = false, timeout: Duration? = nil, _ handler: @escaping TriggerHandler) {
+        onWrite(collection, kinds: [.delete], name: name, retry: retry, timeout: timeout, handler)
+    }
+
+    /// A deploy-time timeout is 1 s to `maxTimeout` (Firebase refuses the deploy otherwise).
+    private static func checkTimeout(_ timeout: Duration?, _ name: String) {
+        guard let timeout else { return }
+        precondition(timeout >= .seconds(1) && timeout <= maxTimeout, "\(name): a function's timeout is 1 to 540 seconds, got \(timeout)")
     }
 
     /// Descriptions of events lost because a handler threw (retries off or window exhausted).
@@ -58,11 +80,13 @@ public final class Functions: Sendable {
     // MARK: Scheduled
 
     /// Registers a scheduled function (`every` ≥ 1 minute, MODEL_RULES §15); `Scheduler` drives it.
-    public func schedule(_ name: String, every period: Duration, _ handler: @escaping ScheduledHandler) {
+    /// `timeout` as for triggers (nil: 60 s): a run past it is terminated, its writes so far kept.
+    public func schedule(_ name: String, every period: Duration, timeout: Duration? = nil, _ handler: @escaping ScheduledHandler) {
         precondition(period >= .seconds(60), "Cloud Scheduler's finest schedule is one minute")
+        Self.checkTimeout(timeout, name)
         state.withLock { state in
             precondition(!state.scheduled.contains { $0.name == name }, "scheduled function \(name) registered twice")
-            state.scheduled.append(ScheduledJob(name: name, period: period, handler: handler))
+            state.scheduled.append(ScheduledJob(name: name, period: period, timeout: timeout, handler: handler))
         }
         coverage.declare(.scheduledJob, name)
     }
@@ -71,6 +95,8 @@ public final class Functions: Sendable {
 
     /// Cold starts of every invocation (`Scheduler` pays them for its runs).
     var coldStarts: ColdStarts { dispatcher.coldStarts }
+    /// Timeouts and crashes of every invocation (`Scheduler` runs its runs in them).
+    var invocations: Invocations { dispatcher.invocations }
 
     /// Runs scheduled function `name` once for the tick at `time`, now, without jitter or
     /// duplicates (for tests and tick-by-tick timeline tools).
@@ -95,24 +121,28 @@ public final class Functions: Sendable {
 
     // MARK: Callables
 
-    /// Registers the HTTPS callable `name` (once per name).
-    public func callable(_ name: String, _ handler: @escaping CallableHandler) {
+    /// Registers the HTTPS callable `name` (once per name); `timeout` as for triggers (nil: 60 s).
+    /// A terminated call answers its caller INTERNAL (a crash) or DEADLINE_EXCEEDED (its timeout).
+    public func callable(_ name: String, timeout: Duration? = nil, _ handler: @escaping CallableHandler) {
+        Self.checkTimeout(timeout, name)
         state.withLock { state in
             precondition(state.callables[name] == nil, "callable \(name) registered twice")
-            state.callables[name] = handler
+            state.callables[name] = Callable(timeout: timeout, handler: handler)
         }
         coverage.declare(.callable, name)
     }
 
     /// Invokes a callable as `auth`; with a `network`, the call pays its latency and faults.
     public func invoke(_ name: String, data: Fields, auth: AuthContext?, network: ClientNetwork? = nil) async throws -> Value {
-        guard let handler = state.withLock({ $0.callables[name] }) else { throw BackendError.unknownFunction(name) }
+        guard let callable = state.withLock({ $0.callables[name] }) else { throw BackendError.unknownFunction(name) }
         let pending = try await network?.send(.call(name))
         coverage.count(.callable, name)
         await dispatcher.coldStarts.begin(name)
-        let result: Value
+        var result = Value.null
         do {
-            result = try await handler(CallableRequest(auth: auth, data: data, time: env.clock.now))
+            try await invocations.run(name, timeout: callable.timeout) {
+                result = try await callable.handler(CallableRequest(auth: auth, data: data, time: env.clock.now))
+            }
         } catch {
             coverage.countFailure(.callable, name)
             throw error

@@ -7,6 +7,7 @@ public final class Messaging: Sendable {
     private let faults: BackendFaults
     private let outbox: Outbox
     private let unregisteredTokens = Mutex<Set<String>>([])
+    private let failedTokens = Mutex<Set<String>>([])
     private let random: SharedRandom
     private let ledger: FaultLedger
     private let outages: Outages
@@ -23,16 +24,38 @@ public final class Messaging: Sendable {
     /// Marks `token` as dead (the device uninstalled the app); later sends report UNREGISTERED.
     public func unregister(token: String) { _ = unregisteredTokens.withLock { $0.insert(token) } }
 
+    /// Whether FCM ever answered a send to `token` with a transient failure (the platform's record,
+    /// for checkers: a push the sender may then have given up on).
+    public func hadTransientFailure(_ token: String) -> Bool { failedTokens.withLock { $0.contains(token) } }
+
     /// Sends `message` to each token; INVALID_ARGUMENT for an empty list or more than 500 tokens.
     public func sendEachForMulticast(tokens: [String], message: PushMessage) async throws(BackendError) -> [TokenOutcome] {
         guard !tokens.isEmpty else { throw .invalidArgument("sendEachForMulticast needs at least one token") }
         guard tokens.count <= faults.fcmMaxTokensPerCall else {
             throw .invalidArgument("sendEachForMulticast takes at most \(faults.fcmMaxTokensPerCall) tokens, got \(tokens.count); split the list")
         }
+        return try await deliver(tokens.map { ($0, message) })
+    }
+
+    /// `sendEach`: one message per token (each with its own recipient), at most 500 in a call;
+    /// INVALID_ARGUMENT for none or more. Outcomes come back per message, in order.
+    public func sendEach(_ messages: [(token: String, message: PushMessage)]) async throws(BackendError) -> [TokenOutcome] {
+        guard !messages.isEmpty else { throw .invalidArgument("sendEach needs at least one message") }
+        guard messages.count <= faults.fcmMaxTokensPerCall else {
+            throw .invalidArgument("sendEach takes at most \(faults.fcmMaxTokensPerCall) messages, got \(messages.count); split the list")
+        }
+        return try await deliver(messages)
+    }
+
+    /// One FCM call from a function: refused once the invocation is terminated, then its latency,
+    /// then an outcome per message.
+    private func deliver(_ messages: [(token: String, message: PushMessage)]) async throws(BackendError) -> [TokenOutcome] {
+        try Invocation.admitCurrent()
+        try? await env.clock.sleep(for: random.sample(faults.fcmCallLatency))
         let now = env.clock.now
         var outcomes: [TokenOutcome] = []
-        outcomes.reserveCapacity(tokens.count)
-        for token in tokens {
+        outcomes.reserveCapacity(messages.count)
+        for (token, message) in messages {
             let unregistered = unregisteredTokens.withLock { $0.contains(token) }
             let failureProbability = outages.probability(faults.fcmTokenFailureProbability, of: .fcm, atElapsed: env.clock.elapsedNanoseconds)
             if !unregistered { ledger.opportunity(.fcmTokenFailure, probability: failureProbability) }
@@ -40,6 +63,7 @@ public final class Messaging: Sendable {
                 outcomes.append(.unregistered)
             } else if random.chance(failureProbability) {
                 ledger.observe(.fcmTokenFailure, subject: "\(message.type) to \(message.recipient)")
+                failedTokens.withLock { _ = $0.insert(token) }
                 outcomes.append(.transientFailure)
             } else {
                 outcomes.append(.success)
@@ -56,7 +80,7 @@ public final class Messaging: Sendable {
                     sentAt: now, deliveredAt: deliveredAt, token: token))
             }
         }
-        assert(outcomes.count == tokens.count, "one outcome per token")
+        assert(outcomes.count == messages.count, "one outcome per message")
         return outcomes
     }
 }

@@ -64,13 +64,18 @@ public actor Scheduler: DomainActor {
         let ledger = ledger
         let coverage = coverage
         let coldStarts = functions.coldStarts
+        let invocations = functions.invocations
         tracker.spawn {
             try? await env.clock.sleep(for: delay)
             await coldStarts.begin(job.name)
             if isDuplicate && attempt == 1 { ledger.observe(.scheduleDuplicate, subject: "\(job.name) tick \(tick)") }
             if attempt > 1 { ledger.observe(.scheduleOverlap, subject: "\(job.name) tick \(tick)") }
             coverage.count(.scheduledJob, job.name)
-            do { try await job.handler(run) } catch { coverage.countFailure(.scheduledJob, job.name) }
+            do {
+                try await invocations.run(job.name, target: Self.target(tick), timeout: job.timeout) { try await job.handler(run) }
+            } catch {
+                coverage.countFailure(.scheduledJob, job.name)
+            }
             finished.value.store(true, ordering: .relaxed)
         }
         // Deadline watcher: only when overlap is possible, so a disabled knob costs no timer.
@@ -85,6 +90,12 @@ public actor Scheduler: DomainActor {
             }
         }
     }
+}
+
+extension Scheduler {
+    /// How the fault ledger names the run of one tick when it is terminated: a function-crash or
+    /// function-timeout event's subject is "`job` tick `tick`".
+    public static func target(_ tick: Timestamp) -> String { "tick \(tick)" }
 }
 
 /// Whether one scheduled run has finished (shared by the run and its deadline watcher).

@@ -18,7 +18,9 @@ public final class TaskTracker: Sendable {
     public func spawn(_ body: @escaping @Sendable () async -> Void) {
         state.withLock { $0.running += 1 }
         Task(executorPreference: taskExecutor) {
-            await body()
+            // Backend work a function's write set off (a trigger delivery, a listener pump) is not
+            // part of that function's invocation: its timeout or crash must not reach it.
+            await Invocation.$current.withValue(nil) { await body() }
             self.finish()
         }
     }

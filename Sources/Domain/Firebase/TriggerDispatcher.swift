@@ -25,13 +25,16 @@ final class TriggerDispatcher: Sendable {
         let kinds: UInt8
         /// Deployed with "retry on failure" (otherwise only `faults.triggerRetriesEnabled` retries).
         let retry: Bool
+        /// The deployed execution timeout (nil: `faults.functionTimeout`).
+        let timeout: Duration?
         let handler: Handler
 
-        init(name: String, pattern: PathPattern, kinds: UInt8, retry: Bool, handler: @escaping Handler) {
+        init(name: String, pattern: PathPattern, kinds: UInt8, retry: Bool, timeout: Duration?, handler: @escaping Handler) {
             self.name = name
             self.pattern = pattern
             self.kinds = kinds
             self.retry = retry
+            self.timeout = timeout
             self.handler = handler
         }
     }
@@ -53,6 +56,8 @@ final class TriggerDispatcher: Sendable {
     private let retryRandom: SharedRandom
     /// Cold starts of every function invocation (triggers, callables, scheduled runs).
     let coldStarts: ColdStarts
+    /// Timeouts and crashes of every function invocation.
+    let invocations: Invocations
 
     init(env: DomainEnvironment, faults: BackendFaults, tracker: TaskTracker, ledger: FaultLedger, coverage: CoverageLedger) {
         self.ledger = ledger
@@ -65,11 +70,13 @@ final class TriggerDispatcher: Sendable {
         reorderRandom = SharedRandom(env, stream: "triggers.reorder")
         retryRandom = SharedRandom(env, stream: "triggers.retry")
         coldStarts = ColdStarts(env: env, faults: faults, ledger: ledger)
+        invocations = Invocations(env: env, faults: faults, ledger: ledger)
     }
 
-    func register(name: String, collection pattern: String, kinds: Set<TriggerKind>, retry: Bool = false, handler: @escaping Handler) {
+    func register(name: String, collection pattern: String, kinds: Set<TriggerKind>, retry: Bool = false, timeout: Duration? = nil, handler: @escaping Handler) {
         let registration = Registration(
-            name: name, pattern: PathPattern(pattern), kinds: kinds.reduce(0) { $0 | Self.bit($1) }, retry: retry, handler: handler)
+            name: name, pattern: PathPattern(pattern), kinds: kinds.reduce(0) { $0 | Self.bit($1) }, retry: retry,
+            timeout: timeout, handler: handler)
         state.withLock { state in
             precondition(!state.registrations.contains { $0.name == name }, "trigger \(name) registered twice")
             state.registrations.append(registration)
@@ -168,7 +175,8 @@ final class TriggerDispatcher: Sendable {
             do {
                 coverage.count(.trigger, registration.name)
                 event.instance = await coldStarts.begin(registration.name)
-                try await registration.handler(event)
+                let attempt = event
+                try await invocations.run(registration.name, target: "\(event.path)", timeout: registration.timeout) { try await registration.handler(attempt) }
                 return
             } catch {
                 coverage.countFailure(.trigger, registration.name)

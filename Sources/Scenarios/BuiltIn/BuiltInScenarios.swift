@@ -8,6 +8,7 @@ public enum BuiltInScenarios {
         HeartbeatTimelineScenario(), FriendHandshakeScenario(), NudgeStormScenario(), OfflineSyncScenario(), StampCollectScenario(),
         StampSocialScenario(), PrivacyAccessScenario(), StudioClaimScenario(), PrivacyRevocationScenario(),
         CalendarSyncScenario(), ContactDiscoveryScenario(), MediaUploadsScenario(), DailyReminderScenario(), WhosFreeScenario(),
+        AdminBroadcastScenario(),
     ]
 
     /// Registers them as the program's catalog (`ScenarioRegistry.registerCatalog`).

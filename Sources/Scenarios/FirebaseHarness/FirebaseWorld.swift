@@ -25,6 +25,7 @@ public enum FirebaseWorld {
         FaultKnob("device-clock-off", default: 0.04, ceiling: 0.5),
         FaultKnob("device-clock-jump", default: 0.1, ceiling: 1),
         FaultKnob("listener-disconnect", default: 0.02, ceiling: 0.3),
+        FaultKnob("function-crash", default: 0.0002, ceiling: 0.02),
     ]
 
     /// Every outage kind (`Outage.Service`).
@@ -54,6 +55,7 @@ public enum FirebaseWorld {
             faults.emailLatency.tailProbability = rate
             faults.storageUploadLatency.tailProbability = rate
             faults.adminOperationLatency.tailProbability = rate
+            faults.fcmCallLatency.tailProbability = rate
         case "trigger-duplicate": faults.triggerDuplicateProbability = rate
         case "trigger-reorder": faults.triggerReorderProbability = rate
         case "schedule-duplicate": faults.scheduleDuplicateProbability = rate
@@ -68,6 +70,7 @@ public enum FirebaseWorld {
         case "device-clock-off": faults.deviceClockOffProbability = rate
         case "device-clock-jump": faults.deviceClockJumpProbability = rate
         case "listener-disconnect": faults.listenerDisconnectProbability = rate
+        case "function-crash": faults.functionCrashProbability = rate
         default: preconditionFailure("knob \(name) is not one of FirebaseWorld.faultKnobs (World.problem refuses it first)")
         }
     }

@@ -10,9 +10,10 @@ extension InspiredApp {
     static let placesFields = ["name", "address", "rating", "reviewCount", "placesRevision"]
 
     /// Deploys studio discovery: the scheduled `seedShadowStudios` job (every `seedEvery`, driven
-    /// by `backend.scheduler`) and the `claimStudio` callable, both reading `places`.
+    /// by `backend.scheduler`, deployed with the longest timeout as it pages through every place)
+    /// and the `claimStudio` callable, both reading `places`.
     public func deployStudios(places: InspiredPlaces, seedEvery period: Duration) {
-        backend.functions.schedule("seedShadowStudios", every: period) { [self] _ in
+        backend.functions.schedule("seedShadowStudios", every: period, timeout: Functions.maxTimeout) { [self] _ in
             try await seedShadowStudios(places: places)
         }
         backend.functions.callable("claimStudio") { [self] request in

@@ -44,12 +44,15 @@ public final class InspiredApp: Sendable {
         self.deviceMemory = InstanceMemory(env: backend.env, label: "inspired-devices")
         backend.setRules(Self.securityRules)
         backend.storage.setRules(Self.storageRules)
-        backend.functions.onCreate("users", name: "assignUsername") { [self] event in
+        // Both triggers are idempotent and deployed with retries: a crashed or timed-out invocation
+        // would lose its event otherwise (MODEL_RULES §20).
+        let retried = variant != .triggersWithoutRetries
+        backend.functions.onCreate("users", name: "assignUsername", retry: retried) { [self] event in
             try await assignUsername(userId: event.path.id)
             try await backfillUsername(userId: event.path.id)
         }
         if variant != .authorMetadataNeverUpdated {
-            backend.functions.onUpdate("users", name: "propagateAuthorMetadata") { [self] event in
+            backend.functions.onUpdate("users", name: "propagateAuthorMetadata", retry: retried) { [self] event in
                 try await propagateAuthorMetadata(event)
             }
         }

@@ -47,6 +47,10 @@ public enum InspiredVariant: String, AppVariant {
     /// `seedShadowStudios` reads one page of the Places search (Google returns 20 results a page)
     /// and never asks for the next: an area with more than twenty studios seeds only twenty.
     case placesFirstPageOnly = "places-first-page-only"
+    /// assignUsername and propagateAuthorMetadata deployed without "retry on failure": an
+    /// invocation whose instance crashes or that times out loses its event (a nameless user, posts
+    /// showing settings the author changed).
+    case triggersWithoutRetries = "triggers-without-retries"
     /// One sentence on what this variant gets wrong.
     public var summary: String {
         switch self {
@@ -63,6 +67,7 @@ public enum InspiredVariant: String, AppVariant {
         case .claimCheckThenWrite: return "Two owners claiming one studio at once are both told it is theirs; the last write wins."
         case .profilePageIgnoresListenError: return "An open profile page ignores its listener's PERMISSION_DENIED: a profile made private stays on screen."
         case .placesFirstPageOnly: return "Shadow studios seeded from the first page of Places results: studios past the twentieth never appear."
+        case .triggersWithoutRetries: return "Profile triggers without retries: a crashed or timed-out invocation leaves a user nameless or posts stale."
         }
     }
 

@@ -3,7 +3,11 @@ import SimulatedFirebase
 extension KNBApp {
     func installFunctions() {
         let functions = backend.functions
-        functions.onUpdate("honors", name: "onOutbid") { [self] event in try await onOutbid(event) }
+        // Notification and cancellation triggers are deployed with retries: an invocation whose
+        // instance crashes or that times out loses its event otherwise (MODEL_RULES §20). Each is
+        // idempotent: notifications are claimed by id, the cancellation is one transaction.
+        let retried = !has(.triggersWithoutRetries)
+        functions.onUpdate("honors", name: "onOutbid", retry: retried) { [self] event in try await onOutbid(event) }
         // Retried: idempotent by a marker per bid, and its transaction reads the bidders' `users`
         // documents, which renames (`onUserUpdate`), sign-ins and token writes also write: past
         // ~1 write/s the transaction can run out of attempts, and without a redelivery the
@@ -13,7 +17,7 @@ extension KNBApp {
         // are deployed with retries: a transaction aborted on a busy parent post is redelivered
         // instead of losing its count (MODEL_RULES §5, §10).
         functions.onCreate("social_posts", name: "onPostCreate", retry: true) { [self] event in try await onPostCreate(event) }
-        functions.onUpdate("social_posts", name: "onPostLikeUpdate") { [self] event in try await onLikeUpdate(event) }
+        functions.onUpdate("social_posts", name: "onPostLikeUpdate", retry: retried) { [self] event in try await onLikeUpdate(event) }
         functions.onDelete("social_posts", name: "onPostDelete", retry: true) { [self] event in
             try await onReplyDelete(event)
             try await deleteReplies(of: event.path)
@@ -23,7 +27,7 @@ extension KNBApp {
         functions.onCreate("kiddush_sponsorships", name: "onKiddushSponsorshipCreate", retry: true) { [self] event in
             try await onKiddushCreate(event)
         }
-        functions.onDelete("kiddush_sponsorships", name: "onKiddushSponsorshipDelete") { [self] event in
+        functions.onDelete("kiddush_sponsorships", name: "onKiddushSponsorshipDelete", retry: retried) { [self] event in
             try await onKiddushDelete(event)
         }
         if propagatesNames {
@@ -140,10 +144,7 @@ extension KNBApp {
             return
         }
         guard firestore.liveFields(Self.userPath(author))?["isAdmin"] == .bool(true) || author == KNBRules.superAdminEmail else { return }
-        for user in firestore.query("users") where user.id != author {
-            await notify(user.id, type: "ADMIN_POST", preference: "adminPosts", title: "New announcement",
-                         body: post["content"]?.stringValue ?? "", data: ["postId": event.path.id], key: event.path.id)
-        }
+        try await broadcast(event.path.id, author: author, content: post["content"]?.stringValue ?? "", redelivered: event.attempt > 1)
     }
 
     /// Reply deleted: decrement the parent's replyCount once (only if the create was counted).
@@ -209,14 +210,7 @@ extension KNBApp {
             try await sendBookingEmail(message)
             _ = try? await firestore.update(event.path, ["bookingEmailSentAt": .serverTimestamp])
         } else {
-            let claimed = try await firestore.runTransaction { tx -> Bool in
-                let current = try await tx.get(event.path)
-                // The date id is reused when a cancelled date is booked again: a late event of the
-                // cancelled booking must not claim (or announce) the booking that replaced it.
-                guard current.exists, Self.sameBooking(current.fields ?? [:], booking), current["emailClaimedAt"] == nil else { return false }
-                tx.update(event.path, ["emailClaimedAt": .serverTimestamp, "emailClaimId": .set(.string(event.eventId))])
-                return true
-            }
+            let claimed = try await claimBookingEmail(event, booking)
             // A duplicate (or redelivered) event finds the claim taken and sends nothing, but still
             // writes the calendar entry below (idempotent), in case the first delivery failed there.
             if claimed {
@@ -233,7 +227,13 @@ extension KNBApp {
                     }
                     throw BackendError.resourceExhausted(reason)
                 } catch {}
-                _ = try? await firestore.update(event.path, ["bookingEmailSentAt": .serverTimestamp])
+                // Recorded only on the booking this delivery claimed: the date id may hold a
+                // rebooking by now, whose own email is still to go.
+                _ = try? await firestore.runTransaction { tx in
+                    let current = try await tx.get(event.path)
+                    guard let fields = current.fields, Self.sameBooking(fields, booking), current["emailClaimId"] == .string(event.eventId) else { return }
+                    tx.update(event.path, ["bookingEmailSentAt": .serverTimestamp])
+                }
             }
         }
         let anonymous = booking["isAnonymous"] == .bool(true)
@@ -250,6 +250,32 @@ extension KNBApp {
             guard let fields = current.fields, Self.sameBooking(fields, booking) else { return }
             tx.set(DocumentPath("kiddushCalendar", date), entry)
         }
+    }
+
+    /// Claims the booking email of `event` in one server transaction: true when this delivery is
+    /// to send it. The date id is reused when a cancelled date is booked again, so a late event of
+    /// the cancelled booking claims nothing. A claim is a lease: a redelivery after a failure takes
+    /// over a claim older than the function's timeout (its claimant is surely terminated, maybe
+    /// between the claim and the send) and sends; a younger one makes it throw, to be redelivered
+    /// later. A concurrent duplicate leaves a claim to its holder. So the email goes at least once,
+    /// twice only when an invocation died between sending and recording it (docs/domain.md,
+    /// "Function life cycle").
+    private func claimBookingEmail(_ event: TriggerEvent, _ booking: Fields) async throws -> Bool {
+        let lease = backend.faults.functionTimeout + .seconds(10)
+        let now = backend.env.clock.now
+        let takeOver = !has(.bookingClaimNeverExpires) && event.attempt > 1
+        let outcome = try await firestore.runTransaction { tx -> Bool? in
+            let current = try await tx.get(event.path)
+            guard current.exists, Self.sameBooking(current.fields ?? [:], booking), current["bookingEmailSentAt"] == nil else { return false }
+            if let claimedAt = current["emailClaimedAt"]?.timestampValue {
+                guard takeOver else { return false }
+                guard now - claimedAt > lease else { return nil }
+            }
+            tx.update(event.path, ["emailClaimedAt": .serverTimestamp, "emailClaimId": .set(.string(event.eventId))])
+            return true
+        }
+        guard let outcome else { throw BackendError.unavailable("the booking email's claim is still held; redelivered later") }
+        return outcome
     }
 
     /// Whether two states of `kiddush_sponsorships/{date}` are the same booking (the id is the
@@ -329,7 +355,7 @@ extension KNBApp {
             let batch = Array(tokens[start..<min(start + backend.faults.fcmMaxTokensPerCall, tokens.count)])
             start += batch.count
             guard let outcomes = try? await backend.messaging.sendEachForMulticast(tokens: batch, message: message) else { continue }
-            for (token, outcome) in zip(batch, outcomes) where outcome == .unregistered {
+            for (token, outcome) in zip(batch, outcomes) where outcome == .unregistered && !has(.staleTokensKept) {
                 _ = try? await firestore.update(Self.userPath(email), ["fcmTokens.\(token)": .delete])
             }
         }

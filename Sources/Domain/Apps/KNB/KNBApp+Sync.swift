@@ -15,11 +15,13 @@ extension KNBApp {
     /// Fetch attempts per run (a 5xx is retried after 5 s, then 10 s).
     static let websiteFetchAttempts = 3
 
+    /// The syncs fetch a page that can take minutes, so they are deployed with the longest
+    /// timeout (540 s; MODEL_RULES §20) instead of the default 60 s.
     func installWebsiteSync(_ website: KNBWebsite) {
-        backend.functions.schedule("syncKiddushCalendar", every: Self.websiteSyncPeriod) { [self] _ in
+        backend.functions.schedule("syncKiddushCalendar", every: Self.websiteSyncPeriod, timeout: Functions.maxTimeout) { [self] _ in
             try await syncKiddushCalendar(website)
         }
-        backend.functions.schedule("syncCommunityOccasions", every: Self.websiteSyncPeriod) { [self] _ in
+        backend.functions.schedule("syncCommunityOccasions", every: Self.websiteSyncPeriod, timeout: Functions.maxTimeout) { [self] _ in
             try await syncCommunityOccasions(website)
         }
     }

@@ -100,6 +100,24 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
     /// transaction, so it is exact while an auction has one honor; a user winning two honors shows
     /// only the last one's bid.
     case totalPledgedFromHonor = "total-pledged-from-honor"
+    /// onOutbid, onPostLikeUpdate and onKiddushSponsorshipDelete deployed without "retry on
+    /// failure", as the seed lists them: an invocation whose instance crashes or times out loses its
+    /// event (no OUTBID, no like notification, a cancelled date left on the calendar).
+    case triggersWithoutRetries = "triggers-without-retries"
+    /// The booking email claimed for good before it is sent: an invocation that dies between the
+    /// claim and the send leaves a claim nobody takes over, and the office never hears of the booking.
+    case bookingClaimNeverExpires = "booking-claim-never-expires"
+    /// ADMIN_POST sent user by user (read the user, write the notification, one FCM call), as the
+    /// seed's pseudo-code loops: past ~800 users the fan-out outlives its 60 s timeout, and the
+    /// user it dies at keeps an in-app notification but never gets the push (a retry skips them).
+    case broadcastOneByOne = "broadcast-one-by-one"
+    /// ADMIN_POST to every token in one `sendEachForMulticast`: past 500 tokens FCM refuses the
+    /// call (INVALID_ARGUMENT) and no device rings.
+    case broadcastSingleMulticast = "broadcast-single-multicast"
+    /// ADMIN_POST to every user, without reading `notificationPrefs.adminPosts`.
+    case broadcastIgnoresPreference = "broadcast-ignores-preference"
+    /// Tokens FCM reports UNREGISTERED are kept: every later send to the user tries them again.
+    case staleTokensKept = "stale-tokens-kept"
     /// One-line description of what the variant gets wrong.
     public var summary: String {
         switch self {
@@ -131,6 +149,12 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
         case .postCleanupWithoutAnswer: return "a post whose write failed and cannot be read back loses its images: if the write landed, a dangling URL"
         case .kiddushDeleteClearsDate: return "booking delete clears the date's calendar entry unconditionally: a late trigger erases the rebooking's entry"
         case .totalPledgedFromHonor: return "totalPledged set from the honor that changed: a user winning two honors shows only one"
+        case .triggersWithoutRetries: return "notification and cancellation triggers without retries: a crashed or timed-out invocation loses its event"
+        case .bookingClaimNeverExpires: return "booking email claimed for good before sending: an invocation dying in between means no email, ever"
+        case .broadcastOneByOne: return "ADMIN_POST user by user: past ~800 users the fan-out times out and the user it dies at never gets the push"
+        case .broadcastSingleMulticast: return "ADMIN_POST to every token in one multicast: past 500 tokens FCM refuses it and nobody is notified"
+        case .broadcastIgnoresPreference: return "ADMIN_POST to every user, ignoring notificationPrefs.adminPosts"
+        case .staleTokensKept: return "tokens FCM reports UNREGISTERED are never deleted"
         }
     }
 

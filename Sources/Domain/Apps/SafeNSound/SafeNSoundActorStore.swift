@@ -58,8 +58,13 @@ public final class SafeNSoundActorStore: SafeNSoundStore {
     }
 
     /// Checks the 1-per-minute limit and records the heartbeat in one atomic step.
-    public func recordHeartbeatAtomically(userId: String, at now: Timestamp, timeZoneIdentifier: String, minimumSpacing: Duration) async throws(SafeNSoundError) -> SafeNSoundUser {
-        try await account(userId).recordHeartbeatAtomically(at: now, timeZoneIdentifier: timeZoneIdentifier, minimumSpacing: minimumSpacing)
+    public func recordHeartbeatAtomically(
+        userId: String, at now: Timestamp, timeZoneIdentifier: String, minimumSpacing: Duration,
+        checkAt: @Sendable (SafeNSoundUser) -> Timestamp
+    ) async throws(SafeNSoundError) -> SafeNSoundUser {
+        let updated = try await account(userId).recordHeartbeatAtomically(at: now, timeZoneIdentifier: timeZoneIdentifier, minimumSpacing: minimumSpacing)
+        await dueIndex.schedule(userId, at: checkAt(updated))
+        return updated
     }
 
     /// Records a heartbeat without any check (the write half of the literal read-then-write).
@@ -97,16 +102,21 @@ public final class SafeNSoundActorStore: SafeNSoundStore {
 
     /// Asks for a check of `userId` at `due` or earlier: the user's `nextCheckDue`, the earliest request wins. Kept with the users, not in a function instance, so any instance sees it.
     public func scheduleCheck(_ userId: String, at due: Timestamp) async { await dueIndex.schedule(userId, at: due) }
-    /// Removes and returns every `nextCheckDue <= horizon`, ordered by due time then user id; an overlapping run that already took a user does not get it again.
-    public func takeDueChecks(through horizon: Timestamp) async -> [(userId: String, due: Timestamp)] {
-        await dueIndex.takeDue(through: horizon)
+    /// Every `nextCheckDue <= horizon` not leased, ordered by due time then user id, each leased until `now + lease` (nil: removed for good).
+    public func takeDueChecks(through horizon: Timestamp, now: Timestamp, lease: Duration?) async -> [(userId: String, due: Timestamp)] {
+        await dueIndex.takeDue(through: horizon, now: now, lease: lease)
+    }
+    /// Ends `userId`'s lease: its entry taken at `due` goes or becomes `next` (an earlier request made meanwhile stays).
+    public func finishCheck(_ userId: String, taken due: Timestamp, next: Timestamp?) async {
+        await dueIndex.finish(userId, taken: due, next: next)
     }
 
     /// `create()` with the alert's id: false if an alert with that id exists (ALREADY_EXISTS).
     public func createAlertIfAbsent(_ alert: SafeNSoundScheduledAlert) async -> Bool { await alertQueue.createIfAbsent(alert) }
     /// `add()` with a random id (the literal design).
     public func addAlertWithRandomId(_ alert: SafeNSoundScheduledAlert) async -> SafeNSoundScheduledAlert { await alertQueue.addWithRandomId(alert) }
-    /// Alerts with status `scheduled` and `scheduledFor <= now`, ordered by time then id.
+    /// Alerts with status `scheduled`, or `sending` (a sender may have died holding the claim), and
+    /// `scheduledFor <= now`, ordered by time then id.
     public func dueAlerts(at now: Timestamp) async -> [SafeNSoundScheduledAlert] { await alertQueue.dueAlerts(at: now) }
     /// scheduled (or sending with an expired lease) → sending, atomically; nil if another run has it.
     public func claimAlert(_ alertId: String, at now: Timestamp, lease: Duration) async -> SafeNSoundScheduledAlert? {

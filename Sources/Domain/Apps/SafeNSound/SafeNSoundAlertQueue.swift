@@ -70,7 +70,8 @@ actor SafeNSoundAlertQueue: DomainActor {
         notYetDue.insert((due, slot), at: index)
     }
 
-    /// Alerts with status `scheduled` and `scheduledFor <= now`, ordered by time then id.
+    /// Alerts with status `scheduled`, or `sending` (a sender may have died holding the claim), and
+    /// `scheduledFor <= now`, ordered by time then id.
     func dueAlerts(at now: Timestamp) -> [SafeNSoundScheduledAlert] {
         while notYetDueHead < notYetDue.count, notYetDue[notYetDueHead].scheduledFor <= now {
             let slot = notYetDue[notYetDueHead].slot
@@ -81,7 +82,9 @@ actor SafeNSoundAlertQueue: DomainActor {
             notYetDue.removeFirst(notYetDueHead)
             notYetDueHead = 0
         }
-        return dueOpenSlots.filter { alerts[$0].status == .scheduled && alerts[$0].scheduledFor <= now }
+        // A `sending` alert is one a sender claimed: it may have died holding it (`claim` takes it
+        // only past the lease).
+        return dueOpenSlots.filter { (alerts[$0].status == .scheduled || alerts[$0].status == .sending) && alerts[$0].scheduledFor <= now }
             .map { alerts[$0] }
             .sorted { ($0.scheduledFor, $0.alertId) < ($1.scheduledFor, $1.alertId) }
     }

@@ -34,6 +34,10 @@ extension SafeNSoundApp {
         return SafeNSoundClient(firestore: backend.client(auth: AuthContext(uid: uid), label: uid), functions: backend.functions)
     }
 
+    /// The scheduled jobs scan every user or alert due, so they are deployed with the longest
+    /// timeout (540 s; MODEL_RULES §20) instead of the default 60 s.
+    static let batchTimeout = Functions.maxTimeout
+
     /// Registers the callable and the two scheduled functions (three with the daily reminder).
     public func register(on functions: Functions) {
         functions.callable(Self.recordHeartbeatName) { [self] request in
@@ -45,14 +49,14 @@ extension SafeNSoundApp {
             let response = try await recordHeartbeat(authenticatedUserId: uid, request: heartbeat)
             return .map(["success": .bool(response.success), "lastHeartbeat": .timestamp(response.lastHeartbeat)])
         }
-        functions.schedule(Self.checkMissedHeartbeatsName, every: configuration.missedHeartbeatCheckInterval) { [self] _ in
+        functions.schedule(Self.checkMissedHeartbeatsName, every: configuration.missedHeartbeatCheckInterval, timeout: Self.batchTimeout) { [self] _ in
             await checkMissedHeartbeats()
         }
-        functions.schedule(Self.processScheduledAlertsName, every: configuration.alertSenderInterval) { [self] _ in
+        functions.schedule(Self.processScheduledAlertsName, every: configuration.alertSenderInterval, timeout: Self.batchTimeout) { [self] _ in
             await processScheduledAlerts()
         }
         if let interval = configuration.dailyReminderInterval {
-            functions.schedule(Self.sendDailyRemindersName, every: interval) { [self] run in
+            functions.schedule(Self.sendDailyRemindersName, every: interval, timeout: Self.batchTimeout) { [self] run in
                 await sendDailyReminders(scheduledTime: run.scheduledTime)
             }
         }

@@ -176,30 +176,43 @@ public final class SafeNSoundApp: Sendable {
             updated = try await store.applyHeartbeat(userId: userId, at: now, timeZoneIdentifier: request.timeZoneIdentifier)
         } else {
             await probe.betweenRateLimitReadAndWrite(userId)
+            let lead = configuration.preNotificationLeadHours, wallClock = variant == .wallClockThreshold
             updated = try await store.recordHeartbeatAtomically(
                 userId: userId, at: now, timeZoneIdentifier: request.timeZoneIdentifier,
-                minimumSpacing: configuration.heartbeatMinimumSpacing)
+                minimumSpacing: configuration.heartbeatMinimumSpacing,
+                checkAt: { SafeNSoundDeadlines.of($0, preNotificationLeadHours: lead, wallClock: wallClock).preNotificationDue })
         }
-        await store.scheduleCheck(userId, at: deadlines(of: updated).preNotificationDue)
+        if variant == .rateLimitInMemory || variant == .readThenWriteRateLimit {
+            await store.scheduleCheck(userId, at: deadlines(of: updated).preNotificationDue)
+        }
         let cancelled = await store.cancelPendingAlerts(userId: userId)
         return SafeNSoundHeartbeatResponse(success: true, lastHeartbeat: updated.lastHeartbeat, cancelledAlertCount: cancelled)
     }
 
     // MARK: checkMissedHeartbeats (every 30 min)
 
+    /// How long the 30-minute check holds a user it took: past its run's longest life (the
+    /// 540 s timeout) and a minute, so the next run after a run that died takes the user again.
+    static let checkLease = Functions.maxTimeout + .seconds(60)
+
     /// The 30-minute check. Careful design: visits users whose next deadline falls before the next
     /// run, and creates each alert with its exact due time and a deterministic id, so the 2-minute
-    /// sender sends it on time and a re-run (or a duplicate tick) creates nothing new.
+    /// sender sends it on time and a re-run (or a duplicate tick) creates nothing new. A user taken
+    /// is leased, not removed, until handled: a run that dies mid-way leaves the rest to the next.
     @discardableResult
     public func checkMissedHeartbeats() async -> SafeNSoundCheckReport {
         let now = environment.clock.now
         let late = variant == .latePreNotification
         let horizon = late ? now : now + configuration.missedHeartbeatCheckInterval
         var report = SafeNSoundCheckReport()
-        for (userId, _) in await store.takeDueChecks(through: horizon) {
+        let lease: Duration? = variant == .checkTakesForGood ? nil : Self.checkLease
+        for (userId, taken) in await store.takeDueChecks(through: horizon, now: now, lease: lease) {
             guard let user = await store.user(userId) else { continue }
             report.visitedUserCount += 1
-            guard user.isActive else { continue }
+            guard user.isActive else {
+                if lease != nil { await store.finishCheck(userId, taken: taken, next: nil) }
+                continue
+            }
             await probe.betweenCheckReadAndCreate(userId)
             let due = deadlines(of: user)
             let preMeaningful = due.preNotificationDue < due.emailDue && now < due.emailDue
@@ -223,7 +236,11 @@ public final class SafeNSoundApp: Sendable {
             } else {
                 nextVisit = due.preNotificationDue
             }
-            if let nextVisit { await store.scheduleCheck(userId, at: nextVisit) }
+            if lease != nil {
+                await store.finishCheck(userId, taken: taken, next: nextVisit)
+            } else if let nextVisit {
+                await store.scheduleCheck(userId, at: nextVisit)
+            }
         }
         return report
     }

@@ -15,6 +15,8 @@ actor SafeNSoundDueIndex: DomainActor {
     private var users: [String] = []
     /// Per user index: the requested instant in nanoseconds, nil when the user has no entry.
     private var dueByUser: [Int64?] = []
+    /// Per user index: until when a run that took the entry holds it (nil: not held).
+    private var leasedUntil: [Int64?] = []
     private var entries = 0
     private var buckets: [Int64: [Int]] = [:]
 
@@ -37,6 +39,7 @@ actor SafeNSoundDueIndex: DomainActor {
         if user == next {
             users.append(userId)
             dueByUser.append(nil)
+            leasedUntil.append(nil)
         }
         if let existing = dueByUser[user] {
             if existing <= nanoseconds { return }
@@ -50,28 +53,45 @@ actor SafeNSoundDueIndex: DomainActor {
     /// Reads an index through a `[key, default: next]` subscript, which stores `next` for a new key (one hash).
     private static func index(_ stored: inout Int) -> Int { stored }
 
-    /// Removes `userId` and returns every user due at or before `horizon`, ordered by due time then id.
-    func takeDue(through horizon: Timestamp) -> [(userId: String, due: Timestamp)] {
+    /// Every user due at or before `horizon` and not leased at `now`, ordered by due time then id,
+    /// each leased until `now + lease` and kept until `finish`; `lease` nil removes them at once.
+    func takeDue(through horizon: Timestamp, now: Timestamp, lease: Duration?) -> [(userId: String, due: Timestamp)] {
         let horizonSlot = slot(of: horizon.unixNanoseconds)
         let slots = buckets.keys.filter { $0 <= horizonSlot }.sorted()
         var taken: [(userId: String, due: Timestamp)] = []
         for bucketSlot in slots {
             guard let members = buckets.removeValue(forKey: bucketSlot) else { continue }
             var kept: [Int] = []
-            for user in members {
+            var seen: Set<Int> = []
+            for user in members where seen.insert(user).inserted {
                 guard let due = dueByUser[user], slot(of: due) == bucketSlot else { continue }  // stale
-                if due <= horizon.unixNanoseconds {
+                kept.append(user)
+                guard due <= horizon.unixNanoseconds, (leasedUntil[user] ?? .min) <= now.unixNanoseconds else { continue }
+                taken.append((users[user], Timestamp(unixNanoseconds: due)))
+                if let lease {
+                    leasedUntil[user] = now.unixNanoseconds + lease.nanoseconds
+                } else {
                     dueByUser[user] = nil
                     entries -= 1
-                    taken.append((users[user], Timestamp(unixNanoseconds: due)))
-                } else {
-                    kept.append(user)
+                    kept.removeLast()
                 }
             }
             if !kept.isEmpty { buckets[bucketSlot] = kept }
         }
         taken.sort { ($0.due, $0.userId) < ($1.due, $1.userId) }
         return taken
+    }
+
+    /// Ends the lease on `userId`'s entry taken at `due`: it goes, or becomes `next`; an earlier
+    /// visit asked for meanwhile stays (earliest wins).
+    func finish(_ userId: String, taken due: Timestamp, next: Timestamp?) {
+        guard let user = userIndex[userId] else { return }
+        leasedUntil[user] = nil
+        if dueByUser[user] == due.unixNanoseconds {
+            dueByUser[user] = nil
+            entries -= 1
+        }
+        if let next { schedule(userId, at: next) }
     }
 
     /// Number of users with an entry (for tests and memory accounting).

@@ -123,7 +123,10 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
     public func user(_ userId: String) async -> SafeNSoundUser? { Self.user(await firestore.get(Self.userPath(userId)).fields) }
 
     /// Checks the 1-per-minute limit and records the heartbeat in one atomic step.
-    public func recordHeartbeatAtomically(userId: String, at now: Timestamp, timeZoneIdentifier: String, minimumSpacing: Duration) async throws(SafeNSoundError) -> SafeNSoundUser {
+    public func recordHeartbeatAtomically(
+        userId: String, at now: Timestamp, timeZoneIdentifier: String, minimumSpacing: Duration,
+        checkAt: @Sendable (SafeNSoundUser) -> Timestamp
+    ) async throws(SafeNSoundError) -> SafeNSoundUser {
         do {
             return try await firestore.runTransaction { transaction in
                 let snapshot = try await transaction.get(Self.userPath(userId))
@@ -135,7 +138,10 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
                 user.timeZoneIdentifier = timeZoneIdentifier
                 user.heartbeatCount += 1
                 var fields = Self.fields(user)
-                fields["nextCheckDue"] = snapshot["nextCheckDue"]  // not part of the user: keep it
+                // Not part of the user: the check asked for (earliest wins) and a check run's lease.
+                let check = checkAt(user)
+                fields["nextCheckDue"] = .timestamp(snapshot["nextCheckDue"]?.timestampValue.map { min($0, check) } ?? check)
+                fields["checkLeasedUntil"] = snapshot["checkLeasedUntil"]
                 transaction.set(Self.userPath(userId), fields)
                 transaction.create(DocumentPath("heartbeats", "\(userId)_\(now.unixNanoseconds)"), ["userId": .string(userId), "timestamp": .timestamp(now)])
                 return user
@@ -246,10 +252,11 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
         }
     }
 
-    /// The query `nextCheckDue <= horizon`, then one server transaction per user that clears the
-    /// field if it is still due, so overlapping runs split the users instead of both taking them.
-    /// A user whose transaction fails keeps the field and is taken by the next run.
-    public func takeDueChecks(through horizon: Timestamp) async -> [(userId: String, due: Timestamp)] {
+    /// The query `nextCheckDue <= horizon`, then one server transaction per user that leases the
+    /// entry (`checkLeasedUntil`) if it is still due and not leased, so overlapping runs split the
+    /// users instead of both taking them, and a run that dies mid-way leaves its users to a run
+    /// after the lease. A user whose transaction fails keeps the field and is taken by the next run.
+    public func takeDueChecks(through horizon: Timestamp, now: Timestamp, lease: Duration?) async -> [(userId: String, due: Timestamp)] {
         // Served by the composite index on `nextCheckDue`: already ordered by due time, then id.
         let candidates = firestore.query("users", orderedBy: "nextCheckDue", through: horizon)
             .compactMap { snapshot in snapshot["nextCheckDue"]?.timestampValue.map { (userId: snapshot.id, due: $0) } }
@@ -259,12 +266,36 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
             let due = try? await firestore.runTransaction { transaction -> Timestamp? in
                 let snapshot = try await transaction.get(path)
                 guard let due = snapshot["nextCheckDue"]?.timestampValue, due <= horizon else { return nil }
-                transaction.update(path, ["nextCheckDue": .delete])
+                if let held = snapshot["checkLeasedUntil"]?.timestampValue, held > now { return nil }
+                if let lease {
+                    transaction.update(path, ["checkLeasedUntil": .set(.timestamp(now + lease))])
+                } else {
+                    transaction.update(path, ["nextCheckDue": .delete])
+                }
                 return due
             }
             if let due = due ?? nil { taken.append((candidate.userId, due)) }
         }
         return taken
+    }
+
+    /// A server transaction on `users/{uid}`: ends the lease, and clears `nextCheckDue` (or sets
+    /// `next`) if it is still the instant taken; an earlier one asked for meanwhile stays. If it
+    /// fails, `next` is asked for as `scheduleCheck` does and the lease runs out by itself.
+    public func finishCheck(_ userId: String, taken due: Timestamp, next: Timestamp?) async {
+        let path = Self.userPath(userId)
+        do {
+            try await firestore.runTransaction { transaction in
+                let snapshot = try await transaction.get(path)
+                guard snapshot.exists else { return }
+                let current = snapshot["nextCheckDue"]?.timestampValue
+                var value = current == due ? nil : current
+                if let next { value = min(value ?? next, next) }
+                transaction.update(path, ["checkLeasedUntil": .delete, "nextCheckDue": value.map { .set(.timestamp($0)) } ?? .delete])
+            }
+        } catch {
+            if let next { await scheduleCheck(userId, at: next) }
+        }
     }
 
     // MARK: Alerts
@@ -291,13 +322,18 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
         return alert
     }
 
-    /// Alerts with status `scheduled` and `scheduledFor <= now`, ordered by time then id.
+    /// Alerts with status `scheduled`, or `sending` (a sender may have died holding the claim), and
+    /// `scheduledFor <= now`, ordered by time then id.
     public func dueAlerts(at now: Timestamp) async -> [SafeNSoundScheduledAlert] {
         // `where status == "scheduled" and scheduledFor <= now order by scheduledFor` on its composite
         // index: the cost is the alerts due, not every alert ever created.
-        let scheduled = Value.string(SafeNSoundScheduledAlert.Status.scheduled.rawValue)
-        return firestore.query("scheduled_alerts", whereField: "status", isEqualTo: scheduled, orderedBy: "scheduledFor", through: now)
-            .compactMap(Self.alert)
+        // `sending` too: a sender may have died holding the claim (`claimAlert` takes it only past
+        // its lease), and such an alert would otherwise never be found again.
+        let due = [SafeNSoundScheduledAlert.Status.scheduled, .sending].flatMap { status in
+            firestore.query("scheduled_alerts", whereField: "status", isEqualTo: .string(status.rawValue), orderedBy: "scheduledFor", through: now)
+                .compactMap(Self.alert)
+        }
+        return due.sorted { ($0.scheduledFor, $0.alertId) < ($1.scheduledFor, $1.alertId) }
     }
 
     /// scheduled (or sending with an expired lease) → sending, atomically; nil if another run has it.

@@ -8,8 +8,13 @@ public protocol SafeNSoundStore: Sendable {
     /// Creates the user's document; `userAlreadyRegistered` if it exists.
     func insertUser(_ user: SafeNSoundUser) async throws(SafeNSoundError)
     func user(_ userId: String) async -> SafeNSoundUser?
-    /// Checks the 1-per-minute limit and records the heartbeat in one atomic step.
-    func recordHeartbeatAtomically(userId: String, at now: Timestamp, timeZoneIdentifier: String, minimumSpacing: Duration) async throws(SafeNSoundError) -> SafeNSoundUser
+    /// Checks the 1-per-minute limit and records the heartbeat in one atomic step, with the check
+    /// it asks for at `checkAt(updated user)` (earliest wins, as `scheduleCheck`): a function that
+    /// dies after it cannot leave a heartbeat nobody checks.
+    func recordHeartbeatAtomically(
+        userId: String, at now: Timestamp, timeZoneIdentifier: String, minimumSpacing: Duration,
+        checkAt: @Sendable (SafeNSoundUser) -> Timestamp
+    ) async throws(SafeNSoundError) -> SafeNSoundUser
     /// Records a heartbeat without any check (the write half of the literal read-then-write).
     func applyHeartbeat(userId: String, at now: Timestamp, timeZoneIdentifier: String) async throws(SafeNSoundError) -> SafeNSoundUser
     func setThreshold(userId: String, hours: Int) async throws(SafeNSoundError) -> SafeNSoundUser
@@ -29,15 +34,21 @@ public protocol SafeNSoundStore: Sendable {
     /// Asks for a check of `userId` at `due` or earlier: the user's `nextCheckDue`, the earliest
     /// request wins. Kept with the users, not in a function instance, so any instance sees it.
     func scheduleCheck(_ userId: String, at due: Timestamp) async
-    /// Removes and returns every `nextCheckDue <= horizon`, ordered by due time then user id; an
-    /// overlapping run that already took a user does not get it again.
-    func takeDueChecks(through horizon: Timestamp) async -> [(userId: String, due: Timestamp)]
+    /// Returns every `nextCheckDue <= horizon`, ordered by due time then user id, and leases each
+    /// until `now + lease`: an overlapping run does not take a leased user, and a run that dies
+    /// before `finishCheck` leaves the user to a run after the lease. `lease` nil: the entries are
+    /// removed for good (`check-takes-for-good`).
+    func takeDueChecks(through horizon: Timestamp, now: Timestamp, lease: Duration?) async -> [(userId: String, due: Timestamp)]
+    /// The check handled `userId`, taken at `due`: the entry goes (or becomes `next`), unless
+    /// something asked for an earlier visit meanwhile, which stays (earliest wins); the lease ends.
+    func finishCheck(_ userId: String, taken due: Timestamp, next: Timestamp?) async
 
     /// `create()` with the alert's id: false if an alert with that id exists (ALREADY_EXISTS).
     func createAlertIfAbsent(_ alert: SafeNSoundScheduledAlert) async -> Bool
     /// `add()` with a random id (the literal design).
     func addAlertWithRandomId(_ alert: SafeNSoundScheduledAlert) async -> SafeNSoundScheduledAlert
-    /// Alerts with status `scheduled` and `scheduledFor <= now`, ordered by time then id.
+    /// Alerts with status `scheduled`, or `sending` (a sender may have died holding the claim), and
+    /// `scheduledFor <= now`, ordered by time then id.
     func dueAlerts(at now: Timestamp) async -> [SafeNSoundScheduledAlert]
     /// scheduled (or sending with an expired lease) → sending, atomically; nil if another run has it.
     func claimAlert(_ alertId: String, at now: Timestamp, lease: Duration) async -> SafeNSoundScheduledAlert?

@@ -58,6 +58,9 @@ public enum SafeNSoundVariant: String, AppVariant {
     /// `sendDailyReminders` queries users with a reminder in one page of 100 (`limit(100)`, the
     /// query's batch) and never reads the next: users past the hundredth get no reminder.
     case reminderQueryFirstPage = "reminder-query-first-page"
+    /// The 30-minute check removes the users it takes from the index before it handles them: a run
+    /// whose instance dies mid-way leaves the rest unindexed, and their contacts never get the email.
+    case checkTakesForGood = "check-takes-for-good"
     /// One sentence on what this variant gets wrong (or, for `careful`, what it guarantees).
     public var summary: String {
         switch self {
@@ -96,6 +99,7 @@ public enum SafeNSoundVariant: String, AppVariant {
         case .reminderLocalClockMatch:
             return "A reminder time the spring-forward skips is never sent that day; one the fall-back repeats is sent twice."
         case .reminderQueryFirstPage: return "Daily reminders read one page of 100 users: users past the hundredth are never reminded."
+        case .checkTakesForGood: return "The missed-heartbeat check unindexes users before handling them: a crashed run leaves them unchecked for good."
         }
     }
 

@@ -187,7 +187,7 @@ public struct PrivacyRevocationScenario: FirebaseScenario {
                 let kind = random.below(3)
                 if kind == 2 {
                     let seconds = 60 + random.below(1_141)
-                    await Self.watch(me, viewer: index, target: target, seconds: seconds, histories: histories, context: context)
+                    await Self.watch(me, viewer: index, target: target, seconds: seconds, histories: histories, backend: app.backend, context: context)
                     context.recordLatency("read", user: uid, intendedStartNanoseconds: arrival)
                     continue
                 }
@@ -334,8 +334,10 @@ public struct PrivacyRevocationScenario: FirebaseScenario {
     /// Opens `target`'s profile page for `seconds`, then judges what it shows as it closes: a
     /// profile private for longer than the page's staleness (made private by a change of the
     /// profile, which the listener is told of) is shown only if some viewer and target state
-    /// since it went private let the viewer see it.
-    static func watch(_ me: InspiredClient, viewer: Int, target: Int, seconds: Int, histories: [History], context: ScenarioContext) async {
+    /// since it went private let the viewer see it. Not judged across a network incident.
+    static func watch(
+        _ me: InspiredClient, viewer: Int, target: Int, seconds: Int, histories: [History], backend: Backend, context: ScenarioContext
+    ) async {
         let page = me.profilePage(of: "u\(target)")
         context.note("u\(viewer)", "open u\(target)'s profile page for \(seconds) s")
         page.open()
@@ -346,12 +348,26 @@ public struct PrivacyRevocationScenario: FirebaseScenario {
         context.sometimes(Check.pageEndedByRevocation, ended != nil)
         let end = Simulation.nowNanoseconds
         guard shown, !histories[target].isUnknown, end > pageStalenessNanoseconds,
-              let since = histories[target].privateSince(end - pageStalenessNanoseconds) else { return }
+              let since = histories[target].privateSince(end - pageStalenessNanoseconds),
+              !networkIncident(backend, from: since, to: end) else { return }
         let targets = histories[target].possible(from: since + 1, to: end)
         let viewers = histories[viewer].possible(from: since + 1, to: end)
         let allowed = targets.contains { t in viewers.contains { v in visible(target: t, viewer: v) } }
         context.always(Check.pageHidesRevokedProfile, allowed,
                        "u\(viewer)'s page still shows u\(target), private since \(Double(since) / 1e9) s with no community shared: target \(targets.map(describe)), viewer \(viewers.map(describe))")
+    }
+
+    /// Whether a client-network or slow-network outage of the world overlapped [`from`, `to`]
+    /// (simulator nanoseconds): a listener's reconnects and deliveries then have no bound the page
+    /// could be judged by.
+    static func networkIncident(_ backend: Backend, from: UInt64, to: UInt64) -> Bool {
+        let elapsed = backend.env.clock.elapsedNanoseconds
+        let offset = Int64(Simulation.nowNanoseconds) - elapsed  // simulator time at the backend's elapsed 0
+        return [Outage.Service.clientNetwork, .slowNetwork].contains { service in
+            backend.outages.windows(of: service, through: elapsed).contains { window in
+                window.start + offset <= Int64(to) && window.end + offset >= Int64(from)
+            }
+        }
     }
 
     /// Judges one read of a user's communities: shown only if some state in effect let the viewer

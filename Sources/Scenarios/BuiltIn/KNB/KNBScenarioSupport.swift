@@ -50,11 +50,17 @@ enum KNBScenarioSupport {
     ) async -> (client: KNBClient, registered: Bool) {
         let client = app.client(email: email, name: name)
         let registered = (try? await attempt { try await client.register() }) != nil
-        _ = try? await attempt { try await client.registerToken("tok-\(email)") }
+        _ = try? await attempt { try await client.registerToken(token(email)) }
         if admin {
             _ = try? await app.backend.firestore.update(DocumentPath("users", email), ["isAdmin": .set(true)])
         }
         return (client, registered)
+    }
+
+    /// The push token of `email`'s `device`-th device. FCM tokens have no dots, and the app writes
+    /// them as field paths (`fcmTokens.<token>`), so the email's dots are replaced.
+    static func token(_ email: String, device: Int = 0) -> String {
+        "tok-" + email.replacingOccurrences(of: ".", with: "_") + (device == 0 ? "" : "-\(device)")
     }
 
     /// How long a set-up call keeps trying (virtual time from its first attempt).

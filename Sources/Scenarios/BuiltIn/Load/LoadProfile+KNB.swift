@@ -35,6 +35,38 @@ extension LoadProfile {
         }
     }
 
+    /// Announcements by the super admin to a pool of 1,000 members (each fanned out to all of
+    /// them), with replies to the latest announcement and likes of those replies.
+    static let adminBroadcast = LoadProfile(
+        scenario: "admin-broadcast", summary: "announce (2 %) to a pool of 1,000 members, reply (38 %) to the latest one, likeReply (60 %)",
+        operations: ["announce", "reply", "likeReply"], users: 1_000, faults: .default
+    ) { setup in
+        let app = KNBScenarioSupport.makeApp(setup)
+        let retry = ClientRetry.on(setup.env.clock)
+        let admin = await KNBScenarioSupport.signUp(app, email: KNBRules.superAdminEmail, name: "Admin", retry: retry)
+        let users = await signUpPool(app, count: 1_000, retry: retry)
+        let latest = LatestPosts()
+        if let first = try? await retry({ try await admin.createPost("Announcement") }) { latest.post(first.id) }
+        return Workload { index, user, recorder in
+            let draw = LoadDraw(index)
+            let client = users[user % users.count]
+            switch draw.below(100, salt: 1) {
+            case 0..<2:
+                let posted = try? await retry { try await admin.createPost("Announcement \(index)") }
+                if let posted { latest.post(posted.id) }
+                recorder.record("announce", failed: posted == nil)
+            case 2..<40:
+                let reply = try? await retry { try await client.reply(to: latest.post ?? "missing", "Reply \(index)") }
+                if let reply { latest.reply(reply.id) }
+                recorder.record("reply", failed: reply == nil)
+            default:
+                let target = latest.reply ?? latest.post ?? "missing"
+                let failed = (try? await retry { try await client.like(target) }) == nil
+                recorder.record("likeReply", failed: failed)
+            }
+        }
+    }
+
     /// like / unlike / reply on one KNB post by a pool of users.
     static let likeStorm = LoadProfile(
         scenario: "like-storm", summary: "like (50 %), unlike (25 %), reply (25 %) on one post by a pool of 20 users",

@@ -62,6 +62,28 @@ extension HeartbeatTimelineScenario {
         return total
     }
 
+    /// When the platform terminated a run of the sender or of the 30-minute check.
+    struct Stops {
+        let sender: [Timestamp]
+        let check: [Timestamp]
+        init(_ backend: Backend) {
+            sender = ScenarioSupport.terminationTimes(backend, function: SafeNSoundApp.processScheduledAlertsName)
+            check = ScenarioSupport.terminationTimes(backend, function: SafeNSoundApp.checkMissedHeartbeatsName)
+        }
+    }
+
+    /// How much later an alert due at `due` and sent at `sent` may go out for the runs the
+    /// platform terminated in between (docs/domain.md, "Function life cycle"): a sender run that
+    /// died holding the alert's claim leaves it to a run after the claim's lease; a 30-minute check
+    /// that died leaves what it would have scheduled to the next check.
+    static func terminationAllowance(_ stops: Stops, due: Timestamp, sent: Timestamp) -> Duration {
+        let configuration = SafeNSoundConfiguration()
+        let from = due - configuration.missedHeartbeatCheckInterval
+        let senders = stops.sender.filter { $0 >= from && $0 <= sent }.count
+        let checks = stops.check.filter { $0 >= from && $0 <= sent }.count
+        return (configuration.alertClaimLease + attemptAllowance) * senders + (configuration.missedHeartbeatCheckInterval + attemptAllowance) * checks
+    }
+
     /// One pass of the Always checks (see `Monitor`).
     static func checkState(
         monitor: Monitor, backend: Backend, log: SafeNSoundDeliveryLog, members: [String: Member], observed: Observed,
@@ -73,6 +95,7 @@ extension HeartbeatTimelineScenario {
             return (state.acceptedSinceCheck.sorted().map { (user: $0, times: state.accepted[$0]!) }, state.pausedAt, state.pauseOrder,
                     state.tokenRegisteredAt, state.abandonedAt, state.contactEdits)
         }
+        let stops = Stops(backend)
         monitor.state.withLock { s in
             // one-alert-per-kind-per-window: windows with a new alert are checked again.
             var changedKeys: Set<String> = []
@@ -163,6 +186,7 @@ extension HeartbeatTimelineScenario {
                 // one) can only start once the app registered it.
                 let ready = message.channel == .push ? max(due, registeredAt[message.recipient] ?? due) : due
                 let latest = ready + retryAllowance(failures: s.failures[attemptKey, default: 0], retryMaxMinutes: retryMaxMinutes) + slack
+                    + terminationAllowance(stops, due: due, sent: d)
                 if message.channel == .email, s.failures[attemptKey, default: 0] >= 3 { context.sometimes(Check.emailSentAfterOutage, true) }
                 context.always(Check.alertOnTime, d >= due && d <= latest,
                                "\(alert.kind.rawValue) for \(member.userId) (\(member.thresholdHours) h, \(member.timeZone)) due \(due) went out at \(d): \(d < due ? "early" : "late") by \(Double(((d < due) ? due - d : d - due).nanoseconds) / 60e9) min")

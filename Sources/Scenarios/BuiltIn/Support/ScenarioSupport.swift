@@ -25,6 +25,32 @@ enum ScenarioSupport {
         KNBScenarioSupport.arrivals(count: count, durationSeconds: durationSeconds, burstPercent: 0, random: &random, origin: origin)
     }
 
+    /// The invocations of `function` the platform terminated (its instance crashed, or it ran
+    /// past its timeout), by what the fault ledger names after the function: a trigger's document
+    /// path, a scheduled run's `Scheduler.target(tick)`, with a count each (`kinds`: crashes,
+    /// timeouts or both). The platform's record, not the app's: checks read it to know what a
+    /// terminated invocation may have left undone.
+    static func terminatedInvocations(
+        _ backend: Backend, function: String, by kinds: Set<FaultKind> = [.functionCrash, .functionTimeout]
+    ) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        let prefix = function + " "
+        let names = Set(kinds.map(\.rawValue))
+        for event in backend.faultLedger.terminations where event.subject.hasPrefix(prefix) && names.contains(event.kind) {
+            counts[String(event.subject.dropFirst(prefix.count)), default: 0] += 1
+        }
+        return counts
+    }
+
+    /// When the platform terminated invocations of `function` (its instance crashed, or it ran
+    /// past its timeout), in the backend's time, in order: for checks that owe a later send the
+    /// wait such a termination costs (the next run, a claim's lease).
+    static func terminationTimes(_ backend: Backend, function: String) -> [Timestamp] {
+        let prefix = function + " "
+        let epoch = backend.env.clock.epochUnixNanoseconds
+        return backend.faultLedger.terminations.filter { $0.subject == function || $0.subject.hasPrefix(prefix) }.map { Timestamp(unixNanoseconds: epoch + $0.elapsedNanoseconds) }
+    }
+
     /// Sleeps until the virtual instant `nanoseconds` (no-op if it has passed).
     static func sleep(until nanoseconds: UInt64) async { await KNBScenarioSupport.sleep(until: nanoseconds) }
 

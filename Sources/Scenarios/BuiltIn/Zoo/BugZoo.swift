@@ -38,6 +38,8 @@ public enum BugZoo {
 
     /// SafeNSound on heartbeat-timeline at 40 users: about 1.3 s per seed in debug.
     static let heartbeatSmall = ["users": "40"]
+    /// Function instances that crash often: one invocation in a hundred dies mid-run.
+    static let functionCrashes = World(faults: ["function-crash": 0.01])
 
     /// Every bug with a scenario that can run it, in catalogue order.
     public static let bugs: [Bug] = [
@@ -165,6 +167,17 @@ public enum BugZoo {
         Bug(variant: "outbid-dedup-in-instance", app: "knb", scenario: "auction-race", needs: "fault:cold-start+duplicate-triggers"),
         Bug(variant: "bid-without-request-id", app: "knb", scenario: "auction-race", needs: "fault:lost-answers-outage"),
         Bug(variant: "profile-page-ignores-listen-error", app: "inspired", scenario: "privacy-revocation", needs: "fault:listener-revoked"),
+        // Functions terminated mid-run (a crash, an eviction, the execution timeout) and FCM's
+        // 500-token limit (docs/zoo.md, "Platform bugs").
+        Bug(variant: "triggers-without-retries", app: "knb", scenario: "auction-race", needs: "fault:function-crash", world: functionCrashes),
+        Bug(variant: "booking-claim-never-expires", app: "knb", scenario: "kiddush-booking", needs: "fault:function-crash", world: functionCrashes),
+        Bug(variant: "check-takes-for-good", app: "safensound", scenario: "heartbeat-timeline", needs: "fault:function-crash",
+            parameters: heartbeatSmall, world: functionCrashes),
+        Bug(variant: "broadcast-one-by-one", app: "knb", scenario: "admin-broadcast", needs: "fault:function-timeout", parameters: ["users": "1500"]),
+        Bug(variant: "broadcast-single-multicast", app: "knb", scenario: "admin-broadcast", needs: "limit:fcm-500-tokens",
+            parameters: ["users": "600", "devicesPerUser": "2"]),
+        Bug(variant: "broadcast-ignores-preference", app: "knb", scenario: "admin-broadcast", needs: "depth-1"),
+        Bug(variant: "stale-tokens-kept", app: "knb", scenario: "admin-broadcast", needs: "depth-1"),
         // Bugs of a world: each needs a parameter away from its default, so the default world never
         // shows it and a world swarm does (`needs: world:<what>`; docs/zoo.md, "World bugs").
         Bug(variant: "total-pledged-from-honor", app: "knb", scenario: "auction-race", needs: "world:honors>=2"),

@@ -1,0 +1,154 @@
+import Domain
+import FirebaseHarness
+import Harness
+import SimulatedFirebase
+import Synchronization
+
+/// admin-broadcast's checks, judged from what members see: their in-app notifications, the pushes
+/// FCM delivered to their devices (the outbox, scanned once in order) and their user documents,
+/// against what each member chose (`BroadcastAudience`) and did (`BroadcastLog`). The platform's
+/// own records say what it made impossible: a device FCM answered a transient failure may go
+/// unrung, and an invocation it terminated may ring a device twice.
+final class BroadcastMonitor: Sendable {
+    private let app: KNBApp
+    private let audience: BroadcastAudience
+    private let log: BroadcastLog
+    private struct State {
+        /// Outbox records scanned so far.
+        var scanned = 0
+        /// ADMIN_POST pushes per "post|token".
+        var pushes: [String: Int] = [:]
+    }
+    private let state = Mutex(State())
+
+    init(app: KNBApp, audience: BroadcastAudience, log: BroadcastLog) {
+        self.app = app
+        self.audience = audience
+        self.log = log
+    }
+
+    typealias Check = AdminBroadcastScenario.Check
+    /// How soon after the admin was told it was posted every member has an announcement.
+    static let promptness = Duration.seconds(120)
+    /// What each terminated invocation of the fan-out may add: two redeliveries' longest backoffs
+    /// (the first may find the dead holder's lease still running) and the lease.
+    static let redeliveryAllowance = BackendFaults.default.triggerRetryBackoffMax * 2 + BackendFaults.default.functionTimeout + .seconds(10)
+
+    /// The Always checks over what arrived since the last call; with `final`, the end checks too.
+    func check(_ context: ScenarioContext, final: Bool) {
+        scanPushes(context)
+        checkOptedOutInboxes(context)
+        guard final else { return }
+        checkAnnouncements(context)
+        checkDeadTokens(context)
+        checkReplyLikes(context)
+    }
+
+    /// New pushes: none to the admin or an opted-out member, none twice beyond what terminations allow.
+    private func scanPushes(_ context: ScenarioContext) {
+        let records = app.backend.outbox.records
+        let terminated = ScenarioSupport.terminatedInvocations(app.backend, function: "onPostCreate")
+        var touched: [(key: String, post: String, count: Int)] = []
+        state.withLock { state in
+            for record in records[min(state.scanned, records.count)...] where record.channel == .push {
+                guard let token = record.token, let owner = audience.owner(of: token) else { continue }
+                switch record.type {
+                case "ADMIN_POST":
+                    let post = record.payload["postId"] ?? "?"
+                    context.always(Check.noAnnouncementWhenOptedOut, owner != audience.admin && !audience.isOptedOut(owner),
+                                   "announcement \(post) rang \(owner)'s device \(token), but \(owner == audience.admin ? "they posted it" : "they turned announcements off")")
+                    let key = "\(post)|\(token)"
+                    state.pushes[key, default: 0] += 1
+                    touched.append((key, post, state.pushes[key]!))
+                case "REPLY_LIKE":
+                    context.always(Check.noReplyLikeWhenOptedOut, !audience.isOptedOut(owner),
+                                   "a REPLY_LIKE rang \(owner)'s device \(token), but they turned reply likes off")
+                default: continue
+                }
+            }
+            state.scanned = records.count
+        }
+        for (key, post, count) in touched {
+            let allowed = 1 + (terminated["\(DocumentPath("social_posts", post))"] ?? 0)
+            context.always(Check.announcementRingsOnce, count <= allowed,
+                           "announcement \(post) rang device \(key.split(separator: "|").last ?? "?") \(count) times (\(allowed - 1) terminated fan-outs allow \(allowed))")
+        }
+        context.always(Check.announcementRingsOnce, true, "")
+        context.always(Check.noAnnouncementWhenOptedOut, true, "")
+        context.always(Check.noReplyLikeWhenOptedOut, true, "")
+    }
+
+    /// The in-app notifications of members who turned notifications off, and of the admin.
+    private func checkOptedOutInboxes(_ context: ScenarioContext) {
+        for member in audience.members + [audience.admin] where member == audience.admin || audience.isOptedOut(member) {
+            for note in inbox(member) {
+                let type = note["type"]?.stringValue
+                if type == "ADMIN_POST" {
+                    context.always(Check.noAnnouncementWhenOptedOut, false,
+                                   "\(member) has announcement \(Self.data(note, "postId")) in the app, but \(member == audience.admin ? "they posted it" : "they turned announcements off")")
+                } else if type == "REPLY_LIKE" && member != audience.admin {
+                    context.always(Check.noReplyLikeWhenOptedOut, false, "\(member) has a REPLY_LIKE in the app, but turned reply likes off")
+                }
+            }
+        }
+    }
+
+    /// Every member who wants announcements has each one once in the app and on every installed device.
+    private func checkAnnouncements(_ context: ScenarioContext) {
+        let pushes = state.withLock { $0.pushes }
+        // Only crashes excuse a late announcement: a fan-out that outlives its timeout is the
+        // design's own doing (the limit is documented), not the platform's.
+        let crashed = ScenarioSupport.terminatedInvocations(app.backend, function: "onPostCreate", by: [.functionCrash])
+        for post in log.announcements {
+            var devices = 0
+            let stops = crashed["\(DocumentPath("social_posts", post))"] ?? 0
+            let deadline = log.announcedAt(post).map { $0 + Self.promptness + Self.redeliveryAllowance * stops }
+            for member in audience.members where audience.wantsNotifications(member) {
+                let copies = inbox(member).filter { $0["type"] == "ADMIN_POST" && Self.data($0, "postId") == post }
+                context.eventually(Check.announcementInEveryInbox, copies.count == 1, "\(member) has announcement \(post) \(copies.count) times in the app")
+                if let deadline, let first = copies.map(\.updateTime).min() {
+                    context.eventually(Check.announcementPrompt, first <= deadline,
+                                       "\(member) got announcement \(post) at \(first), after \(deadline) (\(stops) crashed fan-outs)")
+                }
+                for token in audience.tokens(of: member) {
+                    devices += 1
+                    guard !audience.isUninstalled(token) else { continue }
+                    let rang = (pushes["\(post)|\(token)"] ?? 0) > 0 || app.backend.messaging.hadTransientFailure(token)
+                    context.eventually(Check.announcementRingsEveryDevice, rang, "announcement \(post) never rang \(member)'s device \(token)")
+                }
+            }
+            context.sometimes(Check.fanOutPast500, devices > 500)
+        }
+    }
+
+    /// Members who were sent an announcement keep no token of an uninstalled app.
+    private func checkDeadTokens(_ context: ScenarioContext) {
+        guard !log.announcements.isEmpty else { return }
+        for member in audience.members where audience.wantsNotifications(member) {
+            let stored = app.backend.firestore.liveFields(DocumentPath("users", member))?["fcmTokens"]?.mapValue ?? [:]
+            for token in audience.tokens(of: member) where audience.isUninstalled(token) {
+                context.eventually(Check.deadTokensRemoved, stored[token] == nil, "\(member) still holds \(token), whose app was uninstalled")
+                context.sometimes(Check.deadTokenRemoved, stored[token] == nil)
+            }
+        }
+    }
+
+    /// Each confirmed like of another member's reply is a REPLY_LIKE in the author's notifications.
+    private func checkReplyLikes(_ context: ScenarioContext) {
+        let replies = log.replies
+        for like in log.likes {
+            guard let author = replies[like.reply], author != like.liker, audience.wantsNotifications(author) else { continue }
+            let found = inbox(author).contains {
+                $0["type"] == "REPLY_LIKE" && Self.data($0, "postId") == like.reply && Self.data($0, "liker") == like.liker
+            }
+            context.eventually(Check.replyLikeNotified, found, "\(like.liker) liked \(author)'s reply \(like.reply), but \(author) has no REPLY_LIKE for it")
+            context.sometimes(Check.replyLikeSent, found)
+        }
+    }
+
+    private func inbox(_ member: String) -> [DocumentSnapshot] { app.backend.firestore.query("users/\(member)/notifications") }
+
+    private static func data(_ note: DocumentSnapshot, _ key: String) -> String {
+        note["data"]?.mapValue?[key]?.stringValue ?? "?"
+    }
+}
