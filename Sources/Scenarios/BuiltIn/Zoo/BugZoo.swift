@@ -40,6 +40,9 @@ public enum BugZoo {
     static let heartbeatSmall = ["users": "40"]
     /// Function instances that crash often: one invocation in a hundred dies mid-run.
     static let functionCrashes = World(faults: ["function-crash": 0.01])
+    /// Function instances that crash very often: one invocation in twenty (a claim and its send are
+    /// one call apart, so a crash between them needs many).
+    static let frequentCrashes = World(faults: ["function-crash": 0.05])
 
     /// Every bug with a scenario that can run it, in catalogue order.
     public static let bugs: [Bug] = [
@@ -170,7 +173,7 @@ public enum BugZoo {
         // Functions terminated mid-run (a crash, an eviction, the execution timeout) and FCM's
         // 500-token limit (docs/zoo.md, "Platform bugs").
         Bug(variant: "triggers-without-retries", app: "knb", scenario: "auction-race", needs: "fault:function-crash", world: functionCrashes),
-        Bug(variant: "booking-claim-never-expires", app: "knb", scenario: "kiddush-booking", needs: "fault:function-crash", world: functionCrashes),
+        Bug(variant: "booking-claim-never-expires", app: "knb", scenario: "kiddush-booking", needs: "fault:function-crash", world: frequentCrashes),
         Bug(variant: "check-takes-for-good", app: "safensound", scenario: "heartbeat-timeline", needs: "fault:function-crash",
             parameters: heartbeatSmall, world: functionCrashes),
         Bug(variant: "broadcast-one-by-one", app: "knb", scenario: "admin-broadcast", needs: "fault:function-timeout", parameters: ["users": "1500"]),
