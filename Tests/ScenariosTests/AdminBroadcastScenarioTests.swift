@@ -27,7 +27,9 @@ import Testing
             scenario: "admin-broadcast", seed: 3, parameters: ["users": 600, "devicesPerUser": 3, "staleDevicePercent": 20]))
         #expect(report.passed, "\(report.failure?.message ?? "")")
         let reached = Set(report.checks.filter { $0.kind == .sometimes && $0.status == .reached }.map(\.name))
-        #expect(reached.isSuperset(of: ["fan-out-past-500-devices", "dead-token-removed", "reply-like-sent"]), "reached \(reached.sorted())")
+        #expect(reached.isSuperset(of: ["dead-token-removed", "reply-like-sent"]), "reached \(reached.sorted())")
+        let devices = report.checks.first { $0.name == "announcement-rings-every-device" }?.observations ?? 0
+        #expect(devices > 2 * 500, "\(devices) devices judged for two announcements: each fan-out needed several FCM calls")
     }
 
     @Test(arguments: [

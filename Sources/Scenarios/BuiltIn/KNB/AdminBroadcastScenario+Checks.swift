@@ -33,9 +33,6 @@ extension AdminBroadcastScenario {
             operations: ["likeReply"])
         static let noReplyLikeWhenOptedOut = CheckDeclaration(
             .always, "no-reply-like-when-opted-out", "a member who turned reply likes off gets no REPLY_LIKE", operations: ["likeReply"])
-        static let fanOutPast500 = CheckDeclaration(
-            .sometimes, "fan-out-past-500-devices", "an announcement went to more than 500 devices (more than one FCM call holds)",
-            requires: [.atLeast(Parameter.users, 501)])
         static let deadTokenRemoved = CheckDeclaration(
             .sometimes, "dead-token-removed", "a token of an uninstalled app was removed from its member",
             requires: [.atLeast(Parameter.staleDevicePercent, 20), .atLeast(Parameter.users, 20), .atMost(Parameter.optOutPercent, 80)])
