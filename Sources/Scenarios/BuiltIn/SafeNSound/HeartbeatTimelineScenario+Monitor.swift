@@ -72,12 +72,15 @@ extension HeartbeatTimelineScenario {
         }
     }
 
+    /// The design's intervals and leases the allowance is made of (the scenario keeps its defaults).
+    static let defaultConfiguration = SafeNSoundConfiguration()
+
     /// How much later an alert due at `due` and sent at `sent` may go out for the runs the
     /// platform terminated in between (docs/domain.md, "Function life cycle"): a sender run that
     /// died holding the alert's claim leaves it to a run after the claim's lease; a 30-minute check
     /// that died leaves what it would have scheduled to the next check.
     static func terminationAllowance(_ stops: Stops, due: Timestamp, sent: Timestamp) -> Duration {
-        let configuration = SafeNSoundConfiguration()
+        let configuration = defaultConfiguration
         let from = due - configuration.missedHeartbeatCheckInterval
         let senders = stops.sender.filter { $0 >= from && $0 <= sent }.count
         let checks = stops.check.filter { $0 >= from && $0 <= sent }.count

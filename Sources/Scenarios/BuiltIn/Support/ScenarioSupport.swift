@@ -34,10 +34,9 @@ enum ScenarioSupport {
         _ backend: Backend, function: String, by kinds: Set<FaultKind> = [.functionCrash, .functionTimeout]
     ) -> [String: Int] {
         var counts: [String: Int] = [:]
-        let prefix = function + " "
         let names = Set(kinds.map(\.rawValue))
-        for event in backend.faultLedger.terminations where event.subject.hasPrefix(prefix) && names.contains(event.kind) {
-            counts[String(event.subject.dropFirst(prefix.count)), default: 0] += 1
+        for event in terminations(backend, of: function) where names.contains(event.kind) {
+            counts[String(event.subject.dropFirst(function.count + 1)), default: 0] += 1
         }
         return counts
     }
@@ -46,9 +45,14 @@ enum ScenarioSupport {
     /// past its timeout), in the backend's time, in order: for checks that owe a later send the
     /// wait such a termination costs (the next run, a claim's lease).
     static func terminationTimes(_ backend: Backend, function: String) -> [Timestamp] {
-        let prefix = function + " "
         let epoch = backend.env.clock.epochUnixNanoseconds
-        return backend.faultLedger.terminations.filter { $0.subject == function || $0.subject.hasPrefix(prefix) }.map { Timestamp(unixNanoseconds: epoch + $0.elapsedNanoseconds) }
+        return terminations(backend, of: function).map { Timestamp(unixNanoseconds: epoch + $0.elapsedNanoseconds) }
+    }
+
+    /// The ledger's terminations of `function`: subjects "`function`" or "`function` `target`".
+    private static func terminations(_ backend: Backend, of function: String) -> [FaultLedger.Event] {
+        let prefix = function + " "
+        return backend.faultLedger.terminations.filter { $0.subject == function || $0.subject.hasPrefix(prefix) }
     }
 
     /// Sleeps until the virtual instant `nanoseconds` (no-op if it has passed).
