@@ -51,23 +51,24 @@ import Testing
         #expect(names(await knb.app.backend.firestore.get(h1)) == ["alice"])
     }
 
-    /// The function's admin calls take virtual time: bob's bid, placed right after alice's
-    /// rename, commits between the literal design's read and write (the trigger's delay is 0 and
-    /// admin calls are slow here) and is erased; the careful transaction retries and keeps it. On
+    /// The function's admin calls take virtual time: bob's bid, placed just after alice's rename,
+    /// commits between the literal design's read and write (the trigger's delay is 0 and admin
+    /// calls are slow here) and is erased; the careful transaction retries and keeps it. On
     /// the simulator with strict timer order: the order in time is the point, which a clock that
     /// wakes every sleeper at once cannot keep.
     @Test(arguments: [KNBVariant.careful, .userUpdateReadThenWrite])
     func aBidDuringThePropagation(variant: KNBVariant) throws {
         var faults = BackendFaults.none
         // Every admin call takes 100–101 ms (always the tail, uniform on [2 × median, tailMax]): the
-        // function reads h1 at +100 ms and writes it at +200 ms; bob's bid lands at +150 ms.
+        // function queries the honors and the posts (+100, +200 ms), reads h1 at +300 ms and
+        // writes it at +400 ms; bob's bid lands at +350 ms.
         faults.adminOperationLatency = LatencyModel(median: .milliseconds(50), tailProbability: 1, tailMax: .milliseconds(101))
         let slowAdmin = faults
         let honor = try onSimulator(seed: 1, timingWindow: .zero) { env in
             let knb = try await makeApp(variant: variant, faults: slowAdmin, env: env)
             try await knb.alice.placeBid(honorId: "h1", amount: 10)
             try await knb.alice.changeName("Alice Cohen")
-            try await knb.app.backend.env.clock.sleep(for: .milliseconds(150))  // the function has read h1, not written yet
+            try await knb.app.backend.env.clock.sleep(for: .milliseconds(350))  // the function has read h1, not written yet
             try await knb.bob.placeBid(honorId: "h1", amount: 20)
             await knb.app.backend.waitUntilIdle()
             let honor = await knb.app.backend.firestore.get(h1)

@@ -50,7 +50,7 @@ func caughtSeeds(
         ("nudge-storm", "utc-today", [:], 1, 1, ["local-today-accepted"]),
         ("stamp-collect", "increment-collectors", [:], 1, 1, ["collectors-consistent"]),
         ("stamp-collect", "blind-like-increment", [:], 1, 1, ["like-count-matches-likes", "like-count-not-negative"]),
-        ("privacy-access", "unreserved-username", [:], 4, 4, ["usernames-unique"]),
+        ("privacy-access", "unreserved-username", ["users": 10], 1, 1, ["usernames-unique"]),
         ("privacy-access", "like-without-transaction", [:], 1, 1, ["like-count-matches-likes"]),
         ("auction-race", "bid-burst-loses-bids", sniping, 2, 2, ["bid-not-lost"]),
     ])

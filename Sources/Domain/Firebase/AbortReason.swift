@@ -13,6 +13,10 @@ public enum AbortReason: Hashable, Sendable, CustomStringConvertible {
     case readChanged(DocumentPath)
     /// Another commit-time conflict or validation (a read set that changed mid-commit), described.
     case conflict(String)
+    /// An older server transaction needed a lock this one held on the document (wound-wait).
+    case wounded(DocumentPath)
+    /// The server transaction held its locks idle past the idle timeout, or outlived its lifetime.
+    case expired(idle: Bool, limit: Duration)
 
     /// Firestore's message for the reason.
     public var description: String {
@@ -23,6 +27,10 @@ public enum AbortReason: Hashable, Sendable, CustomStringConvertible {
         case .writeRate(let path, let perSecond): "write rate on \(path) exceeds ~\(perSecond)/s"
         case .readChanged(let path): "\(path) changed between two reads of one transaction"
         case .conflict(let why): why
+        case .wounded(let path): "an older transaction needed the lock this one held on \(path)"
+        case .expired(let idle, let limit): idle
+            ? "the transaction held its locks idle past \(limit) and has expired"
+            : "the transaction ran past its \(limit) lifetime and has expired"
         }
     }
 }

@@ -7,4 +7,7 @@ public enum BackendDefect: String, Sendable, Hashable, Codable, CaseIterable {
     /// The reorder window is compared in seconds against a gap in nanoseconds, so no two writes
     /// ever count as close and triggers are never reordered.
     case reorderWindowUnitSlip = "reorder-window-unit-slip"
+    /// Server transactions take no locks (an optimistic database, as the simulator once modelled
+    /// every database): a design that holds a transaction open across a write of its own passes.
+    case optimisticServerTransactions = "optimistic-server-transactions"
 }

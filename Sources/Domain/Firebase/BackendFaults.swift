@@ -20,6 +20,14 @@ public struct BackendFaults: Sendable, Hashable {
     public var serverTransactionMaxAttempts = 5
     /// *Estimate*: server-side retry wait (contention shows as latency).
     public var serverTransactionBackoffInitial: Duration = .milliseconds(250)
+    /// Documented (MODEL_RULES §23): server-SDK transactions lock what they read (Firestore's
+    /// default database mode); `.optimistic` is the other database setting.
+    public var serverTransactionConcurrency = ConcurrencyMode.pessimistic
+    /// Documented: a server transaction that makes no read or commit for this long expires; its
+    /// locks are released and its commit fails ABORTED.
+    public var transactionLockIdleTimeout: Duration = .seconds(60)
+    /// Documented: a server transaction expires this long after it began, however busy.
+    public var transactionMaxLifetime: Duration = .seconds(270)
 
     // MARK: Per-document write rate (MODEL_RULES §6)
     /// Documented: about 1 sustained write per second per document.
@@ -30,6 +38,12 @@ public struct BackendFaults: Sendable, Hashable {
     public var abortProbabilityPerExcessWrite = 0.15
     /// *Estimate*: cap on that abort probability.
     public var abortProbabilityMax = 0.9
+    /// *Estimate*: the longest a plain write above the rate queues (backlog / rate, capped here;
+    /// MODEL_RULES §25: plain writes are held to the rate too).
+    public var documentWriteQueueMax: Duration = .seconds(5)
+    /// Documented: a document holds at most 1 MiB (1,048,576 bytes); a write past it fails
+    /// INVALID_ARGUMENT (MODEL_RULES §25).
+    public var documentMaxBytes = 1_048_576
 
     // MARK: Triggers (MODEL_RULES §9–12)
     /// *Estimate*: probability that one event is delivered twice (5 % under stress).
@@ -83,6 +97,12 @@ public struct BackendFaults: Sendable, Hashable {
     public var adminCallFailureProbability = 0.003
     /// Documented (google-gax defaults): the first retry waits 100 ms, each further wait ×1.3.
     public var adminCallBackoffInitial: Duration = .milliseconds(100)
+    /// *Estimate*: probability that an admin-SDK write or commit inside a function acts and its
+    /// answer is lost (a connection dropped after the server applied it; rarer than a failure).
+    public var adminAnswerLostProbability = 0.0005
+    /// *Estimate*: how long a function waits for a lost answer before DEADLINE_EXCEEDED (a stalled
+    /// connection noticed by keep-alive).
+    public var adminAnswerLostWait: Duration = .seconds(10)
     /// Documented: a function's execution timeout is 60 s unless it is deployed with another
     /// (`timeoutSeconds`, at most 540 s); a deploy option of each function overrides it.
     public var functionTimeout: Duration = .seconds(60)
@@ -180,9 +200,11 @@ public struct BackendFaults: Sendable, Hashable {
     public static let `default` = BackendFaults()
 
     /// No faults and no latency: every call succeeds at once, events arrive exactly once, in
-    /// order, without delay. For unit tests of the apps' logic.
+    /// order, without delay, and server transactions take no locks (a lock wait is a delay). For
+    /// unit tests of the apps' logic.
     public static var none: BackendFaults {
         var faults = BackendFaults()
+        faults.serverTransactionConcurrency = .optimistic
         faults.triggerDuplicateProbability = 0
         faults.triggerReorderProbability = 0
         faults.triggerDelay = .zero
@@ -199,6 +221,7 @@ public struct BackendFaults: Sendable, Hashable {
         faults.emailTimeoutProbability = 0
         faults.emailLatency = .zero
         faults.abortProbabilityPerExcessWrite = 0
+        faults.documentWriteQueueMax = .zero
         faults.adminOperationLatency = .zero
         faults.storageUploadLatency = .zero
         faults.storageUploadFailureProbability = 0
@@ -207,6 +230,7 @@ public struct BackendFaults: Sendable, Hashable {
         faults.fcmCallLatency = .zero
         faults.listenerDisconnectProbability = 0
         faults.adminCallFailureProbability = 0
+        faults.adminAnswerLostProbability = 0
         faults.deviceClockSyncedSpread = .zero
         faults.deviceClockOffProbability = 0
         faults.deviceClockJumpProbability = 0

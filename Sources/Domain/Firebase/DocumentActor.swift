@@ -1,13 +1,18 @@
 import Synchronization
 
-/// The unit Firestore serialises writes on: one document, its version, and the transaction
-/// lock that makes a multi-document commit atomic.
+/// The unit Firestore serialises writes on: one document, its version, and the locks
+/// transactions hold on it.
 ///
 /// A transaction commit is two-phase: `prepare` on every involved document (in path order)
 /// validates the read version, applies the writes to a pending copy, checks the rules and takes
-/// the lock; `commitPrepared` installs the pending copy. A prepare that finds another
-/// transaction's lock aborts at once (never waits), so there is no deadlock and no global lock.
-/// Plain writes wait for the lock to be released so they never slip between prepare and commit.
+/// the commit lock; `commitPrepared` installs the pending copy. A server transaction in a
+/// pessimistic database (MODEL_RULES §23) also holds a read lock on each document it read, from
+/// the read until its attempt ends. Conflicts go through `TransactionLocks`: an older server
+/// transaction wounds a younger holder, everything else waits (until the holder releases or
+/// expires; a scheduled wake-up covers the expiry), so no cycle of waits can form. A client
+/// commit that meets another client commit's lock aborts at once, as the optimistic SDK does.
+/// Plain writes wait for every lock, so they never slip between prepare and commit nor change a
+/// document a server transaction has read.
 ///
 /// An idle actor can be parked (`CollectionStore` drops it and keeps only its executor) and
 /// rebuilt from the collection's index when the document is next used: `parkableFrom` is the
@@ -28,7 +33,14 @@ actor DocumentActor: DomainActor {
     private var version: UInt64 = 0
     private var updateTime = Timestamp(unixNanoseconds: 0)
     private var lock: (transaction: UInt64, pending: Fields?, writes: Bool)?
+    /// Server transactions holding a read lock (pessimistic mode), in the order they took it.
+    private var readers: [UInt64] = []
     private var lockWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Bumped by every change to `lock` or `readers` and by every wake-up: a waiter parks only if
+    /// nothing changed since it looked.
+    private var lockEpoch: UInt64 = 0
+    /// When the scheduled wake-up of lock waiters fires (Unix nanoseconds; `Int64.max`: none).
+    private var wakeAt = Int64.max
     /// Write-rate token bucket (MODEL_RULES §6): refills at `documentWritesPerSecond`.
     private var rateTokens: Double
     private var rateRefillNanoseconds: Int64 = 0
@@ -51,7 +63,7 @@ actor DocumentActor: DomainActor {
 
     /// Publishes when this actor could be parked; called at the end of every change to its state.
     private func updateParkable() {
-        guard lock == nil, lockWaiters.isEmpty, contentionRandom == nil, fields != nil || version == 0 else {
+        guard lock == nil, readers.isEmpty, lockWaiters.isEmpty, wakeAt == .max, contentionRandom == nil, fields != nil || version == 0 else {
             parkableFrom.store(.max, ordering: .releasing)
             return
         }
@@ -80,34 +92,96 @@ actor DocumentActor: DomainActor {
     /// A single write outside any transaction. Returns the snapshot after it.
     func write(_ operation: WriteOperation, authorize: Authorizer?) async throws(BackendError) -> DocumentSnapshot {
         defer { updateParkable() }
-        while lock != nil {
-            // Re-checked where it parks: in release builds the continuation's body was seen to run
-            // after other jobs of this actor, one of them the release this write waited for, so a
-            // waiter appended then was never woken (heartbeat-timeline, 5,000 users, seed 1;
-            // docs/architecture.md, "Parking a continuation").
-            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-                if lock == nil { waiter.resume() } else { lockWaiters.append(waiter) }
-            }
+        let backlog = takeRateToken(now: firestore.env.clock.now)
+        if backlog > 0 { try await throttle(backlog: backlog, admin: authorize == nil) }
+        var waited = false
+        while let holder = lock?.transaction ?? readers.first {
+            try await settle(holder, requester: nil, waited: &waited)
         }
         let now = firestore.env.clock.now
-        _ = takeRateToken(now: now)
         let after = try operation.apply(to: fields, path: path, commitTime: now)
         if let authorize, !authorize(path, fields, after) {
             throw .permissionDenied(operation: ruleOperation(before: fields, after: after).rawValue, path: path.description)
         }
+        try checkSize(after)
         install(after, now: now)
+        return snapshot()
+    }
+
+    /// A plain write above the document's sustained rate (MODEL_RULES §6, §25): it queues behind
+    /// the writes ahead of it (`backlog` / rate, at most `documentWriteQueueMax`: `write-rate-delay`),
+    /// and an admin write aborts with the transactions' probability (`contention-abort`); a
+    /// client's write is retried by its SDK, so it is only late.
+    private func throttle(backlog: Double, admin: Bool) async throws(BackendError) {
+        let faults = firestore.faults
+        if admin {
+            let abortProbability = min(faults.abortProbabilityMax, faults.abortProbabilityPerExcessWrite * backlog)
+            if drawContentionAbort(abortProbability) { throw .aborted(.writeRate(path, perSecond: faults.documentWritesPerSecond)) }
+        }
+        let delay = min(Duration.seconds(backlog / faults.documentWritesPerSecond), faults.documentWriteQueueMax)
+        guard delay > .zero else { return }
+        firestore.ledger.observe(.writeRateDelay, subject: path.description)
+        try? await firestore.env.clock.sleep(for: delay)
+    }
+
+    /// One chance of a write-rate abort with `probability` (counted in the ledger); on an abort the
+    /// write gives its token back (it does not count against the rate).
+    private func drawContentionAbort(_ probability: Double) -> Bool {
+        guard probability > 0 else { return false }
+        firestore.ledger.opportunity(.contentionAbort, probability: probability)
+        if contentionRandom == nil {
+            contentionRandom = firestore.env.randomStream("firestore.contention/\(path)")
+        }
+        guard contentionRandom!.chance(probability) else { return false }
+        rateTokens += 1
+        firestore.ledger.observe(.contentionAbort, subject: path.description)
+        return true
+    }
+
+    /// INVALID_ARGUMENT when `after` would be larger than a document may be (MODEL_RULES §25).
+    private func checkSize(_ after: Fields?) throws(BackendError) {
+        guard let after else { return }
+        let limit = firestore.faults.documentMaxBytes
+        let size = DocumentSize.of(after, at: path, limit: limit)
+        guard size > limit else { return }
+        firestore.ledger.observe(.documentTooLarge, subject: path.description)
+        throw .invalidArgument("\(path) would be \(size) bytes or more, past the \(limit) bytes a document may hold")
+    }
+
+    /// A server transaction's read in a pessimistic database: takes a read lock (waiting while a
+    /// commit lock is held, or wounding a younger holder) and returns the document; ABORTED if the
+    /// transaction was wounded or has expired.
+    func lockedRead(transaction: UInt64) async throws(BackendError) -> DocumentSnapshot {
+        defer { updateParkable() }
+        var waited = false
+        while true {
+            try firestore.transactionLocks.touch(transaction)
+            guard let holder = lock?.transaction, holder != transaction else { break }
+            try await settle(holder, requester: transaction, waited: &waited)
+        }
+        if !readers.contains(transaction) {
+            readers.append(transaction)
+            lockEpoch &+= 1
+        }
         return snapshot()
     }
 
     /// Phase one of a transaction commit; see the type's comment.
     func prepare(
         transaction: UInt64, expectedVersion: UInt64?, writes: [WriteOperation], authorize: Authorizer?
-    ) throws(BackendError) {
+    ) async throws(BackendError) {
         defer { updateParkable() }
-        if let lock {
-            assert(lock.transaction != transaction, "transaction \(transaction) prepared \(path) twice")
-            throw .aborted(.concurrentCommit(path))
+        let locks = firestore.transactionLocks
+        var waited = false
+        while true {
+            try locks.touch(transaction)
+            guard let holder = otherHolder(than: transaction) else { break }
+            if let lock, lock.transaction == holder, locks.isClientCommit(holder), locks.isClientCommit(transaction) {
+                throw .aborted(.concurrentCommit(path))  // optimistic against optimistic: abort at once
+            }
+            try await settle(holder, requester: transaction, waited: &waited)
         }
+        assert(lock == nil, "transaction \(transaction) prepared \(path) while another holds its commit lock")
         if let expectedVersion, expectedVersion != version {
             throw .aborted(.versionChanged(path, read: expectedVersion, current: version))
         }
@@ -117,23 +191,16 @@ actor DocumentActor: DomainActor {
             let backlog = takeRateToken(now: now)
             let faults = firestore.faults
             let abortProbability = min(faults.abortProbabilityMax, faults.abortProbabilityPerExcessWrite * backlog)
-            if abortProbability > 0 {
-                firestore.ledger.opportunity(.contentionAbort, probability: abortProbability)
-                if contentionRandom == nil {
-                    contentionRandom = firestore.env.randomStream("firestore.contention/\(path)")
-                }
-                if contentionRandom!.chance(abortProbability) {
-                    rateTokens += 1  // the aborted write does not count against the rate
-                    firestore.ledger.observe(.contentionAbort, subject: path.description)
-                    throw .aborted(.writeRate(path, perSecond: faults.documentWritesPerSecond))
-                }
-            }
+            if drawContentionAbort(abortProbability) { throw .aborted(.writeRate(path, perSecond: faults.documentWritesPerSecond)) }
             for write in writes { after = try write.apply(to: after, path: path, commitTime: now) }
             if let authorize, !authorize(path, fields, after) {
                 throw .permissionDenied(operation: ruleOperation(before: fields, after: after).rawValue, path: path.description)
             }
+            try checkSize(after)
         }
+        readers.removeAll { $0 == transaction }
         lock = (transaction, after, !writes.isEmpty)
+        lockEpoch &+= 1
     }
 
     /// Phase two: installs what `prepare` computed and releases the lock.
@@ -143,14 +210,91 @@ actor DocumentActor: DomainActor {
             preconditionFailure("commit of \(path) by transaction \(transaction) that does not hold its lock")
         }
         if lock.writes { install(lock.pending, now: firestore.env.clock.now) }
-        release(transaction: transaction)
+        drop(transaction)
     }
 
-    /// Releases the lock if `transaction` holds it (after a failed prepare elsewhere).
+    /// Releases every lock `transaction` holds here (its commit lock, its read lock), if any.
     func release(transaction: UInt64) {
         defer { updateParkable() }
-        guard lock?.transaction == transaction else { return }
-        lock = nil
+        drop(transaction)
+    }
+
+    /// Removes `holder`'s locks and wakes the waiters (they look again).
+    private func drop(_ holder: UInt64) {
+        var changed = false
+        if lock?.transaction == holder {
+            lock = nil
+            changed = true
+        }
+        if let index = readers.firstIndex(of: holder) {
+            readers.remove(at: index)
+            changed = true
+        }
+        if changed { wakeWaiters() }
+    }
+
+    /// A holder of a lock here other than `transaction` that conflicts with its commit: the commit
+    /// lock's holder, else a reader.
+    private func otherHolder(than transaction: UInt64) -> UInt64? {
+        if let holder = lock?.transaction {
+            assert(holder != transaction, "transaction \(transaction) prepared \(path) twice")
+            return holder
+        }
+        return readers.first { $0 != transaction }
+    }
+
+    /// One step past `holder`'s lock for `requester` (nil: a write outside any transaction):
+    /// drops a lock that no longer counts (or that the older requester just wounded), or waits for
+    /// the holder to release or expire. Counts the operation's first wait for a server
+    /// transaction's lock as a lock wait (a client commit's is over within the commit).
+    private func settle(_ holder: UInt64, requester: UInt64?, waited: inout Bool) async throws(BackendError) {
+        switch firestore.transactionLocks.resolve(requester: requester, holder: holder, path: path) {
+        case .drop:
+            drop(holder)
+        case .wait(let until, let serverLock):
+            if !waited && serverLock {
+                waited = true
+                firestore.ledger.observe(.lockWait, subject: path.description)
+            }
+            await waitForLocks(until: until)
+        }
+    }
+
+    /// Parks until the locks here change or `deadline` (Unix nanoseconds; `Int64.max`: no
+    /// expiry to wait for) passes. Re-checked where
+    /// it parks: in release builds the continuation's body was seen to run after other jobs of
+    /// this actor, one of them the release it waited for, so a waiter appended then was never woken
+    /// (heartbeat-timeline, 5,000 users, seed 1; docs/architecture.md, "Parking a continuation").
+    private func waitForLocks(until deadline: Int64) async {
+        // A holder waited for has not expired yet: a wake-up now would find it as it is, forever.
+        assert(deadline > firestore.env.clock.nowUnixNanoseconds, "a lock wait must end after now")
+        if deadline < wakeAt { scheduleWake(at: deadline) }
+        let epoch = lockEpoch
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            if lockEpoch != epoch { waiter.resume() } else { lockWaiters.append(waiter) }
+        }
+    }
+
+    /// Wakes the waiters at `deadline`, when a holder they wait for expires.
+    private func scheduleWake(at deadline: Int64) {
+        wakeAt = deadline
+        let clock = firestore.env.clock
+        firestore.tracker.spawn { [self] in
+            try? await clock.sleep(until: Timestamp(unixNanoseconds: deadline))
+            await expiryWake(scheduledAt: deadline)
+        }
+    }
+
+    /// The wake-up scheduled for `deadline` fired.
+    private func expiryWake(scheduledAt deadline: Int64) {
+        defer { updateParkable() }
+        if wakeAt == deadline { wakeAt = .max }
+        wakeWaiters()
+    }
+
+    /// Resumes every waiter; each looks at the locks again.
+    private func wakeWaiters() {
+        lockEpoch &+= 1
         let waiters = lockWaiters
         lockWaiters = []
         for waiter in waiters { waiter.resume() }

@@ -46,6 +46,24 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
     /// A function invocation ran past its execution timeout and was terminated there (§20). A
     /// limit, not a draw: counted when it happens, with no expectation.
     case functionTimeout = "function-timeout"
+    /// A write, a commit or a server transaction's read waited for a lock another server
+    /// transaction held on the document (§23). Contention, not a draw: counted when it happens.
+    case lockWait = "lock-wait"
+    /// An older server transaction needed a lock a younger one held: the younger was aborted and
+    /// retried (wound-wait, §23). Counted when it happens.
+    case transactionWounded = "transaction-wounded"
+    /// A server transaction held its locks idle past 60 s or ran past 270 s: it was aborted and
+    /// its locks released (§23). Counted when it happens.
+    case transactionExpired = "transaction-expired"
+    /// An admin-SDK write or commit inside a function acted, and its answer was lost: the function
+    /// heard DEADLINE_EXCEEDED (§22).
+    case adminAnswerLost = "admin-answer-lost"
+    /// A plain write above a document's sustained write rate queued behind the writes ahead of it
+    /// (§25). Counted when it happens.
+    case writeRateDelay = "write-rate-delay"
+    /// A write would have made a document larger than 1 MiB and failed INVALID_ARGUMENT (§25).
+    /// A limit: counted when it happens.
+    case documentTooLarge = "document-too-large"
 
     /// By name (the order reports list them in).
     public static func < (lhs: FaultKind, rhs: FaultKind) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -75,6 +93,12 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
         case .listenerDisconnect: 18
         case .functionCrash: 19
         case .functionTimeout: 20
+        case .lockWait: 21
+        case .transactionWounded: 22
+        case .transactionExpired: 23
+        case .adminAnswerLost: 24
+        case .writeRateDelay: 25
+        case .documentTooLarge: 26
         }
     }
 }

@@ -10,13 +10,17 @@ public final class Firestore: Sendable {
     let tracker: TaskTracker
     let triggers: TriggerDispatcher
     let ledger: FaultLedger
+    /// The transactions that hold or may hold document locks (MODEL_RULES §23).
+    let transactionLocks: TransactionLocks
     /// The collections by path, and in the order they were first used (parking walks that order).
     private let collections = Mutex<(byPath: [String: CollectionStore], ordered: [CollectionStore])>(([:], []))
     private let autoIds: SharedRandom
     private let backoffRandom: SharedRandom
     private let adminLatencyRandom: SharedRandom
     private let adminFailureRandom: SharedRandom
+    private let adminAnswerRandom: SharedRandom
     private let transactionCounter = Atomic<UInt64>(0)
+    private let commits = Atomic<UInt64>(0)
     /// Live document actors over every collection, and the count at which idle ones are next
     /// parked (`CollectionStore.parkIdleActors`).
     /// `secondChance`: actors handed out again since the last pass are spared once (off when a
@@ -32,7 +36,9 @@ public final class Firestore: Sendable {
         self.backoffRandom = SharedRandom(env, stream: "firestore.transaction.backoff.server")
         self.adminLatencyRandom = SharedRandom(env, stream: "firestore.admin.latency")
         self.adminFailureRandom = SharedRandom(env, stream: "firestore.admin.failure")
+        self.adminAnswerRandom = SharedRandom(env, stream: "firestore.admin.answer")
         self.triggers = TriggerDispatcher(env: env, faults: faults, tracker: tracker, ledger: ledger, coverage: coverage)
+        self.transactionLocks = TransactionLocks(clock: env.clock, faults: faults, ledger: ledger)
     }
 
     func store(_ collection: String) -> CollectionStore {
@@ -79,6 +85,13 @@ public final class Firestore: Sendable {
             census.parkAt = max(threshold, census.live)
         }
     }
+
+    /// Server transaction attempts and client commits in the lock table now (tests: none once idle).
+    package var liveTransactionAttempts: Int { transactionLocks.liveCount }
+
+    /// Changes committed so far, over every document (a checker that re-reads state skips a pass
+    /// in which nothing was committed).
+    public var committedChanges: UInt64 { commits.load(ordering: .relaxed) }
 
     /// Whether the document is packed in its collection's index, or spilled (tests).
     package func isPacked(_ path: DocumentPath) -> Bool { store(path.collection).isPacked(path.id) }
@@ -138,11 +151,34 @@ public final class Firestore: Sendable {
         try? await env.clock.sleep(for: latency)
     }
 
+    /// After an admin write or commit made inside a function acted: with
+    /// `adminAnswerLostProbability` its answer is lost (MODEL_RULES §22), and the function waits
+    /// `adminAnswerLostWait` and hears DEADLINE_EXCEEDED; the effect stays. Set-up and checkers,
+    /// outside any invocation, always hear their answer.
+    private func answer(_ operation: @autoclosure () -> String) async throws(BackendError) {
+        let probability = faults.adminAnswerLostProbability
+        guard probability > 0, Invocation.current != nil else { return }
+        ledger.opportunity(.adminAnswerLost, probability: probability)
+        guard adminAnswerRandom.chance(probability) else { return }
+        let subject = operation()
+        ledger.observe(.adminAnswerLost, subject: subject)
+        try? await env.clock.sleep(for: faults.adminAnswerLostWait)
+        throw .deadlineExceeded("the answer to \(subject) was lost")
+    }
+
     /// Reads one document (an admin round trip, then a hop to its actor).
     public func get(_ path: DocumentPath) async -> DocumentSnapshot {
         await adminRoundTrip()
         try? Invocation.admitCurrent()  // a read has no effect to stop; it counts toward a crash
         return await actor(path).snapshot()
+    }
+
+    /// A server transaction's read in a pessimistic database: an admin round trip, then the
+    /// document under a read lock held until the transaction's attempt ends.
+    func lockedGet(_ path: DocumentPath, transaction: UInt64) async throws(BackendError) -> DocumentSnapshot {
+        await adminRoundTrip()
+        try? Invocation.admitCurrent()  // a read has no effect to stop; it counts toward a crash
+        return try await actor(path).lockedRead(transaction: transaction)
     }
 
     /// The committed document now, without latency: for clients (who pay their own network) and
@@ -189,7 +225,35 @@ public final class Firestore: Sendable {
     /// A new random id in the style of `add()`, without writing.
     public func newDocumentId() -> String { autoIds.autoId() }
 
-    /// Existing documents of `collection` that satisfy `predicate`, sorted by id.
+    /// A query from a function (the admin SDK's `get()` on a query): an admin round trip, then the
+    /// documents of `collection` that satisfy `predicate`, sorted by id, as they stand when the
+    /// answer leaves. Queries in functions take time, so a write can land between a function's
+    /// query and what it does with the results.
+    public func fetch(_ collection: String, where predicate: (DocumentSnapshot) -> Bool = { _ in true }) async -> [DocumentSnapshot] {
+        await adminRoundTrip()
+        try? Invocation.admitCurrent()  // a read has no effect to stop; it counts toward a crash
+        return query(collection, where: predicate)
+    }
+
+    /// `fetch` on a single-field index (`query(_:whereField:isEqualTo:)`).
+    public func fetch(_ collection: String, whereField field: String, isEqualTo value: Value) async -> [DocumentSnapshot] {
+        await adminRoundTrip()
+        try? Invocation.admitCurrent()
+        return query(collection, whereField: field, isEqualTo: value)
+    }
+
+    /// `fetch` on a composite index (`query(_:whereField:isEqualTo:orderedBy:from:through:)`).
+    public func fetch(
+        _ collection: String, whereField equalField: String? = nil, isEqualTo equalValue: Value? = nil,
+        orderedBy orderField: String, from lower: Timestamp? = nil, through upper: Timestamp? = nil
+    ) async -> [DocumentSnapshot] {
+        await adminRoundTrip()
+        try? Invocation.admitCurrent()
+        return query(collection, whereField: equalField, isEqualTo: equalValue, orderedBy: orderField, from: lower, through: upper)
+    }
+
+    /// Existing documents of `collection` that satisfy `predicate`, sorted by id, at once: for
+    /// checkers, set-up and the client SDK (which pays its own network); functions `fetch`.
     public func query(_ collection: String, where predicate: (DocumentSnapshot) -> Bool = { _ in true }) -> [DocumentSnapshot] {
         store(collection).documents().filter(predicate)
     }
@@ -228,8 +292,9 @@ public final class Firestore: Sendable {
     /// The latest committed fields of a document, without a hop (what rules' `get()` sees).
     public func liveFields(_ path: DocumentPath) -> Fields? { store(path.collection).liveFields(path.id) }
 
-    /// A server transaction (MODEL_RULES §5): contention shows as retries with added latency,
-    /// 5 attempts, then ABORTED.
+    /// A server transaction (MODEL_RULES §5, §23): in a pessimistic database (the default) its
+    /// reads lock the documents until it ends, so contention shows as lock waits and, between two
+    /// transactions, as the younger one aborted and retried; 5 attempts, then ABORTED.
     public func runTransaction<T>(_ body: (Transaction) async throws -> T) async throws -> T {
         try await runTransaction(
             client: nil, maxAttempts: faults.serverTransactionMaxAttempts,
@@ -240,11 +305,12 @@ public final class Firestore: Sendable {
 
     func write(_ path: DocumentPath, _ operation: WriteOperation, authorize: Authorizer?) async throws(BackendError) -> DocumentSnapshot {
         // Clients reach here through their network (and an authorizer); the admin SDK pays its own hop.
-        if authorize == nil {
-            await adminRoundTrip()
-            try Invocation.admitCurrent()
-        }
-        return try await actor(path).write(operation, authorize: authorize)
+        guard authorize == nil else { return try await actor(path).write(operation, authorize: authorize) }
+        await adminRoundTrip()
+        try Invocation.admitCurrent()
+        let snapshot = try await actor(path).write(operation, authorize: nil)
+        try await answer("\(operation.name) \(path)")
+        return snapshot
     }
 
     func runTransaction<T>(
@@ -252,10 +318,19 @@ public final class Firestore: Sendable {
         _ body: (Transaction) async throws -> T
     ) async throws -> T {
         precondition(maxAttempts >= 1, "a transaction needs at least one attempt")
+        let locking = client == nil && faults.serverTransactionConcurrency == .pessimistic
         var backoff = backoffInitial
+        var priority: UInt64?
         for attempt in 1...maxAttempts {
-            let transaction = Transaction(
-                id: transactionCounter.wrappingAdd(1, ordering: .relaxed).newValue, firestore: self, client: client)
+            let id = transactionCounter.wrappingAdd(1, ordering: .relaxed).newValue
+            let transaction = Transaction(id: id, firestore: self, client: client, locking: locking)
+            if locking {
+                // Wound-wait age: a retried transaction keeps its first attempt's, so it grows
+                // older than every newcomer and cannot starve.
+                let age = priority ?? id
+                priority = age
+                transactionLocks.begin(id, priority: age, locking: true)
+            }
             do {
                 let value = try await body(transaction)
                 if let client {
@@ -266,21 +341,40 @@ public final class Firestore: Sendable {
                     await adminRoundTrip()
                     try Invocation.admitCurrent()
                     try await commit(transaction, authorize: nil)
+                    if locking { transactionLocks.end(id) }
+                    try await answer("commit of transaction \(id)")
+                    return value
                 }
+                if locking { transactionLocks.end(id) }
                 return value
             } catch let error as BackendError where error.isRetryableInTransaction {
+                if locking { await endAttempt(transaction) }
                 if attempt == maxAttempts { break }
                 let jitter = faults.transactionBackoffJitter
                 let factor = 1 - jitter + 2 * jitter * random.unitInterval()
                 try await env.clock.sleep(for: backoff * factor)
                 backoff = min(backoff * faults.transactionBackoffMultiplier, faults.transactionBackoffMax)
+            } catch {
+                if locking { await endAttempt(transaction) }
+                throw error
             }
         }
         throw BackendError.aborted(.contention)
     }
 
-    /// Two-phase commit over the documents a transaction read or wrote, in path order.
+    /// A locking attempt that failed: releases every lock it holds and leaves the table.
+    private func endAttempt(_ transaction: Transaction) async {
+        for document in transaction.documents { await actor(document.path).release(transaction: transaction.id) }
+        transactionLocks.end(transaction.id)
+    }
+
+    /// Two-phase commit over the documents a transaction read or wrote, in path order. A client
+    /// commit (or a server one in an optimistic database) is entered in the lock table for its
+    /// duration, as the youngest: it waits for server transactions' locks and may be wounded.
     func commit(_ transaction: Transaction, authorize: Authorizer?) async throws(BackendError) {
+        let locks = transactionLocks
+        if !transaction.locking { locks.begin(transaction.id, priority: TransactionLocks.youngest, locking: false) }
+        defer { if !transaction.locking { locks.end(transaction.id) } }
         // Each path once (the transaction keeps them unique), in path order: the lock order.
         let documents = transaction.documents.sorted { $0.path < $1.path }
         var prepared: [DocumentActor] = []
@@ -293,7 +387,10 @@ public final class Firestore: Sendable {
                     writes: document.writes, authorize: authorize)
                 prepared.append(documentActor)
             }
+            try locks.beginCommit(transaction.id)
         } catch {
+            // A locking transaction's read locks on the documents not prepared yet are released
+            // with the rest of its attempt (`endAttempt`).
             for documentActor in prepared { await documentActor.release(transaction: transaction.id) }
             throw error
         }
@@ -304,6 +401,7 @@ public final class Firestore: Sendable {
     /// Called by a document actor inside its commit: updates the index, then hands the change
     /// to triggers and listeners (which deliver asynchronously).
     func didCommit(before: DocumentSnapshot, after: DocumentSnapshot) {
+        commits.wrappingAdd(1, ordering: .relaxed)
         let listeners = store(after.path.collection).record(after)
         for listener in listeners { listener.enqueue(DocumentChange(before: before, after: after)) }
         triggers.dispatch(before: before, after: after)

@@ -11,6 +11,8 @@ public final class Transaction {
     }
 
     let id: UInt64
+    /// A server transaction in a pessimistic database: its reads take locks (MODEL_RULES §23).
+    let locking: Bool
     private let firestore: Firestore
     private let client: FirestoreClient?
     /// The touched documents, in first-touch order. A transaction touches a few, so a scan with
@@ -22,8 +24,9 @@ public final class Transaction {
     private var hasWrites = false
     private static let indexedFrom = 9
 
-    init(id: UInt64, firestore: Firestore, client: FirestoreClient?) {
+    init(id: UInt64, firestore: Firestore, client: FirestoreClient?, locking: Bool = false) {
         self.id = id
+        self.locking = locking
         self.firestore = firestore
         self.client = client
     }
@@ -36,6 +39,8 @@ public final class Transaction {
         let snapshot: DocumentSnapshot
         if let client {
             snapshot = try await client.get(path)
+        } else if locking {
+            snapshot = try await firestore.lockedGet(path, transaction: id)
         } else {
             snapshot = await firestore.get(path)
         }

@@ -10,6 +10,17 @@ public enum WriteOperation: Sendable, Hashable {
     case update(FieldUpdates)
     case delete
 
+    /// The admin SDK call that makes it (`create`, `set`, `merge`, `update`, `delete`).
+    var name: String {
+        switch self {
+        case .create: "create"
+        case .set: "set"
+        case .merge: "merge"
+        case .update: "update"
+        case .delete: "delete"
+        }
+    }
+
     /// The document's fields after this write, or a typed error; `nil` means deleted.
     func apply(to before: Fields?, path: DocumentPath, commitTime: Timestamp) throws(BackendError) -> Fields? {
         switch self {

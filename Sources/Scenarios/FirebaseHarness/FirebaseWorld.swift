@@ -26,6 +26,7 @@ public enum FirebaseWorld {
         FaultKnob("device-clock-jump", default: 0.1, ceiling: 1),
         FaultKnob("listener-disconnect", default: 0.02, ceiling: 0.3),
         FaultKnob("function-crash", default: 0.0002, ceiling: 0.02),
+        FaultKnob("admin-answer-lost", default: 0.0005, ceiling: 0.02),
     ]
 
     /// Every outage kind (`Outage.Service`).
@@ -71,6 +72,7 @@ public enum FirebaseWorld {
         case "device-clock-jump": faults.deviceClockJumpProbability = rate
         case "listener-disconnect": faults.listenerDisconnectProbability = rate
         case "function-crash": faults.functionCrashProbability = rate
+        case "admin-answer-lost": faults.adminAnswerLostProbability = rate
         default: preconditionFailure("knob \(name) is not one of FirebaseWorld.faultKnobs (World.problem refuses it first)")
         }
     }

@@ -33,6 +33,7 @@ extension ScenarioContext {
         var faults = swarm?.apply(to: base) ?? base
         if let world { faults = FirebaseWorld.apply(world, to: faults) }
         faults.defects.formUnion(testHooks.defects.compactMap(BackendDefect.init(rawValue:)))
+        if faults.defects.contains(.optimisticServerTransactions) { faults.serverTransactionConcurrency = .optimistic }
         return faults
     }
 

@@ -29,14 +29,14 @@ extension InspiredApp {
         if variant == .authorMetadataFromEvent {
             // The event's payload, written blind: an older event delivered last wins.
             let author = authorMetadata(userId, after)
-            for post in backend.firestore.query("posts", where: { $0["author"]?.mapValue?["id"]?.stringValue == userId }) {
+            for post in await backend.firestore.fetch("posts", where: { $0["author"]?.mapValue?["id"]?.stringValue == userId }) {
                 try await backend.firestore.update(post.path, ["author": .set(.map(author))])
             }
             return
         }
         let watched = ["privacySettings", "thumbnailUrl", "username"]
         guard watched.contains(where: { before[$0] != after[$0] }) || event.isDuplicate else { return }
-        for post in backend.firestore.query("posts", where: { $0["author"]?.mapValue?["id"]?.stringValue == userId }) {
+        for post in await backend.firestore.fetch("posts", where: { $0["author"]?.mapValue?["id"]?.stringValue == userId }) {
             try await backend.firestore.runTransaction { transaction in
                 let profile = try await transaction.get(Self.user(userId))
                 let current = try await transaction.get(post.path)

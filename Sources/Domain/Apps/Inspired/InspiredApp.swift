@@ -184,7 +184,7 @@ public final class InspiredApp: Sendable {
             let username = "\(base)#\(suffix)"
             await probe.beforeUsernameClaim(userId)
             if variant == .unreservedUsername {
-                let taken = backend.firestore.query("users") { $0["username"]?.stringValue == username }
+                let taken = await backend.firestore.fetch("users") { $0["username"]?.stringValue == username }
                 if !taken.isEmpty { continue }
                 await probe.betweenUsernameCheckAndWrite(userId)
                 try await backend.firestore.update(Self.user(userId), ["username": .set(.string(username))])
@@ -201,11 +201,11 @@ public final class InspiredApp: Sendable {
     /// is a server transaction that writes only a still-null username, so duplicate deliveries
     /// and a concurrent rename cannot be overwritten.
     func backfillUsername(userId: String) async throws {
-        guard let username = backend.firestore.liveFields(Self.user(userId))?["username"], username != .null else { return }
+        guard let username = await backend.firestore.get(Self.user(userId))["username"], username != .null else { return }
         var targets: [DocumentPath] = []
-        for post in backend.firestore.query("posts") {
+        for post in await backend.firestore.fetch("posts") {
             if Self.needsUsername(post, of: userId) { targets.append(post.path) }
-            for comment in backend.firestore.query("posts/\(post.id)/comments") where Self.needsUsername(comment, of: userId) {
+            for comment in await backend.firestore.fetch("posts/\(post.id)/comments") where Self.needsUsername(comment, of: userId) {
                 targets.append(comment.path)
             }
         }

@@ -15,6 +15,13 @@ import SimulatedFirebase
 extension KNBApp {
     /// Users per chunk of the careful fan-out.
     static let broadcastChunk = 100
+    /// `onPostCreate`'s deployed execution timeout (the careful design's; the longest there is).
+    public static let postTriggerTimeout = Functions.maxTimeout
+    /// How long a fan-out's claim holds: past the trigger's timeout, so a live holder keeps it.
+    public static let broadcastLease = postTriggerTimeout + .seconds(10)
+    /// The fan-out records its progress at most this often: `knb_broadcasts/{postId}` is one
+    /// document, held to about one write a second (MODEL_RULES §25), and chunks go out faster.
+    static let progressInterval = Duration.seconds(1)
 
     /// `knb_broadcasts/{postId}`: how far the fan-out of one announcement got.
     static func broadcastPath(_ postId: String) -> DocumentPath { DocumentPath("knb_broadcasts", postId) }
@@ -28,7 +35,7 @@ extension KNBApp {
     /// delivery is a retry of one that failed.
     func broadcast(_ postId: String, author: String, content: String, redelivered: Bool) async throws {
         if has(.broadcastOneByOne) {
-            for user in firestore.query("users") where user.id != author {
+            for user in await firestore.fetch("users") where user.id != author {
                 await notify(user.id, type: "ADMIN_POST", preference: "adminPosts", title: "New announcement",
                              body: content, data: ["postId": postId], key: postId)
             }
@@ -36,7 +43,7 @@ extension KNBApp {
         }
         let holder = firestore.newDocumentId()
         guard let after = try await claimBroadcast(postId, holder: holder, redelivered: redelivered) else { return }
-        let recipients = firestore.query("users").filter { user in
+        let recipients = await firestore.fetch("users").filter { user in
             user.id != author && user.id > after
                 && (has(.broadcastIgnoresPreference) || user["notificationPrefs"]?.mapValue?["adminPosts"] != .bool(false))
         }
@@ -45,13 +52,24 @@ extension KNBApp {
             return
         }
         var start = 0
+        var recordedAt: Timestamp?
         while start < recipients.count {
             let chunk = recipients[start..<min(start + Self.broadcastChunk, recipients.count)]
             start += chunk.count
             try await announce(to: chunk, postId: postId, content: content)
-            try await firestore.merge(Self.broadcastPath(postId), ["after": .set(.string(chunk.last!.id))])
+            let now = backend.env.clock.now
+            // Progress is a hint for a redelivery (which re-sends what is not recorded): recorded
+            // at most once a second, unless the old design records every chunk.
+            guard has(.broadcastProgressEveryChunk) || recordedAt.map({ now - $0 >= Self.progressInterval }) ?? true else { continue }
+            recordedAt = now
+            let after = chunk.last!.id
+            if has(.broadcastProgressEveryChunk) {
+                try await firestore.merge(Self.broadcastPath(postId), ["after": .set(.string(after))])
+            } else {
+                try await idempotently { () async throws(BackendError) in try await self.firestore.merge(Self.broadcastPath(postId), ["after": .set(.string(after))]) }
+            }
         }
-        try await firestore.merge(Self.broadcastPath(postId), ["done": .set(true)])
+        try await idempotently { () async throws(BackendError) in try await self.firestore.merge(Self.broadcastPath(postId), ["done": .set(true)]) }
     }
 
     /// Takes the fan-out of `postId` for `holder`, in one server transaction: the id of the last
@@ -62,13 +80,25 @@ extension KNBApp {
     private func claimBroadcast(_ postId: String, holder: String, redelivered: Bool) async throws -> String? {
         let path = Self.broadcastPath(postId)
         let now = backend.env.clock.now
-        let leaseEnd = now + backend.faults.functionTimeout + .seconds(10)
+        let leaseEnd = now + Self.broadcastLease
         let outcome = try await firestore.runTransaction { tx -> (after: String?, busy: Bool) in
             let progress = try await tx.get(path)
             if progress["done"] == .bool(true) { return (nil, false) }
-            if let until = progress["leaseUntil"]?.timestampValue, until > now { return (nil, redelivered) }
+            // A lease of this holder's own is one an earlier attempt of this transaction committed
+            // (its answer lost, MODEL_RULES §22): it is taken again, not mistaken for another's.
+            let ownLease = progress["holder"]?.stringValue == holder && !self.has(.broadcastOwnLeaseBusy)
+            if let until = progress["leaseUntil"]?.timestampValue, until > now, !ownLease {
+                return (nil, redelivered)
+            }
             let after = progress["after"]?.stringValue ?? ""
-            tx.set(path, ["after": .string(after), "holder": .string(holder), "leaseUntil": .timestamp(leaseEnd)])
+            let lease: Fields = ["after": .string(after), "holder": .string(holder), "leaseUntil": .timestamp(leaseEnd)]
+            if self.has(.broadcastLeasePlainWrite) {
+                // `db.doc(…).set()` where `t.set()` was meant: a write outside the transaction, to a
+                // document the transaction has read and so holds locked.
+                try await self.firestore.set(path, lease)
+            } else {
+                tx.set(path, lease)
+            }
             return (after, false)
         }
         if outcome.busy { throw BackendError.unavailable("the announcement's fan-out is held by an earlier delivery; redelivered later") }
@@ -81,10 +111,14 @@ extension KNBApp {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for user in users {
                 group.addTask {
-                    do {
-                        try await self.firestore.create(Self.announcementPath(user.id, postId), record)
-                    } catch BackendError.alreadyExists {
-                        // An earlier attempt wrote it before it died.
+                    // ALREADY_EXISTS: an earlier attempt wrote it before it died, or this create's
+                    // own answer was lost and it ran again.
+                    try await self.idempotently { () async throws(BackendError) in
+                        do throws(BackendError) {
+                            try await self.firestore.create(Self.announcementPath(user.id, postId), record)
+                        } catch {
+                            guard case .alreadyExists = error else { throw error }
+                        }
                     }
                 }
             }
@@ -106,7 +140,7 @@ extension KNBApp {
         guard !has(.staleTokensKept) else { return }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (user, token) in dead {
-                group.addTask { _ = try await self.firestore.update(Self.userPath(user), ["fcmTokens.\(token)": .delete]) }
+                group.addTask { try await self.idempotently { () async throws(BackendError) in _ = try await self.firestore.update(Self.userPath(user), ["fcmTokens.\(token)": .delete]) } }
             }
             try await group.waitForAll()
         }
@@ -123,6 +157,26 @@ extension KNBApp {
                   tokens: owned.map(\.token), message: Self.announcementPush(to: "", postId: postId, content: content)) else { return }
         for (sent, outcome) in zip(owned, outcomes) where outcome == .unregistered {
             _ = try? await firestore.update(Self.userPath(sent.user), ["fcmTokens.\(sent.token)": .delete])
+        }
+    }
+
+    /// Runs an idempotent admin write, again when its answer was lost (MODEL_RULES §22: it may
+    /// have landed; running it twice changes nothing) or the document's write rate refused it
+    /// (§25: nothing landed; a second later), up to five times. After a chunk's pushes went out, a
+    /// write that throws would make the redelivery ring the chunk again.
+    func idempotently(_ write: () async throws(BackendError) -> Void) async throws(BackendError) {
+        for attempt in 1...5 {
+            do {
+                try await write()
+                return
+            } catch .deadlineExceeded(let reason) {
+                if attempt == 5 { throw .deadlineExceeded(reason) }
+            } catch .aborted(let reason) {
+                guard case .writeRate = reason, attempt < 5 else { throw .aborted(reason) }
+                try? await backend.env.clock.sleep(for: .seconds(1))
+            } catch {
+                throw error
+            }
         }
     }
 

@@ -16,7 +16,12 @@ extension KNBApp {
         // The reply counters are idempotent (a marker per reply, in the same transaction), so they
         // are deployed with retries: a transaction aborted on a busy parent post is redelivered
         // instead of losing its count (MODEL_RULES §5, §10).
-        functions.onCreate("social_posts", name: "onPostCreate", retry: true) { [self] event in try await onPostCreate(event) }
+        // It also fans announcements out to every member, so it is deployed with the longest
+        // timeout (540 s): admin writes whose answers are lost stall a chunk 10 s each (MODEL_RULES
+        // §22). The seed's user-by-user loop keeps the default 60 s it was written against.
+        functions.onCreate(
+            "social_posts", name: "onPostCreate", retry: true, timeout: has(.broadcastOneByOne) ? nil : Self.postTriggerTimeout
+        ) { [self] event in try await onPostCreate(event) }
         functions.onUpdate("social_posts", name: "onPostLikeUpdate", retry: retried) { [self] event in try await onLikeUpdate(event) }
         functions.onDelete("social_posts", name: "onPostDelete", retry: true) { [self] event in
             try await onReplyDelete(event)
@@ -121,7 +126,7 @@ extension KNBApp {
         guard let post = event.after.fields, let author = post["authorEmail"]?.stringValue else { return }
         if let parentId = post["parentPostId"]?.stringValue {
             let parent = DocumentPath("social_posts", parentId)
-            if !has(.replyCascadeQueryOnly), firestore.liveFields(parent) == nil {
+            if !has(.replyCascadeQueryOnly), !(await firestore.get(parent).exists) {
                 // The parent was deleted before this reply committed, so its cascade missed it.
                 try await firestore.delete(event.path)
                 return
@@ -137,13 +142,15 @@ extension KNBApp {
             } else {
                 try await adjustOnce(mark: "reply-\(event.path.id)", create: true, parent: parent, delta: 1)
             }
-            guard let parentAuthor = firestore.liveFields(parent)?["authorEmail"]?.stringValue, parentAuthor != author else { return }
+            guard let parentAuthor = await firestore.get(parent)["authorEmail"]?.stringValue, parentAuthor != author else { return }
             await notify(parentAuthor, type: "POST_REPLY", preference: "postReplies", title: "New reply",
                          body: post["content"]?.stringValue ?? "", data: ["postId": parentId, "replyId": event.path.id],
                          key: event.path.id)
             return
         }
-        guard firestore.liveFields(Self.userPath(author))?["isAdmin"] == .bool(true) || author == KNBRules.superAdminEmail else { return }
+        if author != KNBRules.superAdminEmail {
+            guard await firestore.get(Self.userPath(author))["isAdmin"] == .bool(true) else { return }
+        }
         try await broadcast(event.path.id, author: author, content: post["content"]?.stringValue ?? "", redelivered: event.attempt > 1)
     }
 
@@ -168,7 +175,7 @@ extension KNBApp {
     /// not delete other people's replies under the rules, the admin SDK may. A reply committed
     /// after this query finds its parent gone in `onPostCreate` and removes itself there.
     private func deleteReplies(of post: DocumentPath) async throws {
-        for reply in firestore.query("social_posts", where: { $0["parentPostId"] == .string(post.id) }) {
+        for reply in await firestore.fetch("social_posts", where: { $0["parentPostId"] == .string(post.id) }) {
             try await firestore.delete(reply.path)
         }
     }
@@ -206,11 +213,15 @@ extension KNBApp {
             type: "KIDDUSH_BOOKING",
             body: "\(booking["sponsorName"]?.stringValue ?? "?") sponsors \(booking["tierName"]?.stringValue ?? "") on \(date) (\(event.path.id))")
         if has(.kiddushCheckSendSet) {
-            guard await firestore.get(event.path).exists, firestore.liveFields(event.path)?["bookingEmailSentAt"] == nil else { return }
+            let current = await firestore.get(event.path)
+            guard current.exists, current["bookingEmailSentAt"] == nil else { return }
             try await sendBookingEmail(message)
             _ = try? await firestore.update(event.path, ["bookingEmailSentAt": .serverTimestamp])
         } else {
-            let claimed = try await claimBookingEmail(event, booking)
+            // Each delivery's own claim id: duplicates share the event id, and a claim whose commit
+            // answer was lost is retried and must know the claim it finds for its own.
+            let holder = firestore.newDocumentId()
+            let claimed = try await claimBookingEmail(event, booking, holder: holder)
             // A duplicate (or redelivered) event finds the claim taken and sends nothing, but still
             // writes the calendar entry below (idempotent), in case the first delivery failed there.
             if claimed {
@@ -222,7 +233,7 @@ extension KNBApp {
                 } catch .resourceExhausted(let reason) {
                     _ = try? await firestore.runTransaction { tx in
                         let current = try await tx.get(event.path)
-                        guard current.exists, current["emailClaimId"] == .string(event.eventId) else { return }
+                        guard current.exists, current["emailClaimId"] == .string(holder) else { return }
                         tx.update(event.path, ["emailClaimedAt": .delete, "emailClaimId": .delete])
                     }
                     throw BackendError.resourceExhausted(reason)
@@ -231,7 +242,7 @@ extension KNBApp {
                 // rebooking by now, whose own email is still to go.
                 _ = try? await firestore.runTransaction { tx in
                     let current = try await tx.get(event.path)
-                    guard let fields = current.fields, Self.sameBooking(fields, booking), current["emailClaimId"] == .string(event.eventId) else { return }
+                    guard let fields = current.fields, Self.sameBooking(fields, booking), current["emailClaimId"] == .string(holder) else { return }
                     tx.update(event.path, ["bookingEmailSentAt": .serverTimestamp])
                 }
             }
@@ -259,19 +270,20 @@ extension KNBApp {
     /// between the claim and the send) and sends; a younger one makes it throw, to be redelivered
     /// later. A concurrent duplicate leaves a claim to its holder. So the email goes at least once,
     /// twice only when an invocation died between sending and recording it (docs/domain.md,
-    /// "Function life cycle").
-    private func claimBookingEmail(_ event: TriggerEvent, _ booking: Fields) async throws -> Bool {
+    /// "Function life cycle"). A claim by `holder` itself (an earlier attempt of this transaction
+    /// committed and its answer was lost, MODEL_RULES §22) is this delivery's.
+    private func claimBookingEmail(_ event: TriggerEvent, _ booking: Fields, holder: String) async throws -> Bool {
         let lease = backend.faults.functionTimeout + .seconds(10)
         let now = backend.env.clock.now
         let takeOver = !has(.bookingClaimNeverExpires) && event.attempt > 1
         let outcome = try await firestore.runTransaction { tx -> Bool? in
             let current = try await tx.get(event.path)
             guard current.exists, Self.sameBooking(current.fields ?? [:], booking), current["bookingEmailSentAt"] == nil else { return false }
-            if let claimedAt = current["emailClaimedAt"]?.timestampValue {
+            if let claimedAt = current["emailClaimedAt"]?.timestampValue, current["emailClaimId"] != .string(holder) {
                 guard takeOver else { return false }
                 guard now - claimedAt > lease else { return nil }
             }
-            tx.update(event.path, ["emailClaimedAt": .serverTimestamp, "emailClaimId": .set(.string(event.eventId))])
+            tx.update(event.path, ["emailClaimedAt": .serverTimestamp, "emailClaimId": .set(.string(holder))])
             return true
         }
         guard let outcome else { throw BackendError.unavailable("the booking email's claim is still held; redelivered later") }
@@ -345,6 +357,11 @@ extension KNBApp {
             } else {
                 try await firestore.add(notifications, record)
             }
+        } catch .deadlineExceeded {
+            // The answer was lost (MODEL_RULES §22): the write may have landed. An add is not
+            // de-duplicated anyway; a create is this delivery's if the document holds its record
+            // (its `createdAt` is this invocation's instant), another delivery's otherwise.
+            if dedupe, await firestore.get(DocumentPath(notifications, "\(type)-\(key)")).fields != record { return }
         } catch {
             return  // ALREADY_EXISTS: this event was handled before.
         }

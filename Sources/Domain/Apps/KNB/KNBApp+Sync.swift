@@ -85,7 +85,7 @@ extension KNBApp {
 
     /// `sync-reads-app-entries-first`: which dates are app bookings is read before the fetch.
     private func syncKiddushCalendarReadingFirst(_ website: KNBWebsite) async throws {
-        let appDates = Set(firestore.query("kiddushCalendar", whereField: "source", isEqualTo: "app").map(\.id))
+        let appDates = Set(await firestore.fetch("kiddushCalendar", whereField: "source", isEqualTo: "app").map(\.id))
         let page = try await fetchHomepage(website)
         let rows = KNBWebsiteParser.calendar(page.html)
         guard !rows.isEmpty else { return }

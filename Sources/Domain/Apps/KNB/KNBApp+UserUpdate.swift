@@ -11,8 +11,8 @@ extension KNBApp {
     func onUserUpdate(_ event: TriggerEvent) async throws {
         guard let eventName = event.after["name"]?.stringValue, event.before["name"]?.stringValue != eventName else { return }
         let email = event.path.id
-        let honors = firestore.query("honors") { Self.hasBid(by: email, in: $0.fields ?? [:]) }
-        let posts = firestore.query("social_posts", whereField: "authorEmail", isEqualTo: .string(email))
+        let honors = await firestore.fetch("honors") { Self.hasBid(by: email, in: $0.fields ?? [:]) }
+        let posts = await firestore.fetch("social_posts", whereField: "authorEmail", isEqualTo: .string(email))
         if has(.userUpdateReadThenWrite) {
             for honor in honors {
                 let read = await firestore.get(honor.path)

@@ -118,6 +118,19 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
     case broadcastIgnoresPreference = "broadcast-ignores-preference"
     /// Tokens FCM reports UNREGISTERED are kept: every later send to the user tries them again.
     case staleTokensKept = "stale-tokens-kept"
+    /// The fan-out's lease written with a plain `set` inside its claim transaction (`db.doc().set()`
+    /// for `t.set()`): the write waits for the transaction's own read lock until the transaction
+    /// expires (60 s idle), past the function's timeout, so the announcement never goes out. An
+    /// optimistic database would pass it: the commit aborts once, and the retry finds its own lease.
+    case broadcastLeasePlainWrite = "broadcast-lease-plain-write"
+    /// The fan-out's claim takes any unexpired lease for another delivery's: when the claim's
+    /// commit lands and its answer is lost (DEADLINE_EXCEEDED inside the function), the SDK runs
+    /// the transaction again, it finds the lease it just took, and the announcement is dropped.
+    case broadcastOwnLeaseBusy = "broadcast-own-lease-busy"
+    /// The fan-out records its progress on `knb_broadcasts/{postId}` after every chunk, about ten
+    /// writes a second on one document: past the sustained write rate a record is refused
+    /// (ABORTED), the fan-out throws after that chunk's pushes, and the redelivery rings it again.
+    case broadcastProgressEveryChunk = "broadcast-progress-every-chunk"
     /// One-line description of what the variant gets wrong.
     public var summary: String {
         switch self {
@@ -155,6 +168,9 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
         case .broadcastSingleMulticast: return "ADMIN_POST to every token in one multicast: past 500 tokens FCM refuses it and nobody is notified"
         case .broadcastIgnoresPreference: return "ADMIN_POST to every user, ignoring notificationPrefs.adminPosts"
         case .staleTokensKept: return "tokens FCM reports UNREGISTERED are never deleted"
+        case .broadcastProgressEveryChunk: return "ADMIN_POST progress written after every chunk: past ~1 write/s a write is refused and the chunk rings again"
+        case .broadcastOwnLeaseBusy: return "ADMIN_POST claim mistakes its own lease for another's: a claim whose answer was lost drops the announcement"
+        case .broadcastLeasePlainWrite: return "ADMIN_POST lease written with a plain set inside its transaction: it waits for its own lock, so nothing is sent"
         }
     }
 

@@ -122,15 +122,21 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
     /// The user's document, nil if absent.
     public func user(_ userId: String) async -> SafeNSoundUser? { Self.user(await firestore.get(Self.userPath(userId)).fields) }
 
-    /// Checks the 1-per-minute limit and records the heartbeat in one atomic step.
+    /// Checks the 1-per-minute limit and records the heartbeat in one atomic step. Each call names
+    /// itself (`lastHeartbeatCallId`): a user document that already holds this call's heartbeat
+    /// means an earlier attempt committed and its answer was lost (MODEL_RULES §22), and the caller
+    /// is told it landed instead of "too soon". (Two taps can reach the function in one instant, so
+    /// the instant does not name a call.)
     public func recordHeartbeatAtomically(
         userId: String, at now: Timestamp, timeZoneIdentifier: String, minimumSpacing: Duration,
         checkAt: @Sendable (SafeNSoundUser) -> Timestamp
     ) async throws(SafeNSoundError) -> SafeNSoundUser {
+        let call = firestore.newDocumentId()
         do {
             return try await firestore.runTransaction { transaction in
                 let snapshot = try await transaction.get(Self.userPath(userId))
                 guard var user = Self.user(snapshot.fields) else { throw SafeNSoundError.userNotFound(userId: userId) }
+                if snapshot["lastHeartbeatCallId"] == .string(call) { return user }
                 try SafeNSoundCheckInAccount.checkRateLimit(user, now: now, minimumSpacing: minimumSpacing)
                 precondition(now >= user.lastHeartbeat, "heartbeats must not move lastHeartbeat backwards")
                 user.lastHeartbeat = now
@@ -141,7 +147,9 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
                 // Not part of the user: the check asked for (earliest wins) and a check run's lease.
                 let check = checkAt(user)
                 fields["nextCheckDue"] = .timestamp(snapshot["nextCheckDue"]?.timestampValue.map { min($0, check) } ?? check)
-                fields["checkLeasedUntil"] = snapshot["checkLeasedUntil"]
+                // Claims held on the user stay as they are.
+                for held in ["checkLeasedUntil", "checkLeaseHolder", "reminderClaimId"] { fields[held] = snapshot[held] }
+                fields["lastHeartbeatCallId"] = .string(call)
                 transaction.set(Self.userPath(userId), fields)
                 transaction.create(DocumentPath("heartbeats", "\(userId)_\(now.unixNanoseconds)"), ["userId": .string(userId), "timestamp": .timestamp(now)])
                 return user
@@ -195,7 +203,7 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
 
     /// `where email == X` on the field's index, then the active ones other than `userId`.
     public func activeUsers(withEmail email: String, except userId: String) async -> [String] {
-        firestore.query("users", whereField: "email", isEqualTo: .string(email))
+        await firestore.fetch("users", whereField: "email", isEqualTo: .string(email))
             .filter { $0.id != userId && $0["isActive"]?.boolValue != false }.map(\.id)
     }
 
@@ -256,19 +264,22 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
     /// entry (`checkLeasedUntil`) if it is still due and not leased, so overlapping runs split the
     /// users instead of both taking them, and a run that dies mid-way leaves its users to a run
     /// after the lease. A user whose transaction fails keeps the field and is taken by the next run.
+    /// Each lease names its run (`checkLeaseHolder`): a lease this run's transaction committed
+    /// while its answer was lost (MODEL_RULES §22) is found by the retry as its own.
     public func takeDueChecks(through horizon: Timestamp, now: Timestamp, lease: Duration?) async -> [(userId: String, due: Timestamp)] {
         // Served by the composite index on `nextCheckDue`: already ordered by due time, then id.
-        let candidates = firestore.query("users", orderedBy: "nextCheckDue", through: horizon)
+        let candidates = await firestore.fetch("users", orderedBy: "nextCheckDue", through: horizon)
             .compactMap { snapshot in snapshot["nextCheckDue"]?.timestampValue.map { (userId: snapshot.id, due: $0) } }
         var taken: [(userId: String, due: Timestamp)] = []
+        let holder = firestore.newDocumentId()
         for candidate in candidates {
             let path = Self.userPath(candidate.userId)
             let due = try? await firestore.runTransaction { transaction -> Timestamp? in
                 let snapshot = try await transaction.get(path)
                 guard let due = snapshot["nextCheckDue"]?.timestampValue, due <= horizon else { return nil }
-                if let held = snapshot["checkLeasedUntil"]?.timestampValue, held > now { return nil }
+                if let held = snapshot["checkLeasedUntil"]?.timestampValue, held > now, snapshot["checkLeaseHolder"] != .string(holder) { return nil }
                 if let lease {
-                    transaction.update(path, ["checkLeasedUntil": .set(.timestamp(now + lease))])
+                    transaction.update(path, ["checkLeasedUntil": .set(.timestamp(now + lease)), "checkLeaseHolder": .set(.string(holder))])
                 } else {
                     transaction.update(path, ["nextCheckDue": .delete])
                 }
@@ -291,7 +302,9 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
                 let current = snapshot["nextCheckDue"]?.timestampValue
                 var value = current == due ? nil : current
                 if let next { value = min(value ?? next, next) }
-                transaction.update(path, ["checkLeasedUntil": .delete, "nextCheckDue": value.map { .set(.timestamp($0)) } ?? .delete])
+                transaction.update(path, [
+                    "checkLeasedUntil": .delete, "checkLeaseHolder": .delete, "nextCheckDue": value.map { .set(.timestamp($0)) } ?? .delete,
+                ])
             }
         } catch {
             if let next { await scheduleCheck(userId, at: next) }
@@ -327,26 +340,33 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
         // index: the cost is the alerts due, not every alert ever created.
         // `sending` too: a sender may have died holding the claim (`claimAlert` takes it only past
         // its lease), and such an alert would otherwise never be found again.
-        let due = [SafeNSoundScheduledAlert.Status.scheduled, .sending].flatMap { status in
-            firestore.query("scheduled_alerts", whereField: "status", isEqualTo: .string(status.rawValue), orderedBy: "scheduledFor", through: now)
+        var due: [SafeNSoundScheduledAlert] = []
+        for status in [SafeNSoundScheduledAlert.Status.scheduled, .sending] {
+            due += await firestore.fetch("scheduled_alerts", whereField: "status", isEqualTo: .string(status.rawValue), orderedBy: "scheduledFor", through: now)
                 .compactMap(Self.alert)
         }
         return due.sorted { ($0.scheduledFor, $0.alertId) < ($1.scheduledFor, $1.alertId) }
     }
 
-    /// scheduled (or sending with an expired lease) → sending, atomically; nil if another run has it.
+    /// scheduled (or sending with an expired lease) → sending, atomically; nil if another run has
+    /// it. The claim names this call (`claimId`): a claim whose commit landed while its answer was
+    /// lost (MODEL_RULES §22) is found by the retry as its own.
     public func claimAlert(_ alertId: String, at now: Timestamp, lease: Duration) async -> SafeNSoundScheduledAlert? {
-        try? await firestore.runTransaction { transaction -> SafeNSoundScheduledAlert? in
-            guard var alert = Self.alert(try await transaction.get(Self.alertPath(alertId))) else { return nil }
+        let holder = firestore.newDocumentId()
+        return try? await firestore.runTransaction { transaction -> SafeNSoundScheduledAlert? in
+            let snapshot = try await transaction.get(Self.alertPath(alertId))
+            guard var alert = Self.alert(snapshot) else { return nil }
             switch alert.status {
             case .scheduled: break
             case .sending:
-                guard let claimedAt = alert.claimedAt, now - claimedAt >= lease else { return nil }
+                guard snapshot["claimId"] == .string(holder) || alert.claimedAt.map({ now - $0 >= lease }) == true else { return nil }
             case .sent, .cancelled, .failed: return nil
             }
             alert.status = .sending
             alert.claimedAt = now
-            transaction.set(Self.alertPath(alertId), Self.fields(alert))
+            var fields = Self.fields(alert)
+            fields["claimId"] = .string(holder)
+            transaction.set(Self.alertPath(alertId), fields)
             return alert
         } ?? nil
     }
@@ -381,14 +401,18 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
         _ = try? await firestore.update(Self.alertPath(alertId), updates)
     }
 
-    /// A server transaction on the alert: an open alert counts the failure and returns to `scheduled`.
+    /// A server transaction on the alert: an open alert counts the failure and returns to
+    /// `scheduled`. Once per claim (`retriedClaim`): the transaction run again after a commit whose
+    /// answer was lost (MODEL_RULES §22) finds this claim's failure counted and counts it no more.
     public func retryAlert(_ alertId: String, at retryAt: Timestamp?) async {
         let scheduled = SafeNSoundScheduledAlert.Status.scheduled.rawValue, sending = SafeNSoundScheduledAlert.Status.sending.rawValue
         _ = try? await firestore.runTransaction { transaction in
             let current = try await transaction.get(Self.alertPath(alertId))
             guard let status = current["status"]?.stringValue, status == scheduled || status == sending else { return }
+            if let claim = current["claimId"], current["retriedClaim"] == claim { return }
             var updates: FieldUpdates = [
                 "status": .set(.string(scheduled)), "claimedAt": .delete, "failedAttempts": .increment(1),
+                "retriedClaim": .set(current["claimId"] ?? .null),
             ]
             if let retryAt { updates["scheduledFor"] = .set(.timestamp(retryAt)) }
             transaction.update(Self.alertPath(alertId), updates)
@@ -398,7 +422,7 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
     /// Cancels every still-`scheduled` alert of the user; returns how many.
     public func cancelPendingAlerts(userId: String) async -> Int {
         let scheduled = SafeNSoundScheduledAlert.Status.scheduled.rawValue
-        let pending = firestore.query("scheduled_alerts", whereField: "userId", isEqualTo: .string(userId))
+        let pending = await firestore.fetch("scheduled_alerts", whereField: "userId", isEqualTo: .string(userId))
             .filter { $0["status"]?.stringValue == scheduled }
         var cancelled = 0
         for snapshot in pending {
@@ -428,18 +452,20 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
 
     /// `where dailyReminderEnabled == true` on the field's index, ordered by id.
     public func usersWithDailyReminder() async -> [SafeNSoundUser] {
-        firestore.query("users", whereField: "dailyReminderEnabled", isEqualTo: .bool(true)).compactMap { Self.user($0.fields) }
+        await firestore.fetch("users", whereField: "dailyReminderEnabled", isEqualTo: .bool(true)).compactMap { Self.user($0.fields) }
     }
 
     /// A server transaction on `users/{uid}` (see `SafeNSoundStore.claimReminder`).
     public func claimReminder(userId: String, day: SafeNSoundLocalDate, at now: Timestamp, lease: Duration) async -> SafeNSoundUser? {
         let path = Self.userPath(userId)
+        // The claim names this call: a retry after a commit whose answer was lost finds it its own.
+        let holder = firestore.newDocumentId()
         let claimed = try? await firestore.runTransaction { transaction -> SafeNSoundUser? in
             let snapshot = try await transaction.get(path)
             guard var user = Self.user(snapshot.fields), user.dailyReminderEnabled, (user.lastReminderDay ?? "") < day.description else { return nil }
-            if let claimedAt = user.reminderClaimedAt, claimedAt + lease > now { return nil }
+            if let claimedAt = user.reminderClaimedAt, claimedAt + lease > now, snapshot["reminderClaimId"] != .string(holder) { return nil }
             user.reminderClaimedAt = now
-            transaction.update(path, ["reminderClaimedAt": .set(.timestamp(now))])
+            transaction.update(path, ["reminderClaimedAt": .set(.timestamp(now)), "reminderClaimId": .set(.string(holder))])
             return user
         }
         return claimed ?? nil
@@ -454,7 +480,7 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
             let done: Void? = try? await firestore.runTransaction { transaction in
                 let snapshot = try await transaction.get(path)
                 guard snapshot.exists else { return }
-                var updates: FieldUpdates = ["reminderClaimedAt": .delete]
+                var updates: FieldUpdates = ["reminderClaimedAt": .delete, "reminderClaimId": .delete]
                 if let day, (snapshot["lastReminderDay"]?.stringValue ?? "") < day.description { updates["lastReminderDay"] = .set(.string(day.description)) }
                 if let sentAt { updates["lastReminderSentAt"] = .set(.timestamp(sentAt)) }
                 transaction.update(path, updates)

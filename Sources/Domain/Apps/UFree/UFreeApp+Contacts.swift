@@ -9,7 +9,9 @@ import SimulatedFirebase
 /// `phone_index/{blindIndex}` → {uid}, the blind index keyed with a server-only secret;
 /// `discoverContacts` normalises each address-book entry in the caller's region, counts it against
 /// a daily quota per caller (`lookup_quota/{uid}`, in a transaction, so concurrent calls cannot
-/// both spend the last lookups) and answers only the entries within the quota. Neither collection
+/// both spend the last lookups; each charge keyed by the invocation, so a charge whose commit
+/// landed while its answer was lost is not taken twice when the transaction runs again) and
+/// answers only the entries within the quota. Neither collection
 /// is readable by clients, and nothing about the number is on the world-readable `users` document.
 extension UFreeApp {
     static func phoneIndex(_ blindIndex: String) -> DocumentPath { DocumentPath("phone_index", blindIndex) }
@@ -68,12 +70,17 @@ extension UFreeApp {
             guard allowed > 0 else { throw UFreeError.lookupQuotaExceeded(userId: userId, perDay: lookupsPerDay) }
         } else if variant != .lookupWithoutQuota && !numbers.isEmpty {
             let day = Int64(request.time.unixNanoseconds / 86_400_000_000_000)
+            let charge = backend.firestore.newDocumentId()
             allowed = try await backend.firestore.runTransaction { tx -> Int in
                 let quota = try await tx.get(Self.lookupQuota(userId))
-                let used = quota["day"]?.intValue == day ? Int(quota["count"]?.intValue ?? 0) : 0
+                let today = quota["day"]?.intValue == day
+                var charges = today ? quota["charges"]?.mapValue ?? [:] : [:]
+                if let earlier = charges[charge]?.intValue { return Int(earlier) }  // this call's own, committed before
+                let used = today ? Int(quota["count"]?.intValue ?? 0) : 0
                 let granted = min(numbers.count, max(0, lookupsPerDay - used))
                 guard granted > 0 else { return 0 }
-                tx.set(Self.lookupQuota(userId), ["day": .int(day), "count": .int(Int64(used + granted))])
+                charges[charge] = .int(Int64(granted))
+                tx.set(Self.lookupQuota(userId), ["day": .int(day), "count": .int(Int64(used + granted)), "charges": .map(charges)])
                 return granted
             }
             guard allowed > 0 else { throw UFreeError.lookupQuotaExceeded(userId: userId, perDay: lookupsPerDay) }

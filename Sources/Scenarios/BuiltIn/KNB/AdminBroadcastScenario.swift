@@ -26,7 +26,8 @@ public struct AdminBroadcastScenario: FirebaseScenario {
     public let operations: [String] = ["announce", "reply", "likeReply"]
     /// The variants it should catch.
     public let variants = ScenarioSupport.variants([
-        KNBVariant.broadcastOneByOne, .broadcastSingleMulticast, .broadcastIgnoresPreference, .staleTokensKept,
+        KNBVariant.broadcastOneByOne, .broadcastSingleMulticast, .broadcastIgnoresPreference, .staleTokensKept, .broadcastLeasePlainWrite,
+        .broadcastOwnLeaseBusy, .broadcastProgressEveryChunk,
     ])
     /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [

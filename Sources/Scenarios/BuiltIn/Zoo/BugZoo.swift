@@ -43,6 +43,9 @@ public enum BugZoo {
     /// Function instances that crash very often: one invocation in twenty (a claim and its send are
     /// one call apart, so a crash between them needs many).
     static let frequentCrashes = World(faults: ["function-crash": 0.05])
+    /// A world in which one admin write or commit in five inside a function loses its answer, so
+    /// the fan-out's claim (one commit an announcement) loses some in 200 seeds.
+    static let adminAnswersLost = World(faults: ["admin-answer-lost": 0.2])
 
     /// Every bug with a scenario that can run it, in catalogue order.
     public static let bugs: [Bug] = [
@@ -181,6 +184,13 @@ public enum BugZoo {
             parameters: ["users": "600", "devicesPerUser": "2"]),
         Bug(variant: "broadcast-ignores-preference", app: "knb", scenario: "admin-broadcast", needs: "depth-1"),
         Bug(variant: "stale-tokens-kept", app: "knb", scenario: "admin-broadcast", needs: "depth-1"),
+        // Server transactions lock what they read (MODEL_RULES §23): optimistic locking passes it.
+        Bug(variant: "broadcast-lease-plain-write", app: "knb", scenario: "admin-broadcast", needs: "limit:transaction-locks"),
+        // One document's sustained write rate, for plain writes too (MODEL_RULES §25).
+        Bug(variant: "broadcast-progress-every-chunk", app: "knb", scenario: "admin-broadcast", needs: "limit:document-write-rate",
+            parameters: ["users": "1000"]),
+        // An admin write inside a function whose answer is lost (MODEL_RULES §22).
+        Bug(variant: "broadcast-own-lease-busy", app: "knb", scenario: "admin-broadcast", needs: "fault:admin-answer-lost", world: adminAnswersLost),
         // Bugs of a world: each needs a parameter away from its default, so the default world never
         // shows it and a world swarm does (`needs: world:<what>`; docs/zoo.md, "World bugs").
         Bug(variant: "total-pledged-from-honor", app: "knb", scenario: "auction-race", needs: "world:honors>=2"),

@@ -43,9 +43,11 @@ public struct FaultObservation: Sendable, Hashable, Codable {
         return Double(observed) < expected - Self.suppressionSigmas * variance.squareRoot() - 1
     }
 
-    /// `trigger-duplicate 3/2.9 expected (612 chances)`.
+    /// `trigger-duplicate 3/2.9 expected (612 chances)`; a kind that is no draw (a limit or
+    /// contention, with no chances): `lock-wait 12 (counted, no expectation)`.
     public var summary: String {
-        "\(kind.rawValue) \(observed)/\(String(format: "%.1f", expected)) expected (\(opportunities) chances)"
+        guard opportunities > 0 else { return "\(kind.rawValue) \(observed) (counted, no expectation)" }
+        return "\(kind.rawValue) \(observed)/\(String(format: "%.1f", expected)) expected (\(opportunities) chances)"
     }
 
     /// Adds another run's observation of the same kind.
