@@ -37,6 +37,7 @@ import Testing
         ("broadcast-one-by-one", ["users": 1_500], "announcement-within-two-minutes"),
         ("broadcast-ignores-preference", [:], "no-announcement-when-opted-out"),
         ("stale-tokens-kept", [:], "dead-tokens-removed"),
+        ("broadcast-lease-plain-write", [:], "announcement-in-every-inbox"),
     ])
     func variantsAreCaught(variant: String, parameters: [String: Int], check: String) throws {
         let caught = try caughtSeeds("admin-broadcast", variant: variant, parameters: parameters, strategy: .random, seeds: 1...6)
@@ -56,5 +57,25 @@ import Testing
         let small = try ScenarioRunner.run(RunRequest(
             scenario: "admin-broadcast", seed: 1, strategy: .random, parameters: ["users": 200], variant: "broadcast-one-by-one")).report
         #expect(small.passed, "\(small.failure?.message ?? "")")
+    }
+
+    /// A world that loses one admin answer in five inside functions (MODEL_RULES §22): the careful
+    /// claim knows its own lease when the SDK runs the transaction again, and passes; the claim that
+    /// takes any live lease for another delivery's (`broadcast-own-lease-busy`) drops announcements.
+    @Test func aClaimWhoseAnswerWasLostIsTakenAgainNotDropped() throws {
+        var caught: [UInt64] = []
+        for seed in UInt64(1)...6 {
+            var careful = RunRequest(scenario: "admin-broadcast", seed: seed, strategy: .random)
+            careful.world = World(faults: ["admin-answer-lost": 0.2])
+            let (passing, _) = try ScenarioRunner.run(careful)
+            #expect(passing.passed, "seed \(seed): \(passing.failure?.message ?? "")")
+            var old = careful
+            old.variant = "broadcast-own-lease-busy"
+            let (report, _) = try ScenarioRunner.run(old)
+            guard !report.passed else { continue }
+            caught.append(seed)
+            #expect(report.violation?.check == "announcement-in-every-inbox", "\(report.failure?.message ?? "")")
+        }
+        #expect(caught.count >= 2, "caught on \(caught)")
     }
 }

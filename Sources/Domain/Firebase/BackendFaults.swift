@@ -127,6 +127,9 @@ public struct BackendFaults: Sendable, Hashable {
     public var deviceClockJumpProbability = 0.1
     /// When the jump happens: uniformly within this much time after the device appears.
     public var deviceClockJumpWithin: Duration = .seconds(3600)
+    /// *Estimate*: every device's clock drifts by up to this many parts per million either way
+    /// (a phone's quartz between network time syncs; 50 ppm is 4.3 s a day).
+    public var deviceClockDriftMaxPartsPerMillion = 50.0
 
     // MARK: Timing (*estimate*)
     /// *Estimate*: backend events (network deliveries, trigger invocations, wake-ups) closer
@@ -234,6 +237,7 @@ public struct BackendFaults: Sendable, Hashable {
         faults.deviceClockSyncedSpread = .zero
         faults.deviceClockOffProbability = 0
         faults.deviceClockJumpProbability = 0
+        faults.deviceClockDriftMaxPartsPerMillion = 0
         return faults
     }
 }

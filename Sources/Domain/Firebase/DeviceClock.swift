@@ -1,7 +1,8 @@
 /// What one simulated device's clock reads (MODEL_RULES §24; docs/domain.md, "Device clocks").
 ///
-/// `now` is the device's `Date()`: the server's time plus the device's offset, which may jump
-/// once (a network time sync). `uptimeNanoseconds` is its monotonic clock
+/// `now` is the device's `Date()`: the server's time plus the device's offset, which drifts (its
+/// quartz runs a few parts per million fast or slow) and may jump once (a network time sync, after
+/// which it drifts from the synced offset). `uptimeNanoseconds` is its monotonic clock
 /// (`ProcessInfo.systemUptime`), which no offset or jump touches. The server's time is not the
 /// device's to read: a design that needs it learns it (`ClientNetwork.serverTimeEstimate`) or
 /// lets the server stamp the write (`FieldUpdate.serverTimestamp`).
@@ -11,12 +12,21 @@ public struct DeviceClock: Sendable {
     public let initialOffsetNanoseconds: Int64
     /// Server-clock elapsed nanoseconds at which the clock jumps, and the offset after it (nil: never).
     public let jump: (atElapsedNanoseconds: Int64, offsetNanoseconds: Int64)?
+    /// How fast the clock runs against the server's, in parts per million (negative: slow).
+    public let driftPartsPerMillion: Double
+    /// Server-clock elapsed nanoseconds at which the device appeared (its drift counts from there).
+    private let appearedAtElapsedNanoseconds: Int64
 
-    /// A clock `offset` nanoseconds off `clock`, jumping as `jump` says.
-    init(clock: DomainClock, offsetNanoseconds: Int64, jump: (atElapsedNanoseconds: Int64, offsetNanoseconds: Int64)?) {
+    /// A clock `offset` nanoseconds off `clock`, jumping as `jump` says and drifting `drift` ppm.
+    init(
+        clock: DomainClock, offsetNanoseconds: Int64, jump: (atElapsedNanoseconds: Int64, offsetNanoseconds: Int64)?,
+        driftPartsPerMillion: Double = 0
+    ) {
         self.clock = clock
         self.initialOffsetNanoseconds = offsetNanoseconds
         self.jump = jump
+        self.driftPartsPerMillion = driftPartsPerMillion
+        self.appearedAtElapsedNanoseconds = clock.elapsedNanoseconds
     }
 
     /// The device's clock drawn for one device from `random` (its own stream), counted in `ledger`.
@@ -32,6 +42,7 @@ public struct DeviceClock: Sendable {
         let jumps = random.chance(jumpProbability)
         let jumpAt = random.duration(upTo: faults.deviceClockJumpWithin).nanoseconds
         let afterJump = Self.synced(faults.deviceClockSyncedSpread, random)
+        let drift = (2 * random.unitInterval() - 1) * faults.deviceClockDriftMaxPartsPerMillion
         var offset = synced
         if isOff {
             let lower = Double(faults.deviceClockSyncedSpread.nanoseconds) * 2
@@ -43,7 +54,7 @@ public struct DeviceClock: Sendable {
         if isOff { ledger.observe(.deviceClockOff, subject: "offset \(offset / 1_000_000) ms") }
         if jumps { ledger.observe(.deviceClockJump, subject: "at \(jumpAt / 1_000_000_000) s to \(afterJump / 1_000_000) ms") }
         let now = clock.elapsedNanoseconds
-        self.init(clock: clock, offsetNanoseconds: offset, jump: jumps ? (now + jumpAt, afterJump) : nil)
+        self.init(clock: clock, offsetNanoseconds: offset, jump: jumps ? (now + jumpAt, afterJump) : nil, driftPartsPerMillion: drift)
     }
 
     /// Uniform in ±`spread`.
@@ -52,10 +63,13 @@ public struct DeviceClock: Sendable {
         return random.duration(upTo: .nanoseconds(2 * width)).nanoseconds - width
     }
 
-    /// The offset from the server's time now, in nanoseconds.
+    /// The offset from the server's time now, in nanoseconds: the last set offset plus the drift
+    /// since it was set.
     public var offsetNanoseconds: Int64 {
-        guard let jump, clock.elapsedNanoseconds >= jump.atElapsedNanoseconds else { return initialOffsetNanoseconds }
-        return jump.offsetNanoseconds
+        let elapsed = clock.elapsedNanoseconds
+        let (base, since) = jump.flatMap { elapsed >= $0.atElapsedNanoseconds ? ($0.offsetNanoseconds, $0.atElapsedNanoseconds) : nil }
+            ?? (initialOffsetNanoseconds, appearedAtElapsedNanoseconds)
+        return base + Int64((Double(elapsed - since) * driftPartsPerMillion / 1e6).rounded())
     }
 
     /// The device's `Date()`: what it believes the time is.
