@@ -119,4 +119,28 @@ import Testing
         let tally = backend.faultLedger.tallies[.adminAnswerLost]
         #expect(tally?.opportunities == calls && tally?.observed == lost, "set-up writes are no chance")
     }
+
+    /// A query from a function (`fetch`) takes an admin round trip and answers what the index holds
+    /// when the answer leaves: a device's write that lands meanwhile is in it. `query` (checkers,
+    /// set-up, the client SDK) answers at once.
+    @Test func aFunctionsQueryTakesAnAdminRoundTrip() throws {
+        let outcome = try onSimulator(seed: 63) { env -> (took: Duration, fetched: Int, queriedAtOnce: Int) in
+            var faults = BackendFaults.none
+            faults.adminOperationLatency = LatencyModel(median: .milliseconds(50), tailProbability: 1, tailMax: .milliseconds(101))
+            let backend = Backend(env: env, faults: faults)
+            backend.setRules(.allowAll)
+            let device = backend.client(auth: AuthContext(uid: "u", email: "u@x"), label: "device")
+            try await device.setData(DocumentPath("docs", "a"), ["n": 1])
+            let start = env.clock.now
+            async let fetched = backend.firestore.fetch("docs")
+            try? await env.clock.sleep(for: .milliseconds(50))
+            try await device.setData(DocumentPath("docs", "b"), ["n": 2])
+            let queriedAtOnce = backend.firestore.query("docs").count
+            let answer = await fetched
+            return (env.clock.now - start, answer.count, queriedAtOnce)
+        }
+        #expect(outcome.took >= .milliseconds(100) && outcome.took <= .milliseconds(102), "\(outcome.took)")
+        #expect(outcome.fetched == 2, "the write 50 ms into the round trip is in the answer")
+        #expect(outcome.queriedAtOnce == 2)
+    }
 }
