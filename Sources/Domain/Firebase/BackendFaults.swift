@@ -109,6 +109,15 @@ public struct BackendFaults: Sendable, Hashable {
     /// *Estimate*: probability that an invocation's instance crashes or is evicted mid-run (out of
     /// memory, a host maintenance event): one in 5,000. The writes made before stay.
     public var functionCrashProbability = 0.0002
+    /// Documented (1st gen): a function deployed without `maxInstances` runs at most 3,000
+    /// instances, each one invocation at a time; invocations beyond its limit queue.
+    public var functionMaxInstances = 3_000
+    /// *Estimate*: a call to a callable finding every instance busy waits this long for one, then
+    /// answers RESOURCE_EXHAUSTED (HTTP 429).
+    public var callableQueuePatience: Duration = .seconds(30)
+    /// *Estimate*: probability that an invocation arriving at its function's limit starts at once
+    /// on an instance past it (documented: in a surge the platform may briefly exceed the limit).
+    public var instanceOvershootProbability = 0.05
 
     // MARK: Device clocks (MODEL_RULES §24; docs/domain.md, "Device clocks")
     /// *Estimate*: a device synced by network time is within ±this of the server.
@@ -230,6 +239,7 @@ public struct BackendFaults: Sendable, Hashable {
         faults.storageUploadFailureProbability = 0
         faults.coldStartProbability = 0
         faults.functionCrashProbability = 0
+        faults.instanceOvershootProbability = 0
         faults.fcmCallLatency = .zero
         faults.listenerDisconnectProbability = 0
         faults.adminCallFailureProbability = 0

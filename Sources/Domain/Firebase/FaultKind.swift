@@ -64,6 +64,12 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
     /// A write would have made a document larger than 1 MiB and failed INVALID_ARGUMENT (§25).
     /// A limit: counted when it happens.
     case documentTooLarge = "document-too-large"
+    /// An invocation found every instance its function may run busy and queued for one (§21).
+    /// A limit: counted when it happens.
+    case instanceQueueWait = "instance-queue-wait"
+    /// An invocation arriving at its function's instance limit started at once on an instance past
+    /// it, as the platform may briefly allow in a surge (§21).
+    case instanceOvershoot = "instance-overshoot"
 
     /// By name (the order reports list them in).
     public static func < (lhs: FaultKind, rhs: FaultKind) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -99,6 +105,8 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
         case .adminAnswerLost: 24
         case .writeRateDelay: 25
         case .documentTooLarge: 26
+        case .instanceQueueWait: 27
+        case .instanceOvershoot: 28
         }
     }
 }

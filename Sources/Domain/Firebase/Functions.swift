@@ -48,24 +48,47 @@ public final class Functions: Sendable {
     /// redelivered with backoff instead of lost, so only an idempotent handler should ask for it.
     /// `timeout` is the deploy-time `timeoutSeconds` (nil: `BackendFaults.functionTimeout`, 60 s;
     /// at most `maxTimeout`): an invocation running past it is terminated, its writes so far kept.
+    /// `maxInstances` is the deploy-time instance limit (nil: `BackendFaults.functionMaxInstances`,
+    /// 3,000; 1 to `maxInstanceLimit`): events beyond it queue for a free instance.
     public func onWrite(
         _ collection: String, kinds: Set<TriggerKind>, name: String, retry: Bool = false, timeout: Duration? = nil,
-        _ handler: @escaping TriggerHandler
+        maxInstances: Int? = nil, _ handler: @escaping TriggerHandler
     ) {
         Self.checkTimeout(timeout, name)
+        deploy(name, maxInstances: maxInstances)
         dispatcher.register(name: name, collection: collection, kinds: kinds, retry: retry, timeout: timeout, handler: handler)
     }
     /// Registers `name` to run on each document created in `collection`.
-    public func onCreate(_ collection: String, name: String, retry: Bool = false, timeout: Duration? = nil, _ handler: @escaping TriggerHandler) {
-        onWrite(collection, kinds: [.create], name: name, retry: retry, timeout: timeout, handler)
+    public func onCreate(
+        _ collection: String, name: String, retry: Bool = false, timeout: Duration? = nil, maxInstances: Int? = nil,
+        _ handler: @escaping TriggerHandler
+    ) {
+        onWrite(collection, kinds: [.create], name: name, retry: retry, timeout: timeout, maxInstances: maxInstances, handler)
     }
     /// Registers `name` to run on each document updated in `collection`.
-    public func onUpdate(_ collection: String, name: String, retry: Bool = false, timeout: Duration? = nil, _ handler: @escaping TriggerHandler) {
-        onWrite(collection, kinds: [.update], name: name, retry: retry, timeout: timeout, handler)
+    public func onUpdate(
+        _ collection: String, name: String, retry: Bool = false, timeout: Duration? = nil, maxInstances: Int? = nil,
+        _ handler: @escaping TriggerHandler
+    ) {
+        onWrite(collection, kinds: [.update], name: name, retry: retry, timeout: timeout, maxInstances: maxInstances, handler)
     }
     /// Registers `name` to run on each document deleted in `collection`.
-    public func onDelete(_ collection: String, name: String, retry: Bool = false, timeout: Duration? = nil, _ handler: @escaping TriggerHandler) {
-        onWrite(collection, kinds: [.delete], name: name, retry: retry, timeout: timeout, handler)
+    public func onDelete(
+        _ collection: String, name: String, retry: Bool = false, timeout: Duration? = nil, maxInstances: Int? = nil,
+        _ handler: @escaping TriggerHandler
+    ) {
+        onWrite(collection, kinds: [.delete], name: name, retry: retry, timeout: timeout, maxInstances: maxInstances, handler)
+    }
+
+    /// The largest deploy-time `maxInstances` (1st gen's default and quota, MODEL_RULES §21).
+    public static let maxInstanceLimit = 3_000
+
+    /// Records a deploy-time instance limit: 1 to `maxInstanceLimit` (the deploy fails otherwise).
+    private func deploy(_ name: String, maxInstances: Int?) {
+        if let maxInstances {
+            precondition((1...Self.maxInstanceLimit).contains(maxInstances), "\(name): maxInstances is 1 to 3,000, got \(maxInstances)")
+        }
+        invocations.limits.deploy(name, maxInstances: maxInstances)
     }
 
     /// A deploy-time timeout is 1 s to `maxTimeout` (Firebase refuses the deploy otherwise).
@@ -80,10 +103,15 @@ public final class Functions: Sendable {
     // MARK: Scheduled
 
     /// Registers a scheduled function (`every` ≥ 1 minute, MODEL_RULES §15); `Scheduler` drives it.
-    /// `timeout` as for triggers (nil: 60 s): a run past it is terminated, its writes so far kept.
-    public func schedule(_ name: String, every period: Duration, timeout: Duration? = nil, _ handler: @escaping ScheduledHandler) {
+    /// `timeout` as for triggers (nil: 60 s): a run past it is terminated, its writes so far kept;
+    /// `maxInstances` as for triggers (a run beyond it queues).
+    public func schedule(
+        _ name: String, every period: Duration, timeout: Duration? = nil, maxInstances: Int? = nil,
+        _ handler: @escaping ScheduledHandler
+    ) {
         precondition(period >= .seconds(60), "Cloud Scheduler's finest schedule is one minute")
         Self.checkTimeout(timeout, name)
+        deploy(name, maxInstances: maxInstances)
         state.withLock { state in
             precondition(!state.scheduled.contains { $0.name == name }, "scheduled function \(name) registered twice")
             state.scheduled.append(ScheduledJob(name: name, period: period, timeout: timeout, handler: handler))
@@ -123,8 +151,11 @@ public final class Functions: Sendable {
 
     /// Registers the HTTPS callable `name` (once per name); `timeout` as for triggers (nil: 60 s).
     /// A terminated call answers its caller INTERNAL (a crash) or DEADLINE_EXCEEDED (its timeout).
-    public func callable(_ name: String, timeout: Duration? = nil, _ handler: @escaping CallableHandler) {
+    /// `maxInstances` as for triggers; a call finding no instance free within
+    /// `BackendFaults.callableQueuePatience` answers RESOURCE_EXHAUSTED.
+    public func callable(_ name: String, timeout: Duration? = nil, maxInstances: Int? = nil, _ handler: @escaping CallableHandler) {
         Self.checkTimeout(timeout, name)
+        deploy(name, maxInstances: maxInstances)
         state.withLock { state in
             precondition(state.callables[name] == nil, "callable \(name) registered twice")
             state.callables[name] = Callable(timeout: timeout, handler: handler)
@@ -137,11 +168,13 @@ public final class Functions: Sendable {
         guard let callable = state.withLock({ $0.callables[name] }) else { throw BackendError.unknownFunction(name) }
         let pending = try await network?.send(.call(name))
         coverage.count(.callable, name)
-        await dispatcher.coldStarts.begin(name)
         var result = Value.null
         do {
-            try await invocations.run(name, timeout: callable.timeout) {
-                result = try await callable.handler(CallableRequest(auth: auth, data: data, time: env.clock.now))
+            try await invocations.admitted(name, patience: invocations.callableQueuePatience) {
+                await dispatcher.coldStarts.begin(name)
+                try await invocations.run(name, timeout: callable.timeout) {
+                    result = try await callable.handler(CallableRequest(auth: auth, data: data, time: env.clock.now))
+                }
             }
         } catch {
             coverage.countFailure(.callable, name)

@@ -7,12 +7,26 @@ final class Invocations: Sendable {
     private let faults: BackendFaults
     private let ledger: FaultLedger
     private let random: SharedRandom
+    /// Each function's maximum instances and the invocations queued for one.
+    let limits: InstanceLimits
 
-    init(env: DomainEnvironment, faults: BackendFaults, ledger: FaultLedger) {
+    init(env: DomainEnvironment, faults: BackendFaults, ledger: FaultLedger, tracker: TaskTracker) {
         self.env = env
         self.faults = faults
         self.ledger = ledger
         random = SharedRandom(env, stream: "functions.crash")
+        limits = InstanceLimits(env: env, faults: faults, ledger: ledger, tracker: tracker)
+    }
+
+    /// How long a callable waits for a free instance before RESOURCE_EXHAUSTED.
+    var callableQueuePatience: Duration { faults.callableQueuePatience }
+
+    /// Runs `body` (the instance's start and the invocation) once `function` has an instance free
+    /// (`InstanceLimits.admit`; a callable waits at most `patience`), and frees it after.
+    func admitted<T>(_ function: String, patience: Duration? = nil, _ body: () async throws -> T) async throws -> T {
+        try await limits.admit(function, patience: patience)
+        defer { limits.release(function) }
+        return try await body()
     }
 
     /// A new invocation of `function`, whose execution timeout is `timeout`.

@@ -67,12 +67,14 @@ public actor Scheduler: DomainActor {
         let invocations = functions.invocations
         tracker.spawn {
             try? await env.clock.sleep(for: delay)
-            await coldStarts.begin(job.name)
-            if isDuplicate && attempt == 1 { ledger.observe(.scheduleDuplicate, subject: "\(job.name) tick \(tick)") }
-            if attempt > 1 { ledger.observe(.scheduleOverlap, subject: "\(job.name) tick \(tick)") }
-            coverage.count(.scheduledJob, job.name)
             do {
-                try await invocations.run(job.name, target: Self.target(tick), timeout: job.timeout) { try await job.handler(run) }
+                try await invocations.admitted(job.name) {
+                    await coldStarts.begin(job.name)
+                    if isDuplicate && attempt == 1 { ledger.observe(.scheduleDuplicate, subject: "\(job.name) tick \(tick)") }
+                    if attempt > 1 { ledger.observe(.scheduleOverlap, subject: "\(job.name) tick \(tick)") }
+                    coverage.count(.scheduledJob, job.name)
+                    try await invocations.run(job.name, target: Self.target(tick), timeout: job.timeout) { try await job.handler(run) }
+                }
             } catch {
                 coverage.countFailure(.scheduledJob, job.name)
             }

@@ -70,7 +70,7 @@ final class TriggerDispatcher: Sendable {
         reorderRandom = SharedRandom(env, stream: "triggers.reorder")
         retryRandom = SharedRandom(env, stream: "triggers.retry")
         coldStarts = ColdStarts(env: env, faults: faults, ledger: ledger)
-        invocations = Invocations(env: env, faults: faults, ledger: ledger)
+        invocations = Invocations(env: env, faults: faults, ledger: ledger, tracker: tracker)
     }
 
     func register(name: String, collection pattern: String, kinds: Set<TriggerKind>, retry: Bool = false, timeout: Duration? = nil, handler: @escaping Handler) {
@@ -174,9 +174,11 @@ final class TriggerDispatcher: Sendable {
         while true {
             do {
                 coverage.count(.trigger, registration.name)
-                event.instance = await coldStarts.begin(registration.name)
-                let attempt = event
-                try await invocations.run(registration.name, target: "\(event.path)", timeout: registration.timeout) { try await registration.handler(attempt) }
+                try await invocations.admitted(registration.name) {
+                    event.instance = await coldStarts.begin(registration.name)
+                    let attempt = event
+                    try await invocations.run(registration.name, target: "\(event.path)", timeout: registration.timeout) { try await registration.handler(attempt) }
+                }
                 return
             } catch {
                 coverage.countFailure(.trigger, registration.name)

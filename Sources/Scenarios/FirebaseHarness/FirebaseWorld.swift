@@ -6,7 +6,7 @@ import SimulatedFirebase
 /// drawn world sets them. Defaults are `BackendFaults.default`'s; ceilings are several times them
 /// (docs/domain.md, "What a world swarm draws").
 public enum FirebaseWorld {
-    /// Every fault knob, in drawing order.
+    /// Every fault knob, in drawing order (those `drawnAfterOutages` after the outages).
     public static let faultKnobs: [FaultKnob] = [
         FaultKnob("network-failure", default: 0.01, ceiling: 0.2),
         FaultKnob("network-timeout", default: 0.002, ceiling: 0.05),
@@ -27,6 +27,7 @@ public enum FirebaseWorld {
         FaultKnob("listener-disconnect", default: 0.02, ceiling: 0.3),
         FaultKnob("function-crash", default: 0.0002, ceiling: 0.02),
         FaultKnob("admin-answer-lost", default: 0.0005, ceiling: 0.02),
+        FaultKnob("instance-overshoot", default: 0.05, ceiling: 0.5, drawnAfterOutages: true),
     ]
 
     /// Every outage kind (`Outage.Service`).
@@ -73,6 +74,7 @@ public enum FirebaseWorld {
         case "listener-disconnect": faults.listenerDisconnectProbability = rate
         case "function-crash": faults.functionCrashProbability = rate
         case "admin-answer-lost": faults.adminAnswerLostProbability = rate
+        case "instance-overshoot": faults.instanceOvershootProbability = rate
         default: preconditionFailure("knob \(name) is not one of FirebaseWorld.faultKnobs (World.problem refuses it first)")
         }
     }

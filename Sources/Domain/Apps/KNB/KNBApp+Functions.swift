@@ -29,7 +29,9 @@ extension KNBApp {
         }
         // Retried on failure: a booking email refused by SendGrid (429, nothing sent) releases its
         // claim and throws, so a redelivery sends it instead of the booking going unannounced.
-        functions.onCreate("kiddush_sponsorships", name: "onKiddushSponsorshipCreate", retry: true) { [self] event in
+        functions.onCreate(
+            "kiddush_sponsorships", name: "onKiddushSponsorshipCreate", retry: true, maxInstances: has(.kiddushOneInstance) ? 1 : nil
+        ) { [self] event in
             try await onKiddushCreate(event)
         }
         functions.onDelete("kiddush_sponsorships", name: "onKiddushSponsorshipDelete", retry: retried) { [self] event in
@@ -217,6 +219,8 @@ extension KNBApp {
             guard current.exists, current["bookingEmailSentAt"] == nil else { return }
             try await sendBookingEmail(message)
             _ = try? await firestore.update(event.path, ["bookingEmailSentAt": .serverTimestamp])
+        } else if has(.kiddushOneInstance) {
+            try await sendBookingEmailSerialized(event, booking, message)
         } else {
             // Each delivery's own claim id: duplicates share the event id, and a claim whose commit
             // answer was lost is retried and must know the claim it finds for its own.
@@ -260,6 +264,24 @@ extension KNBApp {
             let current = try await tx.get(event.path)
             guard let fields = current.fields, Self.sameBooking(fields, booking) else { return }
             tx.set(DocumentPath("kiddushCalendar", date), entry)
+        }
+    }
+
+    /// The `kiddush-one-instance` design: check, send, mark, trusting `maxInstances: 1` to run one
+    /// event at a time. As careful as the claim otherwise: a 429 throws for a redelivery, a time-out
+    /// may have sent and is not retried, and the mark is written on this booking only.
+    private func sendBookingEmailSerialized(_ event: TriggerEvent, _ booking: Fields, _ message: EmailMessage) async throws {
+        let current = await firestore.get(event.path)
+        guard let fields = current.fields, Self.sameBooking(fields, booking), current["bookingEmailSentAt"] == nil else { return }
+        do {
+            try await sendBookingEmail(message)
+        } catch .resourceExhausted(let reason) {
+            throw BackendError.resourceExhausted(reason)
+        } catch {}
+        _ = try? await firestore.runTransaction { tx in
+            let current = try await tx.get(event.path)
+            guard let fields = current.fields, Self.sameBooking(fields, booking) else { return }
+            tx.update(event.path, ["bookingEmailSentAt": .serverTimestamp])
         }
     }
 

@@ -131,6 +131,11 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
     /// writes a second on one document: past the sustained write rate a record is refused
     /// (ABORTED), the fan-out throws after that chunk's pushes, and the redelivery rings it again.
     case broadcastProgressEveryChunk = "broadcast-progress-every-chunk"
+    /// The booking email serialized by deploying its trigger with `maxInstances: 1` instead of a
+    /// claim: check `bookingEmailSentAt`, send, mark. One instance runs one event at a time, so a
+    /// duplicate waits and finds the mark, until a surge briefly runs a second instance past the
+    /// limit (the platform allows it) and both send.
+    case kiddushOneInstance = "kiddush-one-instance"
     /// One-line description of what the variant gets wrong.
     public var summary: String {
         switch self {
@@ -169,6 +174,7 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
         case .broadcastIgnoresPreference: return "ADMIN_POST to every user, ignoring notificationPrefs.adminPosts"
         case .staleTokensKept: return "tokens FCM reports UNREGISTERED are never deleted"
         case .broadcastProgressEveryChunk: return "ADMIN_POST progress written after every chunk: past ~1 write/s a write is refused and the chunk rings again"
+        case .kiddushOneInstance: return "booking email serialized by maxInstances: 1 (check, send, mark): a second instance past the limit sends it twice"
         case .broadcastOwnLeaseBusy: return "ADMIN_POST claim mistakes its own lease for another's: a claim whose answer was lost drops the announcement"
         case .broadcastLeasePlainWrite: return "ADMIN_POST lease written with a plain set inside its transaction: it waits for its own lock, so nothing is sent"
         }

@@ -27,7 +27,7 @@ public struct KiddushBookingScenario: FirebaseScenario {
     /// The operations whose latency it records.
     public let operations: [String] = ["bookKiddush", "cancelKiddush"]
     /// The variants it should catch.
-    public let variants = ScenarioSupport.variants([KNBVariant.kiddushRandomId, .kiddushSetDataOverwrite, .kiddushCheckSendSet, .kiddushDeleteClearsDate, .bookingClaimNeverExpires])
+    public let variants = ScenarioSupport.variants([KNBVariant.kiddushRandomId, .kiddushSetDataOverwrite, .kiddushCheckSendSet, .kiddushDeleteClearsDate, .bookingClaimNeverExpires, .kiddushOneInstance])
     /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
         Check.oneBookingPerDate,

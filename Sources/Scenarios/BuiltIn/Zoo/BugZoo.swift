@@ -46,6 +46,9 @@ public enum BugZoo {
     /// A world in which one admin write or commit in five inside a function loses its answer, so
     /// the fan-out's claim (one commit an announcement) loses some in 200 seeds.
     static let adminAnswersLost = World(faults: ["admin-answer-lost": 0.2])
+    /// A world of duplicate trigger events (one in five) where an invocation arriving at its
+    /// function's instance limit starts past it half the time.
+    static let instanceOvershoots = World(faults: ["trigger-duplicate": 0.2, "instance-overshoot": 0.5])
 
     /// Every bug with a scenario that can run it, in catalogue order.
     public static let bugs: [Bug] = [
@@ -191,6 +194,9 @@ public enum BugZoo {
             parameters: ["users": "1000"]),
         // An admin write inside a function whose answer is lost (MODEL_RULES §22).
         Bug(variant: "broadcast-own-lease-busy", app: "knb", scenario: "admin-broadcast", needs: "fault:admin-answer-lost", world: adminAnswersLost),
+        // A function's maximum instances, exceeded for a while in a surge (MODEL_RULES §21).
+        Bug(variant: "kiddush-one-instance", app: "knb", scenario: "kiddush-booking", needs: "fault:instance-overshoot+duplicate-triggers",
+            world: instanceOvershoots),
         // Bugs of a world: each needs a parameter away from its default, so the default world never
         // shows it and a world swarm does (`needs: world:<what>`; docs/zoo.md, "World bugs").
         Bug(variant: "total-pledged-from-honor", app: "knb", scenario: "auction-race", needs: "world:honors>=2"),

@@ -27,8 +27,10 @@ public enum WorldDraw {
         var random = RandomStreams(seed: seed).stream(named: streamName)
         guard var world = drawParameters(scenario, pinned: pinned, random: &random) else { return nil }
         if drawsFaults {
-            world.faults = drawFaults(scenario.worldKnobs.faults, random: &random)
+            let knobs = scenario.worldKnobs.faults
+            world.faults = drawFaults(knobs.filter { !$0.drawnAfterOutages }, random: &random)
             world.outages = drawOutages(scenario.worldKnobs.outages, random: &random)
+            world.faults.merge(drawFaults(knobs.filter(\.drawnAfterOutages), random: &random)) { early, _ in early }
         }
         return world
     }

@@ -25,12 +25,17 @@ public struct FaultKnob: Sendable, Hashable {
     public let defaultRate: Double
     /// The largest rate drawn.
     public let ceiling: Double
+    /// Drawn after the outages: a knob added to a backend that worlds were already drawn for
+    /// leaves every earlier knob's and outage's draw of each seed as it was.
+    public let drawnAfterOutages: Bool
 
-    /// A knob called `name`, at `defaultRate` by default, drawn up to `ceiling`.
-    public init(_ name: String, default defaultRate: Double, ceiling: Double) {
+    /// A knob called `name`, at `defaultRate` by default, drawn up to `ceiling` (after the outages
+    /// when `drawnAfterOutages`).
+    public init(_ name: String, default defaultRate: Double, ceiling: Double, drawnAfterOutages: Bool = false) {
         precondition(defaultRate >= 0 && defaultRate <= ceiling && ceiling <= 1, "a fault rate is a probability at most its ceiling")
         self.name = name
         self.defaultRate = defaultRate
         self.ceiling = ceiling
+        self.drawnAfterOutages = drawnAfterOutages
     }
 }
