@@ -42,7 +42,7 @@ public final class EmailService: Sendable {
             outbox.append(OutboxRecord(
                 channel: .email, recipient: recipient, type: message.type,
                 payload: ["subject": message.subject, "from": message.from, "body": message.body],
-                sentAt: now, deliveredAt: now, token: nil))
+                sentAt: now, deliveredAt: now, token: nil, collapseKey: nil))
         }
         if timesOut {
             ledger.observe(.emailTimeout, subject: "\(message.type) \(message.subject)")

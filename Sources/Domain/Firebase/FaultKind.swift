@@ -70,6 +70,9 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
     /// An invocation arriving at its function's instance limit started at once on an instance past
     /// it, as the platform may briefly allow in a surge (§21).
     case instanceOvershoot = "instance-overshoot"
+    /// A push still waiting for its device was replaced by a newer one with the same collapse key
+    /// (FCM keeps the newest). Counted when it happens.
+    case fcmCollapse = "fcm-collapse"
 
     /// By name (the order reports list them in).
     public static func < (lhs: FaultKind, rhs: FaultKind) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -107,6 +110,7 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
         case .documentTooLarge: 26
         case .instanceQueueWait: 27
         case .instanceOvershoot: 28
+        case .fcmCollapse: 29
         }
     }
 }

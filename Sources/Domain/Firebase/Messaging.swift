@@ -67,17 +67,23 @@ public final class Messaging: Sendable {
                 outcomes.append(.transientFailure)
             } else {
                 outcomes.append(.success)
-                let deliveredAt = now + random.sample(faults.fcmDelivery)  // drawn whatever the outbox keeps
+                var deliveredAt = now + random.sample(faults.fcmDelivery)  // drawn whatever the outbox keeps
                 guard outbox.keepsRecords else {
                     outbox.count(.push)
                     continue
+                }
+                if let key = message.collapseKey, let replaced = outbox.collapse(
+                    token: token, key: key, pendingAt: now, horizon: now - faults.fcmDelivery.tailMax) {
+                    // The device is away until the replaced push would have reached it.
+                    ledger.observe(.fcmCollapse, subject: "\(replaced.type) to \(replaced.recipient)")
+                    deliveredAt = max(deliveredAt, replaced.deliveredAt)
                 }
                 var payload = message.data
                 payload["title"] = message.title
                 payload["body"] = message.body
                 outbox.append(OutboxRecord(
                     channel: .push, recipient: message.recipient, type: message.type, payload: payload,
-                    sentAt: now, deliveredAt: deliveredAt, token: token))
+                    sentAt: now, deliveredAt: deliveredAt, token: token, collapseKey: message.collapseKey))
             }
         }
         assert(outcomes.count == messages.count, "one outcome per message")

@@ -46,6 +46,22 @@ public final class Outbox: Sendable {
         }
     }
 
+    /// Removes and returns the last push to `token` with collapse key `key` still waiting for its
+    /// device at `now` (FCM keeps only the newest; docs/domain.md, "FCM"). Pushes sent before
+    /// `horizon` are surely delivered, so the search stops there.
+    func collapse(token: String, key: String, pendingAt now: Timestamp, horizon: Timestamp) -> OutboxRecord? {
+        state.withLock { state in
+            for index in state.records.indices.reversed() {
+                let record = state.records[index]
+                if record.sentAt < horizon { return nil }
+                guard record.token == token, record.collapseKey == key else { continue }
+                guard record.deliveredAt > now else { return nil }
+                return state.records.remove(at: index)
+            }
+            return nil
+        }
+    }
+
     /// Counts a message whose record is not kept (`Retention.counts`).
     func count(_ channel: OutboxRecord.Channel) {
         state.withLock { $0.count(channel) }

@@ -16,6 +16,8 @@ public struct OutboxRecord: Sendable, Hashable, CustomStringConvertible {
     public let deliveredAt: Timestamp
     /// The FCM token, for pushes.
     public let token: String?
+    /// The push's collapse key, if it had one.
+    public let collapseKey: String?
 
     /// One line: send time, channel, type, recipient, token and payload.
     public var description: String {

@@ -10,14 +10,18 @@ public struct PushMessage: Sendable, Hashable {
     public let body: String
     /// The data payload (ids the app opens).
     public let data: [String: String]
+    /// FCM's collapse key (`android.collapseKey`, `apns-collapse-id`): a message still waiting for
+    /// its device is replaced by a newer one with the same key (nil: never collapsed).
+    public let collapseKey: String?
 
     /// A push with every field given.
-    public init(recipient: String, type: String, title: String, body: String, data: [String: String] = [:]) {
+    public init(recipient: String, type: String, title: String, body: String, data: [String: String] = [:], collapseKey: String? = nil) {
         self.recipient = recipient
         self.type = type
         self.title = title
         self.body = body
         self.data = data
+        self.collapseKey = collapseKey
     }
 }
 

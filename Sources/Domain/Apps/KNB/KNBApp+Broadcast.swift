@@ -125,7 +125,7 @@ extension KNBApp {
             try await group.waitForAll()
         }
         let messages = users.flatMap { user in
-            Self.tokens(of: user).map { (token: $0, message: Self.announcementPush(to: user.id, postId: postId, content: content)) }
+            Self.tokens(of: user).map { (token: $0, message: announcementPush(to: user.id, postId: postId, content: content)) }
         }
         var dead: [(user: String, token: String)] = []
         var start = 0
@@ -154,7 +154,7 @@ extension KNBApp {
         let owned = users.flatMap { user in Self.tokens(of: user).map { (user: user.id, token: $0) } }
         guard !owned.isEmpty,
               let outcomes = try? await backend.messaging.sendEachForMulticast(
-                  tokens: owned.map(\.token), message: Self.announcementPush(to: "", postId: postId, content: content)) else { return }
+                  tokens: owned.map(\.token), message: announcementPush(to: "", postId: postId, content: content)) else { return }
         for (sent, outcome) in zip(owned, outcomes) where outcome == .unregistered {
             _ = try? await firestore.update(Self.userPath(sent.user), ["fcmTokens.\(sent.token)": .delete])
         }
@@ -193,8 +193,10 @@ extension KNBApp {
         ]
     }
 
-    /// The push of an announcement to `user`'s devices.
-    static func announcementPush(to user: String, postId: String, content: String) -> PushMessage {
-        PushMessage(recipient: user, type: "ADMIN_POST", title: "New announcement", body: content, data: ["postId": postId])
+    /// The push of an announcement to `user`'s devices (`broadcast-collapse-per-type`: collapsed
+    /// by its type, so a newer announcement replaces one still waiting for an away device).
+    func announcementPush(to user: String, postId: String, content: String) -> PushMessage {
+        PushMessage(recipient: user, type: "ADMIN_POST", title: "New announcement", body: content, data: ["postId": postId],
+                    collapseKey: has(.broadcastCollapsePerType) ? "ADMIN_POST" : nil)
     }
 }

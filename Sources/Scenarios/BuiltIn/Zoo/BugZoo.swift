@@ -194,6 +194,8 @@ public enum BugZoo {
             parameters: ["users": "1000"]),
         // An admin write inside a function whose answer is lost (MODEL_RULES §22).
         Bug(variant: "broadcast-own-lease-busy", app: "knb", scenario: "admin-broadcast", needs: "fault:admin-answer-lost", world: adminAnswersLost),
+        // FCM keeps only the newest push of a collapse key for a device that is away (§16).
+        Bug(variant: "broadcast-collapse-per-type", app: "knb", scenario: "admin-broadcast", needs: "fault:fcm-collapse"),
         // A function's maximum instances, exceeded for a while in a surge (MODEL_RULES §21).
         Bug(variant: "kiddush-one-instance", app: "knb", scenario: "kiddush-booking", needs: "fault:instance-overshoot+duplicate-triggers",
             world: instanceOvershoots),
