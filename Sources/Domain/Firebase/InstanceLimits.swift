@@ -18,6 +18,9 @@ final class InstanceLimits: Sendable {
         var running: [String: Int] = [:]
         var queues: [String: [Waiter]] = [:]
         var nextWaiter = 0
+
+        /// The instances `function` may run at once (`fallback`: the platform's default).
+        func limit(_ function: String, fallback: Int) -> Int { limits[function] ?? fallback }
     }
     private let state = Mutex(State())
     private let env: DomainEnvironment
@@ -40,22 +43,18 @@ final class InstanceLimits: Sendable {
         state.withLock { $0.limits[function] = maxInstances }
     }
 
-    /// The instances `function` may run at once.
-    func limit(_ function: String) -> Int { state.withLock { $0.limits[function] } ?? faults.functionMaxInstances }
-
-    /// Invocations of `function` in flight (tests).
-    package func running(_ function: String) -> Int { state.withLock { $0.running[function] ?? 0 } }
-
     /// Admits one invocation of `function`: at once below its limit; else it queues until an
     /// instance frees (nil `patience`), or throws RESOURCE_EXHAUSTED after `patience` if none has.
     func admit(_ function: String, patience: Duration?) async throws(BackendError) {
-        let limit = limit(function)
-        let admitted = state.withLock { state -> Bool in
-            guard state.running[function, default: 0] < limit else { return false }
+        let fallback = faults.functionMaxInstances
+        // nil: admitted; else the limit it found reached.
+        let limit = state.withLock { state -> Int? in
+            let limit = state.limit(function, fallback: fallback)
+            guard state.running[function, default: 0] < limit else { return limit }
             state.running[function, default: 0] += 1
-            return true
+            return nil
         }
-        if admitted { return }
+        guard let limit else { return }
         let overshoot = faults.instanceOvershootProbability
         if overshoot > 0 {
             ledger.opportunity(.instanceOvershoot, probability: overshoot)
@@ -84,8 +83,7 @@ final class InstanceLimits: Sendable {
         let next = state.withLock { state -> Waiter? in
             let running = state.running[function, default: 0]
             precondition(running > 0, "\(function): an invocation ended that never started")
-            let limit = state.limits[function] ?? faults.functionMaxInstances
-            guard running <= limit, var queue = state.queues[function], !queue.isEmpty else {
+            guard running <= state.limit(function, fallback: faults.functionMaxInstances), var queue = state.queues[function], !queue.isEmpty else {
                 state.running[function] = running - 1
                 return nil
             }

@@ -37,6 +37,8 @@ public struct Outage: Sendable, Hashable {
     public var severity: Double
     /// Whether an outage is in progress when the run starts.
     public var startsDown: Bool
+    /// A slow-network outage's factor on client latency: `1 + 9 × severity`.
+    public var latencyScale: Double { 1 + 9 * severity }
 
     /// An outage process of `service`; traps on rates outside their ranges (a caller's bug: the
     /// harness validates what it draws and reads).

@@ -97,6 +97,6 @@ public final class Outages: Sendable {
     /// The slow-down factor of client latency at `elapsed` (1 outside a slow-network outage).
     func latencyScale(atElapsed elapsed: @autoclosure () -> Int64) -> Double {
         guard let schedule = schedules[.slowNetwork], schedule.isDown(atElapsed: elapsed()) else { return 1 }
-        return 1 + 9 * schedule.outage.severity
+        return schedule.outage.latencyScale
     }
 }

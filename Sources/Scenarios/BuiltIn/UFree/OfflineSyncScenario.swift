@@ -37,7 +37,7 @@ public struct OfflineSyncScenario: FirebaseScenario {
     /// lags by that answer's return leg (tail: 3 s; docs/scenarios.md, "offline-sync"): 5 s, or the
     /// tail slowed by the world's slow-network outages (1 + 9 × severity) and 2 s more.
     static func concurrentEditsNanoseconds(_ faults: BackendFaults) -> Int64 {
-        let slowest = faults.outages.filter { $0.service == .slowNetwork }.map { 1 + 9 * $0.severity }.max() ?? 1
+        let slowest = faults.outages.filter { $0.service == .slowNetwork }.map(\.latencyScale).max() ?? 1
         let slowedTail = Int64(Double(faults.networkLatency.tailMax.nanoseconds) * slowest)
         return max(5_000_000_000, slowedTail + 2_000_000_000)
     }
