@@ -7,18 +7,21 @@ import Testing
 
 /// nudge-storm's notification inboxes (a real-time listener per device): the careful badge
 /// matches the server on a fixed seed range, the event-counter badge is caught, a read on the
-/// other device is seen.
+/// other device is seen, a sync line that takes the listener's echo of a pending write for the
+/// server's answer is caught.
 @Suite struct NudgeStormInboxTests {
     init() { BuiltInScenarios.register() }
 
     @Test func carefulInboxesMatchTheServerOnSeedsOneToTwenty() throws {
-        var reached = false
+        var reached = false, syncing = false
         for seed in UInt64(1)...20 {
             let (report, _) = try ScenarioRunner.run(RunRequest(scenario: "nudge-storm", seed: seed))
             #expect(report.passed, "seed \(seed): \(report.failure?.message ?? "")")
             reached = reached || report.checks.contains { $0.name == "read-on-other-device" && $0.status == .reached }
+            syncing = syncing || report.checks.contains { $0.name == "read-shown-syncing" && $0.status == .reached }
         }
         #expect(reached, "no read on one device was ever seen on the other")
+        #expect(syncing, "no tapped read was ever shown while its write was on the way")
     }
 
     @Test func theEventCounterBadgeIsCaught() throws {
@@ -31,5 +34,11 @@ import Testing
     @Test func withoutInboxesNothingIsCaught() throws {
         let caught = try caughtSeeds("nudge-storm", variant: "badge-counts-events", parameters: ["inboxPercent": 0], strategy: .random, seeds: 1...3)
         #expect(caught.isEmpty, "\(caught)")
+    }
+
+    @Test func upToDateFromTheEchoIsCaught() throws {
+        let caught = try caughtSeeds("nudge-storm", variant: "inbox-synced-from-echo", parameters: [:], strategy: .random, seeds: 1...3)
+        #expect(caught.count == 3 && caught.allSatisfy { $0.check == "up-to-date-is-saved" }, "\(caught)")
+        #expect(BugZoo.bugs.contains { $0.variant == "inbox-synced-from-echo" && $0.scenario == "nudge-storm" })
     }
 }

@@ -104,22 +104,23 @@ public final class Backend: Sendable {
     /// A listener on `collection` without rules (admin SDK) that receives every committed change,
     /// none coalesced or lost: the feed checkers audit a run by. See `FirestoreClient.listen`.
     public func listen(_ collection: String, label: String, _ handler: @escaping SnapshotListener.Handler) -> SnapshotListener {
-        listen(collection, label: label, connection: nil, onError: nil, handler)
+        listen(collection, label: label, connection: nil, onError: nil, .changes(handler))
     }
 
     func listen(
         _ collection: String, label: String, connection: ListenerConnection?, onError: SnapshotListener.ErrorHandler?,
-        _ handler: @escaping SnapshotListener.Handler
+        _ delivery: SnapshotListener.Delivery
     ) -> SnapshotListener {
         let store = firestore.store(collection)
         let listener = SnapshotListener(
-            label: label, env: env, latency: faults.listenerLatency, tracker: tracker, connection: connection, handler: handler,
+            label: label, env: env, latency: faults.listenerLatency, tracker: tracker, connection: connection, delivery: delivery,
             onError: onError, onRemove: { store.removeListener($0) })
         let initial = store.addListener(listener)
         for snapshot in initial {
             let before = DocumentSnapshot(path: snapshot.path, fields: nil, version: 0, updateTime: snapshot.updateTime)
             listener.enqueue(DocumentChange(before: before, after: snapshot))
         }
+        listener.raiseInitial()
         return listener
     }
 

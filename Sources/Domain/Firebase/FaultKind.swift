@@ -73,6 +73,9 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
     /// A push still waiting for its device was replaced by a newer one with the same collapse key
     /// (FCM keeps the newest). Counted when it happens.
     case fcmCollapse = "fcm-collapse"
+    /// A device's write its listeners showed at once (latency compensation) was refused by the
+    /// server or lost its answer, and the listeners stopped showing it (§19). Counted when it happens.
+    case localWriteRollback = "local-write-rollback"
 
     /// By name (the order reports list them in).
     public static func < (lhs: FaultKind, rhs: FaultKind) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -111,6 +114,7 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
         case .instanceQueueWait: 27
         case .instanceOvershoot: 28
         case .fcmCollapse: 29
+        case .localWriteRollback: 30
         }
     }
 }

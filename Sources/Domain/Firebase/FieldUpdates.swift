@@ -94,3 +94,15 @@ public struct FieldUpdates: Sendable, Hashable, Sequence, ExpressibleByDictionar
         return (low < entries.count && entries[low].key == key, low)
     }
 }
+
+extension FieldUpdates {
+    /// These changes with every `serverTimestamp()` set to null instead.
+    var serverTimestampsPending: FieldUpdates {
+        guard entries.contains(where: { $0.update == .serverTimestamp }) else { return self }
+        var copy = self
+        for index in copy.entries.indices where copy.entries[index].update == .serverTimestamp {
+            copy.entries[index].update = .set(.null)
+        }
+        return copy
+    }
+}

@@ -13,6 +13,14 @@ public final class FirestoreClient: Sendable {
     /// counted as the fault's opportunities.
     private let drawnClock = Mutex<DeviceClock?>(nil)
     private let backoffRandom: SharedRandom
+    /// A listener of this device and what it covers.
+    private struct LocalListener: Sendable {
+        let collection: String
+        let document: DocumentPath?
+        let listener: SnapshotListener
+    }
+    /// This device's listeners, which show its writes before the server answers.
+    private let showsWrites = Mutex<[LocalListener]>([])
 
     init(auth: AuthContext?, label: String, backend: Backend) {
         self.auth = auth
@@ -124,12 +132,22 @@ public final class FirestoreClient: Sendable {
     /// latency and by the connection dropping now and then. A change the rules do not let this
     /// user read ends the listener with PERMISSION_DENIED (rules are not filters), as does access
     /// revoked while listening; `onError` hears of it and no batch follows (MODEL_RULES §18–19).
+    /// This device's own writes show at once and go if the server refuses them.
     public func listen(
         _ collection: String, onError: SnapshotListener.ErrorHandler? = nil, _ handler: @escaping SnapshotListener.Handler
     ) -> SnapshotListener {
-        backend.listen(
-            collection, label: "\(auth?.uid ?? "anonymous")/\(collection)", connection: connection(.list, document: nil),
-            onError: onError, handler)
+        listen(collection, document: nil, onError: onError, .changes(handler))
+    }
+
+    /// `addSnapshotListener(includeMetadataChanges:)` on `collection`: as `listen(_:onError:_:)`,
+    /// each snapshot with its metadata (`isFromCache` while the connection is down,
+    /// `hasPendingWrites` while this device's writes await the server); the first snapshot is
+    /// raised even if empty, and with `includeMetadataChanges` so is one that changes metadata only.
+    public func listen(
+        _ collection: String, includeMetadataChanges: Bool, onError: SnapshotListener.ErrorHandler? = nil,
+        _ handler: @escaping SnapshotListener.SnapshotHandler
+    ) -> SnapshotListener {
+        listen(collection, document: nil, onError: onError, .snapshots(handler, includeMetadataChanges: includeMetadataChanges))
     }
 
     /// `addSnapshotListener` on one document: its current state, then its changes, as `listen`
@@ -138,9 +156,31 @@ public final class FirestoreClient: Sendable {
     public func listen(
         document path: DocumentPath, onError: SnapshotListener.ErrorHandler? = nil, _ handler: @escaping SnapshotListener.Handler
     ) -> SnapshotListener {
-        backend.listen(
-            path.collection, label: "\(auth?.uid ?? "anonymous")/\(path)", connection: connection(.get, document: path),
-            onError: onError, handler)
+        listen(path.collection, document: path, onError: onError, .changes(handler))
+    }
+
+    /// `addSnapshotListener(includeMetadataChanges:)` on one document, as `listen(document:onError:_:)`
+    /// with metadata; a first snapshot without changes means the document is not there (or, with
+    /// `isFromCache`, not in the device's copy).
+    public func listen(
+        document path: DocumentPath, includeMetadataChanges: Bool, onError: SnapshotListener.ErrorHandler? = nil,
+        _ handler: @escaping SnapshotListener.SnapshotHandler
+    ) -> SnapshotListener {
+        listen(path.collection, document: path, onError: onError, .snapshots(handler, includeMetadataChanges: includeMetadataChanges))
+    }
+
+    private func listen(
+        _ collection: String, document: DocumentPath?, onError: SnapshotListener.ErrorHandler?, _ delivery: SnapshotListener.Delivery
+    ) -> SnapshotListener {
+        let label = "\(auth?.uid ?? "anonymous")/\(document?.description ?? collection)"
+        let listener = backend.listen(
+            collection, label: label, connection: connection(document == nil ? .list : .get, document: document),
+            onError: onError, delivery)
+        showsWrites.withLock { listeners in
+            listeners.removeAll { $0.listener.isRemoved }
+            listeners.append(LocalListener(collection: collection, document: document, listener: listener))
+        }
+        return listener
     }
 
     /// A device listener's connection whose changes this user must be allowed to `operation`.
@@ -162,10 +202,33 @@ public final class FirestoreClient: Sendable {
         return try await backend.functions.invoke(name, data: data, auth: auth, network: network)
     }
 
+    /// Writes through the network; the device's listeners on `path` show the write at once and
+    /// settle it when the answer comes (latency compensation, MODEL_RULES §19).
     private func write(_ path: DocumentPath, _ operation: WriteOperation) async throws(BackendError) -> DocumentSnapshot {
         let authorize = authorizer
-        return try await network.roundTrip(.write(path)) { () async throws(BackendError) in
-            try await firestore.write(path, operation, authorize: authorize)
+        let shown = await showLocally(path, operation)
+        do throws(BackendError) {
+            let committed = try await network.roundTrip(.write(path)) { () async throws(BackendError) in
+                try await firestore.write(path, operation, authorize: authorize)
+            }
+            for (listener, id) in shown { await listener.acknowledge(id, committed: committed) }
+            return committed
+        } catch {
+            for (listener, id) in shown { await listener.rollBack(id) }
+            throw error
         }
+    }
+
+    /// Shows a write on every open listener of this device that covers `path`.
+    private func showLocally(_ path: DocumentPath, _ operation: WriteOperation) async -> [(SnapshotListener, Int)] {
+        let covering = showsWrites.withLock { listeners in
+            listeners.filter { $0.collection == path.collection && ($0.document == nil || $0.document == path) }
+        }
+        guard !covering.isEmpty else { return [] }
+        var shown: [(SnapshotListener, Int)] = []
+        for local in covering {
+            if let id = await local.listener.showLocalWrite(path, operation) { shown.append((local.listener, id)) }
+        }
+        return shown
     }
 }

@@ -39,3 +39,15 @@ public enum WriteOperation: Sendable, Hashable {
         }
     }
 }
+
+extension WriteOperation {
+    /// The write as the device shows it before the server answers: a `serverTimestamp()` field
+    /// reads null until the commit time is known (the SDKs' default `ServerTimestampBehavior.none`).
+    var pendingEstimate: WriteOperation {
+        switch self {
+        case .merge(let updates): .merge(updates.serverTimestampsPending)
+        case .update(let updates): .update(updates.serverTimestampsPending)
+        case .create, .set, .delete: self
+        }
+    }
+}

@@ -3,26 +3,32 @@ import Synchronization
 
 /// The notification center of one device (seed: "Notification Center: Real-time bell icon +
 /// badge, inbox view with read/unread states", "Real-time Sync: AsyncStream listeners"): a
-/// real-time listener on `users/{uid}/notifications` keeps the device's copy of the inbox, and the
-/// bell's badge is drawn from it (docs/domain.md, "UFree notification inbox").
+/// real-time listener on `users/{uid}/notifications` keeps the device's copy of the inbox, the
+/// bell's badge is drawn from it, and a sync line from its snapshots' metadata (docs/domain.md,
+/// "UFree notification inbox").
 ///
-/// Careful design: the badge is the number of unread notifications in the device's copy, which
-/// the listener's changes (added, modified, removed) keep equal to the server's; a tap on a
-/// notification marks it read in the copy at once (latency compensation) and on the server, and
-/// if the write fails the copy goes back to the last state the server sent, so a read on the
-/// user's other device, a failed write and a duplicate delivery all end with the server's count.
+/// Careful design: the copy is what the listener shows. A tap marks the notification read with a
+/// plain update, which the listener shows at once (latency compensation) and takes back if the
+/// write fails, so a read on the user's other device, a failed write and a duplicate delivery all
+/// end with the server's count. The sync line says "✓ Up to date" only for a snapshot from the
+/// server with no pending write; a read still on its way shows "Syncing…".
+/// `inbox-synced-from-echo`: any snapshot from the server shows "✓ Up to date", the device's own
+/// unsaved read included.
 public final class UFreeInbox: Sendable {
     /// The signed-in user whose inbox it is.
     public let userId: String
     /// The device's label ("u0/phone").
     public let device: String
+    /// Called after each snapshot the inbox draws (the scenario's eyes on the screen).
+    public typealias Redraw = @Sendable (UFreeInbox) -> Void
     let client: FirestoreClient
     let countsEvents: Bool
+    let trustsEcho: Bool
 
     private struct State {
-        /// The device's copy: the server's last fields per notification, and local overrides.
-        var server: [String: Fields] = [:]
-        var readLocally: Set<String> = []
+        /// The device's copy: each notification's fields as the listener shows them.
+        var shown: [String: Fields] = [:]
+        var status = UFreeInboxStatus.loading
         /// `badge-counts-events`: the view model's counter.
         var counter = 0
         var listener: SnapshotListener?
@@ -34,11 +40,16 @@ public final class UFreeInbox: Sendable {
         self.device = device
         self.client = app.backend.client(auth: AuthContext(uid: userId), label: device)
         self.countsEvents = app.variant == .badgeCountsEvents
+        self.trustsEcho = app.variant == .inboxSyncedFromEcho
     }
 
-    /// Opens the inbox: starts the listener (its first batch holds the existing notifications).
-    public func open() {
-        let listener = client.listen("users/\(userId)/notifications") { [self] changes in apply(changes) }
+    /// Opens the inbox: starts the listener (its first snapshot holds the existing notifications);
+    /// `onRedraw` hears of every snapshot drawn.
+    public func open(onRedraw: Redraw? = nil) {
+        let listener = client.listen("users/\(userId)/notifications", includeMetadataChanges: true) { [self] snapshot in
+            apply(snapshot)
+            onRedraw?(self)
+        }
         state.withLock { $0.listener = listener }
     }
 
@@ -51,49 +62,42 @@ public final class UFreeInbox: Sendable {
         listener?.remove()
     }
 
-    private func apply(_ changes: [DocumentChange]) {
+    private func apply(_ snapshot: ListenerSnapshot) {
         state.withLock { state in
-            for change in changes {
-                let id = change.path.id
-                if let fields = change.after.fields {
-                    if countsEvents && change.kind == .create && fields["read"] != .bool(true) { state.counter += 1 }
-                    state.server[id] = fields
-                    if fields["read"] == .bool(true) { state.readLocally.remove(id) }
-                } else {
-                    state.server[id] = nil
-                    state.readLocally.remove(id)
-                }
+            for change in snapshot.changes {
+                let fields = change.after.fields
+                if countsEvents && change.kind == .create && fields?["read"] != .bool(true) { state.counter += 1 }
+                state.shown[change.path.id] = fields
             }
+            let metadata = snapshot.metadata
+            state.status = metadata.isFromCache ? .offline : metadata.hasPendingWrites && !trustsEcho ? .syncing : .synced
         }
     }
 
     /// The bell's badge.
     public var badge: Int {
-        state.withLock { state in
-            if countsEvents { return state.counter }
-            return state.server.count { $0.value["read"] != .bool(true) && !state.readLocally.contains($0.key) }
-        }
+        state.withLock { state in countsEvents ? state.counter : state.shown.count { $0.value["read"] != .bool(true) } }
     }
+
+    /// The sync line.
+    public var status: UFreeInboxStatus { state.withLock { $0.status } }
 
     /// The ids the device shows, sorted.
-    public var notificationIds: [String] { state.withLock { $0.server.keys.sorted() } }
+    public var notificationIds: [String] { state.withLock { $0.shown.keys.sorted() } }
 
     /// The ids the device shows as unread, sorted.
-    public var unreadIds: [String] {
-        state.withLock { state in state.server.filter { $0.value["read"] != .bool(true) && !state.readLocally.contains($0.key) }.keys.sorted() }
-    }
+    public var unreadIds: [String] { state.withLock { $0.shown.filter { $0.value["read"] != .bool(true) }.keys.sorted() } }
 
-    /// The user taps notification `id`: it shows read at once and is marked read on the server.
+    /// The ids the device shows as read, sorted.
+    public var readIds: [String] { state.withLock { $0.shown.filter { $0.value["read"] == .bool(true) }.keys.sorted() } }
+
+    /// The user taps notification `id`: it shows read at once (the listener shows the pending
+    /// write) and is marked read on the server; if that fails the listener takes it back.
     public func markRead(_ id: String) async throws(UFreeError) {
-        state.withLock { state in
-            if countsEvents { state.counter -= 1 } else { state.readLocally.insert(id) }
-        }
+        if countsEvents { state.withLock { $0.counter -= 1 } }
         do {
             _ = try await client.updateData(UFreeApp.notification(userId, id), ["read": .set(true)])
         } catch {
-            // Back to what the server last said (a timed-out write that did apply arrives later
-            // through the listener).
-            if !countsEvents { _ = state.withLock { $0.readLocally.remove(id) } }
             if case .notFound = error { throw .notificationNotFound(notificationId: id) }
             throw .backend(error)
         }

@@ -43,6 +43,10 @@ public enum UFreeVariant: String, AppVariant {
     /// delivers, −1 when the user marks one read on this device. A read on the user's other device
     /// (a modified document) never lowers it, so the badge stays above the real unread count.
     case badgeCountsEvents = "badge-counts-events"
+    /// The inbox's sync line says "✓ Up to date" for any snapshot from the server, ignoring
+    /// `hasPendingWrites`: a read the device tapped shows as saved while its write is on the way
+    /// (and stays so if the server never takes it, until the listener takes it back).
+    case inboxSyncedFromEcho = "inbox-synced-from-echo"
     /// The "Who's free on…" badge takes whichever recomputation publishes last: the view model's,
     /// which read the device store before the background upsert of the refresh, can land after the
     /// store observer's fresh one and show the counts from before the refresh.
@@ -68,6 +72,7 @@ public enum UFreeVariant: String, AppVariant {
         case .quotaInMemory: return "Lookup quota counted in the function instance's memory across an await: two pipelined lookups overspend it."
         case .contactsNotNormalized: return "Contacts looked up as bare digits: entries in national format never match."
         case .badgeCountsEvents: return "Badge counted from listener events: a notification read on the user's other device stays counted."
+        case .inboxSyncedFromEcho: return "Inbox says up to date for its own unsaved read: the local echo of a pending write taken for the server's answer."
         case .heatmapUnversionedPublish: return "Who's-free badge publishes unversioned: a recomputation that read the store before the background upsert overwrites the fresh one."
         case .lastArrivalWins: return "A status set offline on one device overwrites a newer one set on the user's other device when it syncs."
         case .deviceClockStamps: return "Edits ordered by each device's own clock: a device minutes behind loses its newer edit to an older one."

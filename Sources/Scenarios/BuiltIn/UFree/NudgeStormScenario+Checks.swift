@@ -19,6 +19,12 @@ extension NudgeStormScenario {
         static let inboxMatchesServer = CheckDeclaration(
             .eventually, "inbox-matches-server",
             "once idle, every open inbox shows the server's notifications and its badge equals the server's unread count", operations: ["read"])
+        static let upToDateIsSaved = CheckDeclaration(
+            .always, "up-to-date-is-saved",
+            "whenever an inbox says \"✓ Up to date\", every notification it shows read is read on the server", operations: ["read"])
+        static let readShownSyncing = CheckDeclaration(
+            .sometimes, "read-shown-syncing", "a tapped notification showed read while its write was on the way (\"Syncing…\")",
+            requires: [.atLeast(Parameter.inboxPercent, 1)])
         static let readOnOtherDevice = CheckDeclaration(
             .sometimes, "read-on-other-device", "a notification read on one of a user's devices showed read on the other",
             requires: [.atLeast(Parameter.inboxPercent, 1)])

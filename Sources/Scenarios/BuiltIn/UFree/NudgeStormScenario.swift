@@ -32,7 +32,7 @@ public struct NudgeStormScenario: FirebaseScenario {
     /// The variants it should catch.
     public let variants = [
         UFreeVariant.clientTapGuardOnly.rawValue, UFreeVariant.utcToday.rawValue, UFreeVariant.nudgeGuardReentrant.rawValue,
-        UFreeVariant.badgeCountsEvents.rawValue, UFreeVariant.nudgeCooldownHalf.rawValue,
+        UFreeVariant.badgeCountsEvents.rawValue, UFreeVariant.nudgeCooldownHalf.rawValue, UFreeVariant.inboxSyncedFromEcho.rawValue,
     ]
     /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
@@ -43,6 +43,8 @@ public struct NudgeStormScenario: FirebaseScenario {
         Check.rapidTapRefused,
         Check.nudgeAllSent,
         Check.inboxMatchesServer,
+        Check.upToDateIsSaved,
+        Check.readShownSyncing,
         Check.readOnOtherDevice,
     ]
 
@@ -98,7 +100,7 @@ public struct NudgeStormScenario: FirebaseScenario {
             guard draw.below(100) < p[Parameter.inboxPercent] else { continue }
             for device in ["phone", "tablet"] {
                 let inbox = app.inbox(userId: user.uid, device: "\(user.uid)/\(device)")
-                inbox.open()
+                inbox.open { inbox in Self.checkScreen(app, inbox, context: context) }
                 opened.append(inbox)
             }
         }
@@ -244,6 +246,20 @@ public struct NudgeStormScenario: FirebaseScenario {
             taps.tapped(inbox.device, id)
             do throws(UFreeError) { try await inbox.markRead(id) } catch { context.note(inbox.device, "read failed: \(error)") }
         }
+    }
+
+    /// What one inbox draws, against the server at that moment (read directly, not through the
+    /// device): "✓ Up to date" with a notification shown read means the server has it read.
+    static func checkScreen(_ app: UFreeApp, _ inbox: UFreeInbox, context: ScenarioContext) {
+        let status = inbox.status
+        let read = inbox.readIds
+        guard !read.isEmpty else { return }
+        let notifications = DocumentPath("users", inbox.userId)
+        let unsaved = read.first { id in app.backend.firestore.liveFields(notifications.child("notifications", id))?["read"] != .bool(true) }
+        context.sometimes(Check.readShownSyncing, status == .syncing && unsaved != nil)
+        guard status == .synced else { return }
+        context.always(Check.upToDateIsSaved, unsaved == nil,
+                       "\(inbox.device) says up to date and shows \(unsaved ?? "") read; the server has it unread")
     }
 
     /// Each open inbox against the server (read directly, not through the device): the same

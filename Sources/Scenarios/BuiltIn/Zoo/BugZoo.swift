@@ -196,6 +196,9 @@ public enum BugZoo {
         Bug(variant: "broadcast-own-lease-busy", app: "knb", scenario: "admin-broadcast", needs: "fault:admin-answer-lost", world: adminAnswersLost),
         // FCM keeps only the newest push of a collapse key for a device that is away (§16).
         Bug(variant: "broadcast-collapse-per-type", app: "knb", scenario: "admin-broadcast", needs: "fault:fcm-collapse"),
+        // Latency compensation: the listener shows the device's own write before the server has it
+        // (MODEL_RULES §19); a sync line that ignores `hasPendingWrites` says it is saved.
+        Bug(variant: "inbox-synced-from-echo", app: "ufree", scenario: "nudge-storm", needs: "depth-1"),
         // A function's maximum instances, exceeded for a while in a surge (MODEL_RULES §21).
         Bug(variant: "kiddush-one-instance", app: "knb", scenario: "kiddush-booking", needs: "fault:instance-overshoot+duplicate-triggers",
             world: instanceOvershoots),

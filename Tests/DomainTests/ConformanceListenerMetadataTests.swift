@@ -1,0 +1,117 @@
+@testable import Domain
+@testable import SimulatedFirebase
+import Synchronization
+import Testing
+
+/// A device listener as the SDKs run one (MODEL_RULES §19): the device's own writes show at once
+/// with `hasPendingWrites`, settle when the server answers, and go back when it refuses them; a
+/// dropped connection shows `isFromCache` until the resync.
+@Suite struct ConformanceListenerMetadataTests {
+    /// What a handler heard, in order.
+    final class Heard: Sendable {
+        private let state = Mutex<[ListenerSnapshot]>([])
+        func append(_ snapshot: ListenerSnapshot) { state.withLock { $0.append(snapshot) } }
+        func append(_ changes: [DocumentChange]) { append(ListenerSnapshot(changes: changes, metadata: SnapshotMetadata(isFromCache: false, hasPendingWrites: false))) }
+        var snapshots: [ListenerSnapshot] { state.withLock { $0 } }
+    }
+
+    private static let path = DocumentPath("notes", "n1")
+
+    private static func metadata(cache: Bool = false, pending: Bool = false) -> SnapshotMetadata {
+        SnapshotMetadata(isFromCache: cache, hasPendingWrites: pending)
+    }
+
+    @Test func aDevicesWriteShowsAtOnceThenSettlesWithTheCommitTime() async throws {
+        let backend = makeBackend()
+        let client = backend.client(auth: AuthContext(uid: "u"), label: "u")
+        let heard = Heard()
+        let listener = client.listen("notes", includeMetadataChanges: true) { heard.append($0) }
+        await backend.waitUntilIdle()
+        #expect(heard.snapshots == [ListenerSnapshot(changes: [], metadata: Self.metadata())], "the first snapshot, empty, is raised")
+        try await client.setData(Self.path, merging: ["text": .set("hi"), "at": .serverTimestamp])
+        await backend.waitUntilIdle()
+        let snapshots = heard.snapshots
+        try #require(snapshots.count == 3, "the echo, then the acknowledgement; the server's own copy is not raised again: \(snapshots)")
+        #expect(snapshots[1].metadata == Self.metadata(pending: true))
+        #expect(snapshots[1].changes.map(\.kind) == [.create])
+        #expect(snapshots[1].changes.first?.after["at"] == .null, "a server timestamp reads null until the server answers")
+        #expect(snapshots[2].metadata == Self.metadata())
+        let stored = await backend.firestore.snapshot(Self.path)
+        #expect(snapshots[2].changes.first?.after["at"] == stored["at"] && stored["at"]?.timestampValue != nil)
+        listener.remove()
+    }
+
+    @Test func aWriteTheServerRefusesIsRolledBack() async throws {
+        var rules = SecurityRules()
+        rules.match("notes") { $0.operation == .get || $0.operation == .list }
+        let backend = makeBackend(rules: rules)
+        let client = backend.client(auth: AuthContext(uid: "u"), label: "u")
+        let heard = Heard()
+        let listener = client.listen("notes") { heard.append($0) }
+        let error = await backendError { try await client.setData(Self.path, ["text": "hi"]) }
+        #expect(error?.code == "PERMISSION_DENIED")
+        await backend.waitUntilIdle()
+        #expect(heard.snapshots.map { $0.changes.map(\.kind) } == [[.create], [.delete]], "shown at once, then taken back")
+        #expect(backend.faultLedger.tallies[.localWriteRollback]?.observed == 1)
+        #expect(await !backend.firestore.snapshot(Self.path).exists)
+        listener.remove()
+    }
+
+    @Test func aWriteWhoseAnswerIsLostStaysShownAsTheServersCopy() async throws {
+        var faults = BackendFaults.none
+        faults.networkTimeoutProbability = 1
+        let backend = makeBackend(faults: faults)
+        let client = backend.client(auth: AuthContext(uid: "u"), label: "u")
+        let heard = Heard()
+        let listener = client.listen("notes", includeMetadataChanges: true) { heard.append($0) }
+        await backend.waitUntilIdle()
+        let error = await backendError { try await client.setData(Self.path, ["text": "hi"]) }
+        #expect(error?.code == "DEADLINE_EXCEEDED")
+        await backend.waitUntilIdle()
+        // The server's copy reached the listener during the call's 10 s: when the call gives up,
+        // taking the write back changes nothing shown, only the metadata.
+        let kinds = heard.snapshots.map { $0.changes.map(\.kind) }
+        #expect(kinds == [[], [.create], []], "\(kinds)")
+        #expect(heard.snapshots.map(\.metadata.hasPendingWrites) == [false, true, false])
+        #expect(backend.faultLedger.tallies[.localWriteRollback] == nil, "nothing shown was taken back")
+        #expect(await backend.firestore.snapshot(Self.path).exists)
+        listener.remove()
+    }
+
+    @Test func aDroppedConnectionShowsTheDevicesCopyUntilTheResync() async throws {
+        var faults = BackendFaults.none
+        faults.listenerDisconnectProbability = 1
+        let backend = makeBackend(faults: faults)
+        try await backend.firestore.create(Self.path, ["text": "stored"])
+        let client = backend.client(auth: AuthContext(uid: "u"), label: "u")
+        let heard = Heard()
+        let listener = client.listen(document: Self.path, includeMetadataChanges: true) { heard.append($0) }
+        await backend.waitUntilIdle()
+        let snapshots = heard.snapshots
+        try #require(snapshots.count >= 2, "\(snapshots)")
+        #expect(snapshots[0] == ListenerSnapshot(changes: [], metadata: Self.metadata(cache: true)),
+                "offline from the start: the device's copy, which does not hold the document")
+        #expect(snapshots[1].metadata == Self.metadata() && snapshots[1].changes.first?.after["text"] == "stored")
+        // Every round drops the connection: later rounds change the metadata only, there and back.
+        #expect(snapshots.dropFirst(2).allSatisfy { $0.changes.isEmpty })
+        #expect(snapshots.last?.metadata == Self.metadata())
+        #expect(backend.faultLedger.tallies[.listenerDisconnect]?.observed == snapshots.count / 2)
+        listener.remove()
+    }
+
+    @Test func aListenerWithoutMetadataHearsEachChangeOnce() async throws {
+        let backend = makeBackend()
+        let client = backend.client(auth: AuthContext(uid: "u"), label: "u")
+        let other = backend.client(auth: AuthContext(uid: "o"), label: "o")
+        let heard = Heard()
+        let listener = client.listen("notes") { heard.append($0) }
+        try await client.setData(Self.path, ["text": "mine"])
+        try await other.setData(Self.path, merging: ["seen": .set(true)])
+        await backend.waitUntilIdle()
+        let changes = heard.snapshots.flatMap(\.changes)
+        #expect(changes.map(\.kind) == [.create, .update], "\(changes)")
+        #expect(changes.last?.after.fields == ["text": "mine", "seen": true])
+        #expect(changes.last?.before.fields == ["text": "mine"], "a change starts from what the device showed")
+        listener.remove()
+    }
+}
