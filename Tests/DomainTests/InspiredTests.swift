@@ -1,5 +1,6 @@
 @testable import Domain
 @testable import SimulatedFirebase
+import Synchronization
 import Testing
 
 private func makeInspired(_ variant: InspiredVariant = .careful, digits: Int = 4, seed: UInt64 = 1, probe: InspiredProbe = InspiredProbe()) -> (InspiredApp, Backend) {
@@ -279,6 +280,27 @@ struct InspiredProfilePageTests {
         await backend.waitUntilIdle()
         #expect(page.endedWith?.code == "PERMISSION_DENIED")
         #expect((page.shown != nil) == keepsShowing)
+        page.close()
+    }
+
+    /// A page opened while its listener's connection is down first gets the device's copy, which
+    /// does not hold the profile: the careful page keeps "Connecting…" until the server answers,
+    /// `profile-missing-from-cache` says the account does not exist.
+    @Test(arguments: [(InspiredVariant.careful, false), (.profileMissingFromCache, true)])
+    func aPageOpenedOfflineWaitsForTheServer(variant: InspiredVariant, saysMissing: Bool) async throws {
+        var faults = BackendFaults.none
+        faults.listenerDisconnectProbability = 1
+        let backend = makeBackend(faults: faults)
+        let app = InspiredApp(backend: backend, variant: variant, usernameSuffixDigits: 4, probe: InspiredProbe())
+        try await onboard(app, backend, "a", communities: ["area_askew"])
+        try await onboard(app, backend, "b", communities: ["area_askew"])
+        let saidMissing = Mutex(false)
+        let page = app.client(uid: "b").profilePage(of: "a")
+        page.open { page in if page.saysNotFound { saidMissing.withLock { $0 = true } } }
+        await backend.waitUntilIdle()
+        #expect(page.openedOffline)
+        #expect(saidMissing.withLock { $0 } == saysMissing)
+        #expect(page.shown != nil && !page.saysNotFound, "the server's snapshot shows the profile")
         page.close()
     }
 }

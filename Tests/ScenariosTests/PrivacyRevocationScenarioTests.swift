@@ -21,10 +21,10 @@ import Testing
 
     @Test(arguments: [
         ("author-metadata-never-updated", "author-metadata-current"), ("author-metadata-from-event", "author-metadata-current"),
-        ("joined-groups-in-profile", "joined-groups-respect-setting"),
+        ("joined-groups-in-profile", "joined-groups-respect-setting"), ("profile-missing-from-cache", "not-found-only-if-missing"),
     ])
     func variantsAreCaught(variant: String, check: String) throws {
-        let caught = try caughtSeeds("privacy-revocation", variant: variant, parameters: [:], strategy: .random, seeds: 1...10)
+        let caught = try caughtSeeds("privacy-revocation", variant: variant, parameters: [:], strategy: .random, seeds: 1...20)
         #expect(caught.count >= 2, "\(variant): caught on \(caught)")
         #expect(caught.allSatisfy { $0.check == check }, "\(variant) caught by unexpected checks: \(caught)")
         #expect(BugZoo.bugs.contains { $0.variant == variant && $0.scenario == "privacy-revocation" })
@@ -39,7 +39,7 @@ import Testing
             judged += report.checks.filter { ["no-read-after-revocation", "no-wrong-denial", "joined-groups-respect-setting"].contains($0.name) }
                 .map(\.observations).reduce(0, +)
         }
-        #expect(reached == ["read-refused-after-revocation", "read-allowed-after-grant", "page-ended-by-revocation"])
+        #expect(reached.isSuperset(of: ["read-refused-after-revocation", "read-allowed-after-grant", "page-ended-by-revocation"]), "\(reached)")
         #expect(judged > 200, "only \(judged) reads judged")
     }
 }

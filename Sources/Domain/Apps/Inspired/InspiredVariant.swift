@@ -40,6 +40,10 @@ public enum InspiredVariant: String, AppVariant {
     /// dangles, and nothing looks again: the objects the profile never names stay in the bucket.
     case avatarCleanupNeedsAnswer = "avatar-cleanup-needs-answer"
 
+    /// The profile page takes a snapshot without the profile for "This account doesn't exist"
+    /// even when it comes from the device's copy (`isFromCache`): a page opened while its
+    /// connection is down tells the viewer an existing account is gone.
+    case profileMissingFromCache = "profile-missing-from-cache"
     /// The profile page shows a live listener's last snapshot and ignores the listener's error: when
     /// the profile goes private (access revoked while listening ends the listener with
     /// PERMISSION_DENIED), the page keeps showing it for as long as it stays open.
@@ -66,6 +70,7 @@ public enum InspiredVariant: String, AppVariant {
         case .avatarCleanupNeedsAnswer: return "A failed avatar switch that cannot read the profile back keeps its objects for good: orphans in the bucket."
         case .claimCheckThenWrite: return "Two owners claiming one studio at once are both told it is theirs; the last write wins."
         case .profilePageIgnoresListenError: return "An open profile page ignores its listener's PERMISSION_DENIED: a profile made private stays on screen."
+        case .profileMissingFromCache: return "A profile page opened offline says \"This account doesn't exist\" from the device's empty copy."
         case .placesFirstPageOnly: return "Shadow studios seeded from the first page of Places results: studios past the twentieth never appear."
         case .triggersWithoutRetries: return "Profile triggers without retries: a crashed or timed-out invocation leaves a user nameless or posts stale."
         }

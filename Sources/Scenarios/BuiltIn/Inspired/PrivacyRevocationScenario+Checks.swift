@@ -23,6 +23,11 @@ extension PrivacyRevocationScenario {
             .always, "page-hides-revoked-profile",
             "an open profile page still shows a profile made private only while the viewer could see it, allowing the listener its delivery and a reconnect",
             operations: ["read"])
+        static let notFoundOnlyIfMissing = CheckDeclaration(
+            .always, "not-found-only-if-missing",
+            "an open profile page says \"This account doesn't exist\" only while the server has no such profile", operations: ["read"])
+        static let pageOpenedOffline = CheckDeclaration(
+            .sometimes, "page-opened-offline", "a profile page opened with its connection down (its first snapshot from the device's copy)")
         static let pageEndedByRevocation = CheckDeclaration(
             .sometimes, "page-ended-by-revocation", "an open profile page's listener was ended by PERMISSION_DENIED")
         static let readRevoked = CheckDeclaration(

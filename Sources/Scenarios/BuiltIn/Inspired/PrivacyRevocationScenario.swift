@@ -27,11 +27,11 @@ public struct PrivacyRevocationScenario: FirebaseScenario {
     /// The operations whose latency it records.
     public let operations: [String] = ["read", "privacy", "community", "post"]
     /// The variants it should catch.
-    public let variants = ScenarioSupport.variants([InspiredVariant.authorMetadataNeverUpdated, .authorMetadataFromEvent, .joinedGroupsInProfile, .profilePageIgnoresListenError])
+    public let variants = ScenarioSupport.variants([InspiredVariant.authorMetadataNeverUpdated, .authorMetadataFromEvent, .joinedGroupsInProfile, .profilePageIgnoresListenError, .profileMissingFromCache])
     /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
         Check.noReadAfterRevocation, Check.noWrongDenial, Check.joinedGroupsHidden, Check.authorMetadataCurrent, Check.readRevoked, Check.readGranted,
-        Check.pageHidesRevokedProfile, Check.pageEndedByRevocation,
+        Check.pageHidesRevokedProfile, Check.pageEndedByRevocation, Check.notFoundOnlyIfMissing, Check.pageOpenedOffline,
     ]
 
     /// One user's access-relevant state over time, as they changed it themselves: entries in order,
@@ -340,8 +340,13 @@ public struct PrivacyRevocationScenario: FirebaseScenario {
     ) async {
         let page = me.profilePage(of: "u\(target)")
         context.note("u\(viewer)", "open u\(target)'s profile page for \(seconds) s")
-        page.open()
+        let profile = DocumentPath("users", "u\(target)")
+        page.open { page in
+            context.always(Check.notFoundOnlyIfMissing, !page.saysNotFound || backend.firestore.liveFields(profile) == nil,
+                           "u\(viewer)'s page says u\(target)'s account does not exist; the server has it")
+        }
         await ScenarioSupport.sleep(milliseconds: seconds * 1_000)
+        context.sometimes(Check.pageOpenedOffline, page.openedOffline)
         let shown = page.shown != nil, ended = page.endedWith
         page.close()
         if let ended { context.note("u\(viewer)", "u\(target)'s page ended: \(ended)") }

@@ -199,6 +199,8 @@ public enum BugZoo {
         // Latency compensation: the listener shows the device's own write before the server has it
         // (MODEL_RULES §19); a sync line that ignores `hasPendingWrites` says it is saved.
         Bug(variant: "inbox-synced-from-echo", app: "ufree", scenario: "nudge-storm", needs: "depth-1"),
+        // A listener whose connection is down raises the device's copy first (`isFromCache`).
+        Bug(variant: "profile-missing-from-cache", app: "inspired", scenario: "privacy-revocation", needs: "fault:listener-disconnect"),
         // A function's maximum instances, exceeded for a while in a surge (MODEL_RULES §21).
         Bug(variant: "kiddush-one-instance", app: "knb", scenario: "kiddush-booking", needs: "fault:instance-overshoot+duplicate-triggers",
             world: instanceOvershoots),
