@@ -13,11 +13,12 @@ public final class FirestoreClient: Sendable {
     /// counted as the fault's opportunities.
     private let drawnClock = Mutex<DeviceClock?>(nil)
     private let backoffRandom: SharedRandom
-    /// A listener of this device and what it covers.
+    /// A listener of this device and what it covers (held weakly: the collection holds it while
+    /// it listens, and its owner's handler may hold this client).
     private struct LocalListener: Sendable {
         let collection: String
         let document: DocumentPath?
-        let listener: SnapshotListener
+        weak var listener: SnapshotListener?
     }
     /// This device's listeners, which show its writes before the server answers.
     private let showsWrites = Mutex<[LocalListener]>([])
@@ -177,7 +178,7 @@ public final class FirestoreClient: Sendable {
             collection, label: label, connection: connection(document == nil ? .list : .get, document: document),
             onError: onError, delivery)
         showsWrites.withLock { listeners in
-            listeners.removeAll { $0.listener.isRemoved }
+            listeners.removeAll { $0.listener?.isRemoved ?? true }
             listeners.append(LocalListener(collection: collection, document: document, listener: listener))
         }
         return listener
@@ -222,12 +223,12 @@ public final class FirestoreClient: Sendable {
     /// Shows a write on every open listener of this device that covers `path`.
     private func showLocally(_ path: DocumentPath, _ operation: WriteOperation) async -> [(SnapshotListener, Int)] {
         let covering = showsWrites.withLock { listeners in
-            listeners.filter { $0.collection == path.collection && ($0.document == nil || $0.document == path) }
+            listeners.compactMap { $0.collection == path.collection && ($0.document == nil || $0.document == path) ? $0.listener : nil }
         }
         guard !covering.isEmpty else { return [] }
         var shown: [(SnapshotListener, Int)] = []
-        for local in covering {
-            if let id = await local.listener.showLocalWrite(path, operation) { shown.append((local.listener, id)) }
+        for listener in covering {
+            if let id = await listener.showLocalWrite(path, operation) { shown.append((listener, id)) }
         }
         return shown
     }
