@@ -207,7 +207,8 @@ public final class FirestoreClient: Sendable {
     /// settle it when the answer comes (latency compensation, MODEL_RULES §19).
     private func write(_ path: DocumentPath, _ operation: WriteOperation) async throws(BackendError) -> DocumentSnapshot {
         let authorize = authorizer
-        let shown = await showLocally(path, operation)
+        let covering = listeners(covering: path)
+        let shown = covering.isEmpty ? [] : await show(path, operation, on: covering)
         do throws(BackendError) {
             let committed = try await network.roundTrip(.write(path)) { () async throws(BackendError) in
                 try await firestore.write(path, operation, authorize: authorize)
@@ -220,14 +221,17 @@ public final class FirestoreClient: Sendable {
         }
     }
 
-    /// Shows a write on every open listener of this device that covers `path`.
-    private func showLocally(_ path: DocumentPath, _ operation: WriteOperation) async -> [(SnapshotListener, Int)] {
-        let covering = showsWrites.withLock { listeners in
+    /// This device's open listeners that cover `path`.
+    private func listeners(covering path: DocumentPath) -> [SnapshotListener] {
+        showsWrites.withLock { listeners in
             listeners.compactMap { $0.collection == path.collection && ($0.document == nil || $0.document == path) ? $0.listener : nil }
         }
-        guard !covering.isEmpty else { return [] }
+    }
+
+    /// Shows a write on `listeners` at once; returns each one's id for it.
+    private func show(_ path: DocumentPath, _ operation: WriteOperation, on listeners: [SnapshotListener]) async -> [(SnapshotListener, Int)] {
         var shown: [(SnapshotListener, Int)] = []
-        for listener in covering {
+        for listener in listeners {
             if let id = await listener.showLocalWrite(path, operation) { shown.append((listener, id)) }
         }
         return shown
