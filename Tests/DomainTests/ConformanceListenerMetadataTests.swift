@@ -114,4 +114,26 @@ import Testing
         #expect(changes.last?.before.fields == ["text": "mine"], "a change starts from what the device showed")
         listener.remove()
     }
+
+    /// A handler that writes what it listens to (a device marking what it received) hears its own
+    /// write after the snapshot it is handling, never waiting for itself.
+    @Test(.timeLimit(.minutes(1))) func aHandlerThatWritesWhatItListensToHearsItsWriteNext() async throws {
+        let backend = makeBackend()
+        let client = backend.client(auth: AuthContext(uid: "u"), label: "u")
+        let other = backend.client(auth: AuthContext(uid: "o"), label: "o")
+        let heard = Heard()
+        let listener = client.listen("notes") { changes in
+            heard.append(changes)
+            for change in changes where change.after["seen"] == nil && change.after.exists {
+                _ = try? await client.updateData(change.path, ["seen": .set(true)])
+            }
+        }
+        try await other.setData(Self.path, ["text": "hi"])
+        await backend.waitUntilIdle()
+        let changes = heard.snapshots.flatMap(\.changes)
+        #expect(changes.map(\.kind) == [.create, .update], "\(changes)")
+        #expect(changes.last?.after.fields == ["text": "hi", "seen": true])
+        #expect(await backend.firestore.snapshot(Self.path)["seen"] == true)
+        listener.remove()
+    }
 }

@@ -27,9 +27,9 @@ public final class SnapshotListener: Sendable {
         var pumping = false
         var removed = false
         var view = ListenerView()
-        /// A snapshot is being raised; `waiters` raise theirs after it, in order.
+        /// A snapshot is being raised; `toRaise` waits for the raiser, in the order the view changed.
         var raising = false
-        var waiters: [CheckedContinuation<Void, Never>] = []
+        var toRaise: [ListenerSnapshot] = []
     }
     private let state = Mutex(State())
     private let delivery: Delivery
@@ -144,21 +144,37 @@ public final class SnapshotListener: Sendable {
         }
     }
 
-    /// Updates the view with `update` and raises the snapshot it makes, one raise at a time, so
-    /// snapshots reach the owner in the order the view changed.
+    /// Updates the view with `update` and raises the snapshot it makes. Snapshots reach the owner
+    /// one at a time, in the order the view changed: one made while another is being raised (a
+    /// handler that writes, whose write shows on this listener) is queued, and the raiser raises it
+    /// next, so no caller ever waits for its own handler.
     private func raise(_ update: (inout ListenerView) -> [DocumentChange]) async {
-        await acquire()
-        let snapshot = state.withLock { state -> ListenerSnapshot? in
-            guard !state.removed else { return nil }
-            return raised(update(&state.view), &state.view)
+        let raiser = state.withLock { state -> Bool in
+            guard !state.removed else { return false }
+            if let snapshot = raised(update(&state.view), &state.view) { state.toRaise.append(snapshot) }
+            if state.raising || state.toRaise.isEmpty { return false }
+            state.raising = true
+            return true
         }
-        if let snapshot {
+        guard raiser else { return }
+        while let snapshot = nextToRaise() {
             switch delivery {
             case .changes(let handler): await handler(snapshot.changes)
             case .snapshots(let handler, _): await handler(snapshot)
             }
         }
-        release()
+    }
+
+    /// The next queued snapshot, or nil (and no longer raising) when none is left or the listener ended.
+    private func nextToRaise() -> ListenerSnapshot? {
+        state.withLock { state in
+            guard !state.toRaise.isEmpty, !state.removed else {
+                state.raising = false
+                state.toRaise = []
+                return nil
+            }
+            return state.toRaise.removeFirst()
+        }
     }
 
     /// The snapshot `changes` make, or nil if the owner is not to hear of it.
@@ -174,37 +190,6 @@ public final class SnapshotListener: Sendable {
         view.raisedInitial = true
         view.lastRaised = metadata
         return ListenerSnapshot(changes: changes, metadata: metadata)
-    }
-
-    private func acquire() async {
-        let free = state.withLock { state -> Bool in
-            if state.raising { return false }
-            state.raising = true
-            return true
-        }
-        if free { return }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now = state.withLock { state -> Bool in
-                if !state.raising {
-                    state.raising = true
-                    return true
-                }
-                state.waiters.append(continuation)
-                return false
-            }
-            if now { continuation.resume() }
-        }
-    }
-
-    private func release() {
-        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            if state.waiters.isEmpty {
-                state.raising = false
-                return nil
-            }
-            return state.waiters.removeFirst()
-        }
-        next?.resume()
     }
 
     /// A chance that the connection drops before this snapshot: the listener raises that it shows
