@@ -149,19 +149,23 @@ public final class SnapshotListener: Sendable {
     /// handler that writes, whose write shows on this listener) is queued, and the raiser raises it
     /// next, so no caller ever waits for its own handler.
     private func raise(_ update: (inout ListenerView) -> [DocumentChange]) async {
-        let raiser = state.withLock { state -> Bool in
-            guard !state.removed else { return false }
-            if let snapshot = raised(update(&state.view), &state.view) { state.toRaise.append(snapshot) }
-            if state.raising || state.toRaise.isEmpty { return false }
+        let first = state.withLock { state -> ListenerSnapshot? in
+            guard !state.removed, let snapshot = raised(update(&state.view), &state.view) else { return nil }
+            if state.raising {
+                state.toRaise.append(snapshot)
+                return nil
+            }
             state.raising = true
-            return true
+            return snapshot
         }
-        guard raiser else { return }
-        while let snapshot = nextToRaise() {
+        guard var snapshot = first else { return }
+        while true {
             switch delivery {
             case .changes(let handler): await handler(snapshot.changes)
             case .snapshots(let handler, _): await handler(snapshot)
             }
+            guard let next = nextToRaise() else { return }
+            snapshot = next
         }
     }
 
@@ -170,7 +174,7 @@ public final class SnapshotListener: Sendable {
         state.withLock { state in
             guard !state.toRaise.isEmpty, !state.removed else {
                 state.raising = false
-                state.toRaise = []
+                state.toRaise.removeAll(keepingCapacity: true)
                 return nil
             }
             return state.toRaise.removeFirst()
