@@ -14,9 +14,7 @@ struct ListenerView: Sendable {
     private var nextWrite = 0
     /// The connection is down: what the listener shows is the device's copy.
     var isFromCache = false
-    /// Whether the listener has raised its first snapshot.
-    var raisedInitial = false
-    /// The metadata of the last snapshot raised.
+    /// The metadata of the last snapshot raised (nil: none raised yet).
     var lastRaised: SnapshotMetadata?
 
     /// Where the data shown now comes from.
@@ -77,10 +75,8 @@ struct ListenerView: Sendable {
             known[path] = change.after
             if pending.contains(where: { $0.path == path }) {
                 if let visible = Self.change(before, shown(path)) { shownChanges.append(visible) }
-            } else if held == nil {
-                shownChanges.append(change)
             } else {
-                shownChanges.append(DocumentChange(before: before, after: change.after))
+                shownChanges.append(held == nil ? change : DocumentChange(before: before, after: change.after))
             }
         }
         return shownChanges

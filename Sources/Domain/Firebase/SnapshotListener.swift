@@ -189,9 +189,8 @@ public final class SnapshotListener: Sendable {
             guard !changes.isEmpty else { return nil }
         case .snapshots(_, let includeMetadataChanges):
             let metadataOnly = includeMetadataChanges && view.lastRaised != metadata
-            guard !changes.isEmpty || !view.raisedInitial || metadataOnly else { return nil }
+            guard !changes.isEmpty || view.lastRaised == nil || metadataOnly else { return nil }
         }
-        view.raisedInitial = true
         view.lastRaised = metadata
         return ListenerSnapshot(changes: changes, metadata: metadata)
     }
@@ -207,13 +206,9 @@ public final class SnapshotListener: Sendable {
         connection.ledger.opportunity(.listenerDisconnect, probability: probability)
         guard drops else { return }
         connection.ledger.observe(.listenerDisconnect, subject: label)
-        if case .snapshots = delivery {
-            await raise { view in
-                view.isFromCache = true
-                return []
-            }
-        } else {
-            state.withLock { $0.view.isFromCache = true }
+        await raise { view in
+            view.isFromCache = true
+            return []
         }
         try? await env.clock.sleep(for: outage)
         state.withLock { $0.view.isFromCache = false }

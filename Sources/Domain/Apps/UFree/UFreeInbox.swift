@@ -86,10 +86,14 @@ public final class UFreeInbox: Sendable {
     public var notificationIds: [String] { state.withLock { $0.shown.keys.sorted() } }
 
     /// The ids the device shows as unread, sorted.
-    public var unreadIds: [String] { state.withLock { $0.shown.filter { $0.value["read"] != .bool(true) }.keys.sorted() } }
+    public var unreadIds: [String] { ids(read: false) }
 
     /// The ids the device shows as read, sorted.
-    public var readIds: [String] { state.withLock { $0.shown.filter { $0.value["read"] == .bool(true) }.keys.sorted() } }
+    public var readIds: [String] { ids(read: true) }
+
+    private func ids(read: Bool) -> [String] {
+        state.withLock { $0.shown.filter { ($0.value["read"] == .bool(true)) == read }.keys.sorted() }
+    }
 
     /// The user taps notification `id`: it shows read at once (the listener shows the pending
     /// write) and is marked read on the server; if that fails the listener takes it back.
