@@ -90,15 +90,15 @@ actor Counter: SimActor {
                 }
             }
         }
-        // No timing assertion (a loaded machine stretches any bound): had strict mode waited its
-        // 50 ms grace, the resume 20 ms later would have arrived and the run would end escaped,
-        // not deadlocked.
+        // Strict mode fails the run either way: normally as a deadlock declared at once; on a loaded
+        // machine the simulation thread can be descheduled past the 20 ms and see the resume as a
+        // foreign thread's escape. Only a finished or otherwise-failed run is wrong.
         let strict = run(strict: true)
-        guard case .deadlock = strict.outcome else {
-            Issue.record("expected a deadlock in strict mode, got \(strict.outcome)")
-            return
+        switch strict.outcome {
+        case .deadlock: #expect(strict.outcome.description.contains("strict"))
+        case .escaped(let escapes): #expect(escapes.contains { $0.kind == .foreignThread }, "\(strict.outcome)")
+        default: Issue.record("expected strict mode to fail the run, got \(strict.outcome)")
         }
-        #expect(strict.outcome.description.contains("strict"))
         #expect(run(strict: false).outcome == .finished)
     }
 
@@ -211,13 +211,15 @@ actor Gate: SimActor {
         #expect(escapes.first?.kind == .realTimeSleep)
     }
 
+    /// A minute's sleep must return at once: the bound is half of it, so only a sleep that really
+    /// waited fails, however loaded the machine.
     @Test func threadSleepReturnsAtOnceWhenNotStrict() {
         let wallStart = ContinuousClock.now
         let result = Simulation.run(SimulationConfiguration(seed: 1, strict: false)) {
-            blockingSleep(seconds: 5)
+            blockingSleep(seconds: 60)
         }
         #expect(result.outcome == .finished)
-        #expect(wallStart.duration(to: .now) < .seconds(4))
+        #expect(wallStart.duration(to: .now) < .seconds(30))
     }
 }
 

@@ -27,6 +27,12 @@ public enum ScenarioRegistry {
         state.withLock { $0.catalog = scenarios }
     }
 
+    /// Sets the catalog unless one is set, in one step (a test's stand-in never replaces the
+    /// built-in catalog another test set meanwhile).
+    package static func registerCatalogIfEmpty(_ scenarios: [any Scenario]) {
+        state.withLock { if $0.catalog.isEmpty { $0.catalog = scenarios } }
+    }
+
     /// The name replay hints print for the program (`rehearse`, or a user's executable).
     public static var commandName: String {
         get { state.withLock { $0.commandName } }
