@@ -16,13 +16,18 @@ import Testing
         return path
     }
 
-    /// The DOM of `file` after Chromium loaded and laid it out, as text.
+    /// The DOM of `file` after Chromium loaded and laid it out, as text. A Chromium that dies of a
+    /// signal or hangs (it happens on a loaded machine, and says nothing of the page) is run once more.
     func renderedDOM(_ file: String) throws -> String {
         let chromium = try #require(Self.chromium)
-        let profile = temporaryDirectory()
-        let run = try ChildProcess.run(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile)", "--dump-dom", "file://\(file)"],
-                                       standardError: .discard)
-        #expect(run.status == 0 && run.signal == nil, "chromium exited \(run.status)")
+        func render() throws -> ChildProcess.Result {
+            try ChildProcess.run(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                                            "--user-data-dir=\(temporaryDirectory())", "--dump-dom", "file://\(file)"],
+                                 standardError: .discard, timeLimit: 300)
+        }
+        var run = try render()
+        if run.signal != nil || run.timedOut { run = try render() }
+        #expect(run.status == 0 && run.signal == nil && !run.timedOut, "chromium exited \(run.status), signal \(run.signal.map(String.init) ?? "none")")
         return run.output
     }
 
