@@ -15,6 +15,13 @@ import Testing
         var snapshots: [ListenerSnapshot] { state.withLock { $0 } }
     }
 
+    /// The order calls were answered in.
+    final class Answers: Sendable {
+        private let state = Mutex<[String]>([])
+        func append(_ id: String) { state.withLock { $0.append(id) } }
+        var first: String? { state.withLock { $0.first } }
+    }
+
     private static let path = DocumentPath("notes", "n1")
 
     private static func metadata(cache: Bool = false, pending: Bool = false) -> SnapshotMetadata {
@@ -55,6 +62,46 @@ import Testing
         #expect(backend.faultLedger.tallies[.localWriteRollback]?.observed == 1)
         #expect(await !backend.firestore.snapshot(Self.path).exists)
         listener.remove()
+    }
+
+    /// Two writes of one device in flight at once, one refused and one saved, answered in either
+    /// order (50 seeds on the simulator): each answer settles its own write, so what the handler
+    /// ends up showing is the server's state and nothing stays pending.
+    @Test func twoWritesInFlightAreSettledEachByItsOwnAnswer() throws {
+        var orders: Set<Bool> = []
+        for seed: UInt64 in 1...50 {
+            let outcome = try onSimulator(seed: seed) { env in
+                let backend = Backend(env: env, faults: .none)
+                var rules = SecurityRules()
+                rules.match("notes") { $0.operation == .get || $0.operation == .list || $0.path.id == "n2" }
+                backend.setRules(rules)
+                let client = backend.client(auth: AuthContext(uid: "u"), label: "u")
+                let heard = Heard()
+                let listener = client.listen("notes", includeMetadataChanges: true) { heard.append($0) }
+                await backend.waitUntilIdle()
+                let answers = Answers()
+                await withTaskGroup(of: Void.self) { group in
+                    for id in ["n1", "n2"] {
+                        group.addTask {
+                            _ = try? await client.setData(DocumentPath("notes", id), ["text": .string(id)])
+                            answers.append(id)
+                        }
+                    }
+                }
+                await backend.waitUntilIdle()
+                listener.remove()
+                var shown: [String: Bool] = [:]
+                for change in heard.snapshots.flatMap(\.changes) { shown[change.path.id] = change.after.exists }
+                let stored = await (backend.firestore.snapshot(DocumentPath("notes", "n1")).exists, backend.firestore.snapshot(DocumentPath("notes", "n2")).exists)
+                return (shown: shown, stored: [stored.0, stored.1], pending: heard.snapshots.last?.metadata.hasPendingWrites,
+                        refusedFirst: answers.first == "n1")
+            }
+            orders.insert(outcome.refusedFirst)
+            #expect(outcome.stored == [false, true], "seed \(seed)")
+            #expect(outcome.shown == ["n1": false, "n2": true], "seed \(seed): what the handler was last told of each note")
+            #expect(outcome.pending == false, "seed \(seed)")
+        }
+        #expect(orders == [false, true], "both answer orders happen over the seeds")
     }
 
     @Test func aWriteWhoseAnswerIsLostStaysShownAsTheServersCopy() async throws {

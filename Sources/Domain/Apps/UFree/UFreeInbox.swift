@@ -91,6 +91,11 @@ public final class UFreeInbox: Sendable {
     /// The ids the device shows as read, sorted.
     public var readIds: [String] { ids(read: true) }
 
+    /// Whether the device shows notification `id`, unread.
+    public func showsUnread(_ id: String) -> Bool {
+        state.withLock { $0.shown[id].map { $0["read"] != .bool(true) } ?? false }
+    }
+
     private func ids(read: Bool) -> [String] {
         state.withLock { $0.shown.filter { ($0.value["read"] == .bool(true)) == read }.keys.sorted() }
     }

@@ -22,6 +22,11 @@ extension NudgeStormScenario {
         static let upToDateIsSaved = CheckDeclaration(
             .always, "up-to-date-is-saved",
             "whenever an inbox says \"✓ Up to date\", every notification it shows read is read on the server", operations: ["read"])
+        static let settlesUpToDate = CheckDeclaration(
+            .eventually, "settles-up-to-date", "once idle, every open inbox says \"✓ Up to date\" (not offline, not syncing)", operations: ["read"])
+        static let savedReadStaysRead = CheckDeclaration(
+            .always, "saved-read-stays-read",
+            "a notification whose read a device saved is never drawn unread on that device again", operations: ["read"])
         static let readShownSyncing = CheckDeclaration(
             .sometimes, "read-shown-syncing", "a tapped notification showed read while its write was on the way (\"Syncing…\")",
             requires: [.atLeast(Parameter.inboxPercent, 1)])

@@ -44,6 +44,8 @@ public struct NudgeStormScenario: FirebaseScenario {
         Check.nudgeAllSent,
         Check.inboxMatchesServer,
         Check.upToDateIsSaved,
+        Check.settlesUpToDate,
+        Check.savedReadStaysRead,
         Check.readShownSyncing,
         Check.readOnOtherDevice,
     ]
@@ -95,17 +97,17 @@ public struct NudgeStormScenario: FirebaseScenario {
         let attempted = Tally()  // calls that reached the backend (not refused on the device)
         // Inboxes: a phone and a tablet per listening user, each with its own listener.
         var opened: [UFreeInbox] = []
+        let taps = InboxTaps()
         for (index, user) in users.enumerated() {
             var draw = Simulation.random("nudge/inbox-\(index)")
             guard draw.below(100) < p[Parameter.inboxPercent] else { continue }
             for device in ["phone", "tablet"] {
                 let inbox = app.inbox(userId: user.uid, device: "\(user.uid)/\(device)")
-                inbox.open { inbox in Self.checkScreen(app, inbox, context: context) }
+                inbox.open { inbox in Self.checkScreen(app, inbox, taps: taps, context: context) }
                 opened.append(inbox)
             }
         }
         let inboxes = opened
-        let taps = InboxTaps()
         let origin = Simulation.nowNanoseconds
         try await context.monitored(every: .milliseconds(200), check: { Self.checkState(app, users: users, context) }) {
             await withTaskGroup(of: Void.self) { group in
@@ -226,11 +228,14 @@ public struct NudgeStormScenario: FirebaseScenario {
         }
     }
 
-    /// Which notifications each device marked read (by device label).
+    /// Which notifications each device marked read, and which of those reads it saved (the call
+    /// returned), by device label.
     final class InboxTaps: Sendable {
-        private let state = Mutex<[String: Set<String>]>([:])
-        func tapped(_ device: String, _ id: String) { _ = state.withLock { $0[device, default: []].insert(id) } }
-        func tapped(by device: String) -> Set<String> { state.withLock { $0[device] ?? [] } }
+        private let state = Mutex<(tapped: [String: Set<String>], saved: [String: Set<String>])>(([:], [:]))
+        func tapped(_ device: String, _ id: String) { _ = state.withLock { $0.tapped[device, default: []].insert(id) } }
+        func tapped(by device: String) -> Set<String> { state.withLock { $0.tapped[device] ?? [] } }
+        func saved(_ device: String, _ id: String) { _ = state.withLock { $0.saved[device, default: []].insert(id) } }
+        func saved(by device: String) -> Set<String> { state.withLock { $0.saved[device] ?? [] } }
     }
 
     /// A user glancing at one device's inbox now and then and tapping one unread notification.
@@ -244,13 +249,20 @@ public struct NudgeStormScenario: FirebaseScenario {
             let id = unread[random.below(unread.count)]
             context.note(inbox.device, "read \(id)")
             taps.tapped(inbox.device, id)
-            do throws(UFreeError) { try await inbox.markRead(id) } catch { context.note(inbox.device, "read failed: \(error)") }
+            do throws(UFreeError) {
+                try await inbox.markRead(id)
+                taps.saved(inbox.device, id)
+            } catch { context.note(inbox.device, "read failed: \(error)") }
         }
     }
 
     /// What one inbox draws, against the server at that moment (read directly, not through the
-    /// device): "✓ Up to date" with a notification shown read means the server has it read.
-    static func checkScreen(_ app: UFreeApp, _ inbox: UFreeInbox, context: ScenarioContext) {
+    /// device): "✓ Up to date" with a notification shown read means the server has it read; a read
+    /// this device saved stays drawn read (the SDK never shows a state older than its saved write).
+    static func checkScreen(_ app: UFreeApp, _ inbox: UFreeInbox, taps: InboxTaps, context: ScenarioContext) {
+        let saved = taps.saved(by: inbox.device)
+        context.always(Check.savedReadStaysRead, !saved.contains { inbox.showsUnread($0) },
+                       "\(inbox.device) saved \(saved.sorted().first { inbox.showsUnread($0) } ?? "")'s read and draws it unread again")
         let status = inbox.status
         let read = inbox.readIds
         guard !read.isEmpty else { return }
@@ -272,6 +284,7 @@ public struct NudgeStormScenario: FirebaseScenario {
             let shown = inbox.notificationIds, badge = inbox.badge
             context.eventually(Check.inboxMatchesServer, shown == ids && badge == unread,
                                "\(inbox.device) shows \(shown.count) notifications with badge \(badge); the server has \(ids.count), \(unread) unread")
+            context.eventually(Check.settlesUpToDate, inbox.status == .synced, "\(inbox.device) still says \(inbox.status) once idle")
             let sibling = inbox.device.hasSuffix("/phone") ? "\(inbox.userId)/tablet" : "\(inbox.userId)/phone"
             let mine = taps.tapped(by: inbox.device), theirs = taps.tapped(by: sibling)
             let readElsewhere = documents.contains { $0["read"] == .bool(true) && theirs.contains($0.id) && !mine.contains($0.id) }
