@@ -738,8 +738,10 @@ final class Scheduler: @unchecked Sendable {
         return foreignPending.load(ordering: .acquiring)
     }
 
-    /// How long a would-be deadlock waits for jobs from foreign threads (real milliseconds).
-    static let foreignGraceMilliseconds = 50
+    /// How long a would-be deadlock waits for jobs from foreign threads (real milliseconds, at
+    /// least: counted in 1 ms sleeps). Long enough for a thread that a loaded 2-core machine
+    /// schedules late; paid only by a non-strict run that is about to fail anyway.
+    static let foreignGraceMilliseconds = 250
 
     private func adoptForeignJobs() {
         let jobs = foreignInbox.withLock { inbox in
