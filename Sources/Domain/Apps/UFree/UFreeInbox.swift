@@ -66,7 +66,7 @@ public final class UFreeInbox: Sendable {
         state.withLock { state in
             for change in snapshot.changes {
                 let fields = change.after.fields
-                if countsEvents && change.kind == .create && fields?["read"] != .bool(true) { state.counter += 1 }
+                if countsEvents && change.kind == .create && !Self.isRead(fields) { state.counter += 1 }
                 state.shown[change.path.id] = fields
             }
             let metadata = snapshot.metadata
@@ -76,7 +76,7 @@ public final class UFreeInbox: Sendable {
 
     /// The bell's badge.
     public var badge: Int {
-        state.withLock { state in countsEvents ? state.counter : state.shown.count { $0.value["read"] != .bool(true) } }
+        state.withLock { state in countsEvents ? state.counter : state.shown.count { !Self.isRead($0.value) } }
     }
 
     /// The sync line.
@@ -93,12 +93,15 @@ public final class UFreeInbox: Sendable {
 
     /// Whether the device shows notification `id`, unread.
     public func showsUnread(_ id: String) -> Bool {
-        state.withLock { $0.shown[id].map { $0["read"] != .bool(true) } ?? false }
+        state.withLock { $0.shown[id].map { !Self.isRead($0) } ?? false }
     }
 
     private func ids(read: Bool) -> [String] {
-        state.withLock { $0.shown.filter { ($0.value["read"] == .bool(true)) == read }.keys.sorted() }
+        state.withLock { $0.shown.filter { Self.isRead($0.value) == read }.keys.sorted() }
     }
+
+    /// Whether a notification's fields say it is read.
+    private static func isRead(_ fields: Fields?) -> Bool { fields?["read"] == .bool(true) }
 
     /// The user taps notification `id`: it shows read at once (the listener shows the pending
     /// write) and is marked read on the server; if that fails the listener takes it back.
