@@ -69,29 +69,36 @@ let package = Package(
             ],
             path: "Sources/Scenarios/Harness"
         ),
-        .target(name: "SimulatedFirebase", path: "Sources/Domain/Firebase"),
-        .target(name: "Domain", dependencies: ["SimulatedFirebase"], path: "Sources/Domain/Apps"),
+        .target(name: "SimulatedFirebase", path: "Sources/Domain/SimulatedFirebase"),
+        .target(name: "Domain", dependencies: ["SimulatedFirebase"], path: "Sources/Domain/Domain"),
         .target(name: "FirebaseHarness", dependencies: ["Harness", "SimulatedFirebase", "Sim"], path: "Sources/Scenarios/FirebaseHarness"),
         .target(
             name: "Scenarios",
             dependencies: ["FirebaseHarness", "Harness", "Domain", "SimulatedFirebase", "Sim"],
-            path: "Sources/Scenarios/BuiltIn"
+            path: "Sources/Scenarios/Scenarios"
+        ),
+        // `rehearse timeline`'s engine: a real check-in log replayed through SafeNSound's functions on
+        // the simulator (only the built-in `rehearse` ships it).
+        .target(
+            name: "Timeline",
+            dependencies: ["Scenarios", "FirebaseHarness", "Harness", "Domain", "SimulatedFirebase", "Sim"],
+            path: "Sources/Scenarios/Timeline"
         ),
         .target(
             name: "RehearseCLI",
             dependencies: ["Harness", "Sim", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            path: "Sources/RehearseCLI/Core"
+            path: "Sources/RehearseCLI/RehearseCLI"
         ),
         // The built-in `rehearse`'s own commands (zoo, timeline, bench, selfcheck): they know the
         // five apps and the kernel's workloads, so a user's `Rehearse.main` does not ship them.
         .target(
             name: "RehearseTools",
             dependencies: [
-                "RehearseCLI", "Scenarios", "FirebaseHarness", "Harness", "Domain", "SimulatedFirebase", "Sim", "KernelWorkloads",
+                "RehearseCLI", "Scenarios", "Timeline", "FirebaseHarness", "Harness", "Domain", "SimulatedFirebase", "Sim", "KernelWorkloads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
-            path: "Sources/RehearseCLI/Tools"
+            path: "Sources/RehearseCLI/RehearseTools"
         ),
         .target(name: "RehearsalTesting", dependencies: ["Harness", "Sim"]),
         // Test fixtures (the `crash-test` scenario): in no product; the built-in executable and
@@ -105,17 +112,18 @@ let package = Package(
         .testTarget(name: "SimTests", dependencies: ["Sim", "KernelWorkloads", "RehearsalTestSupport"], linkerSettings: exportDynamic),
         // Linked WITHOUT the flag on purpose: its simulation must refuse to start (a test bundle
         // cannot show that: SwiftPM links every test target into one binary).
-        .executableTarget(name: "virtual-time-probe", dependencies: ["Sim", "Harness", "RehearseCLI"], path: "Sources/VirtualTimeProbe"),
+        .executableTarget(name: "virtual-time-probe", dependencies: ["Sim", "Harness", "RehearseCLI"], path: "Sources/virtual-time-probe"),
         // Starts child processes for tests with posix_spawn (Foundation's Process crashed the test binary).
         .target(name: "ChildProcess", path: "Tests/ChildProcess"),
         // The `.slow`/`.subprocess` tags and the `.ciOnly` condition (REHEARSAL_SLOW_TESTS=1, set by .ci/run).
-        .target(name: "RehearsalTestSupport", path: "Tests/TestSupport"),
+        .target(name: "RehearsalTestSupport", path: "Tests/RehearsalTestSupport"),
         .testTarget(name: "VirtualTimeRefusalTests", dependencies: ["virtual-time-probe", "ChildProcess"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "SimulatedFirebase", "Sim"], linkerSettings: exportDynamic),
         .testTarget(
             name: "ScenariosTests",
             dependencies: ["Scenarios", "FirebaseHarness", "Harness", "Domain", "SimulatedFirebase", "Sim", "ScenarioFixtures", "ChildProcess", "RehearsalTestSupport"],
             linkerSettings: exportDynamic),
+        .testTarget(name: "TimelineTests", dependencies: ["Timeline", "Scenarios", "FirebaseHarness", "Harness", "Domain", "SimulatedFirebase", "Sim"], linkerSettings: exportDynamic),
         .testTarget(name: "RehearsalTestingTests", dependencies: ["RehearsalTesting", "Harness", "Sim"], linkerSettings: exportDynamic),
         .testTarget(name: "RehearseTests", dependencies: ["rehearse", "ChildProcess", "RehearsalTestSupport"], linkerSettings: exportDynamic),
     ]

@@ -10,18 +10,41 @@ import Testing
 
     /// Target name → its dependencies on targets of this package, from SwiftPM.
     static func graph() throws -> [String: Set<String>] {
+        try describe().mapValues(\.dependencies)
+    }
+
+    /// Target name → (path, dependencies on targets of this package) of every non-test target, from SwiftPM.
+    static func describe() throws -> [String: (path: String, dependencies: Set<String>)] {
         let swift = try #require(Self.executable(named: "swift"), "swift is not on PATH")
         // --ignore-lock: `swift test` holds the build folder's lock while tests run; describe only reads.
         let run = try ChildProcess.run(swift, ["package", "--ignore-lock", "describe", "--type", "json"], directory: root.path, timeLimit: 120)
         #expect(run.status == 0, "\(run.error)")
         let json = try JSONSerialization.jsonObject(with: Data(run.standardOutput)) as? [String: Any]
         let targets = try #require(json?["targets"] as? [[String: Any]])
-        var graph: [String: Set<String>] = [:]
+        var described: [String: (path: String, dependencies: Set<String>)] = [:]
         for target in targets where (target["type"] as? String) != "test" {
             let name = try #require(target["name"] as? String)
-            graph[name] = Set(target["target_dependencies"] as? [String] ?? [])
+            let path = try #require(target["path"] as? String)
+            described[name] = (path, Set(target["target_dependencies"] as? [String] ?? []))
         }
-        return graph
+        return described
+    }
+
+    /// Path → target of the README's layout table (rows naming a target; `—` rows are plain folders).
+    static func readmeLayout() throws -> [String: String] {
+        let text = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let header = try #require(lines.firstIndex(of: "| path | target | what |"), "the README's layout table is missing")
+        var rows: [String: String] = [:]
+        for line in lines[(header + 2)...] {
+            guard line.hasPrefix("|") else { break }
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 3 else { continue }
+            let path = cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`/"))
+            #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path), "README layout: \(path) does not exist")
+            if cells[1] != "—" { rows[path] = cells[1] }
+        }
+        return rows
     }
 
     /// Target name → (path, dependencies) from docs/architecture.md's table.
@@ -68,6 +91,13 @@ import Testing
                 #expect(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(path).path), "\(target)'s path \(path)")
             }
         }
+    }
+
+    @Test func theReadmeLayoutTableIsThePackagesTargets() throws {
+        let described = try Self.describe()
+        let layout = try Self.readmeLayout()
+        let targets = Dictionary(uniqueKeysWithValues: described.map { ($0.value.path, $0.key) })
+        #expect(layout == targets, "README layout rows \(layout.sorted { $0.key < $1.key }) vs package \(targets.sorted { $0.key < $1.key })")
     }
 
     @Test func arrowsPointOneWay() throws {

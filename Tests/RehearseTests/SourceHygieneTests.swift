@@ -43,7 +43,7 @@ import Testing
             return text[start.upperBound...].replacingOccurrences(of: "public ", with: "")
         }
         let kernel = try body("Sources/Sim/QueueExecutor.swift", "public final class QueueExecutor:")
-        let domain = try body("Sources/Domain/Firebase/Runtime/ConcurrentPoolExecutorSource.swift", "final class SerialQueueExecutor:")
+        let domain = try body("Sources/Domain/SimulatedFirebase/Runtime/ConcurrentPoolExecutorSource.swift", "final class SerialQueueExecutor:")
         #expect(kernel == domain, "QueueExecutor and SerialQueueExecutor differ; change both")
     }
 }

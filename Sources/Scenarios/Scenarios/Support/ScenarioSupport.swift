@@ -27,7 +27,7 @@ enum ScenarioSupport {
 
     /// The invocations of `function` the platform terminated (its instance crashed, or it ran
     /// past its timeout), by what the fault ledger names after the function: a trigger's document
-    /// path, a scheduled run's `Scheduler.target(tick)`, with a count each (`kinds`: crashes,
+    /// path, a scheduled run's `CloudScheduler.target(tick)`, with a count each (`kinds`: crashes,
     /// timeouts or both). The platform's record, not the app's: checks read it to know what a
     /// terminated invocation may have left undone.
     static func terminatedInvocations(

@@ -2,6 +2,7 @@ import Domain
 @testable import FirebaseHarness
 @testable import Harness
 @testable import Scenarios
+@testable import Timeline
 import SimulatedFirebase
 import Testing
 

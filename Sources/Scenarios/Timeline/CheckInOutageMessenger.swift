@@ -1,6 +1,7 @@
 import Domain
 import FirebaseHarness
 import Harness
+import Scenarios
 import SimulatedFirebase
 import Synchronization
 

@@ -93,7 +93,7 @@ public struct StudioClaimScenario: FirebaseScenario {
         // A run whose instance crashed (or that timed out) is not retried (Cloud Scheduler's
         // default): the data is as current as the last tick whose run was not terminated.
         let terminated = ScenarioSupport.terminatedInvocations(backend, function: "seedShadowStudios")
-        while lastTick >= start && terminated[Scheduler.target(lastTick)] != nil { lastTick = lastTick - interval }
+        while lastTick >= start && terminated[CloudScheduler.target(lastTick)] != nil { lastTick = lastTick - interval }
         Self.checkEnd(backend, places: places, lastTick: lastTick, book: book, context: context)
         try context.throwIfStopped()
     }

@@ -102,7 +102,7 @@ public final class Functions: Sendable {
 
     // MARK: Scheduled
 
-    /// Registers a scheduled function (`every` ≥ 1 minute, MODEL_RULES §15); `Scheduler` drives it.
+    /// Registers a scheduled function (`every` ≥ 1 minute, MODEL_RULES §15); `CloudScheduler` drives it.
     /// `timeout` as for triggers (nil: 60 s): a run past it is terminated, its writes so far kept;
     /// `maxInstances` as for triggers (a run beyond it queues).
     public func schedule(
@@ -121,9 +121,9 @@ public final class Functions: Sendable {
 
     var scheduledJobs: [ScheduledJob] { state.withLock { $0.scheduled } }
 
-    /// Cold starts of every invocation (`Scheduler` pays them for its runs).
+    /// Cold starts of every invocation (`CloudScheduler` pays them for its runs).
     var coldStarts: ColdStarts { dispatcher.coldStarts }
-    /// Timeouts and crashes of every invocation (`Scheduler` runs its runs in them).
+    /// Timeouts and crashes of every invocation (`CloudScheduler` runs its runs in them).
     var invocations: Invocations { dispatcher.invocations }
 
     /// Runs scheduled function `name` once for the tick at `time`, now, without jitter or

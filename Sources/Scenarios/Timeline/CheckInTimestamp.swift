@@ -1,6 +1,7 @@
 import Domain
 import FirebaseHarness
 import Harness
+import Scenarios
 import SimulatedFirebase
 
 /// Reads the `timestamp` field of a check-in row without Foundation: strict ISO-8601 with an

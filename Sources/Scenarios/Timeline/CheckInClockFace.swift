@@ -2,6 +2,7 @@ import Domain
 import FirebaseHarness
 import Foundation
 import Harness
+import Scenarios
 import SimulatedFirebase
 
 /// Prints instants for `rehearse timeline`'s table without a DateFormatter per row: each zone's

@@ -5,6 +5,7 @@ import Foundation
 import Harness
 import RehearseCLI
 import Scenarios
+import Timeline
 import SimulatedFirebase
 
 extension Rehearse {

@@ -7,7 +7,7 @@ import SimulatedFirebase
 /// each time zone heartbeat-timeline uses has its UTC offsets, its printed names (a table of the
 /// known answers for the "MMM d, yyyy 'at' h:mm a zzz" pattern in the POSIX locale) and its
 /// published DST rule, so a DST slip in the domain's formatter cannot hide in the check.
-enum LocalTimeOracle {
+package enum LocalTimeOracle {
     /// When a zone observes daylight time.
     enum DaylightRule {
         /// US since 2007: second Sunday of March 02:00 local standard time to the first Sunday
@@ -97,10 +97,10 @@ enum LocalTimeOracle {
     }
 
     /// 0 = Sunday … 6 = Saturday (1970-01-01 was a Thursday).
-    static func weekday(_ days: Int64) -> Int { Int((days % 7 + 11) % 7) }
+    package static func weekday(_ days: Int64) -> Int { Int((days % 7 + 11) % 7) }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
-    static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int64 {
+    package static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int64 {
         let y = Int64(month <= 2 ? year - 1 : year)
         let era = floorDiv(y, 400)
         let yearOfEra = y - era * 400
@@ -111,7 +111,7 @@ enum LocalTimeOracle {
     }
 
     /// The date of `days` since 1970-01-01 (Hinnant's `civil_from_days`).
-    static func civil(fromDays days: Int64) -> (year: Int, month: Int, day: Int) {
+    package static func civil(fromDays days: Int64) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = floorDiv(z, 146_097)
         let dayOfEra = z - era * 146_097
@@ -124,5 +124,5 @@ enum LocalTimeOracle {
         return (Int(year), Int(month), Int(day))
     }
 
-    static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 { a >= 0 ? a / b : -((-a + b - 1) / b) }
+    package static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 { a >= 0 ? a / b : -((-a + b - 1) / b) }
 }

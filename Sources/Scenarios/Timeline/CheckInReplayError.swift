@@ -1,5 +1,6 @@
 import FirebaseHarness
 import Harness
+import Scenarios
 import SimulatedFirebase
 
 /// A check-in file `rehearse timeline` cannot replay: names the file, the line, the column and the problem.

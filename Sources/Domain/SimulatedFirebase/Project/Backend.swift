@@ -32,7 +32,7 @@ public final class Backend: Sendable {
     /// Cloud Functions: triggers, callables and scheduled jobs.
     public let functions: Functions
     /// Cloud Scheduler: ticks of the scheduled jobs, with jitter and duplicates.
-    public let scheduler: Scheduler
+    public let scheduler: CloudScheduler
     /// FCM: push tokens and sends.
     public let messaging: Messaging
     /// SendGrid: emails, with rate limits and time-outs.
@@ -67,7 +67,7 @@ public final class Backend: Sendable {
         let functions = Functions(env: env, dispatcher: firestore.triggers, coverage: coverage)
         self.functions = functions
         self.storage = CloudStorage(env: env, coverage: coverage, firestore: firestore)
-        self.scheduler = Scheduler(env: env, faults: faults, functions: functions, tracker: tracker, ledger: ledger, coverage: coverage)
+        self.scheduler = CloudScheduler(env: env, faults: faults, functions: functions, tracker: tracker, ledger: ledger, coverage: coverage)
         let outbox = Outbox(retention: retention)
         self.outbox = outbox
         self.messaging = Messaging(env: env, faults: faults, outbox: outbox, ledger: ledger, outages: outages)

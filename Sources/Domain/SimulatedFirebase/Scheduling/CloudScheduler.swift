@@ -4,7 +4,7 @@ import Synchronization
 /// period, at least once per tick (MODEL_RULES §13–14): each run starts 0–`scheduleStartJitterMax`
 /// late, a tick can run twice (`scheduleDuplicateDelay` apart), and a run that outlives
 /// `scheduleDeadline` may be retried while it still runs (overlap).
-public actor Scheduler: DomainActor {
+public actor CloudScheduler: DomainActor {
     /// The scheduler actor's injected executor.
     public nonisolated let executor: any SerialExecutor
     private let env: DomainEnvironment
@@ -94,7 +94,7 @@ public actor Scheduler: DomainActor {
     }
 }
 
-extension Scheduler {
+extension CloudScheduler {
     /// How the fault ledger names the run of one tick when it is terminated: a function-crash or
     /// function-timeout event's subject is "`job` tick `tick`".
     public static func target(_ tick: Timestamp) -> String { "tick \(tick)" }

@@ -1,5 +1,6 @@
 import FirebaseHarness
 import Harness
+import Scenarios
 import SimulatedFirebase
 
 /// The Settings screen's rules for editing emergency contacts, applied to a `CheckInEvent`

@@ -2,6 +2,7 @@ import Domain
 import FirebaseHarness
 import Foundation
 import Harness
+import Scenarios
 import SimulatedFirebase
 
 /// One row of a real user's SafeNSound history: a check-in, a settings change (threshold, time

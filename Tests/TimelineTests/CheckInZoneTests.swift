@@ -1,5 +1,6 @@
 import Foundation
 @testable import Scenarios
+@testable import Timeline
 import Testing
 
 /// `rehearse timeline` takes every zone the system's tz database has, aliases included, and

@@ -2,6 +2,7 @@ import Domain
 import FirebaseHarness
 import Foundation
 import Harness
+import Scenarios
 import Sim
 import SimulatedFirebase
 import Synchronization
