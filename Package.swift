@@ -123,6 +123,8 @@ let package = Package(
             name: "ScenariosTests",
             dependencies: ["Scenarios", "FirebaseHarness", "Harness", "Domain", "SimulatedFirebase", "Sim", "ScenarioFixtures", "ChildProcess", "RehearsalTestSupport"],
             linkerSettings: exportDynamic),
+        // The harness alone: it imports no app, no backend and no built-in scenario (the fixture is app-free).
+        .testTarget(name: "HarnessTests", dependencies: ["Harness", "Sim", "ScenarioFixtures"], linkerSettings: exportDynamic),
         .testTarget(name: "TimelineTests", dependencies: ["Timeline", "Scenarios", "FirebaseHarness", "Harness", "Domain", "SimulatedFirebase", "Sim"], linkerSettings: exportDynamic),
         .testTarget(name: "RehearsalTestingTests", dependencies: ["RehearsalTesting", "Harness", "Sim"], linkerSettings: exportDynamic),
         .testTarget(name: "RehearseTests", dependencies: ["rehearse", "ChildProcess", "RehearsalTestSupport"], linkerSettings: exportDynamic),

@@ -368,8 +368,6 @@ final class Scheduler: @unchecked Sendable {
         rootError = error
     }
 
-    func nextRandom() -> UInt64 { schedulerRandom.next() }
-
     // MARK: Invariants
 
     /// Checks the whole structure when the configuration asks (`checksInternalInvariants`); free

@@ -233,7 +233,7 @@ struct InspiredTests {
     }
 }
 
-/// Issue 10: a post created before the username trigger ran kept `author.username: null` forever;
+/// A post created before the username trigger ran gets its `author.username` once it is assigned;
 /// the seed denormalises the author (username included) into posts and comments for rendering.
 @Suite("Inspired username back-fill")
 struct InspiredUsernameBackfillTests {

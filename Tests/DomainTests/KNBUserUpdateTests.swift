@@ -2,7 +2,7 @@ import Domain
 import SimulatedFirebase
 import Testing
 
-/// `onUserUpdate` (issue 13 item 2): a name change reaches the user's bids, `currentWinner` and
+/// `onUserUpdate`: a name change reaches the user's bids, `currentWinner` and
 /// posts; it is deployed only when asked; and the literal read-then-write erases a bid that
 /// commits between its read and its write, where the careful transaction keeps it.
 @Suite struct KNBUserUpdateTests {

@@ -3,7 +3,7 @@
 import Testing
 
 /// Function instances are stateless and the threshold a user picks is the one the alert speaks
-/// of (docs/domain.md, SafeNSound): pinned inputs from issue 10.
+/// of (docs/domain.md, SafeNSound): pinned inputs.
 @Suite("SafeNSound against its design document")
 struct SafeNSoundDesignDocumentTests {
     private static func user(_ id: String, thresholdHours: Int, at lastHeartbeat: Timestamp) -> SafeNSoundUser {

@@ -30,6 +30,16 @@ import Testing
         #expect(again.status == 0 && again.standardOutput.contains("VIOLATED crash-test-ok"))
     }
 
+    /// `rehearse fuzz <scenario>`, the first thing a newcomer types, sweeps the documented default
+    /// range (0..<1000); its last shard of a thousand runs one seed.
+    @Test func fuzzWithoutSeedsSweepsTheDefaultRange() throws {
+        let dir = temporaryDirectory()
+        let fuzz = try CommandLineRunner.run(["fuzz", "crash-test", "--shard", "999/1000", "--strategy", "random", "--report-dir", dir])
+        #expect(!fuzz.standardError.contains("Missing expected argument"), "\(fuzz.standardError)")
+        #expect(fuzz.standardOutput.contains("seeds=999..<1000 shard=999/1000 of 0..<1000"), "\(fuzz.standardOutput)")
+        #expect(fuzz.standardOutput.contains("1 seeds run"), "\(fuzz.standardOutput)")
+    }
+
     @Test func replayOfAnAlteredArtifactSaysWhatDiffered() throws {
         let dir = temporaryDirectory()
         let fuzz = try CommandLineRunner.run(["fuzz", "crash-test", "--seeds", "5..<6", "--no-shrink", "--strategy", "random", "--report-dir", dir])

@@ -69,6 +69,21 @@ import Testing
         return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
+    /// A test target's dependencies on targets of this package, from SwiftPM.
+    static func testTargetDependencies(_ name: String) throws -> Set<String> {
+        let swift = try #require(Self.executable(named: "swift"), "swift is not on PATH")
+        let run = try ChildProcess.run(swift, ["package", "--ignore-lock", "describe", "--type", "json"], directory: root.path, timeLimit: 120)
+        let json = try JSONSerialization.jsonObject(with: Data(run.standardOutput)) as? [String: Any]
+        let targets = try #require(json?["targets"] as? [[String: Any]])
+        let target = try #require(targets.first { $0["name"] as? String == name }, "no test target \(name)")
+        return Set(target["target_dependencies"] as? [String] ?? [])
+    }
+
+    /// Every target reachable from any of `targets`.
+    static func closure(_ targets: Set<String>, in graph: [String: Set<String>]) -> Set<String> {
+        targets.reduce(into: Set<String>()) { $0.formUnion(closure($1, in: graph)) }
+    }
+
     /// Every target reachable from `target`.
     static func closure(_ target: String, in graph: [String: Set<String>]) -> Set<String> {
         var seen: Set<String> = []
@@ -111,6 +126,9 @@ import Testing
             let reached = Self.closure(target, in: graph)
             #expect(reached.isDisjoint(with: ["Sim", "Harness"]), "\(target) must take its clock, executors and randomness injected")
         }
+        let harnessTests = try Self.testTargetDependencies("HarnessTests")
+        #expect(!harnessTests.isEmpty && Self.closure(harnessTests, in: graph).union(harnessTests).isDisjoint(with: apps.union(["Scenarios"])),
+                "HarnessTests tests the harness alone: \(harnessTests.sorted())")
         #expect(graph["Sim"] == ["SimSyscall"], "the kernel depends on no target of this package but its C interposers")
         #expect(graph["SimSyscall"] == [])
     }

@@ -3,7 +3,7 @@ import Foundation
 import RehearsalTestSupport
 import Testing
 
-/// The formats other tools read (issue 15): JUnit XML from run/fuzz/merge (validated against the
+/// The formats other tools read: JUnit XML from run/fuzz/merge (validated against the
 /// our JUnit schema, Tests/Fixtures/junit.xsd, with xmllint), `.hgrm` files next to report.json, `merge
 /// --threshold` over a merged distributed run, the Slurm job array environment, and report.json /
 /// sweep results against their published JSON Schemas (docs/schema).

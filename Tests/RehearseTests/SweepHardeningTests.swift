@@ -3,7 +3,7 @@ import Foundation
 import RehearsalTestSupport
 import Testing
 
-/// Sweeps that lose nothing (issue 11): a stop at the first failure whatever `--jobs`, a result
+/// Sweeps that lose nothing: a stop at the first failure whatever `--jobs`, a result
 /// listing only the seeds that ran, `--resume` after a stop or a kill, one failure folder per
 /// sweep, merge refusing inconsistent shards, and outputs that never replace device nodes.
 @Suite(.ciOnly, .tags(.subprocess)) struct SweepHardeningTests {

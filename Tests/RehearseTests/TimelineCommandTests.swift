@@ -2,8 +2,8 @@ import Foundation
 import RehearsalTestSupport
 import Testing
 
-/// `rehearse timeline`: the shipped example reproduces its golden table; every defect of issue 11
-/// is pinned; 200 seeded logs agree row for row with an independent model of the SafeNSound
+/// `rehearse timeline`: the shipped example reproduces its golden table; every defect found in its
+/// input handling is pinned; 200 seeded logs agree row for row with an independent model of the SafeNSound
 /// document; 1,000 generated malformed files each exit 2 with one line.
 @Suite struct TimelineCommandTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -65,7 +65,7 @@ import Testing
     }
 
     /// Auto-resize leaves a different array size depending on the order of records and adds
-    /// (the reason merged shards used to differ from one machine in the raw JSON); the
+    /// (so merged shards could differ from one machine in the raw JSON); the
     /// encoding depends on the distribution only.
     @Test func equalDistributionsEncodeEquallyWhateverTheirHistory() {
         let recordings = Self.randomRecordings(seed: 3, count: 300)

@@ -7,7 +7,7 @@ import Sim
 import SimulatedFirebase
 import Testing
 
-/// Bad input found by generated malformed invocations (issue 11): thresholds beyond UInt64,
+/// Bad input found by generated malformed invocations: thresholds beyond UInt64,
 /// misspelled operations, inconsistent shard results, unreadable input files.
 @Suite struct InputHardeningTests {
     init() { BuiltInScenarios.register() }

@@ -5,7 +5,7 @@ import Sim
 import SimulatedFirebase
 import Testing
 
-/// kiddush-booking with cancellations and rebookings (issue 13 item 2): the careful design keeps
+/// kiddush-booking with cancellations and rebookings: the careful design keeps
 /// the public calendar equal to the bookings that stand, and the literal "Cleans up calendar entry"
 /// is caught by that check.
 @Suite struct KNBKiddushCancelTests {

@@ -5,7 +5,7 @@ import Sim
 import SimulatedFirebase
 import Testing
 
-/// like-storm's notification and post-delete checks (issue 13 item 2): the careful design passes
+/// like-storm's notification and post-delete checks: the careful design passes
 /// them with observations, and each literal-design variant is caught by its own check.
 @Suite struct LikeStormFeedTests {
     init() { BuiltInScenarios.register() }

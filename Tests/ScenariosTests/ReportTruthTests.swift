@@ -7,7 +7,7 @@ import Sim
 import SimulatedFirebase
 import Testing
 
-/// Plots and tables that tell the truth (issue 15): the same numbers in the latency table and
+/// Plots and tables that tell the truth: the same numbers in the latency table and
 /// the spectrum, the maximum always drawn, natural lane order, axes that reach the maximum; and
 /// coverage that counts what ran without changing any run.
 @Suite struct ReportTruthTests {

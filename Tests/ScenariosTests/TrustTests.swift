@@ -7,8 +7,8 @@ import Sim
 import SimulatedFirebase
 import Testing
 
-/// Issue 10 "Trust the verdict": the careful design passes the seeds (with their swarm and
-/// parameters) on which it once failed, goals and checks the parameters rule out are reported
+/// Trust the verdict: the careful design passes pinned seeds (with their swarm and
+/// parameters), goals and checks the parameters rule out are reported
 /// rather than failed, never-evaluated checks fail a sweep, and email-shows-local-time has an
 /// oracle of its own that catches a planted DST slip.
 @Suite struct TrustTests {

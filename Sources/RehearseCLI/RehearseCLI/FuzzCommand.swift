@@ -15,8 +15,8 @@ extension Rehearse {
 
         @Argument(help: "Scenario name.")
         var scenario: String
-        @Option(name: .long, parsing: .unconditional, help: "Seed range A..<B (the whole sweep; a shard runs its part).", transform: ArgumentValue.seedRange)
-        var seeds: SeedRange
+        @Option(name: .long, parsing: .unconditional, help: "Seed range A..<B (the whole sweep; a shard runs its part; default 0..<1000).", transform: ArgumentValue.seedRange)
+        var seeds: SeedRange = Self.defaultSeeds
         @Option(name: .long, parsing: .unconditional, help: "Worker processes run in parallel.")
         var jobs: Int = 1
         @Flag(name: .long, help: "Go on after the first failure.")
@@ -46,6 +46,10 @@ extension Rehearse {
         @Flag(name: .long, help: "Continue the sweep recorded in the result file (after a kill or a stop): skip its seeds; the scenario, strategy, variant, parameters, swarm, thresholds and range must match.")
         var resume = false
         @OptionGroup var options: RunOptions
+
+        /// The sweep `rehearse fuzz <scenario>` runs without `--seeds`: a thousand seeds, the size at
+        /// which the bug zoo's planted variants are measured (docs/zoo.md).
+        static let defaultSeeds = SeedRange(low: 0, high: 1000)
 
         /// Seeds between two progressive writes of the result file, and the longest wall-clock
         /// gap between them: a killed sweep loses at most this much work.

@@ -38,7 +38,8 @@ final class BackendParticipant: RunParticipant {
             let tally = tallies[kind]!
             return FaultObservation(
                 kind: FaultKindName(rawValue: kind.rawValue), opportunities: tally.opportunities,
-                expectedBillionths: tally.expectedBillionths, varianceBillionths: tally.varianceBillionths, observed: tally.observed)
+                expectedBillionths: tally.expectedBillionths, varianceBillionths: tally.varianceBillionths, observed: tally.observed,
+                otherSources: kind.otherSources)
         }
     }
 

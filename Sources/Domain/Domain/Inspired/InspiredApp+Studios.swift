@@ -6,9 +6,6 @@ import SimulatedFirebase
 extension InspiredApp {
     static func studio(_ studioId: String) -> DocumentPath { DocumentPath("studios", studioId) }
 
-    /// Fields the Places catalogue owns; the owner manages `about` and `moderationSettings`.
-    static let placesFields = ["name", "address", "rating", "reviewCount", "placesRevision"]
-
     /// Deploys studio discovery: the scheduled `seedShadowStudios` job (every `seedEvery`, driven
     /// by `backend.scheduler`, deployed with the longest timeout as it pages through every place)
     /// and the `claimStudio` callable, both reading `places`.

@@ -39,12 +39,12 @@ public final class CoverageLedger: Sendable {
         state.withLock { $0[CoverageKey(kind: kind, name: name), default: Tally()].failures += 1 }
     }
 
-    /// Every declared or counted entry, sorted by kind then name.
-    public var counts: [CoverageCount] {
+    /// Every declared or counted entry, sorted by kind then name: handler invocations (retries
+    /// and duplicate deliveries included) or rule evaluations, and how many threw or denied (the
+    /// harness's `CoverageEntry` carries them into reports and merges them).
+    public var counts: [(kind: CoverageKind, name: String, invocations: Int, failures: Int)] {
         state.withLock { state in
-            state.keys.sorted().map { key in
-                CoverageCount(kind: key.kind, name: key.name, invocations: state[key]!.invocations, failures: state[key]!.failures)
-            }
+            state.keys.sorted().map { key in (key.kind, key.name, state[key]!.invocations, state[key]!.failures) }
         }
     }
 }

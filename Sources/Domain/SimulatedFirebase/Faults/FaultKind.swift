@@ -77,6 +77,17 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
     /// server or lost its answer, and the listeners stopped showing it (§19). Counted when it happens.
     case localWriteRollback = "local-write-rollback"
 
+    /// What else makes this kind happen besides its drawn probability, which is all the
+    /// expectation counts; nil when the draws are its only source. A sweep whose count is far
+    /// above the expectation says this; with nil it fails (the backend injects more than it claims).
+    public var otherSources: String? {
+        switch self {
+        case .triggerReorder:
+            "an event that overtakes its predecessor also passes any earlier event of the document still in flight, and each it passes arrives inverted: one draw can make several"
+        default: nil
+        }
+    }
+
     /// By name (the order reports list them in).
     public static func < (lhs: FaultKind, rhs: FaultKind) -> Bool { lhs.rawValue < rhs.rawValue }
 

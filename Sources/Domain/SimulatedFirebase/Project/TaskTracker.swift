@@ -28,9 +28,6 @@ public final class TaskTracker: Sendable {
     /// Whether spawned tasks carry an executor preference (tests).
     package var prefersTaskExecutor: Bool { taskExecutor != nil }
 
-    /// Number of tracked tasks still running.
-    public var runningCount: Int { state.withLock { $0.running } }
-
     /// Returns once no tracked task is running (at once if none is).
     public func waitUntilIdle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

@@ -34,7 +34,4 @@ public struct StorageRuleRequest: Sendable {
         let all = segments
         return index < all.count ? all[index] : nil
     }
-
-    /// Whether the request writes (create, update or delete), as rules' `allow write` covers.
-    public var isWrite: Bool { operation == .create || operation == .update || operation == .delete }
 }

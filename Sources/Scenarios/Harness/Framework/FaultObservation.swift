@@ -12,6 +12,10 @@ public struct FaultObservation: Sendable, Hashable, Codable {
     public var varianceBillionths: UInt64
     /// Times it took effect.
     public var observed: Int
+    /// What else makes this kind happen besides its drawn probability (the expectation counts only
+    /// the draws), so a count far above the expectation is explained; nil when the draws are its
+    /// only source.
+    public var otherSources: String?
 
     /// Faults expected.
     public var expected: Double { Double(expectedBillionths) / 1e9 }
@@ -20,34 +24,39 @@ public struct FaultObservation: Sendable, Hashable, Codable {
 
     /// An observation of `kind`: `opportunities` chances, `observed` occurrences, the sum of the
     /// configured probabilities and their binomial variance, both in billionths.
-    public init(kind: FaultKindName, opportunities: Int, expectedBillionths: UInt64, varianceBillionths: UInt64, observed: Int) {
+    public init(kind: FaultKindName, opportunities: Int, expectedBillionths: UInt64, varianceBillionths: UInt64, observed: Int, otherSources: String? = nil) {
         self.kind = kind
         self.opportunities = opportunities
         self.expectedBillionths = expectedBillionths
         self.varianceBillionths = varianceBillionths
         self.observed = observed
+        self.otherSources = otherSources
     }
 
-    /// Sigmas below the expectation at which a fault counts as suppressed.
+    /// Sigmas away from the expectation, either way, at which a count is judged off.
     public static let suppressionSigmas = 4.0
-    /// The smallest expectation at which a shortfall is judged (fewer chances prove nothing).
+    /// The smallest expectation at which a count is judged (fewer chances prove nothing).
     public static let minimumExpected = 5.0
 
-    /// True when far fewer faults took effect than were drawn: the backend was kinder than it
-    /// claims (a fault drawn but never delivered, a window compared in the wrong unit). One-sided:
-    /// more faults than expected (the kernel's timing choices add reorders) is not kinder.
-    public var isSuppressed: Bool {
-        guard expected >= Self.minimumExpected else { return false }
+    /// How the observed count stands against the expectation, judged both ways.
+    public var verdict: FaultVerdict {
+        guard opportunities > 0 else { return .counted }
+        guard expected >= Self.minimumExpected else { return .tooFewToJudge }
+        let margin = Self.suppressionSigmas * variance.squareRoot() + 1
         // Never happening although ≥ 10 were expected: P(0) ≤ e^-10 for a working backend.
-        if observed == 0 && expected >= 10 { return true }
-        return Double(observed) < expected - Self.suppressionSigmas * variance.squareRoot() - 1
+        if (observed == 0 && expected >= 10) || Double(observed) < expected - margin { return .fewer }
+        if Double(observed) > expected + margin { return otherSources.map { .moreExplained(because: $0) } ?? .moreUnexplained }
+        return .asExpected
     }
 
-    /// `trigger-duplicate 3/2.9 expected (612 chances)`; a kind that is no draw (a limit or
-    /// contention, with no chances): `lock-wait 12 (counted, no expectation)`.
+    /// True when the verdict fails a sweep: far fewer than drawn, or far more with no source named.
+    public var isOff: Bool { verdict.fails }
+
+    /// `trigger-duplicate 3 vs 2.9 ± 1.7 expected (612 chances), as expected`; a kind that is no
+    /// draw (a limit or contention, with no chances): `lock-wait 12 (counted, no expectation)`.
     public var summary: String {
         guard opportunities > 0 else { return "\(kind.rawValue) \(observed) (counted, no expectation)" }
-        return "\(kind.rawValue) \(observed)/\(String(format: "%.1f", expected)) expected (\(opportunities) chances)"
+        return "\(kind.rawValue) \(observed) vs \(String(format: "%.1f ± %.1f", expected, variance.squareRoot())) expected (\(opportunities) chances), \(verdict)"
     }
 
     /// Adds another run's observation of the same kind.
@@ -57,6 +66,7 @@ public struct FaultObservation: Sendable, Hashable, Codable {
         expectedBillionths &+= other.expectedBillionths
         varianceBillionths &+= other.varianceBillionths
         observed += other.observed
+        otherSources = otherSources ?? other.otherSources
     }
 
     /// `a` and `b` combined per kind, in kind order.

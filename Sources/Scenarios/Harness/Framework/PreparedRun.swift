@@ -64,11 +64,4 @@ public struct PreparedRun: Sendable {
         copy.request.decisions = decisions
         return copy
     }
-
-    /// The same run keeping its full trace or not.
-    public func recordingTrace(_ records: Bool) -> PreparedRun {
-        var copy = self
-        copy.request.recordsTrace = records
-        return copy
-    }
 }

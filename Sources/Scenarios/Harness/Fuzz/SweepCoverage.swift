@@ -48,7 +48,4 @@ public struct SweepCoverage: Sendable, Hashable, Codable {
             strategies[strategy, default: StrategyCount()].failures += count.failures
         }
     }
-
-    /// Declared entries no seed ran.
-    public var neverExercised: [CoverageEntry] { backend.filter { $0.invocations == 0 } }
 }

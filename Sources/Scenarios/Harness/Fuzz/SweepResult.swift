@@ -124,8 +124,9 @@ public struct SweepResult: Sendable, Codable {
     /// Per operation, its latency over every seed.
     public var latency: [OperationLatency]
     /// Per fault kind over the seeds run: chances, expected and observed injections (absent in
-    /// older files). A kind observed far below its expectation fails the sweep: the backend was
-    /// kinder than it claims (`FaultObservation.isSuppressed`).
+    /// older files). A kind far off its expectation fails the sweep (`FaultObservation.verdict`):
+    /// far below, the backend was kinder than it claims; far above with no other source named, it
+    /// injects more than it claims.
     public var faults: [FaultObservation]?
     /// The binary the sweep ran.
     public var build: BuildFingerprint
@@ -186,12 +187,14 @@ public struct SweepResult: Sendable, Codable {
     /// Always/Eventually checks no seed evaluated though the parameters allow them: the sweep
     /// passed without exercising them, so it fails.
     public var neverChecked: [String] { checks.filter { !checked.contains($0) && !isUnreachable($0) } }
-    /// Fault kinds that took effect far less often than the backend drew them.
-    public var suppressedFaults: [FaultObservation] { (faults ?? []).filter(\.isSuppressed) }
+    /// Fault kinds whose count is off their expectation: far fewer than the backend drew, or far
+    /// more with no other source named.
+    public var offFaults: [FaultObservation] { (faults ?? []).filter(\.isOff) }
     /// True when no seed failed, every reachable goal was reached, every reachable check evaluated
-    /// and every fault kind the backend injects was observed about as often as expected.
+    /// and every fault kind the backend injects was observed about as often as expected (or more,
+    /// from a source it names).
     public var passed: Bool {
-        failures.isEmpty && unreachedGoals.isEmpty && neverChecked.isEmpty && suppressedFaults.isEmpty && (mergeThresholds ?? []).allSatisfy(\.passed)
+        failures.isEmpty && unreachedGoals.isEmpty && neverChecked.isEmpty && offFaults.isEmpty && (mergeThresholds ?? []).allSatisfy(\.passed)
     }
 
     private func isUnreachable(_ name: String) -> Bool { unreachable.contains { $0.name == name } }
@@ -202,8 +205,8 @@ public struct SweepResult: Sendable, Codable {
         var parts: [String] = []
         if !unreachedGoals.isEmpty { parts.append("Sometimes goals never reached: \(unreachedGoals.joined(separator: ", "))") }
         if !neverChecked.isEmpty { parts.append("checks never evaluated (not-checked): \(neverChecked.joined(separator: ", "))") }
-        if !suppressedFaults.isEmpty {
-            parts.append("faults drawn but not delivered (the backend is kinder than it claims): " + suppressedFaults.map(\.summary).joined(separator: ", "))
+        if !offFaults.isEmpty {
+            parts.append("fault counts off their expectation: " + offFaults.map(\.summary).joined(separator: ", "))
         }
         if !unreachable.isEmpty {
             parts.append("unreachable under these parameters (not failing): " + unreachable.map { "\($0.name) [\($0.reason)]" }.joined(separator: ", "))

@@ -181,14 +181,14 @@ public struct JUnitReport: Sendable {
         cases.append(TestCase(classname: "\(scenario).sweep", name: "coverage",
                               outcome: gaps.isEmpty ? .passed : .failed(message: gaps.joined(separator: "; "), type: "coverage", details: result.coverageSummary),
                               output: nil))
-        let suppressed = result.suppressedFaults
+        let off = result.offFaults
         let faults: Outcome
         if (result.faults ?? []).isEmpty {
             faults = .skipped(message: "no fault kind was drawn")
-        } else if suppressed.isEmpty {
+        } else if off.isEmpty {
             faults = .passed
         } else {
-            faults = .failed(message: "faults drawn but not delivered (the backend is kinder than it claims): " + suppressed.map(\.summary).joined(separator: ", "),
+            faults = .failed(message: "fault counts off their expectation: " + off.map(\.summary).joined(separator: ", "),
                              type: "faults", details: (result.faults ?? []).map(\.summary).joined(separator: "\n"))
         }
         cases.append(TestCase(classname: "\(scenario).sweep", name: "faults delivered", outcome: faults, output: nil))

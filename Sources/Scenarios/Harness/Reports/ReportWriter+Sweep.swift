@@ -162,8 +162,10 @@ extension ReportWriter {
         let e = ReportFormat.html
         var body = "<h2>Faults: observed vs expected</h2>\n<table><tr><th>kind</th><th>chances</th><th>expected</th><th>observed</th><th>verdict</th></tr>\n"
         for fault in faults {
-            let sigma = fault.variance.squareRoot()
-            body += "<tr class=\"\(fault.isSuppressed ? "suppressed" : "")\"><td>\(e(fault.kind.rawValue))</td><td>\(fault.opportunities)</td><td>\(String(format: "%.1f ± %.1f", fault.expected, sigma))</td><td>\(fault.observed)</td><td>\(fault.isSuppressed ? "<b class=\"fail\">drawn but not delivered</b>" : "ok")</td></tr>\n"
+            let counted = fault.opportunities == 0
+            let expected = counted ? "—" : String(format: "%.1f ± %.1f", fault.expected, fault.variance.squareRoot())
+            let verdict = fault.verdict.fails ? "<b class=\"fail\">\(e(fault.verdict.description))</b>" : e(fault.verdict.description)
+            body += "<tr class=\"\(fault.verdict.fails ? "suppressed" : "")\"><td>\(e(fault.kind.rawValue))</td><td>\(counted ? "—" : "\(fault.opportunities)")</td><td>\(expected)</td><td>\(fault.observed)</td><td>\(verdict)</td></tr>\n"
         }
         body += "</table>\n"
         return body
