@@ -483,47 +483,8 @@ final class Scheduler: @unchecked Sendable {
     @inline(__always)
     private func runOneJob() {
         let count = ready.count
-        var index = 0
-        if count > 1 {
-            let continuesLastTask = lastTask != 0 && ready[count - 1].task == lastTask
-            var decision = 0
-            // URW's measuring run names tasks by the same first-sight rule as the run that uses it.
-            if strategyKind != .urw, urw != nil { urw!.see(count: count) { ready[$0].task } }
-            switch strategyKind {
-            case .fifo:
-                index = 0
-                decision = continuesLastTask ? 1 : 0
-            case .nonpreemptive:
-                index = continuesLastTask ? count - 1 : 0
-            case .random:
-                decision = schedulerRandom.below(count)
-                index = Self.readyIndex(decision: decision, count: count, continuesLastTask: continuesLastTask)
-            case .pct:
-                index = pct!.choose(count: count) { ready[$0].task }
-                decision = continuesLastTask ? (index == count - 1 ? 0 : index + 1) : index
-            case .urw:
-                index = urw!.choose(count: count) { ready[$0].task }
-                decision = continuesLastTask ? (index == count - 1 ? 0 : index + 1) : index
-            case .replay:
-                decision = nextReplayDecision(count: count)
-                index = Self.readyIndex(decision: decision, count: count, continuesLastTask: continuesLastTask)
-            }
-            precondition(index >= 0 && index < count && decision >= 0 && decision < count, "choice \(index) (decision \(decision)) outside \(count) ready jobs")
-            if recordsDecisions { decisions.append(UInt32(decision)) }
-            if recordsChoices { choiceCounts.append(UInt32(count)) }
-            choicePoints += 1
-        }
-        let entry: ReadyJob
-        if index == 0 {
-            entry = ready.removeFirst()
-        } else if index == count - 1 {
-            entry = ready.removeLast()
-        } else {
-            // Order-preserving for every strategy: a decision is an index into the ready set in
-            // default-first order, so a replay must see the same order the recorded run saw (a
-            // swap-remove under `random` once made replays of random runs diverge).
-            entry = ready.remove(at: index)
-        }
+        let index = count > 1 ? chooseReadyIndex(count: count) : 0
+        let entry = takeReady(at: index, count: count)
         let ordinal = entry.ordinal
         currentExecutorOrdinal = ordinal
         lastTask = entry.task
@@ -543,6 +504,52 @@ final class Scheduler: @unchecked Sendable {
         }
         currentExecutorOrdinal = 0
         checkInvariants()
+    }
+
+    /// The strategy's choice among `count` (> 1) ready jobs: returns its ready-set index and logs
+    /// the decision (see `runOneJob`). Inlined: it runs once per step with a choice.
+    @inline(__always)
+    private func chooseReadyIndex(count: Int) -> Int {
+        var index = 0
+        let continuesLastTask = lastTask != 0 && ready[count - 1].task == lastTask
+        var decision = 0
+        // URW's measuring run names tasks by the same first-sight rule as the run that uses it.
+        if strategyKind != .urw, urw != nil { urw!.see(count: count) { ready[$0].task } }
+        switch strategyKind {
+        case .fifo:
+            index = 0
+            decision = continuesLastTask ? 1 : 0
+        case .nonpreemptive:
+            index = continuesLastTask ? count - 1 : 0
+        case .random:
+            decision = schedulerRandom.below(count)
+            index = Self.readyIndex(decision: decision, count: count, continuesLastTask: continuesLastTask)
+        case .pct:
+            index = pct!.choose(count: count) { ready[$0].task }
+            decision = continuesLastTask ? (index == count - 1 ? 0 : index + 1) : index
+        case .urw:
+            index = urw!.choose(count: count) { ready[$0].task }
+            decision = continuesLastTask ? (index == count - 1 ? 0 : index + 1) : index
+        case .replay:
+            decision = nextReplayDecision(count: count)
+            index = Self.readyIndex(decision: decision, count: count, continuesLastTask: continuesLastTask)
+        }
+        precondition(index >= 0 && index < count && decision >= 0 && decision < count, "choice \(index) (decision \(decision)) outside \(count) ready jobs")
+        if recordsDecisions { decisions.append(UInt32(decision)) }
+        if recordsChoices { choiceCounts.append(UInt32(count)) }
+        choicePoints += 1
+        return index
+    }
+
+    /// Removes the ready job at `index` of `count`. Inlined: it runs once per step.
+    @inline(__always)
+    private func takeReady(at index: Int, count: Int) -> ReadyJob {
+        if index == 0 { return ready.removeFirst() }
+        if index == count - 1 { return ready.removeLast() }
+        // Order-preserving for every strategy: a decision is an index into the ready set in
+        // default-first order, so a replay must see the same order the recorded run saw (a
+        // swap-remove under `random` would make replays of random runs diverge).
+        return ready.remove(at: index)
     }
 
     /// The next logged decision of a replay, clamped to `count` choices (0 past the log's end).

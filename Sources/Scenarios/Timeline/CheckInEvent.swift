@@ -76,43 +76,14 @@ public struct CheckInEvent: Sendable, Equatable {
         try parse(Data(text.utf8), file: file)
     }
 
+    /// Parses CSV text: a header naming the columns, then one event a line (blank lines and
+    /// `#` comments skipped).
     static func parseCSV(_ text: String, file: String) throws(CheckInReplayError) -> [CheckInEvent] {
-        let utf8 = text.utf8
-        var lines: [Substring.UTF8View] = []
-        var start = utf8.startIndex
-        var index = start
-        while index < utf8.endIndex {
-            if utf8[index] == 0x0A {
-                var end = index
-                if end > start, utf8[utf8.index(before: end)] == 0x0D { end = utf8.index(before: end) }
-                lines.append(utf8[start..<end])
-                start = utf8.index(after: index)
-            }
-            index = utf8.index(after: index)
-        }
-        if start < utf8.endIndex {
-            var end = utf8.endIndex
-            if utf8[utf8.index(before: end)] == 0x0D { end = utf8.index(before: end) }
-            lines.append(utf8[start..<end])
-        }
+        let lines = splitLines(text.utf8)
         guard let headerLine = lines.first, !isBlank(headerLine) else {
             throw CheckInReplayError(file: file, line: 1, problem: "empty file; expected a header timestamp,user,event[,timezone]")
         }
-        var header: [String] = []
-        for field in fields(headerLine) {
-            let name = String(decoding: trimmed(field.text), as: UTF8.self).lowercased()
-            let column = field.column
-            guard columns.contains(name) else {
-                throw CheckInReplayError(file: file, line: 1, column: column, problem: "unknown column '\(name.prefix(40))' (the columns are timestamp, user, event and optionally timezone)")
-            }
-            guard !header.contains(name) else {
-                throw CheckInReplayError(file: file, line: 1, column: column, problem: "column '\(name)' appears twice")
-            }
-            header.append(name)
-        }
-        for required in ["timestamp", "user", "event"] where !header.contains(required) {
-            throw CheckInReplayError(file: file, line: 1, problem: "missing column '\(required)' in header (expected timestamp,user,event[,timezone])")
-        }
+        let header = try csvHeader(headerLine, file: file)
         var parser = RowParser(file: file)
         var events: [CheckInEvent] = []
         events.reserveCapacity(lines.count)
@@ -136,6 +107,48 @@ public struct CheckInEvent: Sendable, Equatable {
             events.append(try parser.event(row, line: number))
         }
         return events
+    }
+
+    /// The lines of `utf8`, split on LF with a CR before it dropped (a last line without LF included).
+    static func splitLines(_ utf8: String.UTF8View) -> [Substring.UTF8View] {
+        var lines: [Substring.UTF8View] = []
+        var start = utf8.startIndex
+        var index = start
+        while index < utf8.endIndex {
+            if utf8[index] == 0x0A {
+                var end = index
+                if end > start, utf8[utf8.index(before: end)] == 0x0D { end = utf8.index(before: end) }
+                lines.append(utf8[start..<end])
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        if start < utf8.endIndex {
+            var end = utf8.endIndex
+            if utf8[utf8.index(before: end)] == 0x0D { end = utf8.index(before: end) }
+            lines.append(utf8[start..<end])
+        }
+        return lines
+    }
+
+    /// The header's column names, lowercased: each known, none twice, timestamp, user and event present.
+    static func csvHeader(_ headerLine: Substring.UTF8View, file: String) throws(CheckInReplayError) -> [String] {
+        var header: [String] = []
+        for field in fields(headerLine) {
+            let name = String(decoding: trimmed(field.text), as: UTF8.self).lowercased()
+            let column = field.column
+            guard columns.contains(name) else {
+                throw CheckInReplayError(file: file, line: 1, column: column, problem: "unknown column '\(name.prefix(40))' (the columns are timestamp, user, event and optionally timezone)")
+            }
+            guard !header.contains(name) else {
+                throw CheckInReplayError(file: file, line: 1, column: column, problem: "column '\(name)' appears twice")
+            }
+            header.append(name)
+        }
+        for required in ["timestamp", "user", "event"] where !header.contains(required) {
+            throw CheckInReplayError(file: file, line: 1, problem: "missing column '\(required)' in header (expected timestamp,user,event[,timezone])")
+        }
+        return header
     }
 
     static func parseJSON(_ data: Data, file: String) throws(CheckInReplayError) -> [CheckInEvent] {
@@ -235,75 +248,87 @@ public struct CheckInEvent: Sendable, Equatable {
 
         init(file: String) { self.file = file }
 
+        /// The event of one row. The time, the user, the time zone and the event are checked in
+        /// that order: the first problem is the one reported.
         mutating func event(_ row: Row, line: Int) throws(CheckInReplayError) -> CheckInEvent {
-            func fail(_ column: Int, _ problem: String) -> CheckInReplayError {
-                CheckInReplayError(file: file, line: line, column: column, problem: problem)
-            }
             let (rawTime, timeColumn) = row.timestamp!
             let time: Timestamp
             switch CheckInTimestamp.parse(rawTime) {
             case .success(let value): time = value
-            case .failure(let problem): throw fail(timeColumn, problem.text)
+            case .failure(let problem): throw fail(line, timeColumn, problem.text)
             }
-            let (rawUser, userColumn) = row.user!
-            guard !rawUser.isEmpty else { throw fail(userColumn, "empty user") }
-            let user = String(Substring(rawUser))
-            // Printable ASCII without a quote (nearly every id) needs no Unicode tables.
-            let plain = rawUser.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") }
-            guard (plain ? rawUser.count : user.count) <= CheckInEvent.maxUserLength else {
-                throw fail(userColumn, "user id longer than \(CheckInEvent.maxUserLength) characters")
-            }
-            guard plain || !user.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == "\"" }) else {
-                throw fail(userColumn, "user id '\(user.prefix(40))' contains a quote or a control character")
-            }
+            let user = try self.user(row.user!, line: line)
             var timeZone: String?
             if let (rawZone, zoneColumn) = row.timezone, !rawZone.isEmpty {
                 timeZone = try zone(Substring(rawZone), column: zoneColumn, line: line)
             }
             let (rawEventView, eventColumn) = row.event!
-            let rawEvent = Substring(rawEventView)
+            let action = try self.action(Substring(rawEventView), column: eventColumn, line: line)
+            return CheckInEvent(time: time, user: user, action: action, timeZone: timeZone, line: line)
+        }
+
+        /// The error at `line` and `column` of this file.
+        private func fail(_ line: Int, _ column: Int, _ problem: String) -> CheckInReplayError {
+            CheckInReplayError(file: file, line: line, column: column, problem: problem)
+        }
+
+        /// The user id: not empty, not too long, without a quote or a control character.
+        private func user(_ field: (Substring.UTF8View, Int), line: Int) throws(CheckInReplayError) -> String {
+            let (rawUser, userColumn) = field
+            guard !rawUser.isEmpty else { throw fail(line, userColumn, "empty user") }
+            let user = String(Substring(rawUser))
+            // Printable ASCII without a quote (nearly every id) needs no Unicode tables.
+            let plain = rawUser.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") }
+            guard (plain ? rawUser.count : user.count) <= CheckInEvent.maxUserLength else {
+                throw fail(line, userColumn, "user id longer than \(CheckInEvent.maxUserLength) characters")
+            }
+            guard plain || !user.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == "\"" }) else {
+                throw fail(line, userColumn, "user id '\(user.prefix(40))' contains a quote or a control character")
+            }
+            return user
+        }
+
+        /// The action the event field names, with its argument checked.
+        private mutating func action(_ rawEvent: Substring, column eventColumn: Int, line: Int) throws(CheckInReplayError) -> Action {
             func argument(_ prefix: String) -> Substring? {
                 rawEvent.hasPrefix(prefix) ? rawEvent.dropFirst(prefix.count) : nil
             }
             func email(_ text: Substring) throws(CheckInReplayError) -> String {
-                guard CheckInEvent.isEmail(text) else { throw fail(eventColumn, "'\(text.prefix(60))' is not an email address (name@domain.tld)") }
+                guard CheckInEvent.isEmail(text) else { throw fail(line, eventColumn, "'\(text.prefix(60))' is not an email address (name@domain.tld)") }
                 return String(text)
             }
             func minutes(_ text: Substring) throws(CheckInReplayError) -> Int {
                 guard let value = Int(text), (1...CheckInEvent.maxOutageMinutes).contains(value) else {
-                    throw fail(eventColumn, "outage minutes '\(text.prefix(20))' must be a whole number in 1...\(CheckInEvent.maxOutageMinutes)")
+                    throw fail(line, eventColumn, "outage minutes '\(text.prefix(20))' must be a whole number in 1...\(CheckInEvent.maxOutageMinutes)")
                 }
                 return value
             }
-            let action: Action
             if rawEvent == "checkin" {
-                action = .checkIn
+                return .checkIn
             } else if rawEvent == "pause" {
-                action = .pause
+                return .pause
             } else if rawEvent == "resume" {
-                action = .resume
+                return .resume
             } else if let text = argument("set-threshold:") {
                 guard let hours = Int(text), SafeNSoundConfiguration().allowedThresholdHours.contains(hours) else {
-                    throw fail(eventColumn, "bad threshold in '\(rawEvent.prefix(40))': SafeNSound offers 24, 48 or 72 hours")
+                    throw fail(line, eventColumn, "bad threshold in '\(rawEvent.prefix(40))': SafeNSound offers 24, 48 or 72 hours")
                 }
-                action = .setThreshold(hours: hours)
+                return .setThreshold(hours: hours)
             } else if let text = argument("set-timezone:") {
-                action = .setTimeZone(try zone(text, column: eventColumn, line: line))
+                return .setTimeZone(try zone(text, column: eventColumn, line: line))
             } else if let text = argument("add-contact:") {
-                action = .addContact(try email(text))
+                return .addContact(try email(text))
             } else if let text = argument("remove-contact:") {
-                action = .removeContact(try email(text))
+                return .removeContact(try email(text))
             } else if let text = argument("edit-contact:") {
-                guard let arrow = text.range(of: "->") else { throw fail(eventColumn, "edit-contact needs <old>-><new>") }
-                action = .editContact(from: try email(text[..<arrow.lowerBound]), to: try email(text[arrow.upperBound...]))
+                guard let arrow = text.range(of: "->") else { throw fail(line, eventColumn, "edit-contact needs <old>-><new>") }
+                return .editContact(from: try email(text[..<arrow.lowerBound]), to: try email(text[arrow.upperBound...]))
             } else if let text = argument("email-fails:") {
-                action = .sendFailure(.email, minutes: try minutes(text))
+                return .sendFailure(.email, minutes: try minutes(text))
             } else if let text = argument("push-fails:") {
-                action = .sendFailure(.push, minutes: try minutes(text))
-            } else {
-                throw fail(eventColumn, "unknown event '\(rawEvent.prefix(40))': expected \(CheckInEvent.eventSyntax)")
+                return .sendFailure(.push, minutes: try minutes(text))
             }
-            return CheckInEvent(time: time, user: user, action: action, timeZone: timeZone, line: line)
+            throw fail(line, eventColumn, "unknown event '\(rawEvent.prefix(40))': expected \(CheckInEvent.eventSyntax)")
         }
 
         private mutating func zone(_ text: Substring, column: Int, line: Int) throws(CheckInReplayError) -> String {

@@ -36,69 +36,107 @@ enum CheckInTimestamp {
 
     private static let expected = "expected ISO-8601 with an offset (2026-01-12T22:00:00-08:00, …Z) or epoch seconds"
 
+    /// Strict ISO-8601 with an explicit offset.
     private static func iso(_ b: [UInt8]) -> Result<Timestamp, Problem> {
-        let shown = String(decoding: b.prefix(64), as: UTF8.self)
-        func bad(_ why: String) -> Result<Timestamp, Problem> { .failure(Problem("bad timestamp '\(shown)': \(why)")) }
-        var i = 0
-        func digits(_ count: Int) -> Int? {
-            guard i + count <= b.count else { return nil }
-            var value = 0
-            for k in i..<(i + count) {
-                guard b[k] >= 0x30 && b[k] <= 0x39 else { return nil }
-                value = value * 10 + Int(b[k] - 0x30)
-            }
-            i += count
-            return value
+        do throws(Refusal) {
+            return .success(try isoInstant(b))
+        } catch {
+            return .failure(Problem("bad timestamp '\(String(decoding: b.prefix(64), as: UTF8.self))': \(error.why)"))
         }
-        func expect(_ byte: UInt8) -> Bool {
-            guard i < b.count, b[i] == byte else { return false }
-            i += 1
-            return true
+    }
+
+    /// Why an ISO-8601 text was refused (the caller quotes the text before it).
+    private struct Refusal: Error {
+        let why: String
+        init(_ why: String) { self.why = why }
+    }
+
+    /// Reads date, 'T', time, optional fraction and offset, in that order, then checks the fields.
+    private static func isoInstant(_ b: [UInt8]) throws(Refusal) -> Timestamp {
+        var cursor = ISOCursor(bytes: b)
+        guard let year = cursor.digits(4), cursor.expect(0x2D), let month = cursor.digits(2), cursor.expect(0x2D), let day = cursor.digits(2) else {
+            throw Refusal(expected)
         }
-        guard let year = digits(4), expect(0x2D), let month = digits(2), expect(0x2D), let day = digits(2) else { return bad(expected) }
-        guard expect(0x54) else { return bad(i < b.count && (b[i] == 0x20 || b[i] == 0x74) ? "separate date and time with 'T'" : expected) }
-        guard let hour = digits(2), expect(0x3A), let minute = digits(2), expect(0x3A), let second = digits(2) else { return bad(expected) }
-        var nanos: Int64 = 0
-        if i < b.count && (b[i] == 0x2E || b[i] == 0x2C) {
-            i += 1
-            var count = 0
-            while i < b.count, b[i] >= 0x30 && b[i] <= 0x39 {
-                guard count < 9 else { return bad("more than 9 fractional digits") }
-                nanos = nanos * 10 + Int64(b[i] - 0x30)
-                count += 1
-                i += 1
-            }
-            guard count > 0 else { return bad(expected) }
-            for _ in count..<9 { nanos *= 10 }
+        guard cursor.expect(0x54) else { throw Refusal(cursor.current == 0x20 || cursor.current == 0x74 ? "separate date and time with 'T'" : expected) }
+        guard let hour = cursor.digits(2), cursor.expect(0x3A), let minute = cursor.digits(2), cursor.expect(0x3A), let second = cursor.digits(2) else {
+            throw Refusal(expected)
         }
-        let offsetMinutes: Int
-        if expect(0x5A) {
-            offsetMinutes = 0
-        } else if i < b.count && (b[i] == 0x2B || b[i] == 0x2D) {
-            let sign = b[i] == 0x2D ? -1 : 1
-            i += 1
-            guard let offsetHours = digits(2) else { return bad("the offset must be ±HH:MM") }
-            _ = expect(0x3A)
-            guard let offsetMinute = digits(2) else { return bad("the offset must be ±HH:MM") }
-            guard offsetMinute < 60 else { return bad("offset minutes \(offsetMinute) must be below 60") }
-            let total = offsetHours * 60 + offsetMinute
-            guard total <= maxOffsetMinutes else { return bad("offset beyond ±14:00 (no place on Earth uses it)") }
-            offsetMinutes = sign * total
-        } else if i == b.count {
-            return bad("no UTC offset: add Z or ±HH:MM (a local time alone is ambiguous)")
-        } else {
-            return bad("zone abbreviations such as '\(String(decoding: b[i...].prefix(8), as: UTF8.self).trimmingPrefix(" "))' are ambiguous: give the offset (±HH:MM or Z)")
-        }
-        guard i == b.count else { return bad("unexpected text after the offset") }
-        guard (1...12).contains(month) else { return bad("month \(month) does not exist") }
-        guard day >= 1 && day <= daysIn(month: month, year: year) else { return bad("day \(day) does not exist in \(year)-\(month < 10 ? "0" : "")\(month)") }
-        guard hour <= 23 else { return bad("hour \(hour) does not exist (00–23)") }
-        guard minute <= 59 else { return bad("minute \(minute) does not exist") }
-        guard second <= 59 else { return bad("second \(second) does not exist (leap seconds are not supported)") }
+        let nanos = try cursor.fraction()
+        let offsetMinutes = try cursor.offsetMinutes()
+        guard cursor.isAtEnd else { throw Refusal("unexpected text after the offset") }
+        guard (1...12).contains(month) else { throw Refusal("month \(month) does not exist") }
+        guard day >= 1 && day <= daysIn(month: month, year: year) else { throw Refusal("day \(day) does not exist in \(year)-\(month < 10 ? "0" : "")\(month)") }
+        guard hour <= 23 else { throw Refusal("hour \(hour) does not exist (00–23)") }
+        guard minute <= 59 else { throw Refusal("minute \(minute) does not exist") }
+        guard second <= 59 else { throw Refusal("second \(second) does not exist (leap seconds are not supported)") }
         let days = LocalTimeOracle.days(fromCivil: year, month, day)
         let seconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offsetMinutes * 60)
-        guard supported.contains(seconds) else { return bad("outside the supported range 1970-01-01 to 2199-12-31 UTC") }
-        return .success(Timestamp(unixNanoseconds: seconds * 1_000_000_000 + nanos))
+        guard supported.contains(seconds) else { throw Refusal("outside the supported range 1970-01-01 to 2199-12-31 UTC") }
+        return Timestamp(unixNanoseconds: seconds * 1_000_000_000 + nanos)
+    }
+
+    /// A read position in an ISO-8601 text.
+    private struct ISOCursor {
+        let bytes: [UInt8]
+        var position = 0
+
+        /// The byte at the position, nil at the end.
+        var current: UInt8? { position < bytes.count ? bytes[position] : nil }
+        var isAtEnd: Bool { position == bytes.count }
+
+        /// Reads `count` decimal digits, or nothing if they are not all there.
+        mutating func digits(_ count: Int) -> Int? {
+            guard position + count <= bytes.count else { return nil }
+            var value = 0
+            for k in position..<(position + count) {
+                guard bytes[k] >= 0x30 && bytes[k] <= 0x39 else { return nil }
+                value = value * 10 + Int(bytes[k] - 0x30)
+            }
+            position += count
+            return value
+        }
+
+        /// Reads `byte` if it is next.
+        mutating func expect(_ byte: UInt8) -> Bool {
+            guard position < bytes.count, bytes[position] == byte else { return false }
+            position += 1
+            return true
+        }
+
+        /// An optional fraction of a second ('.' or ',' then 1 to 9 digits), in nanoseconds.
+        mutating func fraction() throws(Refusal) -> Int64 {
+            var nanos: Int64 = 0
+            guard current == 0x2E || current == 0x2C else { return nanos }
+            position += 1
+            var count = 0
+            while position < bytes.count, bytes[position] >= 0x30 && bytes[position] <= 0x39 {
+                guard count < 9 else { throw Refusal("more than 9 fractional digits") }
+                nanos = nanos * 10 + Int64(bytes[position] - 0x30)
+                count += 1
+                position += 1
+            }
+            guard count > 0 else { throw Refusal(expected) }
+            for _ in count..<9 { nanos *= 10 }
+            return nanos
+        }
+
+        /// The UTC offset in minutes: 'Z' or ±HH[:]MM within ±14:00.
+        mutating func offsetMinutes() throws(Refusal) -> Int {
+            if expect(0x5A) { return 0 }
+            guard current == 0x2B || current == 0x2D else {
+                if isAtEnd { throw Refusal("no UTC offset: add Z or ±HH:MM (a local time alone is ambiguous)") }
+                throw Refusal("zone abbreviations such as '\(String(decoding: bytes[position...].prefix(8), as: UTF8.self).trimmingPrefix(" "))' are ambiguous: give the offset (±HH:MM or Z)")
+            }
+            let sign = current == 0x2D ? -1 : 1
+            position += 1
+            guard let offsetHours = digits(2) else { throw Refusal("the offset must be ±HH:MM") }
+            _ = expect(0x3A)
+            guard let offsetMinute = digits(2) else { throw Refusal("the offset must be ±HH:MM") }
+            guard offsetMinute < 60 else { throw Refusal("offset minutes \(offsetMinute) must be below 60") }
+            let total = offsetHours * 60 + offsetMinute
+            guard total <= maxOffsetMinutes else { throw Refusal("offset beyond ±14:00 (no place on Earth uses it)") }
+            return sign * total
+        }
     }
 
     static func daysIn(month: Int, year: Int) -> Int {

@@ -88,6 +88,32 @@ extension InspiredApp {
             return
         }
         if client.hasUndecidedAvatarObjects { await finishAvatarCleanup(as: client) }
+        let stored = try await uploadAvatarVersions(userId: userId, thumbBytes: thumbBytes, standardBytes: standardBytes, as: client)
+        let thumbURL = CloudStorage.downloadURL(for: stored[0]), standardURL = CloudStorage.downloadURL(for: stored[1])
+        let profilePath = Self.user(userId)
+        let (failure, readURLs) = await switchAvatar(profilePath, userId: userId, thumbURL: thumbURL, standardURL: standardURL, as: client)
+        // Delete every candidate (ours, and whatever the switch read) the profile no longer names:
+        // nothing ever switches back to an old URL, so an unnamed candidate is garbage either way.
+        var named: Set<String> = [thumbURL, standardURL]
+        let candidates = readURLs + stored.map(CloudStorage.downloadURL(for:))
+        if failure != nil {
+            // Did the switch land after all? Without an answer, delete nothing (no dangling URL)
+            // and decide later, when a read is answered.
+            guard let now = await client.firestore.getRetrying(profilePath) else {
+                if variant != .avatarCleanupNeedsAnswer { client.undecidedAvatarURLs.withLock { $0 += candidates } }
+                throw InspiredError.wrap(failure!)
+            }
+            named = Self.avatarURLs(now)
+        }
+        _ = await deleteUnnamed(candidates, named: named, as: client)
+        if let failure, !named.contains(thumbURL) { throw InspiredError.wrap(failure) }
+    }
+
+    /// Uploads both versions under a new revision's names; returns their paths (thumb first). A
+    /// failed upload deletes what was stored.
+    private func uploadAvatarVersions(
+        userId: String, thumbBytes: Int, standardBytes: Int, as client: InspiredClient
+    ) async throws(InspiredError) -> [String] {
         let revision = nextAvatarRevision()
         let versions = [("thumb", thumbBytes), ("standard", standardBytes)]
         var stored: [String] = []
@@ -101,11 +127,16 @@ extension InspiredApp {
                 throw .backend(error)
             }
         }
-        let thumbURL = CloudStorage.downloadURL(for: stored[0]), standardURL = CloudStorage.downloadURL(for: stored[1])
-        // Every avatar URL any attempt read (what a landed commit of ours may have replaced), and
-        // the one the first attempt read (the switch is a compare-and-set against it).
+        return stored
+    }
+
+    /// Switches the profile's URLs to the new ones in a transaction, a compare-and-set against
+    /// the URLs its first attempt read. Returns why it failed (nil: switched) and every avatar URL
+    /// any attempt read (what a landed commit of ours may have replaced).
+    private func switchAvatar(
+        _ profilePath: DocumentPath, userId: String, thumbURL: String, standardURL: String, as client: InspiredClient
+    ) async -> (failure: (any Error)?, read: [String]) {
         let read = Mutex<(all: [String], first: [String]?)>(([], nil))
-        let profilePath = Self.user(userId)
         var failure: (any Error)?
         do {
             try await client.firestore.runTransaction { transaction in
@@ -127,21 +158,7 @@ extension InspiredApp {
                 ])
             }
         } catch { failure = error }
-        // Delete every candidate (ours, and whatever the switch read) the profile no longer names:
-        // nothing ever switches back to an old URL, so an unnamed candidate is garbage either way.
-        var named: Set<String> = [thumbURL, standardURL]
-        let candidates = read.withLock { $0.all } + stored.map(CloudStorage.downloadURL(for:))
-        if failure != nil {
-            // Did the switch land after all? Without an answer, delete nothing (no dangling URL)
-            // and decide later, when a read is answered.
-            guard let now = await client.firestore.getRetrying(profilePath) else {
-                if variant != .avatarCleanupNeedsAnswer { client.undecidedAvatarURLs.withLock { $0 += candidates } }
-                throw InspiredError.wrap(failure!)
-            }
-            named = Self.avatarURLs(now)
-        }
-        _ = await deleteUnnamed(candidates, named: named, as: client)
-        if let failure, !named.contains(thumbURL) { throw InspiredError.wrap(failure) }
+        return (failure, read.withLock { $0.all })
     }
 
     /// The avatar URLs `profile` names.

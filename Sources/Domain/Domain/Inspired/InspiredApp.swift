@@ -376,6 +376,16 @@ public final class InspiredApp: Sendable {
     /// is public), or the two users share a joined community; signed-out callers read nothing.
     public static var securityRules: SecurityRules {
         var rules = SecurityRules()
+        addProfileRules(&rules)
+        addStudioRules(&rules)
+        addMembershipAndUsernameRules(&rules)
+        addPostRules(&rules)
+        return rules
+    }
+
+    /// Profile rules: the owner writes their own (never its username, the trigger's); others read
+    /// it under the overlap rule.
+    private static func addProfileRules(_ rules: inout SecurityRules) {
         rules.match("users") { request in
             guard let auth = request.auth else { return false }
             let isOwner = auth.uid == request.pathSegment(1)
@@ -393,7 +403,10 @@ public final class InspiredApp: Sendable {
                 return isOwner
             }
         }
-        addStudioRules(&rules)
+    }
+
+    /// Membership rules by `showJoinedGroups`, and usernames readable by any signed-in user.
+    private static func addMembershipAndUsernameRules(_ rules: inout SecurityRules) {
         // showJoinedGroups (§ 2.1.1): public → any signed-in user; groups-only → users sharing a
         // community; members-only → the member alone (docs/domain.md).
         rules.match("memberships") { request in
@@ -408,6 +421,11 @@ public final class InspiredApp: Sendable {
             }
         }
         rules.match("usernames") { $0.auth != nil && ($0.operation == .get || $0.operation == .list) }
+    }
+
+    /// Post, like and comment rules: signed-in users read; authors (a like's owner) write their
+    /// own; another user may change only a post's `stats` (the like counter).
+    private static func addPostRules(_ rules: inout SecurityRules) {
         rules.match("posts/{postId}/likes") { request in
             guard let auth = request.auth else { return false }
             if request.operation == .get || request.operation == .list { return true }
@@ -433,7 +451,6 @@ public final class InspiredApp: Sendable {
             case .delete: return request.resource?["author"]?.mapValue?["id"]?.stringValue == auth.uid
             }
         }
-        return rules
     }
 
     /// Whether `profile`, whose owner joined `communities`, may be read by a user who joined

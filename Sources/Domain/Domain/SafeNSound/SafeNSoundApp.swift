@@ -274,14 +274,7 @@ public final class SafeNSoundApp: Sendable {
         var report = SafeNSoundSenderReport()
         for alert in await store.dueAlerts(at: now) {
             if variant == .unclaimedSender {
-                guard let user = await store.user(alert.userId) else { continue }
-                do throws(SafeNSoundError) {
-                    _ = try await send(alert, to: user, at: now)
-                    await store.finishAlert(alert.alertId, as: .sent)
-                    report.sentAlertIds.append(alert.alertId)
-                } catch {
-                    report.failedAlertIds.append(alert.alertId)
-                }
+                await sendUnclaimed(alert, at: now, report: &report)
                 continue
             }
             guard let claimed = await store.claimAlert(alert.alertId, at: now, lease: configuration.alertClaimLease) else {
@@ -292,67 +285,97 @@ public final class SafeNSoundApp: Sendable {
                 await store.finishAlert(claimed.alertId, as: .cancelled)
                 continue
             }
-            if variant != .noHeartbeatRecheck {
-                let checkedInSince = user.lastHeartbeat > claimed.windowLastHeartbeat
-                let preNotificationTooLate = claimed.kind == .preNotification && deadlines(of: user).emailDue <= now
-                if !user.isActive || checkedInSince || preNotificationTooLate {
-                    await store.finishAlert(claimed.alertId, as: .cancelled)
-                    report.cancelledAlertIds.append(claimed.alertId)
-                    continue
-                }
-            }
-            // The threshold may have been raised since the check created this alert: under the
-            // user's current threshold it is not due yet, so it waits for the new deadline (and
-            // then says the new number of hours) instead of going out early with the wrong text.
-            if claimed.windowLastHeartbeat == user.lastHeartbeat {
-                let due = deadlines(of: user)
-                let dueNow = claimed.kind == .emailAlert ? due.emailDue : due.preNotificationDue
-                if dueNow > now {
-                    await store.rescheduleAlert(claimed.alertId, to: dueNow)
-                    report.deferredAlertIds.append(claimed.alertId)
-                    continue
-                }
-            }
-            if claimed.kind == .preNotification, user.fcmToken.isEmpty {
-                // No device to push to since FCM rejected the last token: park until the app registers one.
-                await park(claimed, of: user)
-                report.deferredAlertIds.append(claimed.alertId)
-                continue
-            }
-            do throws(SafeNSoundError) {
-                guard try await send(claimed, to: user, at: now) else {
-                    // A check-in (or pause) landed while the emails went out: the rest are not sent.
-                    await store.finishAlert(claimed.alertId, as: .cancelled)
-                    report.cancelledAlertIds.append(claimed.alertId)
-                    continue
-                }
-                await store.finishAlert(claimed.alertId, as: .sent)
-                report.sentAlertIds.append(claimed.alertId)
-            } catch .pushTokenInvalid(let token) {
-                report.failedAlertIds.append(claimed.alertId)
-                if variant == .invalidTokenDeactivates {
-                    // Literal design: "Mark user as inactive, log error".
-                    try? await store.setActive(userId: user.userId, false)
-                    await store.finishAlert(claimed.alertId, as: .scheduled)
-                } else {
-                    // Careful: monitoring stays on (the email to the contacts still goes at the
-                    // threshold); only the dead token is cleared, and only if the app has not
-                    // registered a new one meanwhile.
-                    _ = await store.clearPushToken(userId: user.userId, ifStill: token)
-                    await park(claimed, of: user)
-                }
-            } catch {
-                report.failedAlertIds.append(claimed.alertId)
-                let failures = claimed.failedAttempts + 1
-                if variant == .emailFailureMarksFailed, claimed.kind == .emailAlert, failures >= configuration.emailMaxAttempts {
-                    // Literal design: "mark alert as failed"; the backup service is optional, so none.
-                    await store.finishAlert(claimed.alertId, as: .failed)
-                } else {
-                    await store.retryAlert(claimed.alertId, at: retryAt(afterFailures: failures, runStartedAt: now))
-                }
-            }
+            if await withheld(claimed, of: user, at: now, report: &report) { continue }
+            await deliver(claimed, to: user, at: now, report: &report)
         }
         return report
+    }
+
+    /// The literal design's sender: sends a due alert without claiming it or re-checking the user.
+    private func sendUnclaimed(_ alert: SafeNSoundScheduledAlert, at now: Timestamp, report: inout SafeNSoundSenderReport) async {
+        guard let user = await store.user(alert.userId) else { return }
+        do throws(SafeNSoundError) {
+            _ = try await send(alert, to: user, at: now)
+            await store.finishAlert(alert.alertId, as: .sent)
+            report.sentAlertIds.append(alert.alertId)
+        } catch {
+            report.failedAlertIds.append(alert.alertId)
+        }
+    }
+
+    /// True when a claimed alert does not go out in this run: cancelled (a heartbeat or pause came
+    /// first, or a pre-notification is too late), deferred to a raised threshold's deadline, or
+    /// parked until the app registers a push token.
+    private func withheld(
+        _ claimed: SafeNSoundScheduledAlert, of user: SafeNSoundUser, at now: Timestamp, report: inout SafeNSoundSenderReport
+    ) async -> Bool {
+        if variant != .noHeartbeatRecheck {
+            let checkedInSince = user.lastHeartbeat > claimed.windowLastHeartbeat
+            let preNotificationTooLate = claimed.kind == .preNotification && deadlines(of: user).emailDue <= now
+            if !user.isActive || checkedInSince || preNotificationTooLate {
+                await store.finishAlert(claimed.alertId, as: .cancelled)
+                report.cancelledAlertIds.append(claimed.alertId)
+                return true
+            }
+        }
+        // The threshold may have been raised since the check created this alert: under the
+        // user's current threshold it is not due yet, so it waits for the new deadline (and
+        // then says the new number of hours) instead of going out early with the wrong text.
+        if claimed.windowLastHeartbeat == user.lastHeartbeat {
+            let due = deadlines(of: user)
+            let dueNow = claimed.kind == .emailAlert ? due.emailDue : due.preNotificationDue
+            if dueNow > now {
+                await store.rescheduleAlert(claimed.alertId, to: dueNow)
+                report.deferredAlertIds.append(claimed.alertId)
+                return true
+            }
+        }
+        if claimed.kind == .preNotification, user.fcmToken.isEmpty {
+            // No device to push to since FCM rejected the last token: park until the app registers one.
+            await park(claimed, of: user)
+            report.deferredAlertIds.append(claimed.alertId)
+            return true
+        }
+        return false
+    }
+
+    /// Sends a claimed alert and records how it ended: sent, cancelled by a check-in during the
+    /// send, or failed (a dead push token, or a delivery left for a retry).
+    private func deliver(
+        _ claimed: SafeNSoundScheduledAlert, to user: SafeNSoundUser, at now: Timestamp, report: inout SafeNSoundSenderReport
+    ) async {
+        do throws(SafeNSoundError) {
+            guard try await send(claimed, to: user, at: now) else {
+                // A check-in (or pause) landed while the emails went out: the rest are not sent.
+                await store.finishAlert(claimed.alertId, as: .cancelled)
+                report.cancelledAlertIds.append(claimed.alertId)
+                return
+            }
+            await store.finishAlert(claimed.alertId, as: .sent)
+            report.sentAlertIds.append(claimed.alertId)
+        } catch .pushTokenInvalid(let token) {
+            report.failedAlertIds.append(claimed.alertId)
+            if variant == .invalidTokenDeactivates {
+                // Literal design: "Mark user as inactive, log error".
+                try? await store.setActive(userId: user.userId, false)
+                await store.finishAlert(claimed.alertId, as: .scheduled)
+            } else {
+                // Careful: monitoring stays on (the email to the contacts still goes at the
+                // threshold); only the dead token is cleared, and only if the app has not
+                // registered a new one meanwhile.
+                _ = await store.clearPushToken(userId: user.userId, ifStill: token)
+                await park(claimed, of: user)
+            }
+        } catch {
+            report.failedAlertIds.append(claimed.alertId)
+            let failures = claimed.failedAttempts + 1
+            if variant == .emailFailureMarksFailed, claimed.kind == .emailAlert, failures >= configuration.emailMaxAttempts {
+                // Literal design: "mark alert as failed"; the backup service is optional, so none.
+                await store.finishAlert(claimed.alertId, as: .failed)
+            } else {
+                await store.retryAlert(claimed.alertId, at: retryAt(afterFailures: failures, runStartedAt: now))
+            }
+        }
     }
 
     /// When an alert that failed `failures` times in a row is due again: the next run for the first

@@ -77,57 +77,78 @@ public final class StampbookApp: Sendable {
         }
         do {
             if variant == .collectGuardReentrant {
-                // The local collected set is kept after a failure too (the optimistic UI shows
-                // the stamp collected), so a retry is refused locally, never counted twice.
-                guard await deviceMemory.claimAcrossAwait("collect/\(userId)/\(stampId)", at: now) else {
-                    throw StampbookError.alreadyCollected(userId: userId, stampId: stampId)
-                }
-                let tap = tapSequence.withLock { value -> UInt64 in value += 1; return value }
-                try await client.runTransaction { transaction in
-                    let stamp = try await transaction.get(DocumentPath("stamps", stampId))
-                    guard stamp.exists else { throw StampbookError.stampNotFound(stampId: stampId) }
-                    // Idempotent against its own re-run only (the SDK re-runs a transaction whose
-                    // commit response was lost): another tap's record is not checked, the planted bug.
-                    if try await transaction.get(Self.collected(userId, stampId))["tap"] == .int(Int64(tap)) { return }
-                    _ = try await transaction.get(Self.statistics(stampId))
-                    transaction.set(Self.collected(userId, stampId), ["collectedAt": .timestamp(now), "tap": .int(Int64(tap))])
-                    transaction.merge(Self.statistics(stampId), [
-                        "totalCollectors": .increment(1), "collectorUserIds": .arrayUnion([.string(userId)]),
-                        "lastUpdated": .serverTimestamp,
-                    ])
-                    transaction.set(Self.post("\(userId)_\(stampId)"), postFields)
-                }
-                return
-            }
-            if variant == .incrementCollectors {
-                try await client.setData(Self.collected(userId, stampId), ["collectedAt": .timestamp(now)])
-                try await client.setData(Self.statistics(stampId), merging: [
-                    "totalCollectors": .increment(1), "collectorUserIds": .arrayUnion([.string(userId)]),
-                    "lastUpdated": .serverTimestamp,
-                ])
-                try await client.setData(Self.post("\(userId)_\(stampId)"), postFields)
-                return
-            }
-            try await client.runTransaction { transaction in
-                let stamp = try await transaction.get(DocumentPath("stamps", stampId))
-                guard stamp.exists else { throw StampbookError.stampNotFound(stampId: stampId) }
-                let record = try await transaction.get(Self.collected(userId, stampId))
-                let statistics = try await transaction.get(Self.statistics(stampId))
-                if record.exists { throw StampbookError.alreadyCollected(userId: userId, stampId: stampId) }
-                var collectors = statistics["collectorUserIds"]?.arrayValue ?? []
-                // Reads can straddle another transaction's commit (document by document); the
-                // commit's version check would fail anyway, so retry now instead of asserting.
-                if collectors.contains(.string(userId)) { throw BackendError.aborted(.conflict("read a collector without a collected record mid-commit")) }
-                collectors.append(.string(userId))
-                if self.variant == .collectorsListCapped && collectors.count > 10 { collectors.removeFirst(collectors.count - 10) }
-                transaction.create(Self.collected(userId, stampId), recordFields)
-                transaction.set(Self.statistics(stampId), [
-                    "totalCollectors": .int(Int64(collectors.count)), "collectorUserIds": .array(collectors),
-                    "lastUpdated": .timestamp(now),
-                ])
-                transaction.set(Self.post("\(userId)_\(stampId)"), postFields)
+                try await collectGuardedOnDevice(stampId, userId: userId, at: now, postFields: postFields, as: client)
+            } else if variant == .incrementCollectors {
+                try await collectWithIncrements(stampId, userId: userId, at: now, postFields: postFields, as: client)
+            } else {
+                try await collectInTransaction(stampId, userId: userId, at: now, postFields: postFields, recordFields: recordFields, as: client)
             }
         } catch { throw StampbookError.wrap(error) }
+    }
+
+    /// The reentrant variant: a device-side guard, then a transaction idempotent only against its
+    /// own re-run.
+    private func collectGuardedOnDevice(
+        _ stampId: String, userId: String, at now: Timestamp, postFields: Fields, as client: FirestoreClient
+    ) async throws {
+        // The local collected set is kept after a failure too (the optimistic UI shows
+        // the stamp collected), so a retry is refused locally, never counted twice.
+        guard await deviceMemory.claimAcrossAwait("collect/\(userId)/\(stampId)", at: now) else {
+            throw StampbookError.alreadyCollected(userId: userId, stampId: stampId)
+        }
+        let tap = tapSequence.withLock { value -> UInt64 in value += 1; return value }
+        try await client.runTransaction { transaction in
+            let stamp = try await transaction.get(DocumentPath("stamps", stampId))
+            guard stamp.exists else { throw StampbookError.stampNotFound(stampId: stampId) }
+            // Idempotent against its own re-run only (the SDK re-runs a transaction whose
+            // commit response was lost): another tap's record is not checked, the planted bug.
+            if try await transaction.get(Self.collected(userId, stampId))["tap"] == .int(Int64(tap)) { return }
+            _ = try await transaction.get(Self.statistics(stampId))
+            transaction.set(Self.collected(userId, stampId), ["collectedAt": .timestamp(now), "tap": .int(Int64(tap))])
+            transaction.merge(Self.statistics(stampId), [
+                "totalCollectors": .increment(1), "collectorUserIds": .arrayUnion([.string(userId)]),
+                "lastUpdated": .serverTimestamp,
+            ])
+            transaction.set(Self.post("\(userId)_\(stampId)"), postFields)
+        }
+    }
+
+    /// The increment variant: three separate writes, the statistics by increment.
+    private func collectWithIncrements(
+        _ stampId: String, userId: String, at now: Timestamp, postFields: Fields, as client: FirestoreClient
+    ) async throws {
+        try await client.setData(Self.collected(userId, stampId), ["collectedAt": .timestamp(now)])
+        try await client.setData(Self.statistics(stampId), merging: [
+            "totalCollectors": .increment(1), "collectorUserIds": .arrayUnion([.string(userId)]),
+            "lastUpdated": .serverTimestamp,
+        ])
+        try await client.setData(Self.post("\(userId)_\(stampId)"), postFields)
+    }
+
+    /// The careful design: one transaction reads the record and the statistics, refuses a second
+    /// collect, and writes the record, the recounted statistics and the post.
+    private func collectInTransaction(
+        _ stampId: String, userId: String, at now: Timestamp, postFields: Fields, recordFields: Fields, as client: FirestoreClient
+    ) async throws {
+        try await client.runTransaction { transaction in
+            let stamp = try await transaction.get(DocumentPath("stamps", stampId))
+            guard stamp.exists else { throw StampbookError.stampNotFound(stampId: stampId) }
+            let record = try await transaction.get(Self.collected(userId, stampId))
+            let statistics = try await transaction.get(Self.statistics(stampId))
+            if record.exists { throw StampbookError.alreadyCollected(userId: userId, stampId: stampId) }
+            var collectors = statistics["collectorUserIds"]?.arrayValue ?? []
+            // Reads can straddle another transaction's commit (document by document); the
+            // commit's version check would fail anyway, so retry now instead of asserting.
+            if collectors.contains(.string(userId)) { throw BackendError.aborted(.conflict("read a collector without a collected record mid-commit")) }
+            collectors.append(.string(userId))
+            if self.variant == .collectorsListCapped && collectors.count > 10 { collectors.removeFirst(collectors.count - 10) }
+            transaction.create(Self.collected(userId, stampId), recordFields)
+            transaction.set(Self.statistics(stampId), [
+                "totalCollectors": .int(Int64(collectors.count)), "collectorUserIds": .array(collectors),
+                "lastUpdated": .timestamp(now),
+            ])
+            transaction.set(Self.post("\(userId)_\(stampId)"), postFields)
+        }
     }
 
     /// `stamp_statistics/{stampId}`: (totalCollectors, collectorUserIds).

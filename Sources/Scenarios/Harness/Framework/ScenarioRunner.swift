@@ -96,58 +96,21 @@ public enum ScenarioRunner {
         let result = Simulation.run(configuration(request), body(prepared, sink: box.set))
         let context = box.context!
         let observed = context.snapshot
-        var failure: RunReport.Failure?
-        if let violation = observed.violation {
-            failure = .init(kind: .invariant, message: "\(violation.check): \(violation.message) (step \(violation.step))")
-        } else if !result.outcome.isSuccess {
-            failure = .init(kind: .kernel, message: result.outcome.description)
-        } else if scenario.usesBackend && context.participantsJoined == 0 {
-            failure = .init(kind: .harness, message: "\(scenario.name) built no backend through its ScenarioContext: the run's faults never applied")
-        }
-        let operations = Set(observed.samples.map(\.operation)).sorted()
-        let latency = operations.map { operation in
-            LatencySummary(operation: operation, samples: observed.samples.filter { $0.operation == operation }, seed: request.seed)
-        }
-        let thresholds = request.thresholds.map { threshold in
-            let observedValue = latency.first { $0.operation == threshold.operation }?.value(of: threshold.statistic)
-            return RunReport.ThresholdResult(
-                expression: threshold.expression, observedNanoseconds: observedValue,
-                passed: observedValue.map(threshold.isMet(by:)) ?? false)
-        }
+        var failure = Self.failure(result, observed: observed, context: context, scenario: scenario)
+        let latency = Self.latency(observed, seed: request.seed)
+        let thresholds = Self.thresholds(request, latency: latency)
         if failure == nil, let missed = thresholds.first(where: { !$0.passed }) {
             let observedText = missed.observedNanoseconds.map { ReportFormat.duration($0) } ?? "no samples"
             failure = .init(kind: .threshold, message: "threshold \(missed.expression) missed (observed \(observedText))")
         }
-        let checks = scenario.checks.map { declaration -> RunReport.CheckResult in
-            let count = observed.observations[declaration.name] ?? 0
-            let unreachable = declaration.unreachableReason(parameters)
-            var status: CheckStatus
-            switch declaration.kind {
-            case .sometimes: status = observed.reached.contains(declaration.name) ? .reached : .notReached
-            case .always, .eventually:
-                status = observed.violation?.check == declaration.name ? .violated : (count == 0 ? .notChecked : .passed)
-            }
-            // A check its parameters rule out is not a gap in this run's coverage: say why instead.
-            if unreachable != nil, status == .notReached || status == .notChecked { status = .unreachable }
-            return .init(name: declaration.name, kind: declaration.kind, summary: declaration.summary, status: status, observations: count,
-                         unreachableReason: status == .unreachable ? unreachable : nil)
-        }
+        let checks = Self.checks(scenario, observed: observed, parameters: parameters)
         let outcomeKind: String
         if case .rootThrew = result.outcome, observed.violation != nil, context.stoppedByViolation {
             outcomeKind = "stopped-by-violation"
         } else {
             outcomeKind = result.outcome.kind
         }
-        // The strategy the seed actually ran: a portfolio's member, PCT with its measured horizon.
-        let ranStrategy = request.decisions == nil ? result.configuration.strategy : request.strategy.resolved(forSeed: request.seed)
-        let identity = RunIdentity(
-            scenario: scenario.name, seed: request.seed, strategy: ranStrategy.description, variant: request.variant,
-            parameters: parameters.values, swarm: request.swarm, world: request.world,
-            limits: request.limits == .standard ? nil : request.limits)
-        var replayLine = identity.commandLine(explicit: Set(request.parameters.keys), timingWindowNanoseconds: request.timingWindowNanoseconds)
-        replayLine.thresholds = request.thresholds.map(\.expression)
-        replayLine.limits = request.limits
-        let replay = replayLine.description
+        let (identity, replay) = Self.identity(request, result: result, scenario: scenario, parameters: parameters)
         var report = RunReport(
             runId: prepared.runId, identity: identity, passed: failure == nil, failure: failure,
             violation: observed.violation, outcome: outcomeKind, outcomeDetail: result.outcome.description,
@@ -170,6 +133,75 @@ public enum ScenarioRunner {
         var execution = Execution(report: report, trace: result.trace, decisions: result.decisions, samples: observed.samples, replayDivergence: result.replayDivergence, choiceCounts: result.choiceCounts)
         execution.testCounts = context.testCounts
         return execution
+    }
+
+    /// Why the run failed before thresholds are judged: a violation, a kernel outcome other than
+    /// success, or a backend scenario that built no backend through its context.
+    private static func failure(
+        _ result: SimulationResult<Void>, observed: ScenarioObservations, context: ScenarioContext, scenario: any Scenario
+    ) -> RunReport.Failure? {
+        if let violation = observed.violation {
+            return .init(kind: .invariant, message: "\(violation.check): \(violation.message) (step \(violation.step))")
+        } else if !result.outcome.isSuccess {
+            return .init(kind: .kernel, message: result.outcome.description)
+        } else if scenario.usesBackend && context.participantsJoined == 0 {
+            return .init(kind: .harness, message: "\(scenario.name) built no backend through its ScenarioContext: the run's faults never applied")
+        }
+        return nil
+    }
+
+    /// One latency summary per operation that recorded samples, in name order.
+    private static func latency(_ observed: ScenarioObservations, seed: UInt64) -> [LatencySummary] {
+        let operations = Set(observed.samples.map(\.operation)).sorted()
+        return operations.map { operation in
+            LatencySummary(operation: operation, samples: observed.samples.filter { $0.operation == operation }, seed: seed)
+        }
+    }
+
+    /// Each requested threshold judged on the run's latency (no samples: missed).
+    private static func thresholds(_ request: RunRequest, latency: [LatencySummary]) -> [RunReport.ThresholdResult] {
+        request.thresholds.map { threshold in
+            let observedValue = latency.first { $0.operation == threshold.operation }?.value(of: threshold.statistic)
+            return RunReport.ThresholdResult(
+                expression: threshold.expression, observedNanoseconds: observedValue,
+                passed: observedValue.map(threshold.isMet(by:)) ?? false)
+        }
+    }
+
+    /// Each declared check's status and observation count in this run.
+    private static func checks(
+        _ scenario: any Scenario, observed: ScenarioObservations, parameters: ScenarioParameters
+    ) -> [RunReport.CheckResult] {
+        scenario.checks.map { declaration -> RunReport.CheckResult in
+            let count = observed.observations[declaration.name] ?? 0
+            let unreachable = declaration.unreachableReason(parameters)
+            var status: CheckStatus
+            switch declaration.kind {
+            case .sometimes: status = observed.reached.contains(declaration.name) ? .reached : .notReached
+            case .always, .eventually:
+                status = observed.violation?.check == declaration.name ? .violated : (count == 0 ? .notChecked : .passed)
+            }
+            // A check its parameters rule out is not a gap in this run's coverage: say why instead.
+            if unreachable != nil, status == .notReached || status == .notChecked { status = .unreachable }
+            return .init(name: declaration.name, kind: declaration.kind, summary: declaration.summary, status: status, observations: count,
+                         unreachableReason: status == .unreachable ? unreachable : nil)
+        }
+    }
+
+    /// The run's identity and the command line that replays it.
+    private static func identity(
+        _ request: RunRequest, result: SimulationResult<Void>, scenario: any Scenario, parameters: ScenarioParameters
+    ) -> (identity: RunIdentity, replay: String) {
+        // The strategy the seed actually ran: a portfolio's member, PCT with its measured horizon.
+        let ranStrategy = request.decisions == nil ? result.configuration.strategy : request.strategy.resolved(forSeed: request.seed)
+        let identity = RunIdentity(
+            scenario: scenario.name, seed: request.seed, strategy: ranStrategy.description, variant: request.variant,
+            parameters: parameters.values, swarm: request.swarm, world: request.world,
+            limits: request.limits == .standard ? nil : request.limits)
+        var replayLine = identity.commandLine(explicit: Set(request.parameters.keys), timingWindowNanoseconds: request.timingWindowNanoseconds)
+        replayLine.thresholds = request.thresholds.map(\.expression)
+        replayLine.limits = request.limits
+        return (identity, replayLine.description)
     }
 
     /// The users' timeline with the faults that took effect (user `backend`) merged in by time,

@@ -39,12 +39,46 @@ public enum FailureShrinker {
         guard let target = signature(first.report) else {
             throw .invalidParameter(name: "seed", value: Int(truncatingIfNeeded: request.seed), reason: "the run passes; nothing to shrink")
         }
-        var runs = 1
+        let budget = Budget(target: target, maxRuns: maxRuns)
         var parameters = resolved.values
         // A drawn world's parameters become explicit, so each can move on its own.
         let drawn = (current.world?.parameters ?? [:]).keys.sorted()
         current.world?.parameters = [:]
         current.parameters = parameters
+
+        // 0. A drawn world toward the defaults: what the failure needs, said as a user reads it.
+        var needs: [String] = []
+        if current.world != nil {
+            let outcome = WorldShrinker(scenario: scenario, stillFails: budget.stillFails).shrink(current, drawn: drawn)
+            current = outcome.request
+            needs = outcome.needs
+            parameters = current.parameters
+        }
+        shrinkParameters(&current, parameters: &parameters, scenario: scenario, budget: budget)
+        let kindsBefore = current.swarm.map { enabled($0, in: scenario) } ?? []
+        shrinkFaultKinds(&current, scenario: scenario, budget: budget)
+        let (replay, final) = try shrinkDecisions(current, budget: budget)
+        let summary = FailureArtifact.ShrinkSummary(
+            parametersBefore: resolved.values, faultKindsBefore: kindsBefore,
+            faultKindsAfter: current.swarm.map { enabled($0, in: scenario) } ?? [],
+            preemptionsBefore: DecisionShrinker.preemptions(first.decisions),
+            preemptionsAfter: DecisionShrinker.preemptions(replay.request.decisions ?? []), runs: budget.runs, needs: needs.isEmpty ? nil : needs)
+        var artifact = FailureArtifact(failed: final, request: replay.request, shrink: summary)
+        artifact.decisions = replay.request.decisions ?? []
+        return Result(request: replay.request, execution: final, artifact: artifact)
+    }
+
+    /// The runs a shrink has spent and may still spend, and the failure every candidate must keep.
+    private final class Budget {
+        let target: String
+        let maxRuns: Int
+        /// The first run counts.
+        var runs = 1
+
+        init(target: String, maxRuns: Int) {
+            self.target = target
+            self.maxRuns = maxRuns
+        }
 
         /// True when `candidate` is valid and still fails the same way.
         func stillFails(_ candidate: RunRequest) -> Bool {
@@ -52,26 +86,21 @@ public enum FailureShrinker {
             runs += 1
             return signature(ScenarioRunner.execute(prepared).report) == target
         }
+    }
 
-        // 0. A drawn world toward the defaults: what the failure needs, said as a user reads it.
-        var needs: [String] = []
-        if current.world != nil {
-            let outcome = WorldShrinker(scenario: scenario, stillFails: stillFails).shrink(current, drawn: drawn)
-            current = outcome.request
-            needs = outcome.needs
-            parameters = current.parameters
-        }
-
-        // 1. Parameters, in declaration order, toward their minimums (min, then halfway).
+    /// Phase 1: parameters, in declaration order, toward their minimums (min, then halfway).
+    private static func shrinkParameters(
+        _ current: inout RunRequest, parameters: inout [String: Int], scenario: any Scenario, budget: Budget
+    ) {
         for spec in scenario.parameters {
             var value = parameters[spec.name]!
             var progressed = true
-            while progressed && value > spec.minimum && runs < maxRuns {
+            while progressed && value > spec.minimum && budget.runs < budget.maxRuns {
                 progressed = false
                 for candidateValue in [spec.minimum, spec.minimum + (value - spec.minimum) / 2] where candidateValue < value {
                     var candidate = current
                     candidate.parameters[spec.name] = candidateValue
-                    if stillFails(candidate) {
+                    if budget.stillFails(candidate) {
                         value = candidateValue
                         current = candidate
                         progressed = true
@@ -81,49 +110,48 @@ public enum FailureShrinker {
             }
             parameters[spec.name] = value
         }
+    }
 
-        // 2. Fault kinds, one by one.
-        let kindsBefore = current.swarm.map { enabled($0, in: scenario) } ?? []
-        if let swarm = current.swarm {
-            for kind in enabled(swarm, in: scenario) {
-                var candidate = current
-                candidate.swarm = current.swarm!.without(kind)
-                if stillFails(candidate) { current = candidate }
-            }
+    /// Phase 2: the swarm's fault kinds, one by one.
+    private static func shrinkFaultKinds(_ current: inout RunRequest, scenario: any Scenario, budget: Budget) {
+        guard let swarm = current.swarm else { return }
+        for kind in enabled(swarm, in: scenario) {
+            var candidate = current
+            candidate.swarm = current.swarm!.without(kind)
+            if budget.stillFails(candidate) { current = candidate }
         }
+    }
 
-        // 3. Preemptions of the decisions log.
+    /// Phase 3: the preemptions of the decisions log; returns the replay and its run (the unshrunk
+    /// log's if the shrunk one ever fails to reproduce).
+    private static func shrinkDecisions(
+        _ current: RunRequest, budget: Budget
+    ) throws(ScenarioError) -> (replay: PreparedRun, final: ScenarioRunner.Execution) {
+        let target = budget.target
         let shrunk = try ScenarioRunner.prepare(current)
         let baseline = ScenarioRunner.execute(shrunk)
-        runs += 1
+        budget.runs += 1
         precondition(signature(baseline.report) == target, "a kept candidate failed the same way before")
         let box = Mutex<ScenarioContext?>(nil)
         let body = ScenarioRunner.body(shrunk, sink: { context in box.withLock { $0 = context } })
         let decisionOutcome = DecisionShrinker.shrink(
-            ScenarioRunner.configuration(current), decisions: baseline.decisions, maxRuns: max(1, maxRuns - runs),
+            ScenarioRunner.configuration(current), decisions: baseline.decisions, maxRuns: max(1, budget.maxRuns - budget.runs),
             stillFails: { (result: SimulationResult<Void>) -> Bool in
                 guard let context = box.withLock({ $0 }) else { return false }
                 if let violation = context.violation { return "check:\(violation.check)" == target }
                 return !result.outcome.isSuccess && target.hasSuffix(":\(result.outcome.kind)")
             }, body)
-        runs += decisionOutcome.runs
+        budget.runs += decisionOutcome.runs
 
         var replay = shrunk.replaying(decisionOutcome.decisions)
         var final = ScenarioRunner.execute(replay)
-        runs += 1
+        budget.runs += 1
         if signature(final.report) != target {
             // The shrunk log must reproduce; if it ever does not, keep the unshrunk one.
             replay = shrunk.replaying(baseline.decisions)
             final = ScenarioRunner.execute(replay)
         }
-        let summary = FailureArtifact.ShrinkSummary(
-            parametersBefore: resolved.values, faultKindsBefore: kindsBefore,
-            faultKindsAfter: current.swarm.map { enabled($0, in: scenario) } ?? [],
-            preemptionsBefore: DecisionShrinker.preemptions(first.decisions),
-            preemptionsAfter: DecisionShrinker.preemptions(replay.request.decisions ?? []), runs: runs, needs: needs.isEmpty ? nil : needs)
-        var artifact = FailureArtifact(failed: final, request: replay.request, shrink: summary)
-        artifact.decisions = replay.request.decisions ?? []
-        return Result(request: replay.request, execution: final, artifact: artifact)
+        return (replay, final)
     }
 
     /// The kinds `swarm` has on, in the order the scenario's backend declares them.

@@ -101,6 +101,8 @@ public enum LoadRunner {
         LoadExecutor.nanoseconds(request.executor.duration) + LoadExecutor.nanoseconds(request.gracefulStop)
     }
 
+    /// The load run's report: latency and thresholds from the measurements, the load summary and
+    /// the parameters that name the model.
     private static func report(_ request: LoadRequest, _ state: LoadMetrics.State, elapsed: UInt64, cores: Int) -> RunReport {
         let latency = state.operations.keys.sorted().compactMap { operation in
             state.operations[operation].map { LatencySummary(operation: operation, measured: $0, seed: request.seed) }
@@ -110,13 +112,7 @@ public enum LoadRunner {
             return RunReport.ThresholdResult(expression: threshold.expression, observedNanoseconds: observed, passed: observed.map(threshold.isMet(by:)) ?? false)
         }
         let abandoned = state.inFlight
-        var failure: RunReport.Failure?
-        if abandoned > 0 {
-            failure = .init(kind: .load, message: "\(abandoned) iterations still running \(LoadStage.format(request.gracefulStop)) after the duration (abandoned)")
-        } else if let missed = thresholds.first(where: { !$0.passed }) {
-            let observedText = missed.observedNanoseconds.map { ReportFormat.duration($0) } ?? "no samples"
-            failure = .init(kind: .threshold, message: "threshold \(missed.expression) missed (observed \(observedText))")
-        }
+        let failure = loadFailure(request, abandoned: abandoned, thresholds: thresholds)
         let durationNanoseconds = LoadExecutor.nanoseconds(request.executor.duration)
         var parameters: [String: Int] = ["durationMilliseconds": Int(durationNanoseconds / 1_000_000), "maxVUs": request.maxVUs]
         let errors = state.operations.filter { $0.value.failed > 0 }.mapValues(\.failed)
@@ -127,6 +123,38 @@ public enum LoadRunner {
             throughputPerSecond: elapsed == 0 ? 0 : Double(state.completed) / (Double(elapsed) / 1e9),
             elapsedNanoseconds: elapsed, errors: errors, droppedIterations: state.dropped, maxVUs: request.maxVUs,
             peakInFlight: state.peakInFlight, abandoned: abandoned, cores: cores)
+        describeExecutor(request, summary: &summary, parameters: &parameters)
+        let errorCount = errors.values.reduce(0, +)
+        let clockName = request.clock == .wall ? "wall" : "virtual"
+        let detail = "\(state.completed) iterations in \(ReportFormat.duration(elapsed)) \(clockName) (\(request.modelDescription)); "
+            + "offered \(String(format: "%.1f", summary.achievedRatePerSecond))/s, throughput \(String(format: "%.1f", summary.throughputPerSecond))/s; "
+            + "\(state.dropped) dropped, \(errorCount) failed operations"
+        return RunReport(
+            runId: request.runId,
+            identity: RunIdentity(
+                scenario: request.scenario, seed: request.seed, strategy: "load \(request.modelDescription)", variant: request.variant,
+                parameters: parameters),
+            passed: failure == nil, failure: failure, violation: nil,
+            outcome: abandoned > 0 ? "drain-timeout" : "finished", outcomeDetail: detail,
+            steps: UInt64(state.completed), virtualNanoseconds: elapsed, traceHash: "none",
+            build: BuildFingerprint(commit: request.gitCommit ?? "unknown"), checks: [], latency: latency, thresholds: thresholds,
+            timeline: [], droppedLatencySamples: 0, droppedTimelineEntries: 0, replayCommand: request.commandLine,
+            clock: .wall, load: summary)
+    }
+
+    /// Why a load run failed: iterations still running after the graceful stop, else a missed threshold.
+    private static func loadFailure(_ request: LoadRequest, abandoned: Int, thresholds: [RunReport.ThresholdResult]) -> RunReport.Failure? {
+        if abandoned > 0 {
+            return .init(kind: .load, message: "\(abandoned) iterations still running \(LoadStage.format(request.gracefulStop)) after the duration (abandoned)")
+        } else if let missed = thresholds.first(where: { !$0.passed }) {
+            let observedText = missed.observedNanoseconds.map { ReportFormat.duration($0) } ?? "no samples"
+            return .init(kind: .threshold, message: "threshold \(missed.expression) missed (observed \(observedText))")
+        }
+        return nil
+    }
+
+    /// The executor's rates, stages, virtual users and think time, in the summary and as parameters.
+    private static func describeExecutor(_ request: LoadRequest, summary: inout LoadSummary, parameters: inout [String: Int]) {
         switch request.executor {
         case .constantArrivalRate(let rate, _):
             summary.targetRatePerSecond = rate
@@ -148,22 +176,6 @@ public enum LoadRunner {
             parameters["vus"] = request.executor.peakVUs
             parameters["thinkTimeMilliseconds"] = Int(LoadExecutor.nanoseconds(request.thinkTime) / 1_000_000)
         }
-        let errorCount = errors.values.reduce(0, +)
-        let clockName = request.clock == .wall ? "wall" : "virtual"
-        let detail = "\(state.completed) iterations in \(ReportFormat.duration(elapsed)) \(clockName) (\(request.modelDescription)); "
-            + "offered \(String(format: "%.1f", summary.achievedRatePerSecond))/s, throughput \(String(format: "%.1f", summary.throughputPerSecond))/s; "
-            + "\(state.dropped) dropped, \(errorCount) failed operations"
-        return RunReport(
-            runId: request.runId,
-            identity: RunIdentity(
-                scenario: request.scenario, seed: request.seed, strategy: "load \(request.modelDescription)", variant: request.variant,
-                parameters: parameters),
-            passed: failure == nil, failure: failure, violation: nil,
-            outcome: abandoned > 0 ? "drain-timeout" : "finished", outcomeDetail: detail,
-            steps: UInt64(state.completed), virtualNanoseconds: elapsed, traceHash: "none",
-            build: BuildFingerprint(commit: request.gitCommit ?? "unknown"), checks: [], latency: latency, thresholds: thresholds,
-            timeline: [], droppedLatencySamples: 0, droppedTimelineEntries: 0, replayCommand: request.commandLine,
-            clock: .wall, load: summary)
     }
 }
 

@@ -336,18 +336,7 @@ extension ReportWriter {
         let e = ReportFormat.html
         let timeline = report.timeline
         let users = Set(timeline.map(\.user)).subtracting([FailureStory.backendUser]).sorted(by: PlotAxis.naturalLess)
-        var shown = users
-        var note = ""
-        if users.count > maxTimelineLanes {
-            let storyUsers = Set((report.story ?? []).filter { $0.kind == .event }.map(\.user))
-            if !storyUsers.isEmpty {
-                shown = users.filter { storyUsers.contains($0) }
-                note = "Showing the \(shown.count) user(s) of the failure story out of \(users.count); the other \(users.count - shown.count) share the lane “other users”."
-            } else {
-                shown = Array(users.prefix(maxTimelineLanes - 6))
-                note = "Showing the first \(shown.count) of \(users.count) users (natural order); the other \(users.count - shown.count) share the lane “other users”."
-            }
-        }
+        let (shown, note) = timelineLanes(users, story: report.story)
         let shownSet = Set(shown)
         let aggregated = users.count > shown.count
         let hasBackend = timeline.contains { $0.user == FailureStory.backendUser }
@@ -373,13 +362,7 @@ extension ReportWriter {
             else { laneIndex = shown.count }
             let y = top + lane * (Double(laneIndex) + 0.5)
             let color = entry.user == FailureStory.backendUser ? "#bc4c00" : entry.event.contains("fail") || entry.event.contains("error") ? "#cf222e" : laneIndex == shown.count && aggregated ? "#8c959f" : "#0969da"
-            var tip = "\(FailureStory.time(entry.timeNanoseconds))"
-            if let calendar = report.calendar {
-                let unix = calendar.unixNanoseconds(entry.timeNanoseconds)
-                tip += " · \(PlotAxis.utc(unix, fractional: true))"
-                if let zone = zones[entry.user], let local = PlotAxis.local(unix, zoneIdentifier: zone) { tip += " · local \(local)" }
-            }
-            tip += " · \(entry.user): \(entry.event)"
+            let tip = timelineTip(entry, calendar: report.calendar, zones: zones)
             svg += String(format: "<a href=\"#e%d\"><rect x=\"%.1f\" y=\"%.1f\" width=\"3\" height=\"12\" fill=\"%@\">", entryIndex, x(entry.timeNanoseconds) - 1, y - 6, color)
                 + "<title>\(e(tip))</title></rect></a>"
         }
@@ -389,12 +372,43 @@ extension ReportWriter {
             svg += String(format: "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" style=\"fill:#cf222e;font-weight:600\">%@</text>", px - 4, top + 10, e("✖ \(violation.check)"))
         }
         svg += "</svg>"
+        let legend = timelineLegend(hasBackend: hasBackend, aggregated: aggregated)
+        let zoneNote = zones.isEmpty ? "" : " Hover an event for its UTC and the user's local time."
+        return (note.isEmpty && zoneNote.isEmpty ? "" : "<p class=\"note\">\(e(note))\(zoneNote)</p>") + legend + svg
+    }
+
+    /// The users that get a lane of their own, and the note saying who shares the aggregate lane:
+    /// everyone up to `maxTimelineLanes`, else the failure story's users, else the first users.
+    private static func timelineLanes(_ users: [String], story: [StoryLine]?) -> (shown: [String], note: String) {
+        guard users.count > maxTimelineLanes else { return (users, "") }
+        let storyUsers = Set((story ?? []).filter { $0.kind == .event }.map(\.user))
+        if !storyUsers.isEmpty {
+            let shown = users.filter { storyUsers.contains($0) }
+            return (shown, "Showing the \(shown.count) user(s) of the failure story out of \(users.count); the other \(users.count - shown.count) share the lane “other users”.")
+        }
+        let shown = Array(users.prefix(maxTimelineLanes - 6))
+        return (shown, "Showing the first \(shown.count) of \(users.count) users (natural order); the other \(users.count - shown.count) share the lane “other users”.")
+    }
+
+    /// An event tick's hover text: virtual time, UTC and the user's local time in calendar runs.
+    private static func timelineTip(_ entry: TimelineEntry, calendar: ReportCalendar?, zones: [String: String]) -> String {
+        var tip = "\(FailureStory.time(entry.timeNanoseconds))"
+        if let calendar {
+            let unix = calendar.unixNanoseconds(entry.timeNanoseconds)
+            tip += " · \(PlotAxis.utc(unix, fractional: true))"
+            if let zone = zones[entry.user], let local = PlotAxis.local(unix, zoneIdentifier: zone) { tip += " · local \(local)" }
+        }
+        tip += " · \(entry.user): \(entry.event)"
+        return tip
+    }
+
+    /// The timeline's legend: the backend's and the aggregate lane's colours only when shown.
+    private static func timelineLegend(hasBackend: Bool, aggregated: Bool) -> String {
         var legend = "<div class=\"legend\"><span><i style=\"background:#0969da\"></i>user event</span><span><i style=\"background:#cf222e\"></i>failed operation / violation</span>"
         if hasBackend { legend += "<span><i style=\"background:#bc4c00\"></i>fault injected by the backend</span>" }
         if aggregated { legend += "<span><i style=\"background:#8c959f\"></i>other users (aggregated)</span>" }
         legend += "</div>"
-        let zoneNote = zones.isEmpty ? "" : " Hover an event for its UTC and the user's local time."
-        return (note.isEmpty && zoneNote.isEmpty ? "" : "<p class=\"note\">\(e(note))\(zoneNote)</p>") + legend + svg
+        return legend
     }
 
     /// Every timeline entry with its step (the anchors story lines and lane ticks link to).

@@ -1,6 +1,12 @@
 extension ReportWriter {
     /// The report as Markdown: verdict, how to replay, checks, latency, thresholds.
     public static func markdown(_ report: RunReport) -> String {
+        let lines = markdownSummary(report) + markdownFailure(report) + markdownChecks(report) + markdownLatency(report)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The title and the run's identity, outcome, clock, load and build.
+    private static func markdownSummary(_ report: RunReport) -> [String] {
         var lines: [String] = []
         lines.append("# \(report.scenario) — \(report.passed ? "PASS" : "FAIL")")
         lines.append("")
@@ -18,18 +24,29 @@ extension ReportWriter {
         if !report.notChecked.isEmpty {
             lines.append("- not checked in this run (never evaluated, so this verdict says nothing about them): \(report.notChecked.joined(separator: ", "))")
         }
-        if let failure = report.failure {
+        return lines
+    }
+
+    /// The failure and how to replay it (nothing when the run passed).
+    private static func markdownFailure(_ report: RunReport) -> [String] {
+        guard let failure = report.failure else { return [] }
+        var lines: [String] = []
+        lines.append("")
+        lines.append("## Failure (\(failure.kind))")
+        lines.append("")
+        lines.append(failure.message)
+        if let violation = report.violation {
             lines.append("")
-            lines.append("## Failure (\(failure.kind))")
-            lines.append("")
-            lines.append(failure.message)
-            if let violation = report.violation {
-                lines.append("")
-                lines.append("Check `\(violation.check)` (\(violation.kind.rawValue)) failed at step \(violation.step), virtual time \(ReportFormat.duration(violation.virtualNanoseconds)).")
-            }
-            lines.append("")
-            lines.append("Replay: `\(report.replayCommand)` or `\(ScenarioRegistry.commandName) replay <this report.json>`")
+            lines.append("Check `\(violation.check)` (\(violation.kind.rawValue)) failed at step \(violation.step), virtual time \(ReportFormat.duration(violation.virtualNanoseconds)).")
         }
+        lines.append("")
+        lines.append("Replay: `\(report.replayCommand)` or `\(ScenarioRegistry.commandName) replay <this report.json>`")
+        return lines
+    }
+
+    /// The checks table.
+    private static func markdownChecks(_ report: RunReport) -> [String] {
+        var lines: [String] = []
         lines.append("")
         lines.append("## Checks")
         lines.append("")
@@ -38,6 +55,12 @@ extension ReportWriter {
         for check in report.checks {
             lines.append("| \(check.name) | \(check.kind.rawValue) | \(check.status)\(check.unreachableReason.map { " (\($0))" } ?? "") | \(check.observations) | \(check.summary) |")
         }
+        return lines
+    }
+
+    /// The latency table, the thresholds and each operation's percentile spectrum.
+    private static func markdownLatency(_ report: RunReport) -> [String] {
+        var lines: [String] = []
         lines.append("")
         lines.append("## Latency (\(report.clockKind) time, from intended start)")
         lines.append("")
@@ -64,7 +87,7 @@ extension ReportWriter {
             lines.append(summary.spectrum.trimmingCharacters(in: .newlines))
             lines.append("```")
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines
     }
 }
 

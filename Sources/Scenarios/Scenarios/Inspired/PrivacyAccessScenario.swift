@@ -53,44 +53,9 @@ public struct PrivacyAccessScenario: FirebaseScenario {
 
     /// Runs one seed: sets up the app, runs the users, then the end-state checks.
     public func run(_ context: ScenarioContext) async throws {
-        let p = context.parameters
-        // The trigger's admin-SDK reads and writes take time (the simulated admin calls take none):
-        // each user's trigger waits a seeded 0…triggerQueryMilliseconds before its check and its write.
-        let latency = p[Parameter.triggerQueryMilliseconds]
-        let adminLatency: @Sendable (String, String) async -> Void = { step, userId in
-            var random = Simulation.random("privacy/trigger-\(step)/\(userId)")
-            await ScenarioSupport.sleep(milliseconds: random.below(latency + 1))
-        }
-        let probe = InspiredProbe(
-            beforeUsernameClaim: { await adminLatency("check", $0) }, betweenUsernameCheckAndWrite: { await adminLatency("write", $0) })
-        let app = InspiredApp(
-            backend: context.backend(), variant: ScenarioSupport.variant(context, InspiredVariant.self),
-            usernameSuffixDigits: 4, probe: probe)
-        var random = Simulation.random("privacy/setup")
-        var members: [Member] = []
-        for index in 0..<p[Parameter.users] {
-            let uid = "u\(index)"
-            members.append(Member(
-                uid: uid, client: app.client(uid: uid),
-                community: "c\(random.below(p[Parameter.communities]))", isPublic: random.below(100) < p[Parameter.publicPercent]))
-        }
-        let everyone = members
-        // Everyone signs up at the same instant: the username triggers race.
-        await withTaskGroup(of: Void.self) { group in
-            for (index, member) in everyone.enumerated() {
-                group.addTask {
-                    let name = index % 2 == 0 ? "Sam Lee" : "User \(index)"
-                    _ = try? await ScenarioSupport.retrying { try await member.client.createProfile(displayName: name, joinedCommunities: [member.community]) }
-                    if member.isPublic {
-                        let settings = InspiredPrivacySettings(isProfilePublic: true, avatarPrivacy: .public, showJoinedGroups: .public)
-                        _ = try? await ScenarioSupport.retrying { try await member.client.updatePrivacy(settings) }
-                    }
-                    _ = try? await ScenarioSupport.retrying {
-                        try await member.client.createPost(postId: "p\(index)", content: "Post by \(member.uid)", source: (type: "studio", name: member.community))
-                    }
-                }
-            }
-        }
+        let app = Self.makeApp(context)
+        let everyone = Self.members(app, context.parameters)
+        await Self.signUpAtOnce(everyone)
         let anonymous = app.client(uid: nil)
         let origin = Simulation.nowNanoseconds
         try await context.monitored(every: .milliseconds(250), check: { Self.checkState(app, context) }) {
@@ -106,6 +71,63 @@ public struct PrivacyAccessScenario: FirebaseScenario {
             await app.backend.waitUntilIdle()
         }
         guard !context.isStopped else { try context.throwIfStopped(); return }
+        Self.checkCountsAndNames(app, context)
+        Self.checkState(app, context)
+        try context.throwIfStopped()
+    }
+
+    /// The app with usernames of 4 suffix digits, its username trigger slowed by seeded admin-SDK latency.
+    private static func makeApp(_ context: ScenarioContext) -> InspiredApp {
+        let p = context.parameters
+        // The trigger's admin-SDK reads and writes take time (the simulated admin calls take none):
+        // each user's trigger waits a seeded 0…triggerQueryMilliseconds before its check and its write.
+        let latency = p[Parameter.triggerQueryMilliseconds]
+        let adminLatency: @Sendable (String, String) async -> Void = { step, userId in
+            var random = Simulation.random("privacy/trigger-\(step)/\(userId)")
+            await ScenarioSupport.sleep(milliseconds: random.below(latency + 1))
+        }
+        let probe = InspiredProbe(
+            beforeUsernameClaim: { await adminLatency("check", $0) }, betweenUsernameCheckAndWrite: { await adminLatency("write", $0) })
+        return InspiredApp(
+            backend: context.backend(), variant: ScenarioSupport.variant(context, InspiredVariant.self),
+            usernameSuffixDigits: 4, probe: probe)
+    }
+
+    /// The users, each with a drawn community and a drawn public profile.
+    private static func members(_ app: InspiredApp, _ p: ScenarioParameters) -> [Member] {
+        var random = Simulation.random("privacy/setup")
+        var members: [Member] = []
+        for index in 0..<p[Parameter.users] {
+            let uid = "u\(index)"
+            members.append(Member(
+                uid: uid, client: app.client(uid: uid),
+                community: "c\(random.below(p[Parameter.communities]))", isPublic: random.below(100) < p[Parameter.publicPercent]))
+        }
+        return members
+    }
+
+    /// Everyone signs up at the same instant, so the username triggers race; half of them share
+    /// one display name.
+    private static func signUpAtOnce(_ everyone: [Member]) async {
+        await withTaskGroup(of: Void.self) { group in
+            for (index, member) in everyone.enumerated() {
+                group.addTask {
+                    let name = index % 2 == 0 ? "Sam Lee" : "User \(index)"
+                    _ = try? await ScenarioSupport.retrying { try await member.client.createProfile(displayName: name, joinedCommunities: [member.community]) }
+                    if member.isPublic {
+                        let settings = InspiredPrivacySettings(isProfilePublic: true, avatarPrivacy: .public, showJoinedGroups: .public)
+                        _ = try? await ScenarioSupport.retrying { try await member.client.updatePrivacy(settings) }
+                    }
+                    _ = try? await ScenarioSupport.retrying {
+                        try await member.client.createPost(postId: "p\(index)", content: "Post by \(member.uid)", source: (type: "studio", name: member.community))
+                    }
+                }
+            }
+        }
+    }
+
+    /// like-count-matches-likes on every post and every-user-named on every user, once idle.
+    private static func checkCountsAndNames(_ app: InspiredApp, _ context: ScenarioContext) {
         let firestore = app.backend.firestore
         for post in firestore.query("posts") {
             let likes = firestore.query("posts/\(post.id)/likes").count
@@ -115,8 +137,6 @@ public struct PrivacyAccessScenario: FirebaseScenario {
         for user in firestore.query("users") {
             context.eventually(Check.everyUserNamed, user["username"]?.stringValue != nil, "\(user.id) has no username")
         }
-        Self.checkState(app, context)
-        try context.throwIfStopped()
     }
 
     static func userLoop(_ app: InspiredApp, members: [Member], index: Int, anonymous: InspiredClient, origin: UInt64, context: ScenarioContext) async {

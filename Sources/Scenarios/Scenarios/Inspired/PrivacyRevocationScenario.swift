@@ -168,6 +168,7 @@ public struct PrivacyRevocationScenario: FirebaseScenario {
             : InspiredPrivacySettings(isProfilePublic: false, avatarPrivacy: .groupsOnly, showJoinedGroups: groups)
     }
 
+    /// One user's session: at each arrival a read, a privacy or community change, or a post.
     static func userLoop(
         _ app: InspiredApp, index: Int, clients: [InspiredClient], histories: [History], communities: [String], origin: UInt64, context: ScenarioContext
     ) async {
@@ -182,50 +183,7 @@ public struct PrivacyRevocationScenario: FirebaseScenario {
             if context.isStopped { return }
             let roll = random.below(100)
             if roll < p[Parameter.readPercent] {
-                var target = random.below(clients.count - 1)
-                if target >= index { target += 1 }
-                let kind = random.below(3)
-                if kind == 2 {
-                    let seconds = 60 + random.below(1_141)
-                    await Self.watch(me, viewer: index, target: target, seconds: seconds, histories: histories, backend: app.backend, context: context)
-                    context.recordLatency("read", user: uid, intendedStartNanoseconds: arrival)
-                    continue
-                }
-                if kind == 0 {
-                    context.note(uid, "read u\(target)'s communities")
-                    let start = Simulation.nowNanoseconds
-                    let shown: Set<String>?
-                    do {
-                        shown = try await ScenarioSupport.retrying { try await me.joinedGroups(of: "u\(target)") }
-                    } catch InspiredError.joinedGroupsNotVisible {
-                        shown = nil
-                    } catch InspiredError.profileNotVisible {
-                        shown = nil
-                    } catch {
-                        context.recordLatency("read", user: uid, intendedStartNanoseconds: arrival)
-                        continue
-                    }
-                    Self.judgeGroups(shown: shown, viewer: index, target: target, start: start, end: Simulation.nowNanoseconds, histories: histories, context: context)
-                    context.recordLatency("read", user: uid, intendedStartNanoseconds: arrival)
-                    continue
-                }
-                context.note(uid, "read u\(target)")
-                let start = Simulation.nowNanoseconds
-                let outcome: Bool?
-                var seen = ""
-                do {
-                    let profile = try await ScenarioSupport.retrying { try await me.profile(of: "u\(target)") }
-                    seen = " (it returned \(profile["privacySettings"].map { "\($0)" } ?? "no settings"), \(profile["joinedCommunities"].map { "\($0)" } ?? "no communities"))"
-                    outcome = true
-                } catch InspiredError.profileNotVisible {
-                    outcome = false
-                } catch {
-                    outcome = nil  // unavailable or not found: says nothing about access
-                }
-                let end = Simulation.nowNanoseconds
-                if let allowed = outcome {
-                    Self.judge(allowed: allowed, viewer: index, target: target, start: start, end: end, histories: histories, seen: seen, context: context)
-                }
+                await read(app, index: index, clients: clients, histories: histories, random: &random, context: context)
                 context.recordLatency("read", user: uid, intendedStartNanoseconds: arrival)
                 continue
             }
@@ -235,31 +193,10 @@ public struct PrivacyRevocationScenario: FirebaseScenario {
                     // Half the users who make their profile private keep it so (the others may
                     // flip back): an open page must let go of them.
                     privateForGood = forGood && mine.latest.isPublic
-                    let flips = privateForGood ? 1 : random.below(100) < p[Parameter.quickFlipPercent] ? 2 : 1
-                    for _ in 0..<flips {
-                        let makePublic = !mine.latest.isPublic
-                        let groups: InspiredPrivacySettings.GroupsVisibility = makePublic ? .public : random.below(2) == 0 ? .groupsOnly : .membersOnly
-                        context.note(uid, "make profile \(makePublic ? "public" : "private, communities \(groups.rawValue)")")
-                        await Self.change(me, uid: uid, history: mine, isPublic: makePublic, groups: groups, communities: mine.latest.communities) {
-                            try await me.updatePrivacy(Self.settings(public: makePublic, groups: groups))
-                        }
-                    }
+                    await flipPrivacy(me, uid: uid, history: mine, once: privateForGood, random: &random, context: context)
                     context.recordLatency("privacy", user: uid, intendedStartNanoseconds: arrival)
                 } else {
-                    let joined = mine.latest.communities
-                    if joined.count >= 2 || (joined.count == 1 && random.below(3) == 0) {
-                        let leaving = joined.sorted()[random.below(joined.count)]
-                        context.note(uid, "leave \(leaving)")
-                        await Self.change(me, uid: uid, history: mine, isPublic: mine.latest.isPublic, groups: mine.latest.groups, communities: joined.subtracting([leaving])) {
-                            try await me.leaveCommunity(leaving)
-                        }
-                    } else {
-                        let joining = communities[random.below(communities.count)]
-                        context.note(uid, "join \(joining)")
-                        await Self.change(me, uid: uid, history: mine, isPublic: mine.latest.isPublic, groups: mine.latest.groups, communities: joined.union([joining])) {
-                            try await me.joinCommunity(joining)
-                        }
-                    }
+                    await changeCommunity(me, uid: uid, history: mine, communities: communities, random: &random, context: context)
                     context.recordLatency("community", user: uid, intendedStartNanoseconds: arrival)
                 }
                 continue
@@ -270,6 +207,97 @@ public struct PrivacyRevocationScenario: FirebaseScenario {
                 try await me.createPost(postId: "\(uid)-p\(posts)", content: "Flow \(posts)", source: (type: "area", name: "Askew"))
             }
             context.recordLatency("post", user: uid, intendedStartNanoseconds: arrival)
+        }
+    }
+
+    /// One read of another user, judged against the histories: a watched page, their communities
+    /// or their profile.
+    private static func read(
+        _ app: InspiredApp, index: Int, clients: [InspiredClient], histories: [History], random: inout SimRandom, context: ScenarioContext
+    ) async {
+        var target = random.below(clients.count - 1)
+        if target >= index { target += 1 }
+        let kind = random.below(3)
+        if kind == 2 {
+            let seconds = 60 + random.below(1_141)
+            await Self.watch(clients[index], viewer: index, target: target, seconds: seconds, histories: histories, backend: app.backend, context: context)
+        } else if kind == 0 {
+            await readGroups(clients[index], viewer: index, target: target, histories: histories, context: context)
+        } else {
+            await readProfile(clients[index], viewer: index, target: target, histories: histories, context: context)
+        }
+    }
+
+    /// Reads `target`'s joined communities and judges whether showing (or refusing) them was allowed.
+    private static func readGroups(_ me: InspiredClient, viewer index: Int, target: Int, histories: [History], context: ScenarioContext) async {
+        context.note("u\(index)", "read u\(target)'s communities")
+        let start = Simulation.nowNanoseconds
+        let shown: Set<String>?
+        do {
+            shown = try await ScenarioSupport.retrying { try await me.joinedGroups(of: "u\(target)") }
+        } catch InspiredError.joinedGroupsNotVisible {
+            shown = nil
+        } catch InspiredError.profileNotVisible {
+            shown = nil
+        } catch {
+            return
+        }
+        Self.judgeGroups(shown: shown, viewer: index, target: target, start: start, end: Simulation.nowNanoseconds, histories: histories, context: context)
+    }
+
+    /// Reads `target`'s profile and judges whether serving (or refusing) it was allowed.
+    private static func readProfile(_ me: InspiredClient, viewer index: Int, target: Int, histories: [History], context: ScenarioContext) async {
+        context.note("u\(index)", "read u\(target)")
+        let start = Simulation.nowNanoseconds
+        let outcome: Bool?
+        var seen = ""
+        do {
+            let profile = try await ScenarioSupport.retrying { try await me.profile(of: "u\(target)") }
+            seen = " (it returned \(profile["privacySettings"].map { "\($0)" } ?? "no settings"), \(profile["joinedCommunities"].map { "\($0)" } ?? "no communities"))"
+            outcome = true
+        } catch InspiredError.profileNotVisible {
+            outcome = false
+        } catch {
+            outcome = nil  // unavailable or not found: says nothing about access
+        }
+        let end = Simulation.nowNanoseconds
+        if let allowed = outcome {
+            Self.judge(allowed: allowed, viewer: index, target: target, start: start, end: end, histories: histories, seen: seen, context: context)
+        }
+    }
+
+    /// Flips the profile between public and private, twice for a quick flip unless `once`.
+    private static func flipPrivacy(
+        _ me: InspiredClient, uid: String, history mine: History, once: Bool, random: inout SimRandom, context: ScenarioContext
+    ) async {
+        let flips = once ? 1 : random.below(100) < context.parameters[Parameter.quickFlipPercent] ? 2 : 1
+        for _ in 0..<flips {
+            let makePublic = !mine.latest.isPublic
+            let groups: InspiredPrivacySettings.GroupsVisibility = makePublic ? .public : random.below(2) == 0 ? .groupsOnly : .membersOnly
+            context.note(uid, "make profile \(makePublic ? "public" : "private, communities \(groups.rawValue)")")
+            await Self.change(me, uid: uid, history: mine, isPublic: makePublic, groups: groups, communities: mine.latest.communities) {
+                try await me.updatePrivacy(Self.settings(public: makePublic, groups: groups))
+            }
+        }
+    }
+
+    /// Leaves one of the user's communities or joins one.
+    private static func changeCommunity(
+        _ me: InspiredClient, uid: String, history mine: History, communities: [String], random: inout SimRandom, context: ScenarioContext
+    ) async {
+        let joined = mine.latest.communities
+        if joined.count >= 2 || (joined.count == 1 && random.below(3) == 0) {
+            let leaving = joined.sorted()[random.below(joined.count)]
+            context.note(uid, "leave \(leaving)")
+            await Self.change(me, uid: uid, history: mine, isPublic: mine.latest.isPublic, groups: mine.latest.groups, communities: joined.subtracting([leaving])) {
+                try await me.leaveCommunity(leaving)
+            }
+        } else {
+            let joining = communities[random.below(communities.count)]
+            context.note(uid, "join \(joining)")
+            await Self.change(me, uid: uid, history: mine, isPublic: mine.latest.isPublic, groups: mine.latest.groups, communities: joined.union([joining])) {
+                try await me.joinCommunity(joining)
+            }
         }
     }
 

@@ -104,91 +104,124 @@ extension AuctionRaceScenario {
             let snapshots = app.backend.firestore.query("honors")
             let records = app.backend.outbox.records
             return state.withLock { state in
-                let ids = snapshots.map(\.path.id)
-                var rebuildIndex = false
-                var rescanPushes = false
-                if ids != state.order {
-                    state.order = ids
-                    state.honors = []
-                    rebuildIndex = true
-                }
-                for (honorIndex, snapshot) in snapshots.enumerated() {
-                    if honorIndex < state.honors.count, state.honors[honorIndex].version == snapshot.version { continue }
-                    let raw = snapshot["bids"]?.arrayValue ?? []
-                    if honorIndex < state.honors.count, raw.count >= state.honors[honorIndex].raw.count,
-                       raw[..<state.honors[honorIndex].raw.count].elementsEqual(state.honors[honorIndex].raw) {
-                        var honor = state.honors[honorIndex]
-                        let added = raw[honor.raw.count...]
-                        honor.version = snapshot.version
-                        // `==` on values is Swift's (0.0 == -0.0, canonically equivalent strings
-                        // are equal): the verdicts of the old bids hold, but messages and pushes
-                        // read the new maps, byte for byte what the full pass reads.
-                        honor.bids = raw[..<honor.raw.count].compactMap(\.mapValue)
-                        honor.raw = raw
-                        for element in added {
-                            guard let bid = element.mapValue else { continue }
-                            let position = honor.bids.count
-                            Self.append(bid, to: &honor)
-                            if !rebuildIndex, let id = bid["id"]?.stringValue {
-                                if state.bidsById[id] != nil { rebuildIndex = true } else { state.bidsById[id] = (honorIndex, position) }
-                            }
-                        }
-                        honor.observations = Self.observations(snapshot, honor)
-                        state.honors[honorIndex] = honor
-                    } else {
-                        if honorIndex < state.honors.count { rebuildIndex = true }  // bids rewritten
-                        var honor = Honor(
-                            version: snapshot.version, raw: raw, bids: [], lastAmount: nil, idSet: [],
-                            increasing: true, unique: true, buyNowIndex: nil, observations: [])
-                        for element in raw { if let bid = element.mapValue { Self.append(bid, to: &honor) } }
-                        honor.observations = Self.observations(snapshot, honor)
-                        if honorIndex < state.honors.count { state.honors[honorIndex] = honor } else { state.honors.append(honor) }
-                    }
-                }
-                if rebuildIndex {
-                    // As the full pass builds it: the last (honor, position) of each id, in honor order.
-                    state.bidsById = [:]
-                    for (honorIndex, honor) in state.honors.enumerated() {
-                        for (index, bid) in honor.bids.enumerated() {
-                            if let id = bid["id"]?.stringValue { state.bidsById[id] = (honorIndex, index) }
-                        }
-                    }
-                    rescanPushes = true
-                } else if state.unmatched.contains(where: { state.bidsById[$0] != nil }) {
-                    rescanPushes = true
-                }
-                if rescanPushes { state.resetPushes() }
-                for record in records[min(state.scanned, records.count)...] where record.channel == .push && record.type == "OUTBID" {
-                    state.outbidSent = true
-                    guard let bidId = record.payload["bidId"] else { continue }
-                    guard let (honorIndex, index) = state.bidsById[bidId] else {
-                        state.unmatched.append(bidId)
-                        continue
-                    }
-                    let bids = state.honors[honorIndex].bids
-                    state.checked += 1
-                    guard state.firstFailure == nil else { continue }
-                    let bidder = bids[index]["bidderEmail"]?.stringValue
-                    let previous = index > 0 ? bids[index - 1]["bidderEmail"]?.stringValue : nil
-                    if !(record.recipient == previous && record.recipient != bidder) {
-                        state.firstFailure = (Check.outbidToPreviousWinner,
-                                              "OUTBID for \(bidId) went to \(record.recipient); bidder \(bidder ?? "-"), previous winner \(previous ?? "none")")
-                        continue
-                    }
-                    if !state.seen.insert(PushKey(bidId: bidId, recipient: record.recipient, token: record.token ?? "")).inserted {
-                        state.firstFailure = (Check.outbidOncePerBid, "second OUTBID push for \(bidId) to \(record.recipient)")
-                    }
-                }
-                state.scanned = records.count
-                var observations = state.honors.flatMap(\.observations)
-                observations.append(.sometimes(Check.outbidSent, state.outbidSent))
-                var checks = [Check.outbidToPreviousWinner, Check.outbidOncePerBid]
-                if state.firstFailure?.check == checks[1] { checks.reverse() }
-                for check in checks where state.checked > 0 {
-                    observations.append(.batch(check, observations: state.checked, firstFailure: check == state.firstFailure?.check ? state.firstFailure?.message : nil))
-                }
-                return observations
+                let rebuildIndex = Self.readHonors(snapshots, &state)
+                Self.updateIndex(&state, rebuild: rebuildIndex)
+                Self.scanPushes(records, &state)
+                return Self.passObservations(state)
             }
+        }
+
+        /// Reads the honors whose version changed since the last pass; true when the id index must
+        /// be rebuilt (the honors' order changed, an honor's bids were rewritten, or an appended id
+        /// already exists).
+        private static func readHonors(_ snapshots: [DocumentSnapshot], _ state: inout State) -> Bool {
+            let ids = snapshots.map(\.path.id)
+            var rebuildIndex = false
+            if ids != state.order {
+                state.order = ids
+                state.honors = []
+                rebuildIndex = true
+            }
+            for (honorIndex, snapshot) in snapshots.enumerated() {
+                if honorIndex < state.honors.count, state.honors[honorIndex].version == snapshot.version { continue }
+                let raw = snapshot["bids"]?.arrayValue ?? []
+                if honorIndex < state.honors.count, raw.count >= state.honors[honorIndex].raw.count,
+                   raw[..<state.honors[honorIndex].raw.count].elementsEqual(state.honors[honorIndex].raw) {
+                    extendHonor(honorIndex, snapshot: snapshot, raw: raw, &state, rebuildIndex: &rebuildIndex)
+                } else {
+                    if honorIndex < state.honors.count { rebuildIndex = true }  // bids rewritten
+                    var honor = Honor(
+                        version: snapshot.version, raw: raw, bids: [], lastAmount: nil, idSet: [],
+                        increasing: true, unique: true, buyNowIndex: nil, observations: [])
+                    for element in raw { if let bid = element.mapValue { Self.append(bid, to: &honor) } }
+                    honor.observations = Self.observations(snapshot, honor)
+                    if honorIndex < state.honors.count { state.honors[honorIndex] = honor } else { state.honors.append(honor) }
+                }
+            }
+            return rebuildIndex
+        }
+
+        /// An honor whose bids only grew: keeps the verdicts of its old bids, reads the new ones and
+        /// indexes their ids (unless the index is to be rebuilt anyway).
+        private static func extendHonor(
+            _ honorIndex: Int, snapshot: DocumentSnapshot, raw: ValueArray, _ state: inout State, rebuildIndex: inout Bool
+        ) {
+            var honor = state.honors[honorIndex]
+            let added = raw[honor.raw.count...]
+            honor.version = snapshot.version
+            // `==` on values is Swift's (0.0 == -0.0, canonically equivalent strings
+            // are equal): the verdicts of the old bids hold, but messages and pushes
+            // read the new maps, byte for byte what the full pass reads.
+            honor.bids = raw[..<honor.raw.count].compactMap(\.mapValue)
+            honor.raw = raw
+            for element in added {
+                guard let bid = element.mapValue else { continue }
+                let position = honor.bids.count
+                Self.append(bid, to: &honor)
+                if !rebuildIndex, let id = bid["id"]?.stringValue {
+                    if state.bidsById[id] != nil { rebuildIndex = true } else { state.bidsById[id] = (honorIndex, position) }
+                }
+            }
+            honor.observations = Self.observations(snapshot, honor)
+            state.honors[honorIndex] = honor
+        }
+
+        /// Rebuilds the id index when asked; every push is checked again after a rebuild, or when an
+        /// unmatched push's bid is now indexed.
+        private static func updateIndex(_ state: inout State, rebuild: Bool) {
+            var rescanPushes = false
+            if rebuild {
+                // As the full pass builds it: the last (honor, position) of each id, in honor order.
+                state.bidsById = [:]
+                for (honorIndex, honor) in state.honors.enumerated() {
+                    for (index, bid) in honor.bids.enumerated() {
+                        if let id = bid["id"]?.stringValue { state.bidsById[id] = (honorIndex, index) }
+                    }
+                }
+                rescanPushes = true
+            } else if state.unmatched.contains(where: { state.bidsById[$0] != nil }) {
+                rescanPushes = true
+            }
+            if rescanPushes { state.resetPushes() }
+        }
+
+        /// outbid-to-previous-winner and outbid-once-per-bid on the OUTBID pushes not scanned yet.
+        private static func scanPushes(_ records: [OutboxRecord], _ state: inout State) {
+            for record in records[min(state.scanned, records.count)...] where record.channel == .push && record.type == "OUTBID" {
+                state.outbidSent = true
+                guard let bidId = record.payload["bidId"] else { continue }
+                guard let (honorIndex, index) = state.bidsById[bidId] else {
+                    state.unmatched.append(bidId)
+                    continue
+                }
+                let bids = state.honors[honorIndex].bids
+                state.checked += 1
+                guard state.firstFailure == nil else { continue }
+                let bidder = bids[index]["bidderEmail"]?.stringValue
+                let previous = index > 0 ? bids[index - 1]["bidderEmail"]?.stringValue : nil
+                if !(record.recipient == previous && record.recipient != bidder) {
+                    state.firstFailure = (Check.outbidToPreviousWinner,
+                                          "OUTBID for \(bidId) went to \(record.recipient); bidder \(bidder ?? "-"), previous winner \(previous ?? "none")")
+                    continue
+                }
+                if !state.seen.insert(PushKey(bidId: bidId, recipient: record.recipient, token: record.token ?? "")).inserted {
+                    state.firstFailure = (Check.outbidOncePerBid, "second OUTBID push for \(bidId) to \(record.recipient)")
+                }
+            }
+            state.scanned = records.count
+        }
+
+        /// The pass's observations in the full pass's order: the honors', then the pushes' (the
+        /// failed push check first).
+        private static func passObservations(_ state: State) -> [Observation] {
+            var observations = state.honors.flatMap(\.observations)
+            observations.append(.sometimes(Check.outbidSent, state.outbidSent))
+            var checks = [Check.outbidToPreviousWinner, Check.outbidOncePerBid]
+            if state.firstFailure?.check == checks[1] { checks.reverse() }
+            for check in checks where state.checked > 0 {
+                observations.append(.batch(check, observations: state.checked, firstFailure: check == state.firstFailure?.check ? state.firstFailure?.message : nil))
+            }
+            return observations
         }
 
         /// Adds the next map element of an honor's bids.

@@ -75,14 +75,7 @@ public struct AuctionRaceScenario: FirebaseScenario {
         for id in honorIds {
             _ = try? await KNBScenarioSupport.persistently { try await admin.createHonor(id: id, name: "Honor \(id)", buyNowPrice: Self.buyNowPrice) }
         }
-        var signedUp: [KNBClient] = [], signedIn: [Bool] = []
-        for index in 0..<p[Parameter.bidders] {
-            let (client, registered) = await KNBScenarioSupport.account(app, email: "u\(index)@knb.org", name: "User \(index)")
-            signedUp.append(client)
-            signedIn.append(registered)
-            if !registered { context.note(client.email, "sign-up failed: sits the auction out") }
-        }
-        let bidders = signedUp, registered = signedIn
+        let (bidders, registered) = await Self.signUpBidders(app, count: p[Parameter.bidders], context: context)
         // The last bidder who got in presses Buy Now (beside their own bids, so they change no name).
         let buyer = p[Parameter.buyNow] == 1 ? bidders.indices.last { registered[$0] } : nil
         let names = NameBook(bidders)
@@ -110,17 +103,7 @@ public struct AuctionRaceScenario: FirebaseScenario {
                 }
                 if let buyer = buyer.map({ bidders[$0] }) {
                     group.addTask {
-                        await KNBScenarioSupport.sleep(until: origin + duration / 100 * UInt64(p[Parameter.buyNowAtPercent]))
-                        guard !context.isStopped else { return }
-                        context.note(buyer.email, "buyNow \(honorIds[0])")
-                        let start = Simulation.nowNanoseconds
-                        do {
-                            _ = try await ScenarioSupport.retrying { try await buyer.buyNow(honorId: honorIds[0]) }
-                            context.note(buyer.email, "bought \(honorIds[0])")
-                        } catch {
-                            context.note(buyer.email, "buyNow failed: \(error)")
-                        }
-                        context.recordLatency("buyNow", user: buyer.email, intendedStartNanoseconds: start)
+                        await Self.buyNow(buyer, honorId: honorIds[0], at: origin + duration / 100 * UInt64(p[Parameter.buyNowAtPercent]), context: context)
                     }
                 }
             }
@@ -131,6 +114,33 @@ public struct AuctionRaceScenario: FirebaseScenario {
         Self.checkEnd(app, honorIds: honorIds, context)
         if p[Parameter.renamePercent] > 0 { Self.checkNames(app, names, context) }
         try context.throwIfStopped()
+    }
+
+    /// Signs up the bidders one after another; a bidder whose sign-up failed sits the auction out.
+    private static func signUpBidders(_ app: KNBApp, count: Int, context: ScenarioContext) async -> (bidders: [KNBClient], registered: [Bool]) {
+        var signedUp: [KNBClient] = [], signedIn: [Bool] = []
+        for index in 0..<count {
+            let (client, registered) = await KNBScenarioSupport.account(app, email: "u\(index)@knb.org", name: "User \(index)")
+            signedUp.append(client)
+            signedIn.append(registered)
+            if !registered { context.note(client.email, "sign-up failed: sits the auction out") }
+        }
+        return (signedUp, signedIn)
+    }
+
+    /// The buyer presses Buy Now on `honorId` at `instant`.
+    private static func buyNow(_ buyer: KNBClient, honorId: String, at instant: UInt64, context: ScenarioContext) async {
+        await KNBScenarioSupport.sleep(until: instant)
+        guard !context.isStopped else { return }
+        context.note(buyer.email, "buyNow \(honorId)")
+        let start = Simulation.nowNanoseconds
+        do {
+            _ = try await ScenarioSupport.retrying { try await buyer.buyNow(honorId: honorId) }
+            context.note(buyer.email, "bought \(honorId)")
+        } catch {
+            context.note(buyer.email, "buyNow failed: \(error)")
+        }
+        context.recordLatency("buyNow", user: buyer.email, intendedStartNanoseconds: start)
     }
 
     /// One bidder: open-model arrivals; each bid reads the honor, outbids it, retries a lost race;
@@ -242,44 +252,61 @@ public struct AuctionRaceScenario: FirebaseScenario {
             let bids = (honor["bids"]?.arrayValue ?? []).compactMap(\.mapValue)
             let honorIndex = honorBids.count
             honorBids.append(bids)
-            bidsById.reserveCapacity(bidsById.count + bids.count)
-            // One pass, each field looked up once per bid: amounts, ids (duplicates), Buy Now.
-            var amounts: [Double] = []
-            amounts.reserveCapacity(bids.count)
-            var ids: [String] = []
-            ids.reserveCapacity(bids.count)
-            var unique = true
-            var buyNowIndex: Int?
-            for (index, bid) in bids.enumerated() {
-                amounts.append(bid["amount"]?.doubleValue ?? 0)
-                if let id = bid["id"]?.stringValue {
-                    ids.append(id)
-                    if let earlier = bidsById.updateValue((honorIndex, index), forKey: id), earlier.honor == honorIndex { unique = false }
-                }
-                if buyNowIndex == nil, bid["comment"]?.stringValue == "Buy Now" { buyNowIndex = index }
-            }
-            let increasing = zip(amounts, amounts.dropFirst()).allSatisfy { $0 < $1 }
-            observations.append(.always(Check.bidsStrictlyIncreasing, failure: increasing && unique ? nil :
-                "\(honor.path.id) bids \(amounts.map { Int($0) }) ids \(ids)"))
-            if let last = bids.last {
-                let consistent = honor["currentBid"]?.doubleValue == last["amount"]?.doubleValue
-                    && honor["currentWinnerEmail"]?.stringValue == last["bidderEmail"]?.stringValue
-                observations.append(.always(Check.winnerIsHighestBidder, failure: consistent ? nil :
-                    "\(honor.path.id) currentBid \(honor["currentBid"]?.doubleValue ?? -1) winner \(honor["currentWinnerEmail"]?.stringValue ?? "-") but last bid \(last["amount"]?.doubleValue ?? -1) by \(last["bidderEmail"]?.stringValue ?? "-")"))
-            }
-            let sold = honor["isSold"] == .bool(true)
-            observations.append(.sometimes(Check.soldByBuyNow, sold))
-            let soldOK = (buyNowIndex == nil || buyNowIndex == bids.count - 1) && (!sold || buyNowIndex == bids.count - 1)
-            observations.append(.always(Check.noBidAfterSold, failure: soldOK ? nil :
-                "\(honor.path.id) has \(bids.count - 1 - (buyNowIndex ?? bids.count - 1)) bid(s) after its Buy Now"))
+            observations += fullPassHonor(honor, bids: bids, honorIndex: honorIndex, bidsById: &bidsById)
         }
-        // The outbox's OUTBID pushes, checked in one pass and reported in one batch per check (the
-        // same observations and first violation as one `always` per push).
+        observations += fullPassPushes(app.backend.outbox.records, honorBids: honorBids, bidsById: bidsById)
+        return observations
+    }
+
+    /// One honor's four observations in the full pass, indexing its bids' ids on the way.
+    private static func fullPassHonor(
+        _ honor: DocumentSnapshot, bids: [Fields], honorIndex: Int, bidsById: inout [String: (honor: Int, index: Int)]
+    ) -> [StateMonitor.Observation] {
+        var observations: [StateMonitor.Observation] = []
+        bidsById.reserveCapacity(bidsById.count + bids.count)
+        // One pass, each field looked up once per bid: amounts, ids (duplicates), Buy Now.
+        var amounts: [Double] = []
+        amounts.reserveCapacity(bids.count)
+        var ids: [String] = []
+        ids.reserveCapacity(bids.count)
+        var unique = true
+        var buyNowIndex: Int?
+        for (index, bid) in bids.enumerated() {
+            amounts.append(bid["amount"]?.doubleValue ?? 0)
+            if let id = bid["id"]?.stringValue {
+                ids.append(id)
+                if let earlier = bidsById.updateValue((honorIndex, index), forKey: id), earlier.honor == honorIndex { unique = false }
+            }
+            if buyNowIndex == nil, bid["comment"]?.stringValue == "Buy Now" { buyNowIndex = index }
+        }
+        let increasing = zip(amounts, amounts.dropFirst()).allSatisfy { $0 < $1 }
+        observations.append(.always(Check.bidsStrictlyIncreasing, failure: increasing && unique ? nil :
+            "\(honor.path.id) bids \(amounts.map { Int($0) }) ids \(ids)"))
+        if let last = bids.last {
+            let consistent = honor["currentBid"]?.doubleValue == last["amount"]?.doubleValue
+                && honor["currentWinnerEmail"]?.stringValue == last["bidderEmail"]?.stringValue
+            observations.append(.always(Check.winnerIsHighestBidder, failure: consistent ? nil :
+                "\(honor.path.id) currentBid \(honor["currentBid"]?.doubleValue ?? -1) winner \(honor["currentWinnerEmail"]?.stringValue ?? "-") but last bid \(last["amount"]?.doubleValue ?? -1) by \(last["bidderEmail"]?.stringValue ?? "-")"))
+        }
+        let sold = honor["isSold"] == .bool(true)
+        observations.append(.sometimes(Check.soldByBuyNow, sold))
+        let soldOK = (buyNowIndex == nil || buyNowIndex == bids.count - 1) && (!sold || buyNowIndex == bids.count - 1)
+        observations.append(.always(Check.noBidAfterSold, failure: soldOK ? nil :
+            "\(honor.path.id) has \(bids.count - 1 - (buyNowIndex ?? bids.count - 1)) bid(s) after its Buy Now"))
+        return observations
+    }
+
+    /// The outbox's OUTBID pushes, checked in one pass and reported in one batch per check (the
+    /// same observations and first violation as one `always` per push).
+    private static func fullPassPushes(
+        _ records: [OutboxRecord], honorBids: [[Fields]], bidsById: [String: (honor: Int, index: Int)]
+    ) -> [StateMonitor.Observation] {
+        var observations: [StateMonitor.Observation] = []
         var seen: Set<StateMonitor.PushKey> = []
         var outbidSent = false
         var checked = 0
         var firstFailure: (check: CheckDeclaration, message: String)?
-        for record in app.backend.outbox.records where record.channel == .push && record.type == "OUTBID" {
+        for record in records where record.channel == .push && record.type == "OUTBID" {
             outbidSent = true
             guard let bidId = record.payload["bidId"], let (honorIndex, index) = bidsById[bidId] else { continue }
             let bids = honorBids[honorIndex]

@@ -52,63 +52,111 @@ public struct KiddushBookingScenario: FirebaseScenario {
         let users = signedUp
         let names = Dictionary(uniqueKeysWithValues: users.map { ($0.email, $0.name) })
         let origin = Simulation.nowNanoseconds
-        let confirmed = ConfirmedLog(), cancelsSent = ConfirmedLog(), cancelsConfirmed = ConfirmedLog()
+        let logs = Logs()
         try await context.monitored(every: .milliseconds(200), check: { Self.checkState(app, context) }) {
             await withTaskGroup(of: Void.self) { group in
                 for (index, user) in users.enumerated() {
                     group.addTask {
-                        var random = Simulation.random("kiddush/user-\(index)")
-                        await KNBScenarioSupport.sleep(until: origin + UInt64(random.below(p[Parameter.windowSeconds] * 1_000)) * 1_000_000)
-                        let date = Self.date(random.below(p[Parameter.dates]))
-                        // Drawn up front so the booking's outcome does not shift the stream.
-                        let cancels = random.below(100) < p[Parameter.cancelPercent]
-                        let cancelDelay = UInt64(random.below(1_500)) * 1_000_000
-                        let rebooks = random.below(100) < p[Parameter.rebookPercent]
-                        let rebookDelay = UInt64(200 + random.below(1_800)) * 1_000_000
-                        var tries = rebooks ? 2 : 1
-                        while tries > 0 {
-                            tries -= 1
-                            let arrival = Simulation.nowNanoseconds
-                            context.note(user.email, "book \(date)")
-                            do {
-                                let path = try await ScenarioSupport.retrying {
-                                    try await user.bookKiddush(date: date, occasion: "Simcha", tierName: "Gold", tierAmount: 500)
-                                }
-                                context.sometimes(Check.dateRebooked, cancelsConfirmed.entries.contains { $0.path == path })
-                                confirmed.append(user: user.email, path: path)
-                                context.note(user.email, "booked \(date)")
-                                context.recordLatency("bookKiddush", user: user.email, intendedStartNanoseconds: arrival)
-                                if cancels {
-                                    await KNBScenarioSupport.sleep(until: Simulation.nowNanoseconds + cancelDelay)
-                                    await Self.cancel(user, path, sent: cancelsSent, confirmed: cancelsConfirmed, context: context)
-                                }
-                                break
-                            } catch KNBError.dateAlreadyBooked {
-                                context.sometimes(Check.dateAlreadyBooked, true)
-                                context.always(Check.rejectionSaysAlreadyBooked, true, "")
-                                context.note(user.email, "\(date) already booked")
-                            } catch KNBError.backend(.permissionDenied(let operation, let path)) {
-                                context.always(Check.rejectionSaysAlreadyBooked, false, "\(user.email) booking \(date) got PERMISSION_DENIED (\(operation) \(path))")
-                                tries = 0
-                            } catch {
-                                context.note(user.email, "booking failed: \(error)")
-                                tries = 0
-                            }
-                            context.recordLatency("bookKiddush", user: user.email, intendedStartNanoseconds: arrival)
-                            if tries > 0 { await KNBScenarioSupport.sleep(until: Simulation.nowNanoseconds + rebookDelay) }
-                        }
+                        await Self.bookingSession(user, index: index, origin: origin, logs: logs, context: context)
                     }
                 }
             }
             await app.backend.waitUntilIdle()
         }
         guard !context.isStopped else { try context.throwIfStopped(); return }
+        Self.checkSponsors(app, logs: logs, context)
+        Self.checkBookingEmails(app, names: names, context)
+        Self.checkCalendar(app, dates: p[Parameter.dates], names: names, context)
+        try context.throwIfStopped()
+    }
+
+    /// What the users were told: bookings confirmed, cancels sent and cancels confirmed.
+    private struct Logs: Sendable {
+        let confirmed = ConfirmedLog(), cancelsSent = ConfirmedLog(), cancelsConfirmed = ConfirmedLog()
+    }
+
+    /// How one booking attempt ended.
+    private enum BookingAttempt {
+        case booked
+        /// Refused because the date is taken: a rebooking user tries again.
+        case alreadyBooked
+        /// Refused otherwise, or failed: the user stops.
+        case gaveUp
+    }
+
+    /// One user's session: at a drawn instant, books a drawn date (again after a pause if they
+    /// rebook), and may cancel what they booked.
+    private static func bookingSession(_ user: KNBClient, index: Int, origin: UInt64, logs: Logs, context: ScenarioContext) async {
+        let p = context.parameters
+        var random = Simulation.random("kiddush/user-\(index)")
+        await KNBScenarioSupport.sleep(until: origin + UInt64(random.below(p[Parameter.windowSeconds] * 1_000)) * 1_000_000)
+        let date = Self.date(random.below(p[Parameter.dates]))
+        // Drawn up front so the booking's outcome does not shift the stream.
+        let cancels = random.below(100) < p[Parameter.cancelPercent]
+        let cancelDelay = UInt64(random.below(1_500)) * 1_000_000
+        let rebooks = random.below(100) < p[Parameter.rebookPercent]
+        let rebookDelay = UInt64(200 + random.below(1_800)) * 1_000_000
+        var tries = rebooks ? 2 : 1
+        while tries > 0 {
+            tries -= 1
+            let arrival = Simulation.nowNanoseconds
+            switch await attemptBooking(user, date: date, arrival: arrival, cancelAfter: cancels ? cancelDelay : nil, logs: logs, context: context) {
+            case .booked: return
+            case .alreadyBooked: break
+            case .gaveUp: tries = 0
+            }
+            context.recordLatency("bookKiddush", user: user.email, intendedStartNanoseconds: arrival)
+            if tries > 0 { await KNBScenarioSupport.sleep(until: Simulation.nowNanoseconds + rebookDelay) }
+        }
+    }
+
+    /// Books `date`; once booked, cancels it `cancelAfter` later if given. A refusal must say the
+    /// date is already booked.
+    private static func attemptBooking(
+        _ user: KNBClient, date: String, arrival: UInt64, cancelAfter cancelDelay: UInt64?, logs: Logs, context: ScenarioContext
+    ) async -> BookingAttempt {
+        context.note(user.email, "book \(date)")
+        do {
+            let path = try await ScenarioSupport.retrying {
+                try await user.bookKiddush(date: date, occasion: "Simcha", tierName: "Gold", tierAmount: 500)
+            }
+            context.sometimes(Check.dateRebooked, logs.cancelsConfirmed.entries.contains { $0.path == path })
+            logs.confirmed.append(user: user.email, path: path)
+            context.note(user.email, "booked \(date)")
+            context.recordLatency("bookKiddush", user: user.email, intendedStartNanoseconds: arrival)
+            if let cancelDelay {
+                await KNBScenarioSupport.sleep(until: Simulation.nowNanoseconds + cancelDelay)
+                await Self.cancel(user, path, sent: logs.cancelsSent, confirmed: logs.cancelsConfirmed, context: context)
+            }
+            return .booked
+        } catch KNBError.dateAlreadyBooked {
+            context.sometimes(Check.dateAlreadyBooked, true)
+            context.always(Check.rejectionSaysAlreadyBooked, true, "")
+            context.note(user.email, "\(date) already booked")
+            return .alreadyBooked
+        } catch KNBError.backend(.permissionDenied(let operation, let path)) {
+            context.always(Check.rejectionSaysAlreadyBooked, false, "\(user.email) booking \(date) got PERMISSION_DENIED (\(operation) \(path))")
+            return .gaveUp
+        } catch {
+            context.note(user.email, "booking failed: \(error)")
+            return .gaveUp
+        }
+    }
+
+    /// booked-user-is-sponsor: every booking a user was told of, and did not cancel, names them.
+    private static func checkSponsors(_ app: KNBApp, logs: Logs, _ context: ScenarioContext) {
         let firestore = app.backend.firestore
-        let cancelled = Set(cancelsSent.entries.map { "\($0.user)|\($0.path)" })
-        for (user, path) in confirmed.entries where !cancelled.contains("\(user)|\(path)") {
+        let cancelled = Set(logs.cancelsSent.entries.map { "\($0.user)|\($0.path)" })
+        for (user, path) in logs.confirmed.entries where !cancelled.contains("\(user)|\(path)") {
             let sponsor = firestore.liveFields(path)?["sponsorEmail"]?.stringValue
             context.eventually(Check.bookedUserIsSponsor, sponsor == user, "\(user) was told \(path) is booked, but the sponsor is \(sponsor ?? "nobody")")
         }
+    }
+
+    /// one-email-per-booking: each booking emails each recipient once, once more per terminated
+    /// invocation.
+    private static func checkBookingEmails(_ app: KNBApp, names: [String: String], _ context: ScenarioContext) {
+        let firestore = app.backend.firestore
         let emails = app.backend.outbox.records.filter { $0.channel == .email && $0.type == "KIDDUSH_BOOKING" }
         // SendGrid has no idempotency key: an invocation that died after sending and before
         // recording it is redelivered and sends again, so each termination may add one email.
@@ -125,8 +173,6 @@ public struct KiddushBookingScenario: FirebaseScenario {
                                    "booking \(booking.id) by \(sponsor) sent \(count) emails to \(recipient)\(allowed > 1 ? " (\(allowed - 1) terminated invocations allow \(allowed))" : "")")
             }
         }
-        Self.checkCalendar(app, dates: p[Parameter.dates], names: names, context)
-        try context.throwIfStopped()
     }
 
     /// Cancels `path` (retried like any client call), recording the attempt before it is sent.

@@ -130,40 +130,10 @@ public struct DailyReminderScenario: FirebaseScenario {
         let virtual: @Sendable (Int64) -> UInt64 = { UInt64(max(0, $0 - epoch)) + wrapVirtual }
         context.note("scheduler", "window from \(ReminderOracle.describe(epoch, transition.zone)) for \(p[Parameter.days]) days: \(transition.zone) \(transition.springForward ? "springs forward" : "falls back") at \(ReminderOracle.describe(transition.unixSeconds * 1_000_000_000, transition.zone))")
 
-        var configuration = SafeNSoundConfiguration(variant: variant)
-        configuration.dailyReminderInterval = interval
-        configuration.dailyReminderCatchUp = .nanoseconds(catchUp)
-        configuration.dailyReminderSkipsAfterCheckIn = p[Parameter.skipIfCheckedIn] == 1
-
-        var members: [Member] = []
-        for index in 0..<p[Parameter.users] {
-            var userRandom = Simulation.random("reminder/user-\(index)")
-            let zone = index % 2 == 0 ? transition.zone : Self.zones[(index / 2) % Self.zones.count]
-            let pickTime = { (random: inout SimRandom) -> SafeNSoundReminderTime in
-                let edge = zone == transition.zone && random.below(100) < p[Parameter.dstEdgePercent]
-                return SafeNSoundReminderTime(hour: edge ? transition.edgeHour : 1 + random.below(22), minute: random.below(60))!
-            }
-            let enabled = userRandom.below(100) < p[Parameter.enabledPercent]
-            let time = pickTime(&userRandom)
-            var plan: [(at: Timestamp, action: Action)] = []
-            for day in 0..<p[Parameter.days] where userRandom.below(100) < p[Parameter.checkInPercent] {
-                plan.append((start + .seconds(Int64(day) * 86_400 + Int64(userRandom.below(86_400))), .checkIn))
-            }
-            let windowSeconds = p[Parameter.days] * 86_400
-            if userRandom.below(100) < p[Parameter.togglePercent] {
-                let off = start + .seconds(Int64(userRandom.below(windowSeconds)))
-                plan.append((off, .setReminder(enabled: false, time: nil)))
-                plan.append((off + .seconds(Int64(2 * 3600 + userRandom.below(34 * 3600))), .setReminder(enabled: true, time: nil)))
-            }
-            if userRandom.below(100) < p[Parameter.timeChangePercent] {
-                plan.append((start + .seconds(Int64(userRandom.below(windowSeconds))), .setReminder(enabled: nil, time: pickTime(&userRandom))))
-            }
-            let ordered = plan.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element).filter { $0.at < end }
-            members.append(Member(
-                userId: "u\(index)", zone: zone, initialHeartbeat: start - .seconds(Int64(random.below(12 * 3600))),
-                history: ReminderSettingsHistory(enabled: enabled, time: time), plan: ordered))
+        let configuration = Self.configuration(variant: variant, parameters: p, interval: interval, catchUp: catchUp)
+        let roster = (0..<p[Parameter.users]).map { index in
+            Self.member(index, transition: transition, start: start, end: end, parameters: p, setupRandom: &random)
         }
-        let roster = members
         let byId = Dictionary(uniqueKeysWithValues: roster.map { ($0.userId, $0) })
         let observed = Observed(), reminded = Reminded()
         let log = SafeNSoundDeliveryLog(inner: SafeNSoundBackendMessenger(backend: backend), clock: clock) { delivery in
@@ -176,18 +146,7 @@ public struct DailyReminderScenario: FirebaseScenario {
             Self.judge(delivery, member: member, catchUp: catchUp, observed: observed, reminded: reminded, backend: backend, context: context, virtual: virtual)
         }
         let app = SafeNSoundApp.deployed(on: backend, configuration: configuration, messenger: log)
-        for member in roster {
-            var user = SafeNSoundUser(
-                userId: member.userId, name: "User \(member.userId)", fcmToken: "tok-\(member.userId)",
-                emergencyContactEmails: ["contact-\(member.userId)@example.com"], checkInThresholdHours: 72,
-                lastHeartbeat: member.initialHeartbeat, timeZoneIdentifier: member.zone)
-            let initial = member.history.initial
-            user.dailyReminderEnabled = initial.enabled
-            user.dailyReminderTime = initial.time
-            try await app.registerUser(user)
-            context.timeZone(member.userId, member.zone)
-            context.note(member.userId, "onboarded: \(member.zone), reminder \(initial.enabled ? "on" : "off") at \(initial.time.map(\.description) ?? "-")")
-        }
+        try await Self.onboard(roster, app: app, context: context)
         await backend.scheduler.start(firstTick: start + interval, until: end)
         await withTaskGroup(of: Void.self) { group in
             for member in roster {
@@ -205,6 +164,65 @@ public struct DailyReminderScenario: FirebaseScenario {
         Self.checkEveryDay(roster, start: start, end: end, catchUp: catchUp, ticks: ticks, stops: stops, lease: configuration.alertClaimLease.nanoseconds,
                            observed: observed, reminded: reminded, skipIfCheckedIn: p[Parameter.skipIfCheckedIn] == 1, context: context)
         try context.throwIfStopped()
+    }
+
+    /// The design's configuration with the scenario's reminder interval, catch-up and skip rule.
+    private static func configuration(
+        variant: SafeNSoundVariant, parameters p: ScenarioParameters, interval: Duration, catchUp: Int64
+    ) -> SafeNSoundConfiguration {
+        var configuration = SafeNSoundConfiguration(variant: variant)
+        configuration.dailyReminderInterval = interval
+        configuration.dailyReminderCatchUp = .nanoseconds(catchUp)
+        configuration.dailyReminderSkipsAfterCheckIn = p[Parameter.skipIfCheckedIn] == 1
+        return configuration
+    }
+
+    /// User `index`: their zone, reminder settings and plan from their own stream, their initial
+    /// heartbeat from the set-up stream.
+    private static func member(
+        _ index: Int, transition: Transition, start: Timestamp, end: Timestamp, parameters p: ScenarioParameters, setupRandom random: inout SimRandom
+    ) -> Member {
+        var userRandom = Simulation.random("reminder/user-\(index)")
+        let zone = index % 2 == 0 ? transition.zone : Self.zones[(index / 2) % Self.zones.count]
+        let pickTime = { (random: inout SimRandom) -> SafeNSoundReminderTime in
+            let edge = zone == transition.zone && random.below(100) < p[Parameter.dstEdgePercent]
+            return SafeNSoundReminderTime(hour: edge ? transition.edgeHour : 1 + random.below(22), minute: random.below(60))!
+        }
+        let enabled = userRandom.below(100) < p[Parameter.enabledPercent]
+        let time = pickTime(&userRandom)
+        var plan: [(at: Timestamp, action: Action)] = []
+        for day in 0..<p[Parameter.days] where userRandom.below(100) < p[Parameter.checkInPercent] {
+            plan.append((start + .seconds(Int64(day) * 86_400 + Int64(userRandom.below(86_400))), .checkIn))
+        }
+        let windowSeconds = p[Parameter.days] * 86_400
+        if userRandom.below(100) < p[Parameter.togglePercent] {
+            let off = start + .seconds(Int64(userRandom.below(windowSeconds)))
+            plan.append((off, .setReminder(enabled: false, time: nil)))
+            plan.append((off + .seconds(Int64(2 * 3600 + userRandom.below(34 * 3600))), .setReminder(enabled: true, time: nil)))
+        }
+        if userRandom.below(100) < p[Parameter.timeChangePercent] {
+            plan.append((start + .seconds(Int64(userRandom.below(windowSeconds))), .setReminder(enabled: nil, time: pickTime(&userRandom))))
+        }
+        let ordered = plan.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element).filter { $0.at < end }
+        return Member(
+            userId: "u\(index)", zone: zone, initialHeartbeat: start - .seconds(Int64(random.below(12 * 3600))),
+            history: ReminderSettingsHistory(enabled: enabled, time: time), plan: ordered)
+    }
+
+    /// Registers every member with their initial reminder settings, one after another.
+    private static func onboard(_ roster: [Member], app: SafeNSoundApp, context: ScenarioContext) async throws {
+        for member in roster {
+            var user = SafeNSoundUser(
+                userId: member.userId, name: "User \(member.userId)", fcmToken: "tok-\(member.userId)",
+                emergencyContactEmails: ["contact-\(member.userId)@example.com"], checkInThresholdHours: 72,
+                lastHeartbeat: member.initialHeartbeat, timeZoneIdentifier: member.zone)
+            let initial = member.history.initial
+            user.dailyReminderEnabled = initial.enabled
+            user.dailyReminderTime = initial.time
+            try await app.registerUser(user)
+            context.timeZone(member.userId, member.zone)
+            context.note(member.userId, "onboarded: \(member.zone), reminder \(initial.enabled ? "on" : "off") at \(initial.time.map(\.description) ?? "-")")
+        }
     }
 
     // MARK: Users

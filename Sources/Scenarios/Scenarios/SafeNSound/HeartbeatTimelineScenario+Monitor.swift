@@ -98,118 +98,62 @@ extension HeartbeatTimelineScenario {
             return (state.acceptedSinceCheck.sorted().map { (user: $0, times: state.accepted[$0]!) }, state.pausedAt, state.pauseOrder,
                     state.tokenRegisteredAt, state.abandonedAt, state.contactEdits)
         }
-        let stops = Stops(backend)
+        let checker = DeliveryChecker(
+            firestore: firestore, members: members, paused: paused, registeredAt: registeredAt, abandonedAt: abandonedAt,
+            contactEdits: contactEdits, stops: Stops(backend), retryMaxMinutes: retryMaxMinutes, context: context)
         monitor.state.withLock { s in
-            // one-alert-per-kind-per-window: windows with a new alert are checked again.
-            var changedKeys: Set<String> = []
-            let created = firestore.insertedIds("scheduled_alerts", from: s.alertCursor)
-            s.alertCursor += created.count
-            for id in created where s.alerts[id] == nil {
-                guard let alert = parseAlert(id: id, firestore.liveFields(DocumentPath("scheduled_alerts", id))) else { continue }
-                s.alerts[id] = alert
-                let key = "\(alert.userId)|\(alert.windowLastHeartbeat.unixNanoseconds)|\(alert.kind.rawValue)"
-                s.perWindow[key, default: []].append(id)
-                changedKeys.insert(key)
-            }
-            context.always(Check.oneAlertPerKindPerWindow, observations: s.perWindow.count - changedKeys.count, firstFailure: nil)
-            for key in changedKeys.sorted() {
-                let ids = s.perWindow[key]!
-                context.always(Check.oneAlertPerKindPerWindow, ids.count <= 1, "\(ids.count) alerts \(ids.sorted()) for one window (\(key))")
-            }
-
-            // rate-limit-respected: users with a newly accepted heartbeat are checked again.
-            context.always(Check.rateLimitRespected, observations: s.totalPairs - accepted.reduce(0) { $0 + s.pairs[$1.user, default: 0] }, firstFailure: nil)
-            for (user, heartbeats) in accepted {
-                let times = heartbeats.sorted()
-                for (earlier, later) in zip(times, times.dropFirst()) {
-                    context.always(Check.rateLimitRespected, later - earlier >= .seconds(60),
-                                   "\(user) had heartbeats accepted \(Double((later - earlier).nanoseconds) / 1e9) s apart (\(earlier) and \(later))")
-                }
-                s.totalPairs += max(0, times.count - 1) - s.pairs[user, default: 0]
-                s.pairs[user] = max(0, times.count - 1)
-            }
-
-            // Deliveries already checked: one observation each per pass (two for paused users).
-            for user in newlyPaused[min(s.pauseCursor, newlyPaused.count)...] { s.pausedObservations += s.checkedPerUser[user, default: 0] }
-            s.pauseCursor = newlyPaused.count
-            context.always(Check.noDoubleSend, observations: s.checkedDeliveries, firstFailure: nil)
-            context.always(Check.noAlertAfterCheckin, observations: s.checkedDeliveries + s.pausedObservations, firstFailure: nil)
-            context.always(Check.alertOnTime, observations: s.checkedDeliveries, firstFailure: nil)
-            context.always(Check.emailShowsLocalTime, observations: s.checkedEmails, firstFailure: nil)
-
+            checkAlertWindows(&s, firestore: firestore, context: context)
+            checkRateLimit(&s, accepted: accepted, context: context)
+            countCheckedDeliveries(&s, newlyPaused: newlyPaused, context: context)
             let fresh = log.deliveries(from: s.deliveryCursor)
             s.deliveryCursor += fresh.count
-            for delivery in fresh {
-                let message = delivery.message
-                guard let alert = s.alerts[message.alertId], let member = members[message.userId] else { continue }
-                let attemptKey = message.alertId
-                guard delivery.delivered else { s.failures[attemptKey, default: 0] += 1; continue }
-                s.checkedDeliveries += 1
-                s.checkedPerUser[member.userId, default: 0] += 1
-                let retried = s.failures[attemptKey, default: 0] > 0
-                context.sometimes(Check.emailRetried, retried)
-                let key = "\(alert.userId)|\(alert.windowLastHeartbeat.unixNanoseconds)|\(alert.kind.rawValue)|\(message.recipient)"
-                let afterTimeOut = s.unconfirmed.contains(key)
-                if delivery.timedOut { s.unconfirmed.insert(key) } else { s.unconfirmed.remove(key) }
-                let reachedBefore = s.reachedByAlert[attemptKey, default: []]
-                if retried, !reachedBefore.isEmpty, !reachedBefore.contains(message.recipient) {
-                    context.sometimes(Check.retrySkipsDeliveredContacts, true)
-                }
-                s.reachedByAlert[attemptKey, default: []].insert(message.recipient)
-                s.sent[key, default: 0] += 1
-                if afterTimeOut { context.sometimes(Check.resentAfterTimeout, true) }
-                let sentCount = s.sent[key]!
-                context.always(Check.noDoubleSend, sentCount <= 1 || afterTimeOut,
-                               "\(message.channel.rawValue) for \(member.userId)'s window of \(alert.windowLastHeartbeat) (\(alert.kind.rawValue)) reached \(message.recipient) \(sentCount) times")
-                // A check-in closes a window when it *commits* (the heartbeat record's update time), not at
-                // the request's server time it carries: a sender whose re-read was served before the commit
-                // cannot have seen it (seed 602: request at …159.7 ms, re-read and email at …176.5 ms,
-                // commit at …184.2 ms). The careful design writes the record in the check-in's transaction,
-                // so its update time is the commit of the new lastHeartbeat.
-                let d = delivery.startedAt
-                let committed = firestore.query("heartbeats", whereField: "userId", isEqualTo: .string(message.userId)).compactMap { snapshot in
-                    snapshot["timestamp"]?.timestampValue.map { (heartbeat: $0, commit: snapshot.updateTime) }
-                }
-                let closedBy = committed.filter { $0.heartbeat > alert.windowLastHeartbeat && $0.commit < d }.min { $0.commit < $1.commit }
-                context.always(Check.noAlertAfterCheckin, closedBy == nil,
-                               "\(alert.kind.rawValue) for \(member.userId) sent at \(d) though a check-in at \(closedBy.map { "\($0.heartbeat) (committed \($0.commit))" } ?? "-") closed its window")
-                if let abandoned = abandonedAt[message.userId] {
-                    // The abandoned account is the onboarding uid; a send the sender re-checked before
-                    // the new account's onboarding committed may still start within one attempt.
-                    context.always(Check.noAlertForAbandonedAccount, d <= abandoned + attemptAllowance,
-                                   "\(alert.kind.rawValue) for abandoned account \(message.userId) sent at \(d) to \(message.recipient), though the person reinstalled at \(abandoned) and checks in as \(member.reinstalledUserId)")
-                }
-                if let pause = paused[member.userId] {
-                    s.pausedObservations += 1
-                    context.always(Check.noAlertAfterCheckin, d <= pause, "\(alert.kind.rawValue) for \(member.userId) sent at \(d) though monitoring was paused at \(pause)")
-                }
-                let emailDue = alert.windowLastHeartbeat + .seconds(Int64(member.thresholdHours) * 3600)
-                let due = alert.kind == .emailAlert ? emailDue : emailDue - .seconds(Int64(min(leadHours, member.thresholdHours)) * 3600)
-                // A push to a token the app registered after the due time (FCM had rejected the old
-                // one) can only start once the app registered it.
-                let ready = message.channel == .push ? max(due, registeredAt[message.recipient] ?? due) : due
-                let latest = ready + retryAllowance(failures: s.failures[attemptKey, default: 0], retryMaxMinutes: retryMaxMinutes) + slack
-                    + terminationAllowance(stops, due: due, sent: d)
-                if message.channel == .email, s.failures[attemptKey, default: 0] >= 3 { context.sometimes(Check.emailSentAfterOutage, true) }
-                context.always(Check.alertOnTime, d >= due && d <= latest,
-                               "\(alert.kind.rawValue) for \(member.userId) (\(member.thresholdHours) h, \(member.timeZone)) due \(due) went out at \(d): \(d < due ? "early" : "late") by \(Double(((d < due) ? due - d : d - due).nanoseconds) / 60e9) min")
-                if alert.kind == .emailAlert {
-                    // email-to-current-contacts: the list in force a minute before the send, or any set since.
-                    let edits = contactEdits[member.userId] ?? []
-                    let window = d - slack
-                    let before = edits.last { $0.at <= window }?.contacts ?? member.contacts
-                    let allowed = Set(before + edits.filter { $0.at > window && $0.at <= d }.flatMap(\.contacts))
-                    context.always(Check.emailToCurrentContacts, allowed.contains(message.recipient),
-                                   "email for \(member.userId) sent at \(d) to \(message.recipient), not on their contact list then \(allowed.sorted())")
-                    if !member.contacts.contains(message.recipient) { context.sometimes(Check.emailToEditedContact, true) }
-                    s.checkedEmails += 1
-                    let verdict = emailShowsLocalTime(body: message.body, lastCheckIn: alert.windowLastHeartbeat, timeZone: member.timeZone)
-                    context.always(Check.emailShowsLocalTime, verdict.holds,
-                                   "email for \(member.userId) (\(member.timeZone)) says \"\(message.body)\", expected last check-in \"\(verdict.expected)\"")
-                    if crossesDST(from: alert.windowLastHeartbeat, to: emailDue, timeZone: member.timeZone) { context.sometimes(Check.dstWindowEmailed, true) }
-                }
-                if delivery.timedOut { s.failures[attemptKey, default: 0] += 1 }  // the retry gets one more attempt's allowance
-            }
+            for delivery in fresh { checker.check(delivery, &s) }
         }
+    }
+
+    /// one-alert-per-kind-per-window: reads the alerts created since the last pass and checks
+    /// again only the windows that got a new one.
+    private static func checkAlertWindows(_ s: inout Monitor.State, firestore: Firestore, context: ScenarioContext) {
+        var changedKeys: Set<String> = []
+        let created = firestore.insertedIds("scheduled_alerts", from: s.alertCursor)
+        s.alertCursor += created.count
+        for id in created where s.alerts[id] == nil {
+            guard let alert = parseAlert(id: id, firestore.liveFields(DocumentPath("scheduled_alerts", id))) else { continue }
+            s.alerts[id] = alert
+            let key = "\(alert.userId)|\(alert.windowLastHeartbeat.unixNanoseconds)|\(alert.kind.rawValue)"
+            s.perWindow[key, default: []].append(id)
+            changedKeys.insert(key)
+        }
+        context.always(Check.oneAlertPerKindPerWindow, observations: s.perWindow.count - changedKeys.count, firstFailure: nil)
+        for key in changedKeys.sorted() {
+            let ids = s.perWindow[key]!
+            context.always(Check.oneAlertPerKindPerWindow, ids.count <= 1, "\(ids.count) alerts \(ids.sorted()) for one window (\(key))")
+        }
+    }
+
+    /// rate-limit-respected: checks again only the users with a newly accepted heartbeat.
+    private static func checkRateLimit(
+        _ s: inout Monitor.State, accepted: [(user: String, times: [Timestamp])], context: ScenarioContext
+    ) {
+        context.always(Check.rateLimitRespected, observations: s.totalPairs - accepted.reduce(0) { $0 + s.pairs[$1.user, default: 0] }, firstFailure: nil)
+        for (user, heartbeats) in accepted {
+            let times = heartbeats.sorted()
+            for (earlier, later) in zip(times, times.dropFirst()) {
+                context.always(Check.rateLimitRespected, later - earlier >= .seconds(60),
+                               "\(user) had heartbeats accepted \(Double((later - earlier).nanoseconds) / 1e9) s apart (\(earlier) and \(later))")
+            }
+            s.totalPairs += max(0, times.count - 1) - s.pairs[user, default: 0]
+            s.pairs[user] = max(0, times.count - 1)
+        }
+    }
+
+    /// Counts the deliveries already checked: one observation each per pass (two for paused users).
+    private static func countCheckedDeliveries(_ s: inout Monitor.State, newlyPaused: [String], context: ScenarioContext) {
+        for user in newlyPaused[min(s.pauseCursor, newlyPaused.count)...] { s.pausedObservations += s.checkedPerUser[user, default: 0] }
+        s.pauseCursor = newlyPaused.count
+        context.always(Check.noDoubleSend, observations: s.checkedDeliveries, firstFailure: nil)
+        context.always(Check.noAlertAfterCheckin, observations: s.checkedDeliveries + s.pausedObservations, firstFailure: nil)
+        context.always(Check.alertOnTime, observations: s.checkedDeliveries, firstFailure: nil)
+        context.always(Check.emailShowsLocalTime, observations: s.checkedEmails, firstFailure: nil)
     }
 }

@@ -381,6 +381,8 @@ public struct HeartbeatTimelineScenario: FirebaseScenario {
         stage.context.note(member.userId, "push token \(token) invalidated (restored from a backup)")
     }
 
+    /// One person for the whole run: pauses monitoring, or (after an optional contact edit) checks
+    /// in by their habit until the end, reinstalling the app when planned.
     static func userLoop(
         _ member: Member, app: SafeNSoundApp, backend: Backend, clock: DomainClock, end: Timestamp,
         observed: Observed, context: ScenarioContext, virtual: @Sendable (Timestamp) -> UInt64
@@ -394,29 +396,11 @@ public struct HeartbeatTimelineScenario: FirebaseScenario {
         if member.pauses {
             // Pauses monitoring 1–25 min before the pre-notification is due (its alert already exists).
             let pauseAt = lastHeartbeat + threshold - lead - .seconds(Int64(60 + random.below(24 * 60)))
-            try? await clock.sleep(until: pauseAt)
-            guard !context.isStopped else { return }
-            try? await app.setActive(userId: member.userId, false)
-            observed.state.withLock { state in
-                state.pausedAt[member.userId] = clock.now
-                state.pauseOrder.append(member.userId)
-            }
-            context.note(member.userId, "paused monitoring")
+            await pause(member, at: pauseAt, app: app, clock: clock, observed: observed, context: context)
             return
         }
         if let editAt = member.contactEditAt, editAt < end {
-            try? await clock.sleep(until: editAt)
-            guard !context.isStopped else { return }
-            var contacts = member.contacts
-            contacts[0] = "contact0-new-\(member.userId)@example.com"
-            let now = clock.now
-            observed.state.withLock { $0.contactEdits[member.userId, default: []].append((now, contacts)) }
-            do throws(SafeNSoundError) {
-                try await app.setEmergencyContacts(userId: member.userId, contacts)
-                context.note(member.userId, "emergency contact changed: \(member.contacts[0]) -> \(contacts[0])")
-            } catch {
-                context.note(member.userId, "emergency contact change failed: \(error)")
-            }
+            guard await editContacts(member, at: editAt, app: app, clock: clock, observed: observed, context: context) else { return }
         }
         guard member.habit != .missed else { return }
         while !context.isStopped {
@@ -446,6 +430,40 @@ public struct HeartbeatTimelineScenario: FirebaseScenario {
             context.recordLatency("checkIn", user: member.userId, intendedStartNanoseconds: min(virtual(planned), Simulation.nowNanoseconds))
             if attemptAt >= end { return }
         }
+    }
+
+    /// At `pauseAt`, the person pauses monitoring (unless the run stopped).
+    private static func pause(
+        _ member: Member, at pauseAt: Timestamp, app: SafeNSoundApp, clock: DomainClock, observed: Observed, context: ScenarioContext
+    ) async {
+        try? await clock.sleep(until: pauseAt)
+        guard !context.isStopped else { return }
+        try? await app.setActive(userId: member.userId, false)
+        observed.state.withLock { state in
+            state.pausedAt[member.userId] = clock.now
+            state.pauseOrder.append(member.userId)
+        }
+        context.note(member.userId, "paused monitoring")
+    }
+
+    /// At `editAt`, the person replaces their first emergency contact in Settings; false if the
+    /// run stopped first.
+    private static func editContacts(
+        _ member: Member, at editAt: Timestamp, app: SafeNSoundApp, clock: DomainClock, observed: Observed, context: ScenarioContext
+    ) async -> Bool {
+        try? await clock.sleep(until: editAt)
+        guard !context.isStopped else { return false }
+        var contacts = member.contacts
+        contacts[0] = "contact0-new-\(member.userId)@example.com"
+        let now = clock.now
+        observed.state.withLock { $0.contactEdits[member.userId, default: []].append((now, contacts)) }
+        do throws(SafeNSoundError) {
+            try await app.setEmergencyContacts(userId: member.userId, contacts)
+            context.note(member.userId, "emergency contact changed: \(member.contacts[0]) -> \(contacts[0])")
+        } catch {
+            context.note(member.userId, "emergency contact change failed: \(error)")
+        }
+        return true
     }
 
     /// The app comes to the foreground: if FCM rejected its token, it registers a new one

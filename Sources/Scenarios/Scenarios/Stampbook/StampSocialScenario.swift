@@ -83,6 +83,8 @@ public struct StampSocialScenario: FirebaseScenario {
         try context.throwIfStopped()
     }
 
+    /// One user's session: at each arrival a post, a comment, a delete of an own post, a follow
+    /// toggle or a like toggle.
     static func userLoop(
         _ app: StampbookApp, uid: String, index: Int, uids: [String], board: PostBoard, origin: UInt64, context: ScenarioContext
     ) async {
@@ -102,75 +104,123 @@ public struct StampSocialScenario: FirebaseScenario {
             let doubleTap = random.below(100) < p[Parameter.doubleTapPercent]
             var roll = random.below(100)
             if roll < p[Parameter.postPercent] {
-                created += 1
-                let postId = "\(uid)-p\(created)"
-                context.note(uid, "post \(postId)")
-                if (try? await ScenarioSupport.retrying({ try await client.createPost(postId: postId, stampId: "stamp0", caption: "Post \(created)") })) != nil {
-                    ownPosts.append(postId)
-                    board.add(postId)
-                }
-                context.recordLatency("post", user: uid, intendedStartNanoseconds: arrival)
+                await post(client, uid: uid, created: &created, ownPosts: &ownPosts, board: board, arrival: arrival, context: context)
                 continue
             }
             roll -= p[Parameter.postPercent]
             if roll < p[Parameter.commentPercent] {
                 // One comment in four deletes one of the user's own comments, when there is one.
                 if !ownComments.isEmpty, random.below(4) == 0 {
-                    let (postId, commentId) = ownComments.remove(at: random.below(ownComments.count))
-                    context.note(uid, "uncomment \(commentId) on \(postId)\(doubleTap ? " ×2" : "")")
-                    await Self.tap(doubleTap) { _ = try? await ScenarioSupport.retrying { try await client.deleteComment(postId: postId, commentId: commentId) } }
-                    context.recordLatency("uncomment", user: uid, intendedStartNanoseconds: arrival)
-                    continue
+                    await uncomment(client, uid: uid, doubleTap: doubleTap, ownComments: &ownComments, random: &random, arrival: arrival, context: context)
+                } else {
+                    await comment(client, uid: uid, doubleTap: doubleTap, ownComments: &ownComments, board: board, random: &random, arrival: arrival, context: context)
                 }
-                guard let postId = board.pick(&random) else { continue }
-                let commentId = "\(uid)-c\(arrival)"
-                context.note(uid, "comment \(commentId) on \(postId)\(doubleTap ? " ×2" : "")")
-                let landed = Mutex(false)
-                await Self.tap(doubleTap) {
-                    do {
-                        try await ScenarioSupport.retrying { try await client.addComment(postId: postId, commentId: commentId, text: "Nice!") }
-                        landed.withLock { $0 = true }
-                    } catch {
-                        if case StampbookError.postNotFound = error { context.sometimes(Check.commentOnDeletedRefused, true) }
-                    }
-                }
-                if landed.withLock({ $0 }) { ownComments.append((postId, commentId)) }
-                context.recordLatency("comment", user: uid, intendedStartNanoseconds: arrival)
                 continue
             }
             roll -= p[Parameter.commentPercent]
             if roll < p[Parameter.deletePostPercent] {
-                guard !ownPosts.isEmpty else { continue }
-                let postId = ownPosts.remove(at: random.below(ownPosts.count))
-                context.note(uid, "delete-post \(postId)")
-                _ = try? await ScenarioSupport.retrying { try await client.deletePost(postId: postId) }
-                context.recordLatency("delete-post", user: uid, intendedStartNanoseconds: arrival)
+                await deletePost(client, uid: uid, ownPosts: &ownPosts, random: &random, arrival: arrival, context: context)
                 continue
             }
             roll -= p[Parameter.deletePostPercent]
             if roll < p[Parameter.followPercent] {
-                let target = others[random.below(others.count)]
-                let follow = !following.contains(target)
-                context.note(uid, "\(follow ? "follow" : "unfollow") \(target)\(doubleTap ? " ×2" : "")")
-                await Self.tap(doubleTap) {
-                    do { try await ScenarioSupport.retrying { try await client.setFollowing(target, following: follow) } } catch {
-                        switch error {
-                        case StampbookError.alreadyFollowing, StampbookError.notFollowing: context.sometimes(Check.doubleFollowRefused, doubleTap)
-                        default: break
-                        }
-                    }
-                }
-                if follow { following.insert(target) } else { following.remove(target) }
-                context.recordLatency(follow ? "follow" : "unfollow", user: uid, intendedStartNanoseconds: arrival)
+                await toggleFollow(client, uid: uid, others: others, doubleTap: doubleTap, following: &following, random: &random, arrival: arrival, context: context)
                 continue
             }
-            guard let postId = board.pick(&random) else { continue }
-            let like = !liked.contains(postId)
-            context.note(uid, "\(like ? "like" : "unlike") \(postId)\(doubleTap ? " ×2" : "")")
-            await Self.tap(doubleTap) { _ = try? await ScenarioSupport.retrying { try await client.setLike(postId: postId, liked: like) } }
-            if like { liked.insert(postId) } else { liked.remove(postId) }
-            context.recordLatency("like", user: uid, intendedStartNanoseconds: arrival)
+            await toggleLike(client, uid: uid, doubleTap: doubleTap, liked: &liked, board: board, random: &random, arrival: arrival, context: context)
         }
+    }
+
+    /// Creates the user's next post; one that landed goes on the board.
+    private static func post(
+        _ client: StampbookClient, uid: String, created: inout Int, ownPosts: inout [String], board: PostBoard, arrival: UInt64, context: ScenarioContext
+    ) async {
+        created += 1
+        let postId = "\(uid)-p\(created)"
+        let number = created
+        context.note(uid, "post \(postId)")
+        if (try? await ScenarioSupport.retrying({ try await client.createPost(postId: postId, stampId: "stamp0", caption: "Post \(number)") })) != nil {
+            ownPosts.append(postId)
+            board.add(postId)
+        }
+        context.recordLatency("post", user: uid, intendedStartNanoseconds: arrival)
+    }
+
+    /// Deletes one of the user's own comments.
+    private static func uncomment(
+        _ client: StampbookClient, uid: String, doubleTap: Bool, ownComments: inout [(postId: String, commentId: String)],
+        random: inout SimRandom, arrival: UInt64, context: ScenarioContext
+    ) async {
+        let (postId, commentId) = ownComments.remove(at: random.below(ownComments.count))
+        context.note(uid, "uncomment \(commentId) on \(postId)\(doubleTap ? " ×2" : "")")
+        await Self.tap(doubleTap) { _ = try? await ScenarioSupport.retrying { try await client.deleteComment(postId: postId, commentId: commentId) } }
+        context.recordLatency("uncomment", user: uid, intendedStartNanoseconds: arrival)
+    }
+
+    /// Comments on a post from the board; a refusal because the post is gone reaches its goal.
+    private static func comment(
+        _ client: StampbookClient, uid: String, doubleTap: Bool, ownComments: inout [(postId: String, commentId: String)], board: PostBoard,
+        random: inout SimRandom, arrival: UInt64, context: ScenarioContext
+    ) async {
+        guard let postId = board.pick(&random) else { return }
+        let commentId = "\(uid)-c\(arrival)"
+        context.note(uid, "comment \(commentId) on \(postId)\(doubleTap ? " ×2" : "")")
+        let landed = Mutex(false)
+        await Self.tap(doubleTap) {
+            do {
+                try await ScenarioSupport.retrying { try await client.addComment(postId: postId, commentId: commentId, text: "Nice!") }
+                landed.withLock { $0 = true }
+            } catch {
+                if case StampbookError.postNotFound = error { context.sometimes(Check.commentOnDeletedRefused, true) }
+            }
+        }
+        if landed.withLock({ $0 }) { ownComments.append((postId, commentId)) }
+        context.recordLatency("comment", user: uid, intendedStartNanoseconds: arrival)
+    }
+
+    /// Deletes one of the user's own posts, if they have one.
+    private static func deletePost(
+        _ client: StampbookClient, uid: String, ownPosts: inout [String], random: inout SimRandom, arrival: UInt64, context: ScenarioContext
+    ) async {
+        guard !ownPosts.isEmpty else { return }
+        let postId = ownPosts.remove(at: random.below(ownPosts.count))
+        context.note(uid, "delete-post \(postId)")
+        _ = try? await ScenarioSupport.retrying { try await client.deletePost(postId: postId) }
+        context.recordLatency("delete-post", user: uid, intendedStartNanoseconds: arrival)
+    }
+
+    /// Follows another user, or unfollows one the UI shows as followed; a refused double tap
+    /// reaches its goal.
+    private static func toggleFollow(
+        _ client: StampbookClient, uid: String, others: [String], doubleTap: Bool, following: inout Set<String>,
+        random: inout SimRandom, arrival: UInt64, context: ScenarioContext
+    ) async {
+        let target = others[random.below(others.count)]
+        let follow = !following.contains(target)
+        context.note(uid, "\(follow ? "follow" : "unfollow") \(target)\(doubleTap ? " ×2" : "")")
+        await Self.tap(doubleTap) {
+            do { try await ScenarioSupport.retrying { try await client.setFollowing(target, following: follow) } } catch {
+                switch error {
+                case StampbookError.alreadyFollowing, StampbookError.notFollowing: context.sometimes(Check.doubleFollowRefused, doubleTap)
+                default: break
+                }
+            }
+        }
+        if follow { following.insert(target) } else { following.remove(target) }
+        context.recordLatency(follow ? "follow" : "unfollow", user: uid, intendedStartNanoseconds: arrival)
+    }
+
+    /// Likes a post from the board, or unlikes one the UI shows as liked.
+    private static func toggleLike(
+        _ client: StampbookClient, uid: String, doubleTap: Bool, liked: inout Set<String>, board: PostBoard,
+        random: inout SimRandom, arrival: UInt64, context: ScenarioContext
+    ) async {
+        guard let postId = board.pick(&random) else { return }
+        let like = !liked.contains(postId)
+        context.note(uid, "\(like ? "like" : "unlike") \(postId)\(doubleTap ? " ×2" : "")")
+        await Self.tap(doubleTap) { _ = try? await ScenarioSupport.retrying { try await client.setLike(postId: postId, liked: like) } }
+        if like { liked.insert(postId) } else { liked.remove(postId) }
+        context.recordLatency("like", user: uid, intendedStartNanoseconds: arrival)
     }
 
     /// Runs `action` once, or twice at once for a double tap.

@@ -100,13 +100,8 @@ public struct ContactDiscoveryScenario: FirebaseScenario {
         let app = UFreeScenarioSupport.makeApp(context)
         app.deployContactDiscovery(lookupsPerDay: p[Parameter.lookupsPerDay])
         let people = Self.people(p)
-        for person in people {
-            _ = try? await ScenarioSupport.retrying { try await app.client(uid: person.uid).registerUser(displayName: person.uid, timeZoneIdentifier: person.region == "GB" ? "Europe/London" : "America/Los_Angeles") }
-        }
         let attackers = (0..<p[Parameter.attackers]).map { "script-\($0)" }
-        for attacker in attackers {
-            _ = try? await ScenarioSupport.retrying { try await app.client(uid: attacker).registerUser(displayName: attacker, timeZoneIdentifier: "America/Los_Angeles") }
-        }
+        await Self.signUp(app, people: people, attackers: attackers)
         let registry = Registry()
         let origin = Simulation.nowNanoseconds
         let spread = UInt64(p[Parameter.registerSpreadSeconds]) * 1_000_000_000
@@ -115,28 +110,7 @@ public struct ContactDiscoveryScenario: FirebaseScenario {
             for (index, person) in people.enumerated() {
                 group.addTask {
                     await Simulation.named(person.uid) {
-                        var random = Simulation.random("contact-discovery/\(person.uid)")
-                        let registerAt = origin + random.next() % spread, discoverAt = origin + random.next() % spread
-                        let client = app.client(uid: person.uid)
-                        await withTaskGroup(of: Void.self) { steps in
-                            steps.addTask {
-                                await ScenarioSupport.sleep(until: registerAt)
-                                context.note(person.uid, "register \(person.number)")
-                                do {
-                                    try await ScenarioSupport.retrying { registry.attempted(person.uid); try await client.registerPhoneNumber(Self.written(person.number, from: person.region, style: index), region: person.region) }
-                                    registry.registered(person.uid)
-                                } catch {
-                                    context.note(person.uid, "registration failed: \(error)")
-                                }
-                                context.recordLatency("registerPhoneNumber", user: person.uid, intendedStartNanoseconds: registerAt)
-                            }
-                            steps.addTask {
-                                await ScenarioSupport.sleep(until: discoverAt)
-                                if let result = await Self.discover(client, person, registry: registry, context: context, intended: discoverAt) {
-                                    registry.firstFound(person.uid, Set(result.matches.map(\.entry)))
-                                }
-                            }
-                        }
+                        await Self.firstPhase(app, person, style: index, origin: origin, spread: spread, registry: registry, context: context)
                     }
                 }
             }
@@ -169,6 +143,52 @@ public struct ContactDiscoveryScenario: FirebaseScenario {
         }
         await app.backend.waitUntilIdle()
         try context.throwIfStopped()
+    }
+
+    /// Signs up every user (in their region's time zone), then every script.
+    private static func signUp(_ app: UFreeApp, people: [Person], attackers: [String]) async {
+        for person in people {
+            _ = try? await ScenarioSupport.retrying { try await app.client(uid: person.uid).registerUser(displayName: person.uid, timeZoneIdentifier: person.region == "GB" ? "Europe/London" : "America/Los_Angeles") }
+        }
+        for attacker in attackers {
+            _ = try? await ScenarioSupport.retrying { try await app.client(uid: attacker).registerUser(displayName: attacker, timeZoneIdentifier: "America/Los_Angeles") }
+        }
+    }
+
+    /// One user's first phase: registering their number and a first discovery, each at its own
+    /// drawn moment, racing each other.
+    private static func firstPhase(
+        _ app: UFreeApp, _ person: Person, style: Int, origin: UInt64, spread: UInt64, registry: Registry, context: ScenarioContext
+    ) async {
+        var random = Simulation.random("contact-discovery/\(person.uid)")
+        let registerAt = origin + random.next() % spread, discoverAt = origin + random.next() % spread
+        let client = app.client(uid: person.uid)
+        await withTaskGroup(of: Void.self) { steps in
+            steps.addTask {
+                await ScenarioSupport.sleep(until: registerAt)
+                await Self.register(client, person, style: style, registry: registry, context: context, intended: registerAt)
+            }
+            steps.addTask {
+                await ScenarioSupport.sleep(until: discoverAt)
+                if let result = await Self.discover(client, person, registry: registry, context: context, intended: discoverAt) {
+                    registry.firstFound(person.uid, Set(result.matches.map(\.entry)))
+                }
+            }
+        }
+    }
+
+    /// Registers the user's number, written in the style `style` picks, recording every attempt.
+    private static func register(
+        _ client: UFreeClient, _ person: Person, style: Int, registry: Registry, context: ScenarioContext, intended: UInt64
+    ) async {
+        context.note(person.uid, "register \(person.number)")
+        do {
+            try await ScenarioSupport.retrying { registry.attempted(person.uid); try await client.registerPhoneNumber(Self.written(person.number, from: person.region, style: style), region: person.region) }
+            registry.registered(person.uid)
+        } catch {
+            context.note(person.uid, "registration failed: \(error)")
+        }
+        context.recordLatency("registerPhoneNumber", user: person.uid, intendedStartNanoseconds: intended)
     }
 
     /// The users, their numbers (distinct slots of the plan) and address books.

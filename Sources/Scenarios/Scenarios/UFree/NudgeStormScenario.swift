@@ -66,48 +66,13 @@ public struct NudgeStormScenario: FirebaseScenario {
         let p = context.parameters
         let app = UFreeScenarioSupport.makeApp(context, nudgeCooldownSeconds: Self.cooldownSeconds)
         let users = await UFreeScenarioSupport.signUp(app, count: p[Parameter.users])
-        for (a, first) in users.enumerated() {
-            for second in users[(a + 1)...] {
-                _ = try? await ScenarioSupport.retrying { try await first.client.sendFriendRequest(to: second.uid) }
-                _ = try? await ScenarioSupport.retrying { try await second.client.respondToFriendRequest(from: first.uid, accept: true) }
-            }
-        }
-        var random = Simulation.random("nudge/setup")
-        var free: Set<String> = []
-        for user in users {
-            let today = UFreeDay.containing(app.backend.env.clock.now, timeZoneIdentifier: user.timeZone)
-            do {
-                try await ScenarioSupport.retrying { try await user.client.setAvailability(day: today, status: .busy) }
-            } catch UFreeError.cannotUpdatePastDate(let day, let appToday) {
-                context.always(Check.localTodayAccepted, false, "\(user.uid) in \(user.timeZone) could not set today \(day): app says today is \(appToday)")
-            } catch { context.note(user.uid, "set today failed: \(error)") }
-            context.always(Check.localTodayAccepted, true, "")
-            let isFree = random.below(100) < p[Parameter.freePercent]
-            let status: UFreeAvailabilityStatus = isFree ? .free : [.busy, .morningOnly, .eveningOnly][random.below(3)]
-            do {
-                try await ScenarioSupport.retrying { try await user.client.setAvailability(day: Self.planDay, status: status) }
-            } catch { context.note(user.uid, "set plan day failed: \(error)") }
-            // Who is free is what the backend stored: a set that timed out may have been applied.
-            let stored = await app.backend.firestore.get(DocumentPath("users", user.uid).child("availability", Self.planDay.key))
-            if stored["status"] == .int(Int64(UFreeAvailabilityStatus.free.rawValue)) { free.insert(user.uid) }
-        }
+        await Self.befriendAll(users)
+        let freeOnPlanDay = await Self.setAvailability(app, users: users, context: context)
         try context.throwIfStopped()
-        let freeOnPlanDay = free
         let delivered = Tally()  // "sender>recipient": nudges whose call returned success
         let attempted = Tally()  // calls that reached the backend (not refused on the device)
-        // Inboxes: a phone and a tablet per listening user, each with its own listener.
-        var opened: [UFreeInbox] = []
         let taps = InboxTaps()
-        for (index, user) in users.enumerated() {
-            var draw = Simulation.random("nudge/inbox-\(index)")
-            guard draw.below(100) < p[Parameter.inboxPercent] else { continue }
-            for device in ["phone", "tablet"] {
-                let inbox = app.inbox(userId: user.uid, device: "\(user.uid)/\(device)")
-                inbox.open { inbox in Self.checkScreen(app, inbox, taps: taps, context: context) }
-                opened.append(inbox)
-            }
-        }
-        let inboxes = opened
+        let inboxes = Self.openInboxes(app, users: users, taps: taps, context: context)
         let origin = Simulation.nowNanoseconds
         try await context.monitored(every: .milliseconds(200), check: { Self.checkState(app, users: users, context) }) {
             await withTaskGroup(of: Void.self) { group in
@@ -132,6 +97,69 @@ public struct NudgeStormScenario: FirebaseScenario {
         guard !context.isStopped else { try context.throwIfStopped(); return }
         Self.checkInboxes(app, inboxes, taps: taps, context: context)
         for inbox in inboxes { inbox.close() }
+        Self.checkNotificationCounts(app, users: users, delivered: delivered, attempted: attempted, context: context)
+        try context.throwIfStopped()
+    }
+
+    /// Makes every pair of users friends: one sends the request, the other accepts it.
+    private static func befriendAll(_ users: [UFreeScenarioSupport.User]) async {
+        for (a, first) in users.enumerated() {
+            for second in users[(a + 1)...] {
+                _ = try? await ScenarioSupport.retrying { try await first.client.sendFriendRequest(to: second.uid) }
+                _ = try? await ScenarioSupport.retrying { try await second.client.respondToFriendRequest(from: first.uid, accept: true) }
+            }
+        }
+    }
+
+    /// Each user sets today (in their own zone) busy, which local-today-accepted checks, and a
+    /// drawn status on the plan day; returns who the backend stored as free on the plan day.
+    private static func setAvailability(_ app: UFreeApp, users: [UFreeScenarioSupport.User], context: ScenarioContext) async -> Set<String> {
+        let p = context.parameters
+        var random = Simulation.random("nudge/setup")
+        var free: Set<String> = []
+        for user in users {
+            let today = UFreeDay.containing(app.backend.env.clock.now, timeZoneIdentifier: user.timeZone)
+            do {
+                try await ScenarioSupport.retrying { try await user.client.setAvailability(day: today, status: .busy) }
+            } catch UFreeError.cannotUpdatePastDate(let day, let appToday) {
+                context.always(Check.localTodayAccepted, false, "\(user.uid) in \(user.timeZone) could not set today \(day): app says today is \(appToday)")
+            } catch { context.note(user.uid, "set today failed: \(error)") }
+            context.always(Check.localTodayAccepted, true, "")
+            let isFree = random.below(100) < p[Parameter.freePercent]
+            let status: UFreeAvailabilityStatus = isFree ? .free : [.busy, .morningOnly, .eveningOnly][random.below(3)]
+            do {
+                try await ScenarioSupport.retrying { try await user.client.setAvailability(day: Self.planDay, status: status) }
+            } catch { context.note(user.uid, "set plan day failed: \(error)") }
+            // Who is free is what the backend stored: a set that timed out may have been applied.
+            let stored = await app.backend.firestore.get(DocumentPath("users", user.uid).child("availability", Self.planDay.key))
+            if stored["status"] == .int(Int64(UFreeAvailabilityStatus.free.rawValue)) { free.insert(user.uid) }
+        }
+        return free
+    }
+
+    /// Inboxes: a phone and a tablet per listening user, each with its own listener checking its screen.
+    private static func openInboxes(
+        _ app: UFreeApp, users: [UFreeScenarioSupport.User], taps: InboxTaps, context: ScenarioContext
+    ) -> [UFreeInbox] {
+        let p = context.parameters
+        var opened: [UFreeInbox] = []
+        for (index, user) in users.enumerated() {
+            var draw = Simulation.random("nudge/inbox-\(index)")
+            guard draw.below(100) < p[Parameter.inboxPercent] else { continue }
+            for device in ["phone", "tablet"] {
+                let inbox = app.inbox(userId: user.uid, device: "\(user.uid)/\(device)")
+                inbox.open { inbox in Self.checkScreen(app, inbox, taps: taps, context: context) }
+                opened.append(inbox)
+            }
+        }
+        return opened
+    }
+
+    /// one-notification-per-nudge: each recipient holds at least the nudges reported delivered
+    /// and at most those that reached the backend, per sender.
+    private static func checkNotificationCounts(
+        _ app: UFreeApp, users: [UFreeScenarioSupport.User], delivered: Tally, attempted: Tally, context: ScenarioContext
+    ) {
         let sent = delivered.counts, tried = attempted.counts
         for recipient in users {
             let nudges = app.backend.firestore.query("users/\(recipient.uid)/notifications") { $0["type"] == "nudge" }
@@ -143,9 +171,13 @@ public struct NudgeStormScenario: FirebaseScenario {
                                    "\(recipient.uid) has \(count) nudge(s) from \(sender.uid); \(low) reported delivered, \(high) reached the backend")
             }
         }
-        try context.throwIfStopped()
     }
 
+    /// What one nudge call ended in, counted per "sender>recipient" key.
+    typealias NudgeRecorder = @Sendable (String, Result<Void, UFreeError>) -> Void
+
+    /// One user's session: at each arrival a Nudge All on the plan day, or a burst of taps on
+    /// Nudge for one friend.
     static func userLoop(
         _ app: UFreeApp, users: [UFreeScenarioSupport.User], index: Int, free: Set<String>, origin: UInt64,
         delivered: Tally, attempted: Tally, context: ScenarioContext
@@ -153,7 +185,7 @@ public struct NudgeStormScenario: FirebaseScenario {
         let p = context.parameters
         var random = Simulation.random("nudge/user-\(index)")
         let me = users[index]
-        let record: @Sendable (String, Result<Void, UFreeError>) -> Void = { friend, result in
+        let record: NudgeRecorder = { friend, result in
             let key = "\(me.uid)>\(friend)"
             switch result {
             case .success: delivered.add(key); attempted.add(key)
@@ -166,23 +198,7 @@ public struct NudgeStormScenario: FirebaseScenario {
             await ScenarioSupport.sleep(until: arrival)
             if context.isStopped { return }
             if random.below(100) < p[Parameter.nudgeAllPercent] {
-                context.note(me.uid, "nudge all \(planDay)")
-                do {
-                    let result = try await ScenarioSupport.retrying { try await me.client.nudgeAllFree(on: planDay) }
-                    for friend in result.nudgedFriendIds { record(friend, .success(())) }
-                    for failure in result.failures { record(failure.friendId, .failure(failure.error)) }
-                    let tried = (result.nudgedFriendIds + result.failures.map(\.friendId)).sorted()
-                    context.sometimes(Check.nudgeAllSent, !result.nudgedFriendIds.isEmpty)
-                    context.always(Check.nudgeAllOnlyFree, tried.allSatisfy { free.contains($0) },
-                                   "\(me.uid)'s Nudge All tried \(tried) but only \(free.sorted()) are free on \(planDay)")
-                    for skipped in result.unreadable { context.note(me.uid, "nudge all skipped \(skipped.friendId): \(skipped.error)") }
-                } catch {
-                    // A Nudge All that failed as a whole may still have nudged some free friends
-                    // before the error (a timed-out request may have been applied): each free
-                    // friend may have been reached.
-                    for friend in free.sorted() where friend != me.uid { attempted.add("\(me.uid)>\(friend)") }
-                    context.note(me.uid, "nudge all failed: \(error)")
-                }
+                await nudgeAll(me, free: free, record: record, attempted: attempted, context: context)
                 context.recordLatency("nudgeAll", user: me.uid, intendedStartNanoseconds: arrival)
                 continue
             }
@@ -192,21 +208,49 @@ public struct NudgeStormScenario: FirebaseScenario {
             let taps = 1 + random.below(p[Parameter.tapsMax])
             let gaps = (0..<taps).map { _ in random.below(p[Parameter.tapGapMaxMilliseconds] + 1) }
             context.note(me.uid, "nudge \(friend) ×\(taps)")
-            await withTaskGroup(of: Void.self) { group in
-                var offset = 0
-                for tap in 0..<taps {
-                    offset += tap == 0 ? 0 : gaps[tap]
-                    let delay = offset
-                    group.addTask {
-                        await ScenarioSupport.sleep(milliseconds: delay)
-                        do throws(UFreeError) {
-                            try await me.client.nudge(friend)
-                            record(friend, .success(()))
-                        } catch { record(friend, .failure(error)) }
-                    }
+            await nudgeBurst(me, friend: friend, gaps: gaps, record: record)
+            context.recordLatency("nudgeBurst", user: me.uid, intendedStartNanoseconds: arrival)
+        }
+    }
+
+    /// Nudge All on the plan day: it must try only friends free that day.
+    private static func nudgeAll(
+        _ me: UFreeScenarioSupport.User, free: Set<String>, record: NudgeRecorder, attempted: Tally, context: ScenarioContext
+    ) async {
+        context.note(me.uid, "nudge all \(planDay)")
+        do {
+            let result = try await ScenarioSupport.retrying { try await me.client.nudgeAllFree(on: planDay) }
+            for friend in result.nudgedFriendIds { record(friend, .success(())) }
+            for failure in result.failures { record(failure.friendId, .failure(failure.error)) }
+            let tried = (result.nudgedFriendIds + result.failures.map(\.friendId)).sorted()
+            context.sometimes(Check.nudgeAllSent, !result.nudgedFriendIds.isEmpty)
+            context.always(Check.nudgeAllOnlyFree, tried.allSatisfy { free.contains($0) },
+                           "\(me.uid)'s Nudge All tried \(tried) but only \(free.sorted()) are free on \(planDay)")
+            for skipped in result.unreadable { context.note(me.uid, "nudge all skipped \(skipped.friendId): \(skipped.error)") }
+        } catch {
+            // A Nudge All that failed as a whole may still have nudged some free friends
+            // before the error (a timed-out request may have been applied): each free
+            // friend may have been reached.
+            for friend in free.sorted() where friend != me.uid { attempted.add("\(me.uid)>\(friend)") }
+            context.note(me.uid, "nudge all failed: \(error)")
+        }
+    }
+
+    /// Taps Nudge on `friend` once per gap, each tap its own task the gaps apart (the first at once).
+    private static func nudgeBurst(_ me: UFreeScenarioSupport.User, friend: String, gaps: [Int], record: @escaping NudgeRecorder) async {
+        await withTaskGroup(of: Void.self) { group in
+            var offset = 0
+            for tap in 0..<gaps.count {
+                offset += tap == 0 ? 0 : gaps[tap]
+                let delay = offset
+                group.addTask {
+                    await ScenarioSupport.sleep(milliseconds: delay)
+                    do throws(UFreeError) {
+                        try await me.client.nudge(friend)
+                        record(friend, .success(()))
+                    } catch { record(friend, .failure(error)) }
                 }
             }
-            context.recordLatency("nudgeBurst", user: me.uid, intendedStartNanoseconds: arrival)
         }
     }
 
