@@ -71,6 +71,9 @@ let package = Package(
         ),
         .target(name: "SimulatedFirebase", path: "Sources/Domain/SimulatedFirebase"),
         .target(name: "Domain", dependencies: ["SimulatedFirebase"], path: "Sources/Domain/Domain"),
+        // A client of Firestore's v1 REST API (the emulator's and production's): the same values and
+        // writes as the simulated Firebase, against a real server.
+        .target(name: "FirestoreREST", dependencies: ["SimulatedFirebase"], path: "Sources/Domain/FirestoreREST"),
         .target(name: "FirebaseHarness", dependencies: ["Harness", "SimulatedFirebase", "Sim"], path: "Sources/Scenarios/FirebaseHarness"),
         .target(
             name: "Scenarios",
@@ -84,6 +87,9 @@ let package = Package(
             dependencies: ["Scenarios", "FirebaseHarness", "Harness", "Domain", "SimulatedFirebase", "Sim"],
             path: "Sources/Scenarios/Timeline"
         ),
+        // The differential oracle: generated programs on the simulated Firebase and on a real
+        // Firestore (the emulator), compared and shrunk.
+        .target(name: "Conformance", dependencies: ["SimulatedFirebase", "FirestoreREST"], path: "Sources/Scenarios/Conformance"),
         .target(
             name: "RehearseCLI",
             dependencies: ["Harness", "Sim", .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -94,7 +100,7 @@ let package = Package(
         .target(
             name: "RehearseTools",
             dependencies: [
-                "RehearseCLI", "Scenarios", "Timeline", "FirebaseHarness", "Harness", "Domain", "SimulatedFirebase", "Sim", "KernelWorkloads",
+                "RehearseCLI", "Scenarios", "Timeline", "Conformance", "FirestoreREST", "FirebaseHarness", "Harness", "Domain", "SimulatedFirebase", "Sim", "KernelWorkloads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
@@ -125,6 +131,8 @@ let package = Package(
             linkerSettings: exportDynamic),
         // The harness alone: it imports no app, no backend and no built-in scenario (the fixture is app-free).
         .testTarget(name: "HarnessTests", dependencies: ["Harness", "Sim", "ScenarioFixtures"], linkerSettings: exportDynamic),
+        // Against Google's Firestore emulator (started by the tests; .ci/run requires it installed).
+        .testTarget(name: "FirestoreRESTTests", dependencies: ["FirestoreREST", "Conformance", "SimulatedFirebase", "RehearsalTestSupport"]),
         .testTarget(name: "TimelineTests", dependencies: ["Timeline", "Scenarios", "FirebaseHarness", "Harness", "Domain", "SimulatedFirebase", "Sim"], linkerSettings: exportDynamic),
         .testTarget(name: "RehearsalTestingTests", dependencies: ["RehearsalTesting", "Harness", "Sim"], linkerSettings: exportDynamic),
         .testTarget(name: "RehearseTests", dependencies: ["rehearse", "ChildProcess", "RehearsalTestSupport"], linkerSettings: exportDynamic),

@@ -143,3 +143,50 @@ struct BidTooLow: Error {}
         }
     }
 }
+
+/// The admin SDK answers a failed precondition at once (nodejs-firestore retries contention and
+/// transient errors only), and a batch is one attempt; the client SDK retries a failed precondition
+/// and, out of attempts, answers with the last error (found by the differential oracle).
+@Suite struct TransactionPreconditionTests {
+    let doc = DocumentPath("seats", "a1")
+
+    @Test func aServerTransactionAnswersAFailedCreateAsAlreadyExists() async throws {
+        let backend = makeBackend()
+        try await backend.firestore.create(doc, ["by": "u1"])
+        let attempts = Counter()
+        let error = await backendError {
+            try await backend.firestore.runTransaction { tx in
+                attempts.next()
+                tx.create(doc, ["by": "u2"])
+            }
+        }
+        #expect(error == .alreadyExists(doc))
+        #expect(attempts.count == 1, "a failed precondition is an answer, not contention")
+    }
+
+    @Test func aBatchIsOneAttemptAndAtomic() async throws {
+        let backend = makeBackend()
+        try await backend.firestore.create(doc, ["by": "u1"])
+        let other = DocumentPath("seats", "a2")
+        let error = await backendError {
+            try await backend.firestore.commitBatch([(other, .set(["by": "u2"])), (doc, .create(["by": "u2"]))])
+        }
+        #expect(error == .alreadyExists(doc))
+        #expect(await backend.firestore.get(other).exists == false, "no write of a failed batch lands")
+    }
+
+    @Test func aClientTransactionOutOfAttemptsAnswersWithTheLastError() async throws {
+        let backend = makeBackend()
+        try await backend.firestore.create(doc, ["by": "u1"])
+        let client = backend.client(auth: AuthContext(uid: "u2"), label: "u2")
+        let attempts = Counter()
+        let error = await backendError {
+            try await client.runTransaction { tx in
+                attempts.next()
+                tx.create(doc, ["by": "u2"])
+            }
+        }
+        #expect(attempts.count == 5, "the client SDK retries ALREADY_EXISTS")
+        #expect(error == .alreadyExists(doc))
+    }
+}

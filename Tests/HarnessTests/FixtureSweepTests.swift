@@ -1,5 +1,6 @@
 @testable import Harness
 import ScenarioFixtures
+import Sim
 import Testing
 
 /// The harness on its own, with a scenario of no app (the `crash-test` fixture): registration,

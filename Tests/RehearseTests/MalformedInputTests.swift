@@ -362,6 +362,12 @@ struct MalformedFixtures {
         cases += [["zoo", "--bug", "no-such-bug"], ["zoo", "--bug", ""], ["zoo", "--seeds", "0"], ["zoo", "extra"]]
         for strategy in strategies + ["replay"] { cases.append(["zoo", "--bug", "unlike-nonliker-decrements", "--seeds", "1", "--strategy", strategy]) }
 
+        // Nothing listens on loopback port 1: a valid number goes on to the address, which is refused.
+        for option in ["--programs", "--jobs", "--first-seed", "--show"] { numeric(["conformance", "--emulator", "127.0.0.1:1"], option) }
+        for address in ["", "nothost", "10.0.0.1:8080", "127.0.0.1:99999", "127.0.0.1:0", "localhost:", "[::1]", "127.0.0.1:1", "127.1.2:80", "é:80"] {
+            cases.append(["conformance", "--emulator", address, "--programs", "1"])
+        }
+
         for option in ["--seeds", "--jobs", "--bidders"] { numeric(["selfcheck"], option) }
         for strategy in strategies { cases.append(["selfcheck", "--seeds", "1", "--strategy", strategy]) }
         for trace in ["", nullDevice, root + "/a-directory", root + "/a-fifo", root + "/a-symlink.json"] {

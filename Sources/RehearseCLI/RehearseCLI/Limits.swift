@@ -33,6 +33,10 @@ package enum Limits {
     package static let benchSeeds = 2...1_000_000
     /// `load --vus`.
     package static let loadUsers = 1...10_000
+    /// `rehearse conformance --programs`.
+    package static let conformancePrograms = 1...1_000_000
+    /// `rehearse conformance --jobs`: programs in flight against one server.
+    package static let conformanceJobs = 1...64
     /// `load --max-in-flight`.
     package static let loadInFlight = 1...1_000_000
 

@@ -4,8 +4,8 @@ import RehearseCLI
 /// The built-in `rehearse`'s own commands: they know the five apps and the kernel's workloads, so a
 /// user's `Rehearse.main(scenarios:)` does not ship them.
 public enum RehearseTools {
-    /// `zoo`, `timeline`, `selfcheck` and `bench`, in help order.
+    /// `zoo`, `timeline`, `selfcheck`, `bench` and `conformance`, in help order.
     public static let commands: [any ParsableCommand.Type] = [
-        Rehearse.ZooCommand.self, Rehearse.TimelineCommand.self, SelfCheckCommand.self, BenchCommand.self,
+        Rehearse.ZooCommand.self, Rehearse.TimelineCommand.self, SelfCheckCommand.self, BenchCommand.self, ConformanceCommand.self,
     ]
 }

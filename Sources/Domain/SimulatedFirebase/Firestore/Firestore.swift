@@ -278,6 +278,21 @@ public final class Firestore: Sendable {
         return store(collection).documents(definition, from: lower, through: upper)
     }
 
+    /// The answer to `query` as it stands now (no round trip: checkers, set-up and the client SDK,
+    /// which pays its own network), by Firestore's semantics (`Query.evaluate`); a query Firestore
+    /// refuses is INVALID_ARGUMENT. A collection-group query reads every collection whose last
+    /// segment is the query's collection id.
+    public func query(_ query: Query) throws(BackendError) -> [DocumentSnapshot] {
+        if let problem = query.validationError { throw .invalidArgument(problem) }
+        let stores: [CollectionStore]
+        if query.allDescendants {
+            stores = collections.withLock { $0.ordered }.filter { $0.path == query.collection || $0.path.hasSuffix("/" + query.collection) }
+        } else {
+            stores = [store(query.collection)]
+        }
+        return query.evaluate(stores.flatMap { $0.documents() })
+    }
+
     /// Starts an audit feed of the documents created in `collection` from now on, for checkers
     /// that follow a collection by keeping a count instead of re-reading it (`insertedIds`). Not
     /// a Firestore API; nothing is kept for collections nobody follows.
@@ -291,6 +306,18 @@ public final class Firestore: Sendable {
 
     /// The latest committed fields of a document, without a hop (what rules' `get()` sees).
     public func liveFields(_ path: DocumentPath) -> Fields? { store(path.collection).liveFields(path.id) }
+
+    /// A batched write (the admin SDK's `batch().commit()`): every write applies atomically or none
+    /// does, in one attempt (a batch is never retried: an `ALREADY_EXISTS` or `NOT_FOUND` is the
+    /// answer). In a pessimistic database it waits for the locks server transactions hold.
+    public func commitBatch(_ writes: [(DocumentPath, WriteOperation)]) async throws(BackendError) {
+        let transaction = Transaction(id: transactionCounter.wrappingAdd(1, ordering: .relaxed).newValue, firestore: self, client: nil)
+        for (path, operation) in writes { transaction.buffer(path, operation) }
+        await adminRoundTrip()
+        try Invocation.admitCurrent()
+        try await commit(transaction, authorize: nil)
+        try await answer("commit of a batch of \(writes.count)")
+    }
 
     /// A server transaction (MODEL_RULES §5, §23): in a pessimistic database (the default) its
     /// reads lock the documents until it ends, so contention shows as lock waits and, between two
@@ -347,9 +374,14 @@ public final class Firestore: Sendable {
                 }
                 if locking { transactionLocks.end(id) }
                 return value
-            } catch let error as BackendError where error.isRetryableInTransaction {
+            } catch let error as BackendError where client == nil ? error.isRetryableInServerTransaction : error.isRetryableInTransaction {
                 if locking { await endAttempt(transaction) }
-                if attempt == maxAttempts { break }
+                // The SDKs give up with the last attempt's error: a precondition the client SDK
+                // retried (ALREADY_EXISTS, FAILED_PRECONDITION) is answered as such, contention as ABORTED.
+                if attempt == maxAttempts {
+                    if case .aborted = error { break }
+                    throw error
+                }
                 let jitter = faults.transactionBackoffJitter
                 let factor = 1 - jitter + 2 * jitter * random.unitInterval()
                 try await env.clock.sleep(for: backoff * factor)

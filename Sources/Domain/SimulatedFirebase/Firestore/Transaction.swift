@@ -67,7 +67,7 @@ public final class Transaction {
     public func delete(_ path: DocumentPath) { buffer(path, .delete) }
 
     /// Appends `operation` to the writes of `path`.
-    private func buffer(_ path: DocumentPath, _ operation: WriteOperation) {
+    func buffer(_ path: DocumentPath, _ operation: WriteOperation) {
         hasWrites = true
         if let position = position(of: path) {
             documents[position].writes.append(operation)

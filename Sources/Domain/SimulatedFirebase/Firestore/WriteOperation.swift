@@ -26,9 +26,9 @@ public enum WriteOperation: Sendable, Hashable {
         switch self {
         case .create(let fields):
             if before != nil { throw .alreadyExists(path) }
-            return fields
+            return fields.canonicalized
         case .set(let fields):
-            return fields
+            return fields.canonicalized
         case .merge(let updates):
             return (before ?? [:]).applying(updates, commitTime: commitTime)
         case .update(let updates):

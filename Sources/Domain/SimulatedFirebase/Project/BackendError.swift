@@ -45,6 +45,16 @@ public enum BackendError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether the admin SDK's transaction runner retries this error: contention and transient
+    /// failures, never a failed precondition (`ALREADY_EXISTS`, `NOT_FOUND`, `FAILED_PRECONDITION`
+    /// are answers; nodejs-firestore's `isRetryableTransactionError`).
+    public var isRetryableInServerTransaction: Bool {
+        switch self {
+        case .aborted, .unavailable, .deadlineExceeded, .resourceExhausted: return true
+        default: return false
+        }
+    }
+
     /// The gRPC-style status name (`ABORTED`, `PERMISSION_DENIED`, ...).
     public var code: String {
         switch self {

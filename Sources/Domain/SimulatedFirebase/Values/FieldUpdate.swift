@@ -14,23 +14,27 @@ public enum FieldUpdate: Hashable, Sendable {
     /// The new value of a field given its old value (`nil` if absent); `nil` result deletes it.
     func applied(to old: Value?, commitTime: Timestamp) -> Value? {
         switch self {
-        case .set(let value): return value
+        case .set(let value): return value.canonicalized
         case .delete: return nil
         case .serverTimestamp: return .timestamp(commitTime)
         case .increment(let operand):
             switch (old, operand) {
-            case (.int(let a)?, .int(let b)): return .int(a &+ b)
+            case (.int(let a)?, .int(let b)):
+                // Integer increments saturate at the int64 bounds (they never wrap).
+                let (sum, overflow) = a.addingReportingOverflow(b)
+                return .int(overflow ? (b > 0 ? .max : .min) : sum)
             case (let a?, let b) where a.doubleValue != nil && b.doubleValue != nil:
-                return .double(a.doubleValue! + b.doubleValue!)
-            default: return operand  // Firestore: a missing or non-numeric field is set to the operand.
+                return Value.double(a.doubleValue! + b.doubleValue!).canonicalized
+            default: return operand.canonicalized  // Firestore: a missing or non-numeric field is set to the operand.
             }
         case .arrayUnion(let elements):
+            // Elements are one value when Firestore's order says so (1 and 1.0 are one element).
             var array = old?.arrayValue ?? []
-            for element in elements where !array.contains(element) { array.append(element) }
+            for element in elements where !array.contains(where: { ValueOrder.equal($0, element) }) { array.append(element.canonicalized) }
             return .array(array)
         case .arrayRemove(let elements):
             let array = old?.arrayValue ?? []
-            return .array(array.filter { !elements.contains($0) })
+            return .array(array.filter { kept in !elements.contains { ValueOrder.equal($0, kept) } })
         }
     }
 }
@@ -81,6 +85,8 @@ extension Fields {
             self[head] = update.applied(to: self[head], commitTime: commitTime)
             return
         }
+        // Deleting inside a map that is not there changes nothing (it does not make the map).
+        if case .delete = update, self[head]?.mapValue == nil { return }
         var nested = self[head]?.mapValue ?? [:]
         nested.update(path: path.dropFirst(), with: update, commitTime: commitTime)
         self[head] = .map(nested)

@@ -1,0 +1,52 @@
+import FirestoreREST
+import SimulatedFirebase
+
+/// Runs programs on a real Firestore through the REST client: a project of its own per program
+/// (so no reset is needed and programs never meet), the SDKs' request forms.
+struct EmulatorSide: Sendable {
+    let client: FirestoreRESTClient
+
+    /// The step outcomes of `program` (in project `project`), then the final state.
+    func run(_ program: ConformanceProgram, project: String) async throws(RESTError) -> [ConformanceOutcome] {
+        let client = FirestoreRESTClient(baseURL: client.baseURL, project: project)
+        var outcomes: [ConformanceOutcome] = []
+        for step in program.steps { outcomes.append(try await run(step, client)) }
+        let final = try await client.batchGet(program.touchedPaths)
+        outcomes.append(ConformanceOutcome(code: "final", documents: final.map { ConformanceOutcome.render($0.path, $0.fields) }))
+        return outcomes
+    }
+
+    /// One step; an error status is an outcome, a transport failure is thrown (the run is void).
+    func run(_ step: ConformanceStep, _ client: FirestoreRESTClient) async throws(RESTError) -> ConformanceOutcome {
+        do {
+            switch step {
+            case .commit(let writes):
+                try await client.commit(writes.map { RESTWrite($0.operation, at: $0.path) })
+                return ConformanceOutcome(code: "OK")
+            case .get(let path):
+                let document = try await client.get(path)
+                return ConformanceOutcome(code: "OK", documents: [ConformanceOutcome.render(path, document.fields)])
+            case .query(let query):
+                return ConformanceOutcome(code: "OK", documents: try await client.runQuery(query).map { ConformanceOutcome.render($0.path, $0.fields) })
+            case .transaction(let reads, let writes):
+                return try await transaction(reads: reads, writes: writes, client)
+            }
+        } catch {
+            if case .status(let code, _, _) = error { return ConformanceOutcome(code: code) }
+            throw error
+        }
+    }
+
+    func transaction(reads: [DocumentPath], writes: [ConformanceWrite], _ client: FirestoreRESTClient) async throws(RESTError) -> ConformanceOutcome {
+        let transaction = try await client.beginTransaction()
+        do {
+            var documents: [String] = []
+            for path in reads { documents.append(ConformanceOutcome.render(path, try await client.get(path, transaction: transaction).fields)) }
+            try await client.commit(writes.map { RESTWrite($0.operation, at: $0.path) }, transaction: transaction)
+            return ConformanceOutcome(code: "OK", documents: documents)
+        } catch {
+            try? await client.rollback(transaction)
+            throw error
+        }
+    }
+}
