@@ -56,19 +56,24 @@ public struct RESTWrite: Sendable, Hashable {
         switch operation {
         case .create(let fields): self.init(path: path, fields: fields, precondition: .exists(false))
         case .set(let fields): self.init(path: path, fields: fields)
-        case .merge(let updates): self.init(masked: updates, at: path, precondition: nil)
-        case .update(let updates): self.init(masked: updates, at: path, precondition: .exists(true))
+        case .merge(let updates): self.init(masked: updates, at: path, precondition: nil, mergeMaps: true)
+        case .update(let updates): self.init(masked: updates, at: path, precondition: .exists(true), mergeMaps: false)
         case .delete: self = .delete(path)
         }
     }
 
-    private init(masked updates: FieldUpdates, at path: DocumentPath, precondition: Precondition?) {
+    /// `mergeMaps`: the SDKs' `set(merge: true)`, whose mask names every leaf of a map value
+    /// (an empty map names the field itself); `update` names the fields as given.
+    private init(masked updates: FieldUpdates, at path: DocumentPath, precondition: Precondition?, mergeMaps: Bool) {
         var fields = Fields()
         var mask: [String] = []
         var transforms: [Transform] = []
         for (key, update) in updates {
             let restPath = RESTFieldPath.encode(dotted: key)
             switch update {
+            case .set(.map(let map)) where mergeMaps && !map.isEmpty:
+                mask += Self.leafPaths(map, under: key.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
+                fields.setNested(dotted: key, to: .map(map))
             case .set(let value):
                 mask.append(restPath)
                 fields.setNested(dotted: key, to: value)
@@ -79,6 +84,16 @@ public struct RESTWrite: Sendable, Hashable {
             }
         }
         self.init(path: path, fields: fields, mask: mask, transforms: transforms, precondition: precondition)
+    }
+}
+
+extension RESTWrite {
+    /// The REST paths of every leaf of `map` (a non-empty nested map is descended into).
+    static func leafPaths(_ map: Fields, under prefix: [String]) -> [String] {
+        map.flatMap { key, value -> [String] in
+            if case .map(let nested) = value, !nested.isEmpty { return leafPaths(nested, under: prefix + [key]) }
+            return [RESTFieldPath.encode(prefix + [key])]
+        }
     }
 }
 

@@ -93,7 +93,7 @@ public enum ConformanceGenerator {
 
     static func value(for field: String, _ random: inout ConformanceRandom) -> Value {
         switch field {
-        case "tags": return .array((0..<random.below(4)).map { _ in scalar(&random) })
+        case "tags": return .array((0..<random.below(4)).map { _ in random.chance(4) ? [scalar(&random)] : scalar(&random) })
         case "m": return random.chance(80) ? .map(map(&random)) : scalar(&random)
         default: return random.chance(85) ? scalar(&random) : .array((0..<random.below(3)).map { _ in scalar(&random) })
         }

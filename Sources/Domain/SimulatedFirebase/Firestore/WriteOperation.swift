@@ -25,13 +25,17 @@ public enum WriteOperation: Sendable, Hashable {
     func apply(to before: Fields?, path: DocumentPath, commitTime: Timestamp) throws(BackendError) -> Fields? {
         switch self {
         case .create(let fields):
+            try validateArguments()
             if before != nil { throw .alreadyExists(path) }
             return fields.canonicalized
         case .set(let fields):
+            try validateArguments()
             return fields.canonicalized
         case .merge(let updates):
-            return (before ?? [:]).applying(updates, commitTime: commitTime)
+            try validateArguments()
+            return (before ?? [:]).applying(updates.mergingMapsLeafByLeaf, commitTime: commitTime)
         case .update(let updates):
+            try validateArguments()
             guard let before else { throw .notFound(path) }
             return before.applying(updates, commitTime: commitTime)
         case .delete:
@@ -41,6 +45,21 @@ public enum WriteOperation: Sendable, Hashable {
 }
 
 extension WriteOperation {
+    /// INVALID_ARGUMENT for a write the server refuses whatever the document holds (it checks
+    /// every write of a commit this way before any precondition).
+    func validateArguments() throws(BackendError) {
+        switch self {
+        case .create(let fields), .set(let fields): try Self.refuseNestedArrays(fields.values)
+        case .merge(let updates), .update(let updates): try Self.refuseNestedArrays(updates.writtenValues)
+        case .delete: break
+        }
+    }
+
+    /// INVALID_ARGUMENT when a written value puts an array directly inside an array.
+    static func refuseNestedArrays<S: Sequence>(_ values: S) throws(BackendError) where S.Element == Value {
+        for value in values where value.nestsArrays { throw .invalidArgument("Cannot convert an array value in an array value.") }
+    }
+
     /// The write as the device shows it before the server answers: a `serverTimestamp()` field
     /// reads null until the commit time is known (the SDKs' default `ServerTimestampBehavior.none`).
     var pendingEstimate: WriteOperation {

@@ -33,6 +33,26 @@ extension Value {
     }
 }
 
+extension Value {
+    /// Whether an array holds an array somewhere inside this value (Firestore refuses to store
+    /// one: "Cannot convert an array value in an array value").
+    var nestsArrays: Bool {
+        switch self {
+        case .array(let elements):
+            for element in elements {
+                if case .array = element { return true }
+                if element.nestsArrays { return true }
+            }
+            return false
+        case .map(let fields):
+            for (_, value) in fields where value.nestsArrays { return true }
+            return false
+        default:
+            return false
+        }
+    }
+}
+
 extension Fields {
     /// The fields with every -0.0 made 0.0; `self` when there is none.
     public var canonicalized: Fields {

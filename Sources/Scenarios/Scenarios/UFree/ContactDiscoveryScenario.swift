@@ -101,7 +101,10 @@ public struct ContactDiscoveryScenario: FirebaseScenario {
         app.deployContactDiscovery(lookupsPerDay: p[Parameter.lookupsPerDay])
         let people = Self.people(p)
         let attackers = (0..<p[Parameter.attackers]).map { "script-\($0)" }
-        await Self.signUp(app, people: people, attackers: attackers)
+        // One client per device for the whole run: a device's network draws go on from where they
+        // were (a client made again for the same device would replay them, retries included).
+        let clients = Dictionary(uniqueKeysWithValues: (people.map(\.uid) + attackers).map { ($0, app.client(uid: $0)) })
+        await Self.signUp(clients, people: people, attackers: attackers)
         let registry = Registry()
         let origin = Simulation.nowNanoseconds
         let spread = UInt64(p[Parameter.registerSpreadSeconds]) * 1_000_000_000
@@ -110,7 +113,7 @@ public struct ContactDiscoveryScenario: FirebaseScenario {
             for (index, person) in people.enumerated() {
                 group.addTask {
                     await Simulation.named(person.uid) {
-                        await Self.firstPhase(app, person, style: index, origin: origin, spread: spread, registry: registry, context: context)
+                        await Self.firstPhase(clients[person.uid]!, person, style: index, origin: origin, spread: spread, registry: registry, context: context)
                     }
                 }
             }
@@ -126,7 +129,7 @@ public struct ContactDiscoveryScenario: FirebaseScenario {
                         var random = Simulation.random("contact-discovery/\(person.uid)/final")
                         let at = phase2 + random.next() % 30_000_000_000
                         await ScenarioSupport.sleep(until: at)
-                        guard let result = await Self.discover(app.client(uid: person.uid), person, registry: registry, context: context, intended: at) else { return }
+                        guard let result = await Self.discover(clients[person.uid]!, person, registry: registry, context: context, intended: at) else { return }
                         Self.checkFound(
                             person, result, registered: registered, unknown: unknown, first: registry.firstFound(person.uid),
                             lookedUp: registry.lookedUp(person.uid), context: context)
@@ -136,7 +139,7 @@ public struct ContactDiscoveryScenario: FirebaseScenario {
             for attacker in attackers {
                 group.addTask {
                     await Simulation.named(attacker) {
-                        await Self.attack(app.client(uid: attacker), attacker, people: people, clock: app.backend.env.clock, context: context)
+                        await Self.attack(clients[attacker]!, attacker, people: people, clock: app.backend.env.clock, context: context)
                     }
                 }
             }
@@ -146,23 +149,22 @@ public struct ContactDiscoveryScenario: FirebaseScenario {
     }
 
     /// Signs up every user (in their region's time zone), then every script.
-    private static func signUp(_ app: UFreeApp, people: [Person], attackers: [String]) async {
+    private static func signUp(_ clients: [String: UFreeClient], people: [Person], attackers: [String]) async {
         for person in people {
-            _ = try? await ScenarioSupport.retrying { try await app.client(uid: person.uid).registerUser(displayName: person.uid, timeZoneIdentifier: person.region == "GB" ? "Europe/London" : "America/Los_Angeles") }
+            _ = try? await ScenarioSupport.retrying { try await clients[person.uid]!.registerUser(displayName: person.uid, timeZoneIdentifier: person.region == "GB" ? "Europe/London" : "America/Los_Angeles") }
         }
         for attacker in attackers {
-            _ = try? await ScenarioSupport.retrying { try await app.client(uid: attacker).registerUser(displayName: attacker, timeZoneIdentifier: "America/Los_Angeles") }
+            _ = try? await ScenarioSupport.retrying { try await clients[attacker]!.registerUser(displayName: attacker, timeZoneIdentifier: "America/Los_Angeles") }
         }
     }
 
     /// One user's first phase: registering their number and a first discovery, each at its own
     /// drawn moment, racing each other.
     private static func firstPhase(
-        _ app: UFreeApp, _ person: Person, style: Int, origin: UInt64, spread: UInt64, registry: Registry, context: ScenarioContext
+        _ client: UFreeClient, _ person: Person, style: Int, origin: UInt64, spread: UInt64, registry: Registry, context: ScenarioContext
     ) async {
         var random = Simulation.random("contact-discovery/\(person.uid)")
         let registerAt = origin + random.next() % spread, discoverAt = origin + random.next() % spread
-        let client = app.client(uid: person.uid)
         await withTaskGroup(of: Void.self) { steps in
             steps.addTask {
                 await ScenarioSupport.sleep(until: registerAt)
