@@ -5,22 +5,22 @@ import Harness
 /// k6 executor (inferred from the flags given), the clock, the design and the thresholds.
 struct LoadOptions: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: "k6 executor: constant-arrival-rate, ramping-arrival-rate, constant-vus or ramping-vus (default: inferred from --rate/--vus/--stages/--ramp-to).")
-    var executor: String?
-    @Option(name: .long, parsing: .unconditional, help: "Open model: arrivals per second (the start rate with --stages/--ramp-to), e.g. 500/s, 50, 600/m.", transform: ArgumentValue.rate)
+    var executor: LoadExecutorName?
+    @Option(name: .long, parsing: .unconditional, help: "Open model: arrivals per second (the start rate with --stages/--ramp-to), up to 100000/s, e.g. 500/s, 50, 600/m.", transform: ArgumentValue.rate)
     var rate: Double?
     @Option(name: .customLong("ramp-to"), parsing: .unconditional, help: "Open model: ramp the rate linearly to this over --duration, e.g. 200/s (one stage).", transform: ArgumentValue.rate)
     var rampTo: Double?
     @Option(name: .long, parsing: .unconditional, help: "Closed model: virtual users (the start count with --stages), each looping iteration → think time.")
     var vus: Int?
-    @Option(name: .long, parsing: .unconditional, help: "Ramping executors: k6 stages duration:target, e.g. '30s:100,1m:500' (rates per second, or VUs with --vus).", transform: ArgumentValue.stages)
+    @Option(name: .long, parsing: .unconditional, help: "Ramping executors: k6 stages duration:target, e.g. '30s:100,1m:500' (rates per second, or VUs with --vus; at most 24h in all).", transform: ArgumentValue.stages)
     var stages: [LoadStage]?
-    @Option(name: .customLong("think-time"), parsing: .unconditional, help: "Closed model: pause after each iteration, e.g. 100ms (default 0).", transform: ArgumentValue.duration)
+    @Option(name: .customLong("think-time"), parsing: .unconditional, help: "Closed model: pause after each iteration, up to 1h, e.g. 100ms (default 0).", transform: ArgumentValue.thinkTime)
     var thinkTime: Duration?
-    @Option(name: .long, parsing: .unconditional, help: "How long iterations keep starting, e.g. 10s, 500ms, 10m (not with --stages).", transform: ArgumentValue.duration)
+    @Option(name: .long, parsing: .unconditional, help: "How long iterations keep starting, more than 0 and up to 24h, e.g. 10s, 500ms, 10m (not with --stages).", transform: ArgumentValue.loadDuration)
     var duration: Duration?
     @Option(name: [.customLong("max-vus"), .customLong("max-in-flight")], parsing: .unconditional, help: "Open model: k6's maxVUs, the bound on iterations running at once; arrivals beyond it are dropped and counted.")
     var maxVUs: Int = 10_000
-    @Option(name: .customLong("graceful-stop"), parsing: .unconditional, help: "How long iterations still running after the duration may finish before they are abandoned (default 60s).", transform: ArgumentValue.duration)
+    @Option(name: .customLong("graceful-stop"), parsing: .unconditional, help: "How long iterations still running after the duration may finish before they are abandoned, up to 1h (default 60s).", transform: ArgumentValue.gracefulStop)
     var gracefulStop: Duration = .seconds(60)
     @Flag(name: .long, help: "Run on the simulator in virtual time (one core, reproducible by --seed) instead of the real runtime's wall clock.")
     var virtual = false
@@ -40,25 +40,14 @@ struct LoadOptions: ParsableArguments {
             throw InputError.fail("variant '\(variant)' is not a variant of \(scenario); variants: \(definition.variants.joined(separator: ", "))")
         }
         let executor = try makeExecutor()
-        let think = try thinkTime.map { parsed in
-            guard !executor.isOpen else { throw InputError.fail("--think-time belongs to the closed model (--vus)") }
-            guard parsed <= .seconds(3600) else {
-                throw InputError.fail("--think-time \(parsed) must be a duration up to 1h with unit ms, s, m or h (e.g. 100ms)")
-            }
-            return parsed
-        } ?? .zero
+        if thinkTime != nil && executor.isOpen { throw InputError.fail("--think-time belongs to the closed model (--vus)") }
         try Limits.check(maxVUs, in: Limits.loadInFlight, option: "--max-vus", limit: "loadInFlight")
-        let stop = gracefulStop
-        guard stop <= .seconds(3600) else {
-            throw InputError.fail("--graceful-stop \(stop) must be a duration up to 1h with unit ms, s, m or h (e.g. 30s)")
-        }
-        let thresholds = threshold
-        for threshold in thresholds where !profile.operations.contains(threshold.operation) {
+        for threshold in self.threshold where !profile.operations.contains(threshold.operation) {
             throw InputError.fail("threshold '\(threshold.expression)' names no operation of \(scenario)'s load profile; operations: \(profile.operations.joined(separator: ", "))")
         }
         return LoadRequest(
-            scenario: scenario, executor: executor, thinkTime: think, clock: virtual ? .virtual : .wall, variant: variant,
-            thresholds: thresholds, seed: seed, maxVUs: maxVUs, gracefulStop: stop, gitCommit: Fingerprint.current.commit,
+            scenario: scenario, executor: executor, thinkTime: thinkTime ?? .zero, clock: virtual ? .virtual : .wall, variant: variant,
+            thresholds: threshold, seed: seed, maxVUs: maxVUs, gracefulStop: gracefulStop, gitCommit: Fingerprint.current.commit,
             commandLine: (["rehearse"] + CommandLine.arguments.dropFirst()).joined(separator: " "))
     }
 
@@ -68,11 +57,8 @@ struct LoadOptions: ParsableArguments {
         if parsedStages != nil && duration != nil { throw InputError.fail("--stages sets the duration; drop --duration") }
         if parsedStages != nil && rampTo != nil { throw InputError.fail("--ramp-to and --stages exclude each other (--ramp-to R is the one stage '<duration>:R')") }
         func fixedDuration() throws -> Duration {
-            guard let parsed = duration else { throw InputError.fail("give --duration (e.g. 10s) or --stages (e.g. '30s:100,1m:500')") }
-            guard parsed > .zero, parsed <= .seconds(24 * 3600) else {
-                throw InputError.fail("--duration \(parsed) must be a positive duration up to 24h with unit ms, s, m or h (e.g. 10s)")
-            }
-            return parsed
+            guard let duration else { throw InputError.fail("give --duration (e.g. 10s) or --stages (e.g. '30s:100,1m:500')") }
+            return duration
         }
         let result: LoadExecutor
         switch (rate, vus) {
@@ -81,7 +67,9 @@ struct LoadOptions: ParsableArguments {
         case (let start?, nil):
             guard start > 0 || parsedStages != nil else { throw InputError.fail("--rate 0 needs --stages to ramp it up; give a positive rate up to 100000/s, like 50/s") }
             if let parsedStages {
-                for stage in parsedStages { _ = try Self.checkRate(stage.target, text: "\(stage.target)", option: "--stages", allowZero: true) }
+                for stage in parsedStages where stage.target > ArgumentValue.maximumRate {
+                    throw InputError.fail("--stages target \(stage.target) must be a rate up to 100000/s")
+                }
                 result = .rampingArrivalRate(startRate: start, stages: parsedStages)
             } else if let rampTo {
                 let target = rampTo
@@ -107,57 +95,9 @@ struct LoadOptions: ParsableArguments {
         guard result.duration > .zero, result.duration <= .seconds(24 * 3600) else {
             throw InputError.fail("the stages last \(result.duration); a load run lasts more than 0s and at most 24h")
         }
-        if let executor, executor != result.name {
-            throw InputError.fail("--executor \(executor) does not match the flags given, which describe \(result.name)")
+        if let executor, executor.rawValue != result.name {
+            throw InputError.fail("--executor \(executor.rawValue) does not match the flags given, which describe \(result.name)")
         }
         return result
-    }
-
-    /// `30s:100,1m:500` → stages (each a positive duration and a target ≥ 0).
-    static func parseStages(_ text: String) throws -> [LoadStage] {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-        guard !parts.isEmpty, parts.count <= 100 else { throw ArgumentValue.Malformed(description: "list 1 to 100 stages duration:target, like '30s:100,1m:500'") }
-        return try parts.map { part in
-            let pieces = part.split(separator: ":", omittingEmptySubsequences: false)
-            guard pieces.count == 2, let duration = parseDuration(String(pieces[0])), duration > .zero,
-                  let target = Double(pieces[1]), target.isFinite, target >= 0 else {
-                throw ArgumentValue.Malformed(description: "stage '\(part)' must be duration:target with a positive duration and a target ≥ 0, like 30s:100")
-            }
-            return LoadStage(duration: duration, target: target)
-        }
-    }
-
-    /// `50`, `50/s`, `600/m`, `0.5/s` → arrivals per second (0 < rate ≤ 100000/s).
-    static func parseRate(_ text: String, option: String, allowZero: Bool = false) throws -> Double {
-        var number = Substring(text), per = 1.0
-        if let slash = text.firstIndex(of: "/") {
-            number = text[..<slash]
-            switch text[text.index(after: slash)...] {
-            case "s": per = 1
-            case "m": per = 60
-            case "h": per = 3600
-            default: number = ""
-            }
-        }
-        return try checkRate(Double(number).map { $0 / per }, text: text, option: option, allowZero: allowZero)
-    }
-
-    static func checkRate(_ value: Double?, text: String, option: String, allowZero: Bool) throws -> Double {
-        guard let value, value.isFinite, value > 0 || (allowZero && value == 0), value <= 100_000 else {
-            throw InputError.fail("\(option) '\(text)' must be a positive rate up to 100000/s, like 50/s or 600/m")
-        }
-        return value
-    }
-
-    /// `500ms`, `10s`, `2m`, `1h`, `250us`; a bare number is seconds.
-    static func parseDuration(_ text: String) -> Duration? {
-        let units: [(String, Double)] = [("ns", 1), ("us", 1e3), ("ms", 1e6), ("s", 1e9), ("m", 60e9), ("h", 3600e9)]
-        var number = text, scale = 1e9
-        for (suffix, factor) in units where text.hasSuffix(suffix) {
-            let candidate = String(text.dropLast(suffix.count))
-            if Double(candidate) != nil { number = candidate; scale = factor; break }
-        }
-        guard let value = Double(number), value.isFinite, value >= 0, value * scale < 1e18 else { return nil }
-        return .nanoseconds(Int64(value * scale))
     }
 }

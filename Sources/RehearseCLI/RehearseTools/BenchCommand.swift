@@ -30,8 +30,8 @@ struct BenchCommand: ParsableCommand {
     /// The sections run when `--only` is not given.
     static let defaultSections: [Section] = [.memory, .kernel, .timeline, .seeds]
 
-    @Option(parsing: .unconditional, help: "Comma-separated sections: kernel, timeline, seeds, memory, users-memory, explore (default: the first four).")
-    var only: String = BenchCommand.defaultSections.map(\.rawValue).joined(separator: ",")
+    @Option(parsing: .unconditional, help: "Comma-separated sections: kernel, timeline, seeds, memory, users-memory, explore (default: the first four).", transform: ArgumentValue.benchSections)
+    var only: [Section]?
 
     @Option(parsing: .unconditional, help: "Round trips for ping-pong; messages for fan-in.")
     var messages: Int = 200_000
@@ -57,16 +57,10 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Exit 1 when a target printed as MISSED (default: report only; wall time on a shared machine is noisy).")
     var checkTargets = false
 
-    var sections: [Section] {
-        let names = Set(only.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-        return Section.allCases.filter { names.contains($0.rawValue) }
-    }
+    /// The sections to run, in run order.
+    var sections: [Section] { only ?? Self.defaultSections }
 
     func validate() throws {
-        let names = only.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-        for name in names where Section(rawValue: name) == nil {
-            throw ValidationError("--only: unknown section '\(name)' (known: \(Section.allCases.map(\.rawValue).joined(separator: ", ")))")
-        }
         try Limits.check(messages, in: Limits.benchMessages, option: "--messages", limit: "benchMessages")
         try Limits.check(repetitions, in: Limits.benchRepetitions, option: "--repetitions", limit: "benchRepetitions")
         try Limits.check(users, in: Limits.benchUsers, option: "--users", limit: "benchUsers")

@@ -15,8 +15,8 @@ struct ConformanceCommand: ParsableCommand {
         commandName: "conformance",
         abstract: "Hold the simulated Firestore to a real one: generated programs on both, compared.")
 
-    @Option(parsing: .unconditional, help: "A running Firestore emulator, HOST:PORT (default: start one on a free loopback port).")
-    var emulator: String?
+    @Option(parsing: .unconditional, help: "A running Firestore emulator, a loopback HOST:PORT (default: start one on a free loopback port).", transform: ArgumentValue.loopbackAddress)
+    var emulator: LoopbackAddress?
 
     @Option(parsing: .unconditional, help: "Programs to generate and run (seeds start..<start+N).")
     var programs: Int = 500
@@ -37,17 +37,6 @@ struct ConformanceCommand: ParsableCommand {
         try Limits.check(programs, in: Limits.conformancePrograms, option: "--programs", limit: "conformancePrograms")
         try Limits.check(jobs, in: Limits.conformanceJobs, option: "--jobs", limit: "conformanceJobs")
         guard firstSeed <= UInt64.max - UInt64(programs) else { throw ValidationError("--first-seed \(firstSeed) + --programs \(programs) overflows a seed") }
-        if let emulator, !Self.isLoopbackAddress(emulator) {
-            throw ValidationError("--emulator '\(emulator)' is not a loopback HOST:PORT (127.0.0.1:PORT, localhost:PORT or [::1]:PORT)")
-        }
-    }
-
-    /// `127.x.x.x:PORT`, `localhost:PORT` or `[::1]:PORT` with a port in 1...65535.
-    static func isLoopbackAddress(_ text: String) -> Bool {
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (1...65535).contains(port) else { return false }
-        let host = text[..<colon]
-        return host == "localhost" || host == "[::1]" || (host.hasPrefix("127.") && host.split(separator: ".").count == 4
-            && host.split(separator: ".").allSatisfy { UInt8($0) != nil })
     }
 
     func run() throws {
@@ -74,10 +63,10 @@ struct ConformanceCommand: ParsableCommand {
     }
 
     /// Attaches to or starts the emulator, then runs the programs `jobs` at a time.
-    static func sweep(emulator address: String?, programs: Int, firstSeed: UInt64, jobs: Int, quiet: Bool) async -> Result<ConformanceTable, RehearseError> {
+    static func sweep(emulator address: LoopbackAddress?, programs: Int, firstSeed: UInt64, jobs: Int, quiet: Bool) async -> Result<ConformanceTable, RehearseError> {
         let emulator: FirestoreEmulator
         do {
-            if let address { emulator = try await FirestoreEmulator.attach(address) } else { emulator = try await FirestoreEmulator.start() }
+            if let address { emulator = try await FirestoreEmulator.attach(address.description) } else { emulator = try await FirestoreEmulator.start() }
         } catch {
             return .failure(.badInput("--emulator: \(error)"))
         }

@@ -20,8 +20,8 @@ struct SelfCheckCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Worker threads (default: one per core).")
     var jobs: Int = SimulationPool.processorCount
 
-    @Option(parsing: .unconditional, help: "Scheduling strategy: fifo, random, pct:D or pct:D:K.")
-    var strategy: String = "random"
+    @Option(parsing: .unconditional, help: "Scheduling strategy: random (the default), pct:D, pct:D:K, urw, portfolio, nonpreemptive or fifo.", transform: ArgumentValue.strategy)
+    var strategy: SchedulingStrategy = .random
 
     @Option(parsing: .unconditional, help: "Bidders in the racing workload.")
     var bidders: Int = 50
@@ -37,14 +37,10 @@ struct SelfCheckCommand: ParsableCommand {
         try Limits.check(jobs, in: Limits.jobs, option: "--jobs", limit: "jobs")
         try Limits.check(bidders, in: Limits.selfcheckBidders, option: "--bidders", limit: "selfcheckBidders")
         if let trace { try AtomicFile.refuseUnusualTarget(trace) }
-        guard SchedulingStrategy(parsing: strategy) != nil else {
-            throw ValidationError("--strategy '\(strategy)' is not fifo, random, pct:D or pct:D:K")
-        }
     }
 
     func run() throws {
-        let strategy = SchedulingStrategy(parsing: strategy)!
-        let bidders = bidders
+        let (strategy, bidders) = (strategy, bidders)
         print("selfcheck: \(seeds) seeds × 2 runs, strategy \(strategy), \(bidders) bidders, \(jobs) thread(s)")
         print("build: \(Fingerprint.current); deterministic hashing: \(DeterministicHashing.isOn ? "on" : "OFF")")
         let progress = ProgressBar(total: seeds, label: "selfcheck", quiet: quiet)

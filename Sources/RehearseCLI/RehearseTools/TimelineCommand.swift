@@ -24,13 +24,10 @@ extension Rehearse {
 
         @Argument(help: "events.csv or events.json (check-ins), or a report.json.") var events: String
 
-        @Option(help: "SafeNSound design to replay: \(SafeNSoundVariant.allCases.map(\.rawValue).joined(separator: ", ")).")
-        var variant: String = SafeNSoundVariant.careful.rawValue
+        @Option(help: "SafeNSound design to replay: \(SafeNSoundVariant.allCases.map(\.rawValue).joined(separator: ", ")) (default: careful).", transform: ArgumentValue.safeNSoundDesign)
+        var variant: SafeNSoundVariant = .careful
 
         func run() throws {
-            guard let design = SafeNSoundVariant(rawValue: variant) else {
-                throw InputError.fail("--variant '\(variant.prefix(60))' is not a SafeNSound design; choose one of \(SafeNSoundVariant.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
             let data: Data
             do { data = try InputFile.read(events) } catch { throw InputError.fail(error.description) }
             if events.hasSuffix(".json"), let report = try? JSONDecoder().decode(RunReport.self, from: data) {
@@ -43,10 +40,10 @@ extension Rehearse {
                 try CheckInReplay.validate(parsed, file: events)
             } catch { throw InputError.fail(error.description) }
             let rows: [CheckInReplay.Row]
-            do { rows = try CheckInReplay.run(parsed, variant: design) } catch {
+            do { rows = try CheckInReplay.run(parsed, variant: variant) } catch {
                 throw RehearseError.failed(error.description)
             }
-            let what = design == .careful ? "careful design" : "variant \(design.rawValue): \(design.summary)"
+            let what = variant == .careful ? "careful design" : "variant \(variant.rawValue): \(variant.summary)"
             let title = "SafeNSound timeline for \(events) (\(what); pre-notification 3 h before the threshold)\n\n"
             FileHandle.standardOutput.write(Data(title.utf8))
             CheckInReplay.writeTable(rows) { FileHandle.standardOutput.write(Data($0)) }

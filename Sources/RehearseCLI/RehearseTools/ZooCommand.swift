@@ -19,12 +19,12 @@ extension Rehearse {
         var shrinkRuns: Int = 120
         @Option(name: .long, parsing: .unconditional, help: "Threads running seeds.")
         var jobs: Int = SimulationPool.processorCount
-        @Option(name: .long, parsing: .singleValue, help: "Only this bug (repeatable).")
-        var bug: [String] = []
+        @Option(name: .long, parsing: .singleValue, help: "Only this bug, by its variant (repeatable; `rehearse list` names the variants).", transform: ArgumentValue.bug)
+        var bug: [BugZoo.Bug] = []
         @Option(name: .long, parsing: .unconditional, help: "Also write the table as JSON here.")
         var output: String?
-        @Option(name: .long, parsing: .singleValue, help: "Compare these strategies instead of random, pct:2, pct:3 and portfolio (repeatable), e.g. nonpreemptive.")
-        var strategy: [String] = []
+        @Option(name: .long, parsing: .singleValue, help: "Compare these strategies instead of random, pct:2, pct:3 and portfolio (repeatable), e.g. nonpreemptive.", transform: ArgumentValue.strategy)
+        var strategy: [SchedulingStrategy] = []
         @Flag(name: .long, help: "Instead: compare how fuzz's worlds find each bug (default world, world swarm, guided; portfolio, faults swarmed, no bug parameters).")
         var worlds = false
 
@@ -36,19 +36,8 @@ extension Rehearse {
                 guard !output.isEmpty else { throw InputError.fail("--output is empty") }
                 do { try AtomicFile.refuseUnusualTarget(output) } catch { throw InputError.fail("--output: \(error.description)") }
             }
-            let names = BugZoo.bugs.map(\.variant)
-            for name in bug where !names.contains(name) { throw InputError.fail("unknown bug '\(name)'; valid: \(names.joined(separator: ", "))") }
-            let selected = BugZoo.bugs.filter { bug.isEmpty || bug.contains($0.variant) }
-            var strategies = BugZoo.strategies
-            if !strategy.isEmpty {
-                strategies = []
-                for name in strategy {
-                    guard let parsed = SchedulingStrategy(parsing: name), !name.hasPrefix("replay") else {
-                        throw InputError.fail("unknown --strategy '\(name)'; valid: random, pct:D, pct:D:K, urw, portfolio, nonpreemptive, fifo")
-                    }
-                    strategies.append(parsed)
-                }
-            }
+            let selected = BugZoo.bugs.filter { bug.isEmpty || bug.contains($0) }
+            let strategies = strategy.isEmpty ? BugZoo.strategies : strategy
             if worlds { return try compareWorlds(selected) }
             let strategyNames = strategies.map(\.description)
             print("zoo: \(seeds) seeds per bug and strategy, no swarm; per strategy: first failing seed / hits per 1,000 seeds")

@@ -1,0 +1,5 @@
+/// `--stuck-job-limit`: the wall time one job may run before the watchdog stops the process.
+struct StuckJobLimit: Hashable {
+    /// Whole seconds, 1 to 3,600; nil: `off`, no watchdog.
+    var seconds: Int?
+}
