@@ -325,7 +325,7 @@ struct MalformedFixtures {
         for path in oddPaths + brokenFiles.prefix(40) { cases.append(fuzz + ["--resume", "--result", path]) }
         cases += [fuzz + ["--resume", "--result", sweep, "--strategy", "fifo"], fuzz + ["--resume", "--result", sweep, "--param", "crashSeed=7"],
                   ["fuzz", "crash-test", "--seeds", "5..<9", "--resume", "--result", sweep, "--no-swarm"],
-                  ["fuzz", "crash-test"], ["fuzz"], ["fuzz", "no-such", "--seeds", "1..<3"]]
+                  ["fuzz"], ["fuzz", "no-such", "--seeds", "1..<3"]]
 
         let worker = ["fuzz-worker", "crash-test", "--seeds", "1..<2", "--failure-dir", out]
         for option in ["--stride", "--determinism-every"] { numeric(worker, option) }
