@@ -44,25 +44,20 @@ public enum Rehearsal {
     /// One seed in this many (by a hash of the seed) runs twice and must give the same trace.
     public static let defaultDeterminismEvery = 10
 
-    /// Runs `body` as the root task of a simulation for every seed × strategy until one fails
-    /// (the body throws, deadlocks, escapes or hits a limit) or a sampled seed runs differently
-    /// twice (nondeterminism); shrinks the failure's decisions, records a test issue describing it
-    /// and returns it (nil: every run passed).
+    /// Runs `body` as the root task of a simulation for every seed × strategy of `options` until
+    /// one fails (the body throws, deadlocks, escapes or hits a limit) or a sampled seed runs
+    /// differently twice (nondeterminism); shrinks the failure's decisions, records a test issue
+    /// describing it and returns it (nil: every run passed).
     @discardableResult
     public static func sweep(
-        seeds: Range<UInt64> = 0..<100,
-        strategies: [SchedulingStrategy] = defaultStrategies,
-        timingWindowNanoseconds: UInt64 = defaultTimingWindowNanoseconds,
-        limits: RunLimits = defaultLimits,
-        determinismEvery: Int = defaultDeterminismEvery,
-        maxShrinkRuns: Int = defaultMaxShrinkRuns,
+        seeds: Range<UInt64> = 0..<100, timingWindowNanoseconds: UInt64 = defaultTimingWindowNanoseconds,
+        limits: RunLimits = defaultLimits, options: SweepOptions = SweepOptions(),
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         _ body: @escaping @Sendable () async throws -> Void
     ) -> RehearsalFailure? {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         guard virtualTimeInEffect(at: location) else { return nil }
-        let failure = find(seeds: seeds, strategies: strategies, timingWindowNanoseconds: timingWindowNanoseconds, limits: limits,
-                           determinismEvery: determinismEvery, maxShrinkRuns: maxShrinkRuns, body)
+        let failure = find(seeds: seeds, timingWindowNanoseconds: timingWindowNanoseconds, limits: limits, options: options, body)
         if let failure { Issue.record(Comment(rawValue: failure.description), sourceLocation: location) }
         return failure
     }
@@ -73,20 +68,17 @@ public enum Rehearsal {
     /// bug is caught; never wrap `sweep` in `withKnownIssue`, which also swallows "nothing ran".
     @discardableResult
     public static func expectFailure(
-        seeds: Range<UInt64> = 0..<100,
-        strategies: [SchedulingStrategy] = defaultStrategies,
-        timingWindowNanoseconds: UInt64 = defaultTimingWindowNanoseconds,
-        limits: RunLimits = defaultLimits,
-        maxShrinkRuns: Int = defaultMaxShrinkRuns,
+        seeds: Range<UInt64> = 0..<100, timingWindowNanoseconds: UInt64 = defaultTimingWindowNanoseconds,
+        limits: RunLimits = defaultLimits, options: SweepOptions = SweepOptions(),
         matching: (RehearsalFailure) -> Bool = { _ in true },
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         _ body: @escaping @Sendable () async throws -> Void
     ) -> RehearsalFailure? {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         guard virtualTimeInEffect(at: location) else { return nil }
-        let failure = find(seeds: seeds, strategies: strategies, timingWindowNanoseconds: timingWindowNanoseconds, limits: limits,
-                           determinismEvery: 0, maxShrinkRuns: maxShrinkRuns, body)
-        return expected(failure, runs: seeds.count * strategies.count, matching: matching, at: location)
+        let failure = find(
+            seeds: seeds, timingWindowNanoseconds: timingWindowNanoseconds, limits: limits, options: options.runningEachSeedOnce, body)
+        return expected(failure, runs: seeds.count * options.strategies.count, matching: matching, at: location)
     }
 
     /// Records what is wrong with an expected failure (none, or not the one expected), or returns it.
@@ -104,15 +96,15 @@ public enum Rehearsal {
 
     /// The first failure of a closure sweep, shrunk (nil: every run passed).
     static func find(
-        seeds: Range<UInt64>, strategies: [SchedulingStrategy], timingWindowNanoseconds: UInt64, limits: RunLimits,
-        determinismEvery: Int, maxShrinkRuns: Int, _ body: @escaping @Sendable () async throws -> Void
+        seeds: Range<UInt64>, timingWindowNanoseconds: UInt64, limits: RunLimits, options: SweepOptions,
+        _ body: @escaping @Sendable () async throws -> Void
     ) -> RehearsalFailure? {
         for seed in seeds {
-            for strategy in strategies {
+            for strategy in options.strategies {
                 let configuration = limits.apply(to: SimulationConfiguration(seed: seed, strategy: strategy, timingWindowNanoseconds: timingWindowNanoseconds))
                 let result = Simulation.run(configuration, body)
-                if !result.outcome.isSuccess { return shrink(result, maxRuns: maxShrinkRuns, body) }
-                if SweepRunner.isDeterminismSample(seed, every: determinismEvery) {
+                if !result.outcome.isSuccess { return shrink(result, maxRuns: options.maxShrinkRuns, body) }
+                if SweepRunner.isDeterminismSample(seed, every: options.determinismEvery) {
                     let verdict = DeterminismCheck.check(configuration, body)
                     if !verdict.isDeterministic { return nondeterministic(verdict, configuration) }
                 }
@@ -214,35 +206,27 @@ public enum Rehearsal {
 
     // MARK: Scenarios
 
-    /// Runs `scenario` through the same runner as `rehearse run` for every seed × strategy until
-    /// one fails (a violated Always/Eventually check, a kernel failure, a missed threshold) or a
-    /// sampled seed runs differently twice; shrinks it as `rehearse shrink` does (parameters toward
-    /// their minimums, then decisions), records a test issue and returns it. Each seed runs in the
-    /// world it draws, as `rehearse fuzz` does (`world: .swarm`: every parameter not in
-    /// `parameters` from its range, and the backend's fault rates and outages; `.guided` draws as
-    /// `.swarm`); `.default` runs the scenario's defaults. Registers the scenario
+    /// Runs `scenario` through the same runner as `rehearse run` for every seed × strategy of
+    /// `options` until one fails (a violated Always/Eventually check, a kernel failure, a missed
+    /// threshold) or a sampled seed runs differently twice; shrinks it as `rehearse shrink` does
+    /// (parameters toward their minimums, then decisions), records a test issue and returns it.
+    /// Each seed runs in the world it draws, as `rehearse fuzz` does (`world: .swarm`: every
+    /// parameter not in `parameters` from its range, and the backend's fault rates and outages;
+    /// `.guided` draws as `.swarm`); `.default` runs the scenario's defaults. Registers the scenario
     /// (`ScenarioRegistry.register`). `executable` names the program whose `Rehearse.main` lists
     /// the scenario, for the printed command line (a built-in scenario's is `rehearse`).
     @discardableResult
     public static func sweep<S: Scenario>(
-        _ scenario: S,
-        seeds: Range<UInt64> = 0..<100,
-        strategies: [SchedulingStrategy] = defaultStrategies,
-        parameters: [String: Int] = [:],
-        world: WorldMode = .swarm,
-        variant: String? = nil,
-        thresholds: [String] = [],
-        limits: RunLimits = defaultLimits,
-        determinismEvery: Int = defaultDeterminismEvery,
-        maxShrinkRuns: Int = defaultMaxShrinkRuns,
-        executable: String? = nil,
+        _ scenario: S, seeds: Range<UInt64> = 0..<100,
+        parameters: [String: Int] = [:], world: WorldMode = .swarm, variant: String? = nil, thresholds: [String] = [],
+        limits: RunLimits = defaultLimits, options: SweepOptions = SweepOptions(), executable: String? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) -> RehearsalFailure? {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         guard virtualTimeInEffect(at: location) else { return nil }
         let plan = ScenarioSweep(
-            seeds: seeds, strategies: strategies, parameters: parameters, world: world, variant: variant, thresholds: thresholds, limits: limits,
-            determinismEvery: determinismEvery, maxShrinkRuns: maxShrinkRuns, executable: executable)
+            seeds: seeds, parameters: parameters, world: world, variant: variant, thresholds: thresholds, limits: limits,
+            options: options, executable: executable)
         do throws(ScenarioError) {
             let failure = try plan.find(scenario)
             if let failure { Issue.record(Comment(rawValue: failure.description), sourceLocation: location) }
@@ -258,26 +242,19 @@ public enum Rehearsal {
     /// or the failure does not satisfy `matching`.
     @discardableResult
     public static func expectFailure<S: Scenario>(
-        _ scenario: S,
-        seeds: Range<UInt64> = 0..<100,
-        strategies: [SchedulingStrategy] = defaultStrategies,
-        parameters: [String: Int] = [:],
-        world: WorldMode = .swarm,
-        variant: String? = nil,
-        thresholds: [String] = [],
-        limits: RunLimits = defaultLimits,
-        maxShrinkRuns: Int = defaultMaxShrinkRuns,
-        executable: String? = nil,
+        _ scenario: S, seeds: Range<UInt64> = 0..<100,
+        parameters: [String: Int] = [:], world: WorldMode = .swarm, variant: String? = nil, thresholds: [String] = [],
+        limits: RunLimits = defaultLimits, options: SweepOptions = SweepOptions(), executable: String? = nil,
         matching: (RehearsalFailure) -> Bool = { _ in true },
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) -> RehearsalFailure? {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         guard virtualTimeInEffect(at: location) else { return nil }
         let plan = ScenarioSweep(
-            seeds: seeds, strategies: strategies, parameters: parameters, world: world, variant: variant, thresholds: thresholds, limits: limits,
-            determinismEvery: 0, maxShrinkRuns: maxShrinkRuns, executable: executable)
+            seeds: seeds, parameters: parameters, world: world, variant: variant, thresholds: thresholds, limits: limits,
+            options: options.runningEachSeedOnce, executable: executable)
         do throws(ScenarioError) {
-            return expected(try plan.find(scenario), runs: seeds.count * strategies.count, matching: matching, at: location)
+            return expected(try plan.find(scenario), runs: seeds.count * options.strategies.count, matching: matching, at: location)
         } catch {
             Issue.record(Comment(rawValue: "bad input: \(error)"), sourceLocation: location)
             return nil

@@ -6,15 +6,13 @@ import Sim
 /// failure shrunk by `FailureShrinker` and described with replay code and a command line.
 struct ScenarioSweep {
     var seeds: Range<UInt64>
-    var strategies: [SchedulingStrategy]
     var parameters: [String: Int]
     /// How each seed's world is picked (`.guided` draws as `.swarm`: a library sweep keeps no record to steer by).
     var world: WorldMode
     var variant: String?
     var thresholds: [String]
     var limits: RunLimits
-    var determinismEvery: Int
-    var maxShrinkRuns: Int
+    var options: SweepOptions
     var executable: String?
 
     /// The first failure, shrunk (nil: every run passed and every sample ran the same twice).
@@ -22,7 +20,7 @@ struct ScenarioSweep {
         try ScenarioRegistry.register([scenario])
         let parsedThresholds = try thresholds.map { (text: String) throws(ScenarioError) in try Threshold(parsing: text) }
         for seed in seeds {
-            for strategy in strategies {
+            for strategy in options.strategies {
                 var request = RunRequest(
                     scenario: scenario.name, seed: seed, strategy: strategy, parameters: parameters, variant: variant,
                     thresholds: parsedThresholds)
@@ -32,7 +30,7 @@ struct ScenarioSweep {
                 }
                 let report = try ScenarioRunner.execute(request).report
                 if !report.passed { return try shrink(scenario, request, failed: report) }
-                if SweepRunner.isDeterminismSample(seed, every: determinismEvery) {
+                if SweepRunner.isDeterminismSample(seed, every: options.determinismEvery) {
                     let again = try ScenarioRunner.execute(request).report
                     if again.traceHash != report.traceHash { return nondeterministic(report, again) }
                 }
@@ -52,7 +50,7 @@ struct ScenarioSweep {
 
     /// Shrinks a failing run with `FailureShrinker` and describes the result.
     func shrink<S: Scenario>(_ scenario: S, _ request: RunRequest, failed: RunReport) throws(ScenarioError) -> RehearsalFailure {
-        let shrunk = try FailureShrinker.shrink(request, maxRuns: maxShrinkRuns)
+        let shrunk = try FailureShrinker.shrink(request, maxRuns: options.maxShrinkRuns)
         let report = shrunk.execution.report
         let artifact = shrunk.artifact
         var arguments = ["seed: \(report.seed)", "strategy: \"\(report.strategy)\""]

@@ -52,3 +52,8 @@ func twoTransfers(safe: Bool) async throws {
     let balance = await alice.balance
     try Rehearsal.check(balance >= 0, "alice overdrawn: balance \(balance)")
 }
+
+extension SweepOptions {
+    /// One strategy a seed: the tests' quick sweeps.
+    static let randomOnly = SweepOptions(strategies: [.random])
+}

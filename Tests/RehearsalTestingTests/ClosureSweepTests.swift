@@ -29,7 +29,7 @@ import Testing
         var failures: [RehearsalFailure?] = []
         for _ in 0..<2 {
             withKnownIssue {
-                failures.append(Rehearsal.sweep(seeds: 0..<50, strategies: [.pct(depth: 2, horizon: nil), .random]) {
+                failures.append(Rehearsal.sweep(seeds: 0..<50, options: SweepOptions(strategies: [.pct(depth: 2, horizon: nil), .random])) {
                     try await twoTransfers(safe: false)
                 })
             }
@@ -45,7 +45,7 @@ import Testing
     @Test func aDeadlockIsAFailureToo() {
         var failure: RehearsalFailure?
         withKnownIssue {
-            failure = Rehearsal.sweep(seeds: 0..<5, strategies: [.random]) {
+            failure = Rehearsal.sweep(seeds: 0..<5, options: .randomOnly) {
                 await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
             }
         }

@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func systemRandomnessIsAnEscapeNamingTheCallAndTheTask() throws {
-        let failure = Rehearsal.expectFailure(seeds: 0..<3, strategies: [.random]) {
+        let failure = Rehearsal.expectFailure(seeds: 0..<3, options: .randomOnly) {
             await Simulation.spawn("dealer") { _ = Int.random(in: 0..<52) }.value
         }
         let message = try #require(failure).message
@@ -44,7 +44,7 @@ import Testing
             "UUID()": { _ = UUID() }, "shuffled()": { _ = [1, 2, 3].shuffled() },
             "randomElement()": { _ = (1...9).randomElement() }, "Bool.random()": { _ = Bool.random() },
         ]
-        let failure = Rehearsal.expectFailure(seeds: 0..<1, strategies: [.random], bodies[call]!)
+        let failure = Rehearsal.expectFailure(seeds: 0..<1, options: .randomOnly, bodies[call]!)
         #expect(failure?.message.contains("system-randomness") == true, "\(call): \(failure?.message ?? "none")")
     }
 
@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test func aDispatchCallbackIsAnEscapeNotADeadlock() throws {
-        let failure = Rehearsal.expectFailure(seeds: 0..<2, strategies: [.random]) {
+        let failure = Rehearsal.expectFailure(seeds: 0..<2, options: .randomOnly) {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 DispatchQueue.global().async { continuation.resume() }
             }
@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func aLivelockIsReportedInAMillionStepsNamingWhatKeptRunning() throws {
-        let failure = Rehearsal.expectFailure(seeds: 0..<1, strategies: [.random]) {
+        let failure = Rehearsal.expectFailure(seeds: 0..<1, options: .randomOnly) {
             let spinner = Simulation.spawn("spinner") { while !Task.isCancelled { await Task.yield() } }
             await spinner.value
         }
@@ -77,7 +77,7 @@ import Testing
     }
 
     @Test func anEndlessSleepLoopEndsAtOneVirtualDay() throws {
-        let failure = Rehearsal.expectFailure(seeds: 0..<1, strategies: [.random]) {
+        let failure = Rehearsal.expectFailure(seeds: 0..<1, options: .randomOnly) {
             await Simulation.spawn("poller") { while true { try? await SimClock().sleep(for: .seconds(30)) } }.value
         }
         let message = try #require(failure).message
@@ -89,7 +89,7 @@ import Testing
         let runs = Mutex(0)
         var found: RehearsalFailure?
         withKnownIssue("the sweep reports the nondeterminism") {
-            found = Rehearsal.sweep(seeds: 0..<20, strategies: [.random]) {
+            found = Rehearsal.sweep(seeds: 0..<20, options: .randomOnly) {
                 let count = runs.withLock { value in value += 1; return value }
                 for _ in 0..<(count % 3) { await Task.yield() }
             }
@@ -99,7 +99,7 @@ import Testing
 
     @Test func theLimitsOfASweepAppearInItsReplayCall() throws {
         let limits = RunLimits(maxSteps: 5_000, maxVirtualNanoseconds: 1_000_000_000, strict: true, stuckJobSeconds: 5)
-        let failure = Rehearsal.expectFailure(seeds: 0..<1, strategies: [.random], limits: limits) {
+        let failure = Rehearsal.expectFailure(seeds: 0..<1, limits: limits, options: .randomOnly) {
             await Simulation.spawn("spinner") { while true { await Task.yield() } }.value
         }
         let call = try #require(failure).replayCall

@@ -37,10 +37,10 @@ struct BulkOrderScenario: Scenario {
     /// as `rehearse fuzz` does, finds it, shrinks the drawn size to what it needs and prints a
     /// replay call that reproduces it.
     @Test func aScenarioSweepDrawsWorldsAndFindsABugOfTheWorld() throws {
-        #expect(Rehearsal.sweep(BulkOrderScenario(), seeds: 0..<200, strategies: [.random], world: .default) == nil)
+        #expect(Rehearsal.sweep(BulkOrderScenario(), seeds: 0..<200, world: .default, options: .randomOnly) == nil)
         var found: RehearsalFailure?
         withKnownIssue {
-            found = Rehearsal.sweep(BulkOrderScenario(), seeds: 0..<200, strategies: [.random])
+            found = Rehearsal.sweep(BulkOrderScenario(), seeds: 0..<200, options: .randomOnly)
         } matching: { issue in issue.comments.contains { $0.rawValue.contains("all-lines-kept") } }
         let failure = try #require(found)
         let items = try #require(failure.replayCall.firstMatch(of: /"items": (\d+)/).map { Int($0.1)! })

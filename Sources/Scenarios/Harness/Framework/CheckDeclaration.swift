@@ -32,14 +32,14 @@ public struct CheckDeclaration: Sendable, Hashable, Codable {
     }
 
     /// Why `parameters` make this check unreachable (the unmet requirements), or nil when reachable.
-    public func unreachableReason(_ parameters: ScenarioParameters) -> String? {
+    package func unreachableReason(_ parameters: ScenarioParameters) -> String? {
         let unmet = requirements.filter { !$0.isMet(by: parameters) }
         return unmet.isEmpty ? nil : unmet.map { $0.explanation(parameters) }.joined(separator: "; ")
     }
 
     /// Why no world of a swarm can reach this check: the requirements on `pinned` parameters that
     /// their pinned values break (a drawn parameter may meet its requirement in some world).
-    public func unreachableReason(_ parameters: ScenarioParameters, pinned: Set<String>) -> String? {
+    package func unreachableReason(_ parameters: ScenarioParameters, pinned: Set<String>) -> String? {
         let unmet = requirements.filter { pinned.contains($0.parameter) && !$0.isMet(by: parameters) }
         return unmet.isEmpty ? nil : unmet.map { $0.explanation(parameters) }.joined(separator: "; ")
     }

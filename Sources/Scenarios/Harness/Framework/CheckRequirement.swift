@@ -10,23 +10,23 @@ public struct CheckRequirement: Sendable, Hashable, Codable {
     public let maximum: Int
 
     /// `parameter` must be at least `minimum`.
-    public static func atLeast(_ parameter: ScenarioParameter, _ minimum: Int) -> CheckRequirement {
+    package static func atLeast(_ parameter: ScenarioParameter, _ minimum: Int) -> CheckRequirement {
         CheckRequirement(parameter: parameter.name, minimum: minimum, maximum: .max)
     }
 
     /// `parameter` must be at most `maximum`.
-    public static func atMost(_ parameter: ScenarioParameter, _ maximum: Int) -> CheckRequirement {
+    package static func atMost(_ parameter: ScenarioParameter, _ maximum: Int) -> CheckRequirement {
         CheckRequirement(parameter: parameter.name, minimum: .min, maximum: maximum)
     }
 
     /// Whether `parameters` satisfy the condition.
-    public func isMet(by parameters: ScenarioParameters) -> Bool {
+    package func isMet(by parameters: ScenarioParameters) -> Bool {
         let value = parameters[named: parameter]
         return value >= minimum && value <= maximum
     }
 
     /// "sniperPercent=0 (needs >= 1)".
-    public func explanation(_ parameters: ScenarioParameters) -> String {
+    package func explanation(_ parameters: ScenarioParameters) -> String {
         let needs: String
         if maximum == .max { needs = ">= \(minimum)" } else if minimum == .min { needs = "<= \(maximum)" } else { needs = "in \(minimum)...\(maximum)" }
         return "\(parameter)=\(parameters[named: parameter]) (needs \(needs))"

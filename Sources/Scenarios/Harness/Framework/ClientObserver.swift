@@ -1,7 +1,7 @@
 /// What client code shared by a scenario and its load profile reports while it runs: the
 /// scenario's timeline and checks (`ScenarioContext`), or nothing (`SilentObserver`, load runs,
 /// which measure latency and failures and check no invariants).
-public protocol ClientObserver: Sendable {
+package protocol ClientObserver: Sendable {
     /// A timeline entry for `user` (built only when it is kept: a load run's observer keeps none).
     func note(_ user: String, _ event: @autoclosure () -> String)
     /// A timeline entry for `user` whose text `event` builds only when the timeline is read
@@ -18,12 +18,12 @@ public protocol ClientObserver: Sendable {
 extension ScenarioContext: ClientObserver {}
 
 /// The observer of load runs: records nothing, never stops.
-public struct SilentObserver: ClientObserver {
+package struct SilentObserver: ClientObserver {
     /// An observer that records nothing.
-    public init() {}
-    public func note(_ user: String, _ event: @autoclosure () -> String) {}
-    public func note(_ user: String, rendering event: @escaping @Sendable () -> String) {}
-    public func always(_ check: CheckDeclaration, _ condition: Bool, _ message: @autoclosure () -> String) {}
-    public func sometimes(_ goal: CheckDeclaration, _ condition: Bool) {}
-    public var isStopped: Bool { false }
+    package init() {}
+    package func note(_ user: String, _ event: @autoclosure () -> String) {}
+    package func note(_ user: String, rendering event: @escaping @Sendable () -> String) {}
+    package func always(_ check: CheckDeclaration, _ condition: Bool, _ message: @autoclosure () -> String) {}
+    package func sometimes(_ goal: CheckDeclaration, _ condition: Bool) {}
+    package var isStopped: Bool { false }
 }

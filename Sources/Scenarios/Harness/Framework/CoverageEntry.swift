@@ -12,7 +12,7 @@ public struct CoverageEntry: Sendable, Hashable, Codable {
     public var failures: Int
 
     /// A count for one declared entry.
-    public init(kind: String, name: String, invocations: Int = 0, failures: Int = 0) {
+    package init(kind: String, name: String, invocations: Int = 0, failures: Int = 0) {
         self.kind = kind
         self.name = name
         self.invocations = invocations
@@ -21,7 +21,7 @@ public struct CoverageEntry: Sendable, Hashable, Codable {
 
     /// `a` and `b` added per (kind, name), sorted by kind then name; an entry declared on either
     /// side stays (with 0 invocations if neither ran it).
-    public static func combining(_ a: [CoverageEntry], _ b: [CoverageEntry]) -> [CoverageEntry] {
+    package static func combining(_ a: [CoverageEntry], _ b: [CoverageEntry]) -> [CoverageEntry] {
         var byKey: [Key: CoverageEntry] = [:]
         for entry in a + b {
             let key = Key(kind: entry.kind, name: entry.name)

@@ -18,13 +18,13 @@ public struct FaultObservation: Sendable, Hashable, Codable {
     public var otherSources: String?
 
     /// Faults expected.
-    public var expected: Double { Double(expectedBillionths) / 1e9 }
+    package var expected: Double { Double(expectedBillionths) / 1e9 }
     /// Binomial variance of `observed`.
-    public var variance: Double { Double(varianceBillionths) / 1e9 }
+    package var variance: Double { Double(varianceBillionths) / 1e9 }
 
     /// An observation of `kind`: `opportunities` chances, `observed` occurrences, the sum of the
     /// configured probabilities and their binomial variance, both in billionths.
-    public init(kind: FaultKindName, opportunities: Int, expectedBillionths: UInt64, varianceBillionths: UInt64, observed: Int, otherSources: String? = nil) {
+    package init(kind: FaultKindName, opportunities: Int, expectedBillionths: UInt64, varianceBillionths: UInt64, observed: Int, otherSources: String? = nil) {
         self.kind = kind
         self.opportunities = opportunities
         self.expectedBillionths = expectedBillionths
@@ -34,12 +34,12 @@ public struct FaultObservation: Sendable, Hashable, Codable {
     }
 
     /// Sigmas away from the expectation, either way, at which a count is judged off.
-    public static let suppressionSigmas = 4.0
+    package static let suppressionSigmas = 4.0
     /// The smallest expectation at which a count is judged (fewer chances prove nothing).
-    public static let minimumExpected = 5.0
+    package static let minimumExpected = 5.0
 
     /// How the observed count stands against the expectation, judged both ways.
-    public var verdict: FaultVerdict {
+    package var verdict: FaultVerdict {
         guard opportunities > 0 else { return .counted }
         guard expected >= Self.minimumExpected else { return .tooFewToJudge }
         let margin = Self.suppressionSigmas * variance.squareRoot() + 1
@@ -50,17 +50,17 @@ public struct FaultObservation: Sendable, Hashable, Codable {
     }
 
     /// True when the verdict fails a sweep: far fewer than drawn, or far more with no source named.
-    public var isOff: Bool { verdict.fails }
+    package var isOff: Bool { verdict.fails }
 
     /// `trigger-duplicate 3 vs 2.9 ± 1.7 expected (612 chances), as expected`; a kind that is no
     /// draw (a limit or contention, with no chances): `lock-wait 12 (counted, no expectation)`.
-    public var summary: String {
+    package var summary: String {
         guard opportunities > 0 else { return "\(kind.rawValue) \(observed) (counted, no expectation)" }
         return "\(kind.rawValue) \(observed) vs \(String(format: "%.1f ± %.1f", expected, variance.squareRoot())) expected (\(opportunities) chances), \(verdict)"
     }
 
     /// Adds another run's observation of the same kind.
-    public mutating func add(_ other: FaultObservation) {
+    package mutating func add(_ other: FaultObservation) {
         precondition(other.kind == kind, "adding observations of different fault kinds")
         opportunities += other.opportunities
         expectedBillionths &+= other.expectedBillionths
@@ -70,7 +70,7 @@ public struct FaultObservation: Sendable, Hashable, Codable {
     }
 
     /// `a` and `b` combined per kind, in kind order.
-    public static func combining(_ a: [FaultObservation], _ b: [FaultObservation]) -> [FaultObservation] {
+    package static func combining(_ a: [FaultObservation], _ b: [FaultObservation]) -> [FaultObservation] {
         var byKind: [FaultKindName: FaultObservation] = [:]
         for observation in a + b {
             if byKind[observation.kind] == nil { byKind[observation.kind] = observation } else { byKind[observation.kind]!.add(observation) }

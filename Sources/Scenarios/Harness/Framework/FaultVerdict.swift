@@ -1,7 +1,7 @@
 /// How a fault kind's observed count stands against what its draws lead one to expect, judged both
 /// ways: far fewer means the backend is kinder than it claims; far more means something other than
 /// the draws makes it happen, which is fine only when that source is named.
-public enum FaultVerdict: Sendable, Hashable, CustomStringConvertible {
+package enum FaultVerdict: Sendable, Hashable, CustomStringConvertible {
     /// No draw: a limit or contention, counted when it happens.
     case counted
     /// Fewer than `FaultObservation.minimumExpected` expected: too few chances to judge.
@@ -16,7 +16,7 @@ public enum FaultVerdict: Sendable, Hashable, CustomStringConvertible {
     case moreUnexplained
 
     /// True when the verdict fails a sweep.
-    public var fails: Bool {
+    package var fails: Bool {
         switch self {
         case .fewer, .moreUnexplained: true
         case .counted, .tooFewToJudge, .asExpected, .moreExplained: false
@@ -24,7 +24,7 @@ public enum FaultVerdict: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `as expected`, `more than expected: also …`, …
-    public var description: String {
+    package var description: String {
         switch self {
         case .counted: "counted"
         case .tooFewToJudge: "too few chances to judge"

@@ -5,10 +5,10 @@ import Sim
 /// and decodes them, so every problem is one line naming the file and what is wrong: missing,
 /// a directory or a FIFO (never opened, so never a hang), too large, not JSON, or which field is
 /// missing or of the wrong type, instead of the decoder's raw text.
-public enum InputFile {
+package enum InputFile {
     /// The bytes of the regular file at `path` (at most `limit` bytes: `ScenarioLimits.maxInputBytes`
     /// for event logs, `ScenarioLimits.maxArtifactBytes` for reports, artifacts and sweep results).
-    public static func read(_ path: String, limit: Int = ScenarioLimits.maxInputBytes) throws(ScenarioError) -> Data {
+    package static func read(_ path: String, limit: Int = ScenarioLimits.maxInputBytes) throws(ScenarioError) -> Data {
         guard !path.isEmpty else { throw .unreadableArtifact(path: "''", reason: "the path is empty") }
         var status = stat()
         guard stat(path, &status) == 0 else {
@@ -32,7 +32,7 @@ public enum InputFile {
     }
 
     /// Decodes `data` (the contents of `path`) as `type`, naming the field on failure.
-    public static func decode<T: Decodable>(_ type: T.Type, from data: Data, path: String, what: String) throws(ScenarioError) -> T {
+    package static func decode<T: Decodable>(_ type: T.Type, from data: Data, path: String, what: String) throws(ScenarioError) -> T {
         do { return try JSONDecoder().decode(type, from: data) } catch DecodingError.dataCorrupted(let context)
             where context.codingPath.isEmpty && (try? JSONSerialization.jsonObject(with: data)) != nil {
             // Foundation reports a number its field cannot hold (-4 for a UInt64) as invalid JSON
@@ -47,7 +47,7 @@ public enum InputFile {
 
     /// Refuses JSON whose top-level `schemaVersion` is missing or not `expected` before decoding,
     /// so an artifact of another version says so rather than naming a field that moved.
-    public static func requireSchemaVersion(_ data: Data, path: String, expected: Int, what: String) throws(ScenarioError) {
+    package static func requireSchemaVersion(_ data: Data, path: String, expected: Int, what: String) throws(ScenarioError) {
         guard let object = try? JSONSerialization.jsonObject(with: data) else {
             throw .unreadableArtifact(path: path, reason: "not \(what): not valid JSON (truncated or corrupted?)")
         }

@@ -11,10 +11,10 @@ public struct LatencySample: Sendable, Hashable, Codable {
     /// Kernel step at completion.
     public let step: UInt64
     /// End minus intended start.
-    public var latencyNanoseconds: UInt64 { endNanoseconds - intendedStartNanoseconds }
+    package var latencyNanoseconds: UInt64 { endNanoseconds - intendedStartNanoseconds }
 
     /// A sample made outside a run (a user's own measurements, tests of the summaries).
-    public init(operation: String, user: String, intendedStartNanoseconds: UInt64, endNanoseconds: UInt64, step: UInt64) {
+    package init(operation: String, user: String, intendedStartNanoseconds: UInt64, endNanoseconds: UInt64, step: UInt64) {
         self.operation = operation
         self.user = user
         self.intendedStartNanoseconds = intendedStartNanoseconds

@@ -5,21 +5,21 @@ import Synchronization
 /// spectrum in HdrHistogram's text format (exact values at HdrHistogram's ticks), an exemplar per percentile and a series over time.
 public struct LatencySummary: Sendable, Hashable, Codable {
     /// The operation at a percentile that a replay of `seed` reproduces (ends at `step`).
-    public struct Exemplar: Sendable, Hashable, Codable {
+    package struct Exemplar: Sendable, Hashable, Codable {
         /// The percentile it stands for ("p99", "max").
-        public let percentile: String
+        package let percentile: String
         /// Its latency.
-        public let latencyNanoseconds: UInt64
+        package let latencyNanoseconds: UInt64
         /// The seed that produced it.
-        public let seed: UInt64
+        package let seed: UInt64
         /// The kernel step at which it ended.
-        public let step: UInt64
+        package let step: UInt64
         /// The user who ran it.
-        public let user: String
+        package let user: String
         /// When it should have started (its arrival), virtual ns.
-        public let intendedStartNanoseconds: UInt64
+        package let intendedStartNanoseconds: UInt64
         /// When it ended, virtual ns.
-        public let endNanoseconds: UInt64
+        package let endNanoseconds: UInt64
     }
 
     /// The operation measured.
@@ -27,26 +27,26 @@ public struct LatencySummary: Sendable, Hashable, Codable {
     /// Samples of it.
     public let count: Int
     /// Median latency.
-    public var p50Nanoseconds: UInt64 { details.p50Nanoseconds }
+    package var p50Nanoseconds: UInt64 { details.p50Nanoseconds }
     /// 90th percentile.
-    public var p90Nanoseconds: UInt64 { details.p90Nanoseconds }
+    package var p90Nanoseconds: UInt64 { details.p90Nanoseconds }
     /// 99th percentile.
-    public var p99Nanoseconds: UInt64 { details.p99Nanoseconds }
+    package var p99Nanoseconds: UInt64 { details.p99Nanoseconds }
     /// 99.9th percentile.
-    public var p999Nanoseconds: UInt64 { details.p999Nanoseconds }
+    package var p999Nanoseconds: UInt64 { details.p999Nanoseconds }
     /// Slowest sample.
-    public var maxNanoseconds: UInt64 { details.maxNanoseconds }
+    package var maxNanoseconds: UInt64 { details.maxNanoseconds }
     /// Mean latency, rounded.
-    public var meanNanoseconds: UInt64 { details.meanNanoseconds }
+    package var meanNanoseconds: UInt64 { details.meanNanoseconds }
     /// One replayable operation per percentile.
-    public var exemplars: [Exemplar] { details.exemplars }
+    package var exemplars: [Exemplar] { details.exemplars }
     /// HdrHistogram `outputPercentileDistribution` text, values in milliseconds.
-    public var spectrum: String { details.spectrum }
+    package var spectrum: String { details.spectrum }
     /// (end time, latency) pairs in nanoseconds, at most `maxSeriesPoints`, thinned keeping each
     /// stretch's fastest and slowest (the maximum is always there).
-    public var series: [[UInt64]] { details.series }
+    package var series: [[UInt64]] { details.series }
     /// (percentile, latency ns) points of the spectrum, for plots.
-    public var spectrumPoints: [[Double]] { details.spectrumPoints }
+    package var spectrumPoints: [[Double]] { details.spectrumPoints }
 
     /// Everything a report shows of one operation (the encoded form of a summary).
     struct Details: Sendable, Hashable, Codable {
@@ -85,7 +85,7 @@ public struct LatencySummary: Sendable, Hashable, Codable {
 
     /// Summarises `samples` (all of one operation) of a run of `seed`; the percentile spectrum,
     /// exemplars and series are computed when first read.
-    public init(operation: String, samples: [LatencySample], seed: UInt64) {
+    package init(operation: String, samples: [LatencySample], seed: UInt64) {
         precondition(!samples.isEmpty, "no samples for \(operation)")
         precondition(samples.allSatisfy { $0.operation == operation }, "mixed operations")
         self.operation = operation
@@ -120,7 +120,7 @@ public struct LatencySummary: Sendable, Hashable, Codable {
     public func hash(into hasher: inout Hasher) { hasher.combine(details) }
 
     /// The value of `statistic`, in nanoseconds.
-    public func value(of statistic: Threshold.Statistic) -> UInt64 {
+    package func value(of statistic: Threshold.Statistic) -> UInt64 {
         switch statistic {
         case .p50: p50Nanoseconds
         case .p90: p90Nanoseconds

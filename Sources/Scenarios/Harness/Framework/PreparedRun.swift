@@ -2,13 +2,13 @@
 /// (range-checked and cross-checked), the variant and swarm validated. `ScenarioRunner.prepare`
 /// makes one; a sweep prepares its template once and derives each seed's run from it
 /// (`seed(_:swarm:)`), so no seed re-parses or re-validates what the sweep already did.
-public struct PreparedRun: Sendable {
+package struct PreparedRun: Sendable {
     /// The scenario to run.
-    public let scenario: any Scenario
+    package let scenario: any Scenario
     /// Every parameter's value.
-    public let parameters: ScenarioParameters
+    package let parameters: ScenarioParameters
     /// The request it was prepared from (its explicit parameters, strategy, variant, …).
-    public private(set) var request: RunRequest
+    package private(set) var request: RunRequest
 
     /// Made by `ScenarioRunner.prepare` after validation.
     init(scenario: any Scenario, parameters: ScenarioParameters, request: RunRequest) {
@@ -20,7 +20,7 @@ public struct PreparedRun: Sendable {
     /// The run's name: `auction-race-s42-pct-3-careful`, and when a parameter differs from its
     /// default or a world sets faults or outages, a short hash of those (`…-careful-w3fa9c1d2`), so
     /// two such runs never share a report folder.
-    public var runId: String {
+    package var runId: String {
         let changed = scenario.parameters.filter { parameters[$0] != $0.defaultValue }.map { "\($0.name)=\(parameters[$0])" }
         let world = request.world.map { World(faults: $0.faults, outages: $0.outages) }.map { $0.faults.isEmpty && $0.outages.isEmpty ? "" : "\($0)" } ?? ""
         let text = changed.joined(separator: ",") + world
@@ -32,7 +32,7 @@ public struct PreparedRun: Sendable {
 
     /// The same run replaying `decisions` (then the default choice), recording every choice point's
     /// alternatives: one schedule of an exploration.
-    public func exploring(_ decisions: [UInt32]) -> PreparedRun {
+    package func exploring(_ decisions: [UInt32]) -> PreparedRun {
         var copy = self
         copy.request.decisions = decisions
         copy.request.recordsChoices = true
@@ -40,7 +40,7 @@ public struct PreparedRun: Sendable {
     }
 
     /// The same run at `seed` with `swarm` (drawn for that seed, or nil), replaying no log.
-    public func seed(_ seed: UInt64, swarm: SwarmConfiguration?) -> PreparedRun {
+    package func seed(_ seed: UInt64, swarm: SwarmConfiguration?) -> PreparedRun {
         var copy = self
         copy.request.seed = seed
         copy.request.swarm = swarm
@@ -49,7 +49,7 @@ public struct PreparedRun: Sendable {
     }
 
     /// The same run at `seed` in `world` (its parameters resolved again, no swarm), replaying no log.
-    public func seed(_ seed: UInt64, world: World) throws(ScenarioError) -> PreparedRun {
+    package func seed(_ seed: UInt64, world: World) throws(ScenarioError) -> PreparedRun {
         var request = self.request
         request.seed = seed
         request.swarm = nil
@@ -59,7 +59,7 @@ public struct PreparedRun: Sendable {
     }
 
     /// The same run replaying `decisions` (nil: choosing by its strategy).
-    public func replaying(_ decisions: [UInt32]?) -> PreparedRun {
+    package func replaying(_ decisions: [UInt32]?) -> PreparedRun {
         var copy = self
         copy.request.decisions = decisions
         return copy

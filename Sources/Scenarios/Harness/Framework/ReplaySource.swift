@@ -6,7 +6,7 @@ public struct ReplaySource: Sendable, Hashable, Codable {
     public var shrink: FailureArtifact.ShrinkSummary?
 
     /// The artifact at `artifact`, with its shrink summary if shrunk.
-    public init(artifact: String, shrink: FailureArtifact.ShrinkSummary?) {
+    package init(artifact: String, shrink: FailureArtifact.ShrinkSummary?) {
         self.artifact = artifact
         self.shrink = shrink
     }

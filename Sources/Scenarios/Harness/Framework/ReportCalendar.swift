@@ -8,11 +8,11 @@ public struct ReportCalendar: Sendable, Hashable, Codable {
     public var timeZones: [String: String]?
 
     /// Virtual zero at `zeroUnixNanoseconds`, with users' time zones where the scenario has them.
-    public init(zeroUnixNanoseconds: Int64, timeZones: [String: String]? = nil) {
+    package init(zeroUnixNanoseconds: Int64, timeZones: [String: String]? = nil) {
         self.zeroUnixNanoseconds = zeroUnixNanoseconds
         self.timeZones = timeZones
     }
 
     /// Nanoseconds since the Unix epoch at virtual time `virtualNanoseconds`.
-    public func unixNanoseconds(_ virtualNanoseconds: UInt64) -> Int64 { zeroUnixNanoseconds + Int64(virtualNanoseconds) }
+    package func unixNanoseconds(_ virtualNanoseconds: UInt64) -> Int64 { zeroUnixNanoseconds + Int64(virtualNanoseconds) }
 }

@@ -1,27 +1,27 @@
 /// The `rehearse run` line that reproduces one seed (`RunIdentity.commandLine`): the one builder behind every report's
 /// `replayCommand`, the sweep page's and JUnit's replay lines and `replay`'s crash re-run, so none
 /// of them can forget a parameter, the variant, the swarm or the timing window.
-public struct RunCommandLine: Sendable, Hashable, CustomStringConvertible {
+package struct RunCommandLine: Sendable, Hashable, CustomStringConvertible {
     /// The scenario's name.
-    public var scenario: String
+    package var scenario: String
     /// The seed.
-    public var seed: UInt64
+    package var seed: UInt64
     /// The strategy as `--strategy` takes it (a portfolio's member or `portfolio` itself).
-    public var strategy: String
+    package var strategy: String
     /// Parameters given explicitly (each becomes `--param name=value`, in name order).
-    public var parameters: [String: Int]
+    package var parameters: [String: Int]
     /// The Domain variant, nil for the careful design.
-    public var variant: String?
+    package var variant: String?
     /// Whether the seed drew its swarm of faults.
-    public var swarm: Bool
+    package var swarm: Bool
     /// The timing window, when it was set explicitly.
-    public var timingWindowNanoseconds: UInt64?
+    package var timingWindowNanoseconds: UInt64?
     /// Latency thresholds the run must meet (their expressions).
-    public var thresholds: [String] = []
+    package var thresholds: [String] = []
     /// The drawn world's fault rates and outages (its parameters are among `parameters`).
-    public var world: World?
+    package var world: World?
     /// The run's limits (words only for those that differ from the defaults).
-    public var limits = RunLimits.standard
+    package var limits = RunLimits.standard
 
     /// A line for `scenario` and `seed` with the rest given; programs build one from a run's
     /// identity (`RunIdentity.commandLine`), the one builder.
@@ -40,11 +40,11 @@ public struct RunCommandLine: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The arguments after `rehearse`: `run <scenario> --seed N --strategy S …`.
-    public var arguments: [String] { ["run", scenario, "--seed", "\(seed)"] + options }
+    package var arguments: [String] { ["run", scenario, "--seed", "\(seed)"] + options }
 
     /// The run's options (`--strategy S --timing-window W --param … --variant V --threshold T --swarm`):
     /// the one encoder of a run's words, which replay lines and a sweep's workers share.
-    public var options: [String] {
+    package var options: [String] {
         var arguments = ["--strategy", strategy]
         if let window = timingWindowNanoseconds { arguments += ["--timing-window", "\(window)ns"] }
         let drawn = world?.parameters ?? [:]
@@ -63,5 +63,5 @@ public struct RunCommandLine: Sendable, Hashable, CustomStringConvertible {
 
     /// The line as a user types it (names and values never need quoting: they are validated words),
     /// starting with the program's name (`rehearse`, or a user's `Rehearse.main` executable).
-    public var description: String { ([ScenarioRegistry.commandName] + arguments).joined(separator: " ") }
+    package var description: String { ([ScenarioRegistry.commandName] + arguments).joined(separator: " ") }
 }

@@ -25,7 +25,7 @@ public struct RunIdentity: Sendable, Hashable, Codable {
     public var limits: RunLimits?
 
     /// An identity with every field given.
-    public init(
+    package init(
         scenario: String, seed: UInt64, strategy: String, variant: String? = nil, parameters: [String: Int] = [:],
         swarm: SwarmConfiguration? = nil, world: World? = nil, limits: RunLimits? = nil
     ) {
@@ -41,13 +41,13 @@ public struct RunIdentity: Sendable, Hashable, Codable {
 
     /// Deterministic from scenario, seed, strategy and variant: `auction-race-s42-pct-3-careful`
     /// (the report folder's and the failure artifact's name).
-    public var runId: String {
+    package var runId: String {
         "\(scenario)-s\(seed)-\(strategy.replacingOccurrences(of: ":", with: "-"))-\(variant ?? "careful")"
     }
 
     /// The `rehearse run` line that reproduces this run: `parameters` restricted to `explicit`
     /// (nil: all), with the timing window when it was set.
-    public func commandLine(explicit: Set<String>? = nil, timingWindowNanoseconds: UInt64? = nil) -> RunCommandLine {
+    package func commandLine(explicit: Set<String>? = nil, timingWindowNanoseconds: UInt64? = nil) -> RunCommandLine {
         var line = RunCommandLine(
             scenario: scenario, seed: seed, strategy: strategy,
             parameters: explicit.map { names in parameters.filter { names.contains($0.key) } } ?? parameters,
@@ -59,22 +59,22 @@ public struct RunIdentity: Sendable, Hashable, Codable {
 
 /// A record of one run that stores its `RunIdentity` and reads the identity's fields as its own
 /// (`RunReport`, `FailureArtifact`): the six forwarding properties live here once.
-public protocol IdentifiedRun {
+package protocol IdentifiedRun {
     /// Which run this is.
     var identity: RunIdentity { get set }
 }
 
 extension IdentifiedRun {
     /// The scenario's name (`identity.scenario`).
-    public var scenario: String { get { identity.scenario } set { identity.scenario = newValue } }
+    package var scenario: String { get { identity.scenario } set { identity.scenario = newValue } }
     /// The seed (`identity.seed`).
-    public var seed: UInt64 { get { identity.seed } set { identity.seed = newValue } }
+    package var seed: UInt64 { get { identity.seed } set { identity.seed = newValue } }
     /// The strategy that ran, as `--strategy` takes it (`identity.strategy`).
-    public var strategy: String { get { identity.strategy } set { identity.strategy = newValue } }
+    package var strategy: String { get { identity.strategy } set { identity.strategy = newValue } }
     /// The Domain variant, nil for the careful design (`identity.variant`).
-    public var variant: String? { get { identity.variant } set { identity.variant = newValue } }
+    package var variant: String? { get { identity.variant } set { identity.variant = newValue } }
     /// Every parameter's resolved value (`identity.parameters`).
-    public var parameters: [String: Int] { get { identity.parameters } set { identity.parameters = newValue } }
+    package var parameters: [String: Int] { get { identity.parameters } set { identity.parameters = newValue } }
     /// The seed's swarm of fault kinds, nil for the scenario's own faults (`identity.swarm`).
-    public var swarm: SwarmConfiguration? { get { identity.swarm } set { identity.swarm = newValue } }
+    package var swarm: SwarmConfiguration? { get { identity.swarm } set { identity.swarm = newValue } }
 }

@@ -17,7 +17,7 @@ public struct RunLimits: Sendable, Hashable, Codable {
 
     /// The command line's defaults: the kernel's 50 M steps and 30 virtual days, strict, and a
     /// watchdog at 60 s of wall time in one job (no scenario job comes near it).
-    public static let standard = RunLimits(stuckJobSeconds: 60)
+    package static let standard = RunLimits(stuckJobSeconds: 60)
 
     /// Limits with every field given (the defaults are `standard`'s).
     public init(
@@ -31,7 +31,7 @@ public struct RunLimits: Sendable, Hashable, Codable {
     }
 
     /// `configuration` with these limits applied.
-    public func apply(to configuration: SimulationConfiguration) -> SimulationConfiguration {
+    package func apply(to configuration: SimulationConfiguration) -> SimulationConfiguration {
         var configured = configuration
         configured.limits.maxSteps = maxSteps
         configured.limits.maxVirtualNanoseconds = maxVirtualNanoseconds
@@ -41,7 +41,7 @@ public struct RunLimits: Sendable, Hashable, Codable {
     }
 
     /// The command-line words of the limits that differ from `standard`.
-    public var arguments: [String] {
+    package var arguments: [String] {
         var words: [String] = []
         if maxSteps != Self.standard.maxSteps { words += ["--max-steps", "\(maxSteps)"] }
         if maxVirtualNanoseconds != Self.standard.maxVirtualNanoseconds {

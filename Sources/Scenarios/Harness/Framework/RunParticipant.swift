@@ -2,7 +2,7 @@
 /// fault ledger, its coverage, its calendar). The harness knows no backend; a backend's bridge
 /// joins each one it builds to the run (`ScenarioContext.join`), and the runner reads them once
 /// the run has ended.
-public protocol RunParticipant: AnyObject, Sendable {
+package protocol RunParticipant: AnyObject, Sendable {
     /// Each fault kind's chances, expectation and occurrences so far.
     var faultObservations: [FaultObservation] { get }
     /// The faults that took effect, in the order they did.
@@ -15,14 +15,14 @@ public protocol RunParticipant: AnyObject, Sendable {
 }
 
 /// One fault that took effect in a participant, timed on the participant's clock.
-public struct ParticipantEvent: Sendable {
+package struct ParticipantEvent: Sendable {
     /// Nanoseconds since the participant's clock's zero.
-    public let elapsedNanoseconds: Int64
+    package let elapsedNanoseconds: Int64
     /// The event's text (`fault trigger-duplicate users/u1`), built only when read.
-    public let render: @Sendable () -> String
+    package let render: @Sendable () -> String
 
     /// An event at `elapsedNanoseconds` whose text `render` builds.
-    public init(elapsedNanoseconds: Int64, render: @escaping @Sendable () -> String) {
+    package init(elapsedNanoseconds: Int64, render: @escaping @Sendable () -> String) {
         self.elapsedNanoseconds = elapsedNanoseconds
         self.render = render
     }

@@ -3,7 +3,7 @@ import Sim
 /// The result of one scenario run, as written to `report.json` (schema-versioned).
 public struct RunReport: Sendable, Hashable, Codable, IdentifiedRun {
     /// The `schemaVersion` this build writes and reads.
-    public static let currentSchemaVersion = 1
+    package static let currentSchemaVersion = 1
 
     /// Why a run failed, if it did.
     public struct Failure: Sendable, Hashable, Codable {
@@ -13,7 +13,7 @@ public struct RunReport: Sendable, Hashable, Codable, IdentifiedRun {
         public let message: String
 
         /// A failure of `kind` saying `message`.
-        public init(kind: FailureKind, message: String) {
+        package init(kind: FailureKind, message: String) {
             self.kind = kind
             self.message = message
         }
@@ -36,7 +36,7 @@ public struct RunReport: Sendable, Hashable, Codable, IdentifiedRun {
         public var unreachableReason: String? = nil
 
         /// One check's status as a report states it.
-        public init(
+        package init(
             name: String, kind: CheckDeclaration.Kind, summary: String, status: CheckStatus, observations: Int, unreachableReason: String? = nil
         ) {
             self.name = name
@@ -58,7 +58,7 @@ public struct RunReport: Sendable, Hashable, Codable, IdentifiedRun {
         public let passed: Bool
 
         /// A threshold's verdict (`observedNanoseconds` nil: no samples).
-        public init(expression: String, observedNanoseconds: UInt64?, passed: Bool) {
+        package init(expression: String, observedNanoseconds: UInt64?, passed: Bool) {
             self.expression = expression
             self.observedNanoseconds = observedNanoseconds
             self.passed = passed
@@ -134,10 +134,10 @@ public struct RunReport: Sendable, Hashable, Codable, IdentifiedRun {
     public var replayOf: ReplaySource? = nil
 
     /// Always/Eventually checks this run never evaluated: it passed without exercising them.
-    public var notChecked: [String] { checks.filter { $0.status == .notChecked }.map(\.name) }
+    package var notChecked: [String] { checks.filter { $0.status == .notChecked }.map(\.name) }
 
     /// `virtual` (simulated run) or `wall` (load run).
-    public var clockKind: ClockKind { clock ?? .virtual }
+    package var clockKind: ClockKind { clock ?? .virtual }
 }
 
 extension RunReport {

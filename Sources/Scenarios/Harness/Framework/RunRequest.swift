@@ -39,10 +39,10 @@ public struct RunRequest: Sendable, Hashable {
 
     /// The window a run uses when the request names none: 10 ms, the simulated backend's
     /// concurrency window (a sixth of a client hop's median latency; docs/domain.md).
-    public static let defaultTimingWindowNanoseconds: UInt64 = 10_000_000
+    package static let defaultTimingWindowNanoseconds: UInt64 = 10_000_000
 
     /// The window this request runs with.
-    public var effectiveTimingWindowNanoseconds: UInt64 { timingWindowNanoseconds ?? Self.defaultTimingWindowNanoseconds }
+    package var effectiveTimingWindowNanoseconds: UInt64 { timingWindowNanoseconds ?? Self.defaultTimingWindowNanoseconds }
 
     /// A request for `scenario` and `seed`; everything else defaults to a plain random run.
     public init(
@@ -64,11 +64,11 @@ public struct RunRequest: Sendable, Hashable {
     }
 
     /// The strategy the kernel runs: the replayed log when `decisions` is set.
-    public var effectiveStrategy: SchedulingStrategy { decisions.map { .replay(decisions: $0) } ?? strategy }
+    package var effectiveStrategy: SchedulingStrategy { decisions.map { .replay(decisions: $0) } ?? strategy }
 
     /// The request that runs `identity` again: its strategy parsed (`malformedStrategy` when it
     /// is not one `--strategy` takes), its parameters and swarm as recorded.
-    public init(
+    package init(
         replaying identity: RunIdentity, thresholds: [Threshold] = [], gitCommit: String? = nil, decisions: [UInt32]? = nil,
         timingWindowNanoseconds: UInt64? = nil
     ) throws(ScenarioError) {
@@ -82,18 +82,18 @@ public struct RunRequest: Sendable, Hashable {
     }
 
     /// What this request asks for as a run identity: the requested strategy, the explicit parameters.
-    public var identity: RunIdentity {
+    package var identity: RunIdentity {
         RunIdentity(scenario: scenario, seed: seed, strategy: strategy.description, variant: variant, parameters: parameters, swarm: swarm, world: world,
                     limits: limits == .standard ? nil : limits)
     }
 
     /// Deterministic from scenario, seed, strategy and variant: `auction-race-s42-pct-3-careful`
     /// (a prepared run adds a hash of what differs from the defaults: `PreparedRun.runId`).
-    public var runId: String { identity.runId }
+    package var runId: String { identity.runId }
 
     /// The words that ask for this request again: its explicit parameters, timing window and
     /// thresholds, the strategy asked for (not the one a portfolio picks per seed).
-    public var commandLine: RunCommandLine {
+    package var commandLine: RunCommandLine {
         var line = identity.commandLine(explicit: nil, timingWindowNanoseconds: timingWindowNanoseconds)
         line.thresholds = thresholds.map(\.expression)
         line.limits = limits

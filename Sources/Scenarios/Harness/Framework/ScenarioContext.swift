@@ -15,7 +15,7 @@ public final class ScenarioContext: Sendable {
     public let variant: String?
     /// The seed's swarm of fault kinds, when the run is swarmed; a backend's bridge applies it to
     /// every backend it builds for the run.
-    public let swarm: SwarmConfiguration?
+    package let swarm: SwarmConfiguration?
     /// The seed's drawn world, when the run has one; a backend's bridge applies its fault rates and
     /// outages to every backend it builds for the run.
     public let world: World?
@@ -46,7 +46,7 @@ public final class ScenarioContext: Sendable {
     private let state = Mutex(State())
 
     /// A context for one run (the runner makes it; tests may too).
-    public convenience init(scenario: String, seed: UInt64, parameters: ScenarioParameters, variant: String?, swarm: SwarmConfiguration? = nil, world: World? = nil) {
+    package convenience init(scenario: String, seed: UInt64, parameters: ScenarioParameters, variant: String?, swarm: SwarmConfiguration? = nil, world: World? = nil) {
         self.init(scenario: scenario, seed: seed, parameters: parameters, variant: variant, swarm: swarm, world: world, testHooks: BackendTestHooks())
     }
 
@@ -70,7 +70,7 @@ public final class ScenarioContext: Sendable {
     /// Joins `participant` to the run: its faults, coverage and fault events go into the report.
     /// `originNanoseconds` is the virtual time of its clock's zero; `calendarZeroUnixNanoseconds`
     /// the calendar instant of virtual time 0, if it keeps a calendar (the first one given is kept).
-    public func join(_ participant: any RunParticipant, originNanoseconds: Int64, calendarZeroUnixNanoseconds: Int64?) {
+    package func join(_ participant: any RunParticipant, originNanoseconds: Int64, calendarZeroUnixNanoseconds: Int64?) {
         state.withLock { state in
             state.participants.append((participant, originNanoseconds))
             if state.calendarZeroUnixNanoseconds == nil { state.calendarZeroUnixNanoseconds = calendarZeroUnixNanoseconds }
@@ -97,7 +97,7 @@ public final class ScenarioContext: Sendable {
     public var isStopped: Bool { state.withLock { $0.violation != nil } }
 
     /// The first violation, if any.
-    public var violation: InvariantViolation? { state.withLock { $0.violation } }
+    package var violation: InvariantViolation? { state.withLock { $0.violation } }
 
     /// Whether the root task ended by throwing `ScenarioStopped` (set by the runner, read after the run).
     var stoppedByViolation: Bool {

@@ -37,7 +37,7 @@ public struct ScenarioParameter: Sendable, Hashable, Codable {
     }
 
     /// The range of accepted values.
-    public var range: ClosedRange<Int> { minimum...maximum }
+    package var range: ClosedRange<Int> { minimum...maximum }
 }
 
 /// How a run's work grows with a parameter's value: a world swarm estimates a world's cost as the

@@ -4,7 +4,7 @@ public struct ScenarioParameters: Sendable, Hashable, Codable {
     public private(set) var values: [String: Int]
 
     /// Values by parameter name (the runner fills in defaults).
-    public init(values: [String: Int]) { self.values = values }
+    package init(values: [String: Int]) { self.values = values }
 
     /// The value of `parameter`; a scenario asking for a parameter it did not declare is a programmer error.
     public subscript(_ parameter: ScenarioParameter) -> Int { self[named: parameter.name] }
@@ -16,7 +16,7 @@ public struct ScenarioParameters: Sendable, Hashable, Codable {
     }
 
     /// Resolves `overrides` against `specs`: unknown names and out-of-range values throw.
-    public static func resolve(
+    package static func resolve(
         _ overrides: [String: Int], specs: [ScenarioParameter], scenario: String
     ) throws(ScenarioError) -> ScenarioParameters {
         var values: [String: Int] = [:]
@@ -35,7 +35,7 @@ public struct ScenarioParameters: Sendable, Hashable, Codable {
     }
 
     /// Parses `name=value` pairs (later pairs win).
-    public static func parsePairs(_ pairs: [String]) throws(ScenarioError) -> [String: Int] {
+    package static func parsePairs(_ pairs: [String]) throws(ScenarioError) -> [String: Int] {
         var result: [String: Int] = [:]
         for pair in pairs {
             let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)

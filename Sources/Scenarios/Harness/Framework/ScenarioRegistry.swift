@@ -19,11 +19,11 @@ public enum ScenarioRegistry {
     public static var all: [any Scenario] { state.withLock { $0.catalog + $0.registered } }
 
     /// The catalog (listed first; a registered scenario may not take one of its names).
-    public static var catalog: [any Scenario] { state.withLock { $0.catalog } }
+    package static var catalog: [any Scenario] { state.withLock { $0.catalog } }
 
     /// Sets the catalog: a set of scenarios shipped together (the built-in ones). Setting it again
     /// replaces it.
-    public static func registerCatalog(_ scenarios: [any Scenario]) {
+    package static func registerCatalog(_ scenarios: [any Scenario]) {
         state.withLock { $0.catalog = scenarios }
     }
 
@@ -34,7 +34,7 @@ public enum ScenarioRegistry {
     }
 
     /// The name replay hints print for the program (`rehearse`, or a user's executable).
-    public static var commandName: String {
+    package static var commandName: String {
         get { state.withLock { $0.commandName } }
         set { state.withLock { $0.commandName = newValue } }
     }
@@ -42,7 +42,7 @@ public enum ScenarioRegistry {
     /// Adds `scenarios` (listed after the built-in ones). A name of a built-in scenario, or two
     /// different scenarios with one name, is a typed error; registering a same-named scenario
     /// again replaces it (a test may register its scenario every time it runs).
-    public static func register(_ scenarios: [any Scenario]) throws(ScenarioError) {
+    package static func register(_ scenarios: [any Scenario]) throws(ScenarioError) {
         for scenario in scenarios {
             if catalog.contains(where: { $0.name == scenario.name }) { throw .duplicateScenario(scenario.name) }
             guard !scenario.name.isEmpty, scenario.name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
@@ -66,7 +66,7 @@ public enum ScenarioRegistry {
     }
 
     /// The scenario called `name`, or a typed error listing the valid names.
-    public static func scenario(named name: String) throws(ScenarioError) -> any Scenario {
+    package static func scenario(named name: String) throws(ScenarioError) -> any Scenario {
         let hidden = state.withLock { $0.hidden }
         guard let found = (all + hidden).first(where: { $0.name == name }) else { throw .unknownScenario(name, valid: all.map(\.name)) }
         return found

@@ -5,7 +5,7 @@ import Sim
 public enum ScenarioRunner {
     /// Validates `request` (typed error for impossible input) and resolves it against its scenario,
     /// without running anything.
-    public static func prepare(_ request: RunRequest) throws(ScenarioError) -> PreparedRun {
+    package static func prepare(_ request: RunRequest) throws(ScenarioError) -> PreparedRun {
         try prepare(request, scenario: try ScenarioRegistry.scenario(named: request.scenario))
     }
 
@@ -52,7 +52,7 @@ public enum ScenarioRunner {
     }
 
     /// The kernel configuration of `request` (its replay log, when it has one).
-    public static func configuration(_ request: RunRequest) -> SimulationConfiguration {
+    package static func configuration(_ request: RunRequest) -> SimulationConfiguration {
         var configuration = request.limits.apply(to: SimulationConfiguration(
             seed: request.seed, strategy: request.effectiveStrategy, recordsTrace: request.recordsTrace,
             timingWindowNanoseconds: request.effectiveTimingWindowNanoseconds))
@@ -63,7 +63,7 @@ public enum ScenarioRunner {
     /// The root task of one run of `request`: a fresh `ScenarioContext` per invocation, handed
     /// to `sink` first, so the same body can run many times (determinism check, shrinking).
     /// `run`, the shrinker and the determinism check all use this body, so their decisions agree.
-    public static func body(
+    package static func body(
         _ prepared: PreparedRun, sink: @escaping @Sendable (ScenarioContext) -> Void
     ) -> @Sendable () async throws -> Void {
         let scenario = prepared.scenario, parameters = prepared.parameters, request = prepared.request
@@ -90,7 +90,7 @@ public enum ScenarioRunner {
     }
 
     /// Runs a prepared run and keeps everything (see `Execution`).
-    public static func execute(_ prepared: PreparedRun) -> Execution {
+    package static func execute(_ prepared: PreparedRun) -> Execution {
         let scenario = prepared.scenario, parameters = prepared.parameters, request = prepared.request
         let box = ContextBox()
         let result = Simulation.run(configuration(request), body(prepared, sink: box.set))
@@ -216,12 +216,12 @@ public enum ScenarioRunner {
 
     /// Checks that `request` runs the same twice (FoundationDB's nondeterminism check); on a
     /// mismatch the verdict names the first divergent trace entry.
-    public static func checkDeterminism(_ prepared: PreparedRun) -> DeterminismCheck.Verdict {
+    package static func checkDeterminism(_ prepared: PreparedRun) -> DeterminismCheck.Verdict {
         DeterminismCheck.check(configuration(prepared.request), body(prepared, sink: { _ in }))
     }
 
     /// Rebuilds the request that produced `report` (for replay).
-    public static func request(replaying report: RunReport) throws(ScenarioError) -> RunRequest {
+    package static func request(replaying report: RunReport) throws(ScenarioError) -> RunRequest {
         try RunRequest(
             replaying: report.identity,
             thresholds: try report.thresholds.map { (t: RunReport.ThresholdResult) throws(ScenarioError) in try Threshold(parsing: t.expression) },

@@ -10,13 +10,13 @@ import Synchronization
 /// process removes the ones whose writer process no longer exists (`kill(pid, 0)` says ESRCH).
 /// A live writer's file is never touched (a reused pid only delays the clean-up); writers in
 /// another PID namespace sharing the folder are not supported.
-public enum StaleTemporaryFiles {
+package enum StaleTemporaryFiles {
     /// Folders already cleaned by this process (one scan per folder, not one per write).
     private static let cleaned = Mutex<Set<String>>([])
 
     /// Cleans the folder of `path` once per process; returns the names removed.
     @discardableResult
-    public static func clean(beside path: String) -> [String] {
+    package static func clean(beside path: String) -> [String] {
         let directory = path.lastIndex(of: "/").map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
         guard cleaned.withLock({ $0.insert(directory).inserted }) else { return [] }
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }

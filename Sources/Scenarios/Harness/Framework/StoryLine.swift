@@ -30,7 +30,7 @@ public struct StoryLine: Sendable, Hashable, Codable {
     public var endNanoseconds: UInt64?
 
     /// A line without an operation.
-    public init(kind: Kind, user: String, event: String, timeNanoseconds: UInt64, step: UInt64? = nil) {
+    package init(kind: Kind, user: String, event: String, timeNanoseconds: UInt64, step: UInt64? = nil) {
         self.kind = kind
         self.user = user
         self.event = event

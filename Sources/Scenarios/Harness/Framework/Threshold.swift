@@ -22,7 +22,7 @@ public struct Threshold: Sendable, Hashable, Codable, CustomStringConvertible {
     public var description: String { expression }
 
     /// Parses `operation.stat<value[unit]` or `<=`; units ns, us, ms, s, m, h (default ms).
-    public init(parsing text: String) throws(ScenarioError) {
+    package init(parsing text: String) throws(ScenarioError) {
         let trimmed = text.filter { !$0.isWhitespace }
         let comparison: Comparison
         let sides: [Substring]
@@ -68,7 +68,7 @@ public struct Threshold: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     /// Whether `observedNanoseconds` meets the threshold.
-    public func isMet(by observedNanoseconds: UInt64) -> Bool {
+    package func isMet(by observedNanoseconds: UInt64) -> Bool {
         switch comparison {
         case .less: observedNanoseconds < limitNanoseconds
         case .lessOrEqual: observedNanoseconds <= limitNanoseconds

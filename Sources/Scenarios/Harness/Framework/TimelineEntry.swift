@@ -5,7 +5,7 @@ public struct TimelineEntry: Sendable, Hashable, Codable {
     /// Virtual time of the event.
     public let timeNanoseconds: UInt64
     /// What happened, in one line.
-    public var event: String { text.rendered }
+    package var event: String { text.rendered }
     /// The kernel step the event was noted at (its position in the trace); nil for the backend's
     /// fault events (the domain does not know steps) and in reports written before steps were kept.
     public var step: UInt64? = nil
@@ -29,7 +29,7 @@ public struct TimelineEntry: Sendable, Hashable, Codable {
     }
 
     /// An entry with every field given.
-    public init(user: String, timeNanoseconds: UInt64, event: String, step: UInt64? = nil) {
+    package init(user: String, timeNanoseconds: UInt64, event: String, step: UInt64? = nil) {
         self.user = user
         self.timeNanoseconds = timeNanoseconds
         self.text = .given(event)

@@ -6,7 +6,7 @@ import Sim
 /// choices differ from the seed's strategy), what failed and where, and a short story.
 public struct FailureArtifact: Sendable, Hashable, Codable, IdentifiedRun {
     /// The `schemaVersion` this build writes and reads.
-    public static let currentSchemaVersion = 1
+    package static let currentSchemaVersion = 1
 
     /// What shrinking did (absent on an unshrunk artifact).
     public struct ShrinkSummary: Sendable, Hashable, Codable {
@@ -58,7 +58,7 @@ public struct FailureArtifact: Sendable, Hashable, Codable, IdentifiedRun {
     public var timingWindowNanoseconds: UInt64?
 
     /// The artifact of the run `identity`, which failed with `kind`.
-    public init(
+    package init(
         kind: FailureKind, identity: RunIdentity, decisions: [UInt32], violation: InvariantViolation?, message: String,
         signal: Int32? = nil, steps: UInt64? = nil, traceHash: String? = nil, build: BuildFingerprint, story: [String],
         shrink: ShrinkSummary? = nil, timingWindowNanoseconds: UInt64? = nil
@@ -70,7 +70,7 @@ public struct FailureArtifact: Sendable, Hashable, Codable, IdentifiedRun {
     }
 
     /// The artifact of a failed run (`execution.report.passed == false`).
-    public init(failed execution: ScenarioRunner.Execution, request: RunRequest, shrink: ShrinkSummary? = nil) {
+    package init(failed execution: ScenarioRunner.Execution, request: RunRequest, shrink: ShrinkSummary? = nil) {
         let report = execution.report
         precondition(!report.passed, "an artifact records a failed run")
         self.init(
@@ -90,40 +90,40 @@ public struct FailureArtifact: Sendable, Hashable, Codable, IdentifiedRun {
     /// well as shrunk ones since the kernel removes the chosen job from the ready set in place for
     /// every strategy (random's swap-remove once reordered the set, so a replayed log picked other
     /// jobs: heartbeat-timeline `random-alert-id` reproduced 0 of 16).
-    public func replayRequest(gitCommit: String?) throws(ScenarioError) -> RunRequest {
+    package func replayRequest(gitCommit: String?) throws(ScenarioError) -> RunRequest {
         try RunRequest(
             replaying: identity, gitCommit: gitCommit, decisions: kind == .crash ? nil : decisions,
             timingWindowNanoseconds: timingWindowNanoseconds ?? 0)
     }
 
     /// What a replay must show: the same check at the same step (or the same failure kind).
-    public var expectation: String {
+    package var expectation: String {
         if let violation { return "\(violation.check) at step \(violation.step)" }
         if kind == .crash { return "crash (signal \(signal ?? 0))" }
         return "\(kind): \(message)"
     }
 
     /// The file name fuzz and shrink use: `<scenario>-s<seed>-<strategy>-<variant>[.shrunk].json`.
-    public var fileName: String {
+    package var fileName: String {
         "\(identity.runId)\(shrink == nil ? "" : ".shrunk")\(kind == .crash ? ".crash" : "").json"
     }
 
     /// Sorted-keys JSON.
-    public func json() -> String {
+    package func json() -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         return String(decoding: try! encoder.encode(self), as: UTF8.self) + "\n"
     }
 
     /// Writes the artifact atomically.
-    public func write(to path: String) throws(AtomicFile.WriteError) {
+    package func write(to path: String) throws(AtomicFile.WriteError) {
         StaleTemporaryFiles.clean(beside: path)
         try AtomicFile.write(json(), to: path)
     }
 
     /// Reads an artifact read from `path`; nil when `data` is JSON of another shape (e.g. a
     /// report.json). Errors name `path` and the field.
-    public static func decode(_ data: Data, path: String = "artifact") throws(ScenarioError) -> FailureArtifact? {
+    package static func decode(_ data: Data, path: String = "artifact") throws(ScenarioError) -> FailureArtifact? {
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object["decisions"] != nil,
               object["kind"] != nil else { return nil }
         try InputFile.requireSchemaVersion(data, path: path, expected: currentSchemaVersion, what: "a failure artifact")

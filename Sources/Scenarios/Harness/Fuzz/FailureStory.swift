@@ -3,14 +3,14 @@
 /// message — the users' operations and the faults that hit that object (aborts, lost trigger
 /// events, drops, time-outs, duplicates: entries of user `backend`) — last `limit` of them in
 /// virtual-time order, then the violation itself.
-public enum FailureStory {
+package enum FailureStory {
     /// At most this many lines, violation included (a user reads them at a glance).
-    public static let maxLines = 10
+    package static let maxLines = 10
 
     /// The story of a run that ended with `violation` (or, without one, with `failure`).
     /// With `operations` (the violated check's, see `CheckDeclaration.operations`), users' entries
     /// of other operations are left out: a story about a reply count shows replies, not likes.
-    public static func lines(
+    package static func lines(
         timeline: [TimelineEntry], violation: InvariantViolation?, failure: String?, operations: [String] = [], limit: Int = maxLines
     ) -> [String] {
         var lines = entries(timeline: timeline, violation: violation, operations: operations, limit: limit)
@@ -25,7 +25,7 @@ public enum FailureStory {
 
     /// The story's timeline entries (at most `limit − 1`, in virtual-time order), without the
     /// closing verdict line: what `lines` prints, for reports that draw the story.
-    public static func entries(
+    package static func entries(
         timeline: [TimelineEntry], violation: InvariantViolation?, operations: [String] = [], limit: Int = maxLines
     ) -> [TimelineEntry] {
         precondition(limit >= 2, "a story needs room for one event and the verdict")
@@ -56,7 +56,7 @@ public enum FailureStory {
     }
 
     /// The timeline user of the backend's faults.
-    public static let backendUser = "backend"
+    package static let backendUser = "backend"
 
     /// Characters that separate an entry's words (paths and event ids split into their ids).
     static let separators: Set<Character> = [" ", "/", "@", ":", "(", ")", ",", "|"]

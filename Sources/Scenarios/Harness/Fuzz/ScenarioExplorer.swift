@@ -4,10 +4,10 @@ import Sim
 /// (`BoundedExplorer`): the seed, parameters, variant and world stay fixed (so the data and the
 /// fault dice do), the schedule is enumerated. What `rehearse explore` and
 /// `Rehearsal.explore(_:)` run.
-public enum ScenarioExplorer {
+package enum ScenarioExplorer {
     /// Explores `request` (prepared once) up to `preemptionBound`, judging at most `maxSchedules`
     /// schedules; the failing schedule's execution is kept (`Exploration.failure`).
-    public static func explore(
+    package static func explore(
         _ request: RunRequest, preemptionBound: Int, maxSchedules: Int,
         progress: ((_ round: Int, _ schedules: Int) -> Void)? = nil
     ) throws(ScenarioError) -> BoundedExplorer.Exploration<ScenarioRunner.Execution> {

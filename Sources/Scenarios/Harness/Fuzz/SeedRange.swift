@@ -1,21 +1,21 @@
 /// A half-open range of seeds `low..<high`, and its split into disjoint shards for job arrays
 /// (`--shard i/n`, Kubernetes Indexed Jobs): shard i of n takes `low + ⌊N·i/n⌋ ..< low + ⌊N·(i+1)/n⌋`,
 /// each boundary rounded down to a multiple of the alignment (a guided sweep's blocks).
-public struct SeedRange: Sendable, Hashable, Codable, CustomStringConvertible {
+package struct SeedRange: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The first seed.
-    public var low: UInt64
+    package var low: UInt64
     /// One past the last seed.
-    public var high: UInt64
+    package var high: UInt64
 
     /// Seeds `low..<high`; traps if `high < low`.
-    public init(low: UInt64, high: UInt64) {
+    package init(low: UInt64, high: UInt64) {
         precondition(low <= high, "a seed range cannot end before it starts")
         self.low = low
         self.high = high
     }
 
     /// Parses `A..<B` (A < B, at most `ScenarioLimits.maxSweepSeeds` seeds).
-    public init(parsing text: String) throws(ScenarioError) {
+    package init(parsing text: String) throws(ScenarioError) {
         let parts = text.components(separatedBy: "..<")
         guard parts.count == 2, let low = UInt64(parts[0]), let high = UInt64(parts[1]), low < high,
               high - low <= UInt64(ScenarioLimits.maxSweepSeeds) else { throw .malformedSeedRange(text) }
@@ -23,10 +23,10 @@ public struct SeedRange: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     /// How many seeds.
-    public var count: Int { Int(high - low) }
+    package var count: Int { Int(high - low) }
 
     /// Adds `seed` to sorted, disjoint `ranges`, joining neighbours (a sweep's seeds as they finish).
-    public static func insert(_ seed: UInt64, into ranges: inout [SeedRange]) {
+    package static func insert(_ seed: UInt64, into ranges: inout [SeedRange]) {
         var lower = 0, upper = ranges.count
         while lower < upper {
             let middle = (lower + upper) / 2
@@ -44,16 +44,16 @@ public struct SeedRange: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     /// Whether `seed` lies in one of sorted, disjoint `ranges`.
-    public static func contains(_ seed: UInt64, in ranges: [SeedRange]) -> Bool {
+    package static func contains(_ seed: UInt64, in ranges: [SeedRange]) -> Bool {
         ranges.contains { $0.low <= seed && seed < $0.high }
     }
     /// Every seed, in order.
-    public var seeds: [UInt64] { Array(low..<high) }
+    package var seeds: [UInt64] { Array(low..<high) }
     /// `low..<high`, as `--seeds` takes it.
-    public var description: String { "\(low)..<\(high)" }
+    package var description: String { "\(low)..<\(high)" }
 
     /// Shard `index` of `count`: disjoint from every other shard, and together they cover the range.
-    public func shard(_ index: Int, of count: Int, aligned: UInt64 = 1) -> SeedRange {
+    package func shard(_ index: Int, of count: Int, aligned: UInt64 = 1) -> SeedRange {
         precondition(count >= 1 && index >= 0 && index < count, "shard \(index)/\(count) does not exist")
         precondition(aligned >= 1, "shards align to at least one seed")
         let total = high - low

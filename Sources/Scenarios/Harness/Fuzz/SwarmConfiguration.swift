@@ -6,20 +6,20 @@ import Sim
 /// The kinds are the backend's (`Scenario.swarmKinds`); the harness draws and records rates by name.
 public struct SwarmConfiguration: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Rate per enabled kind (kinds not listed are off), keyed by the kind's name.
-    public private(set) var rates: [String: Double]
+    package private(set) var rates: [String: Double]
 
     /// A swarm with the given kinds on at the given rates.
-    public init(rates: [String: Double]) {
+    package init(rates: [String: Double]) {
         for (name, rate) in rates { precondition(rate >= 0 && rate <= 1, "a swarm rate is a probability (\(name))") }
         self.rates = rates
     }
 
     /// The stream name swarm draws come from (kept apart from every stream a run uses).
-    public static let streamName = "swarm"
+    package static let streamName = "swarm"
 
     /// Draws the swarm of `seed` over `kinds`, in their order: each kind on with probability 1/2,
     /// its rate uniform in its range, rounded to 1/1000 so artifacts stay readable.
-    public static func draw(seed: UInt64, kinds: [SwarmKind]) -> SwarmConfiguration {
+    package static func draw(seed: UInt64, kinds: [SwarmKind]) -> SwarmConfiguration {
         var random = RandomStreams(seed: seed).stream(named: streamName)
         var rates: [String: Double] = [:]
         for kind in kinds {
@@ -34,7 +34,7 @@ public struct SwarmConfiguration: Sendable, Hashable, Codable, CustomStringConve
 
     /// What is wrong with a swarm read from a file for a scenario whose kinds are `kinds` (an
     /// unknown kind, a rate that is not a probability); nil when it is one `draw` could have made.
-    public func problem(kinds: [SwarmKind]) -> String? {
+    package func problem(kinds: [SwarmKind]) -> String? {
         for name in rates.keys.sorted() {
             guard kinds.contains(where: { $0.name == name }) else {
                 return "unknown fault kind '\(name)'; kinds: \(kinds.map(\.name).joined(separator: ", "))"
@@ -45,13 +45,13 @@ public struct SwarmConfiguration: Sendable, Hashable, Codable, CustomStringConve
     }
 
     /// Enabled kinds' names, sorted.
-    public var enabledKinds: [String] { rates.keys.sorted() }
+    package var enabledKinds: [String] { rates.keys.sorted() }
 
     /// The rate of kind `name` (0: off).
-    public func rate(_ name: String) -> Double { rates[name] ?? 0 }
+    package func rate(_ name: String) -> Double { rates[name] ?? 0 }
 
     /// The same swarm with kind `name` turned off.
-    public func without(_ name: String) -> SwarmConfiguration {
+    package func without(_ name: String) -> SwarmConfiguration {
         var copy = self
         copy.rates[name] = nil
         return copy
@@ -67,12 +67,12 @@ public struct SwarmConfiguration: Sendable, Hashable, Codable, CustomStringConve
 /// A fault kind a swarm can turn on or off, with the range its rate is drawn from (probabilities).
 public struct SwarmKind: Sendable, Hashable {
     /// The kind's name as swarms record it (`duplicate-triggers`).
-    public let name: String
+    package let name: String
     /// The range a rate is drawn from.
-    public let rateRange: ClosedRange<Double>
+    package let rateRange: ClosedRange<Double>
 
     /// A kind called `name` drawn from `rateRange`.
-    public init(_ name: String, rateRange: ClosedRange<Double>) {
+    package init(_ name: String, rateRange: ClosedRange<Double>) {
         precondition(rateRange.lowerBound >= 0 && rateRange.upperBound <= 1, "a swarm rate is a probability")
         self.name = name
         self.rateRange = rateRange

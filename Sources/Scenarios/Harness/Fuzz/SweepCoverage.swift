@@ -4,33 +4,33 @@
 /// seeds that reached it; per strategy (a portfolio's members, PCT without its measured
 /// horizon), the seeds that ran it and failed. Sums of integers, so a merge of shards equals one
 /// machine's sweep. Optional in the sweep result (absent in older files).
-public struct SweepCoverage: Sendable, Hashable, Codable {
+package struct SweepCoverage: Sendable, Hashable, Codable {
     /// Seeds that ran one strategy, and how many of them failed.
-    public struct StrategyCount: Sendable, Hashable, Codable {
+    package struct StrategyCount: Sendable, Hashable, Codable {
         /// Seeds that ran the strategy.
-        public var seeds: Int = 0
+        package var seeds: Int = 0
         /// Of those, seeds that failed.
-        public var failures: Int = 0
+        package var failures: Int = 0
     }
 
     /// Backend functions, triggers, jobs and rules, with how often they ran over the sweep.
-    public var backend: [CoverageEntry] = []
+    package var backend: [CoverageEntry] = []
     /// Goal → seeds that reached it.
-    public var goalSeeds: [String: Int] = [:]
+    package var goalSeeds: [String: Int] = [:]
     /// Strategy → seeds run and failed.
-    public var strategies: [String: StrategyCount] = [:]
+    package var strategies: [String: StrategyCount] = [:]
 
     /// Coverage of no seeds.
-    public init() {}
+    package init() {}
 
     /// The strategy name a seed's report gives, without PCT's measured horizon (`pct:3:417` → `pct:3`).
-    public static func strategyFamily(_ strategy: String) -> String {
+    package static func strategyFamily(_ strategy: String) -> String {
         let parts = strategy.split(separator: ":")
         return parts.first == "pct" && parts.count > 2 ? parts.prefix(2).joined(separator: ":") : strategy
     }
 
     /// Adds one seed.
-    public mutating func add(_ seed: SweepSeedResult) {
+    package mutating func add(_ seed: SweepSeedResult) {
         if let counts = seed.coverage { backend = CoverageEntry.combining(backend, counts) }
         for goal in seed.reached { goalSeeds[goal, default: 0] += 1 }
         if let strategy = seed.strategy {
@@ -40,7 +40,7 @@ public struct SweepCoverage: Sendable, Hashable, Codable {
     }
 
     /// Adds another shard's coverage.
-    public mutating func add(_ other: SweepCoverage) {
+    package mutating func add(_ other: SweepCoverage) {
         backend = CoverageEntry.combining(backend, other.backend)
         for (goal, seeds) in other.goalSeeds { goalSeeds[goal, default: 0] += seeds }
         for (strategy, count) in other.strategies {

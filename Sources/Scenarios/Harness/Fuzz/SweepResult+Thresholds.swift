@@ -5,7 +5,7 @@ extension SweepResult {
     /// HdrHistogram, µs, scaled to nanoseconds; percentiles and `max` are the tops of their
     /// buckets, as the canonical histogram a file holds gives them), or nil
     /// when no seed recorded the operation.
-    public func latencyNanoseconds(_ operation: String, _ statistic: Threshold.Statistic) -> UInt64? {
+    package func latencyNanoseconds(_ operation: String, _ statistic: Threshold.Statistic) -> UInt64? {
         guard let histogram = latency.first(where: { $0.operation == operation })?.histogram, histogram.totalCount > 0 else { return nil }
         let microseconds: UInt64
         switch statistic {
@@ -21,7 +21,7 @@ extension SweepResult {
 
     /// `thresholds` judged over the whole (merged) sweep; an operation no seed recorded misses
     /// its threshold ("no samples"), as in a single run.
-    public func evaluate(_ thresholds: [Threshold]) -> [RunReport.ThresholdResult] {
+    package func evaluate(_ thresholds: [Threshold]) -> [RunReport.ThresholdResult] {
         thresholds.map { threshold in
             let observed = latencyNanoseconds(threshold.operation, threshold.statistic)
             return RunReport.ThresholdResult(expression: threshold.expression, observedNanoseconds: observed, passed: observed.map(threshold.isMet(by:)) ?? false)

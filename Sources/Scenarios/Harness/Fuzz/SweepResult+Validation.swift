@@ -4,7 +4,7 @@ import Histogram
 extension SweepResult {
     /// Reads a shard result file and validates it (`validate`): every problem is one line
     /// naming the file.
-    public static func read(_ path: String) throws(ScenarioError) -> SweepResult {
+    package static func read(_ path: String) throws(ScenarioError) -> SweepResult {
         let data = try InputFile.read(path, limit: ScenarioLimits.maxArtifactBytes)
         try InputFile.requireSchemaVersion(data, path: path, expected: currentSchemaVersion, what: "a sweep result")
         let result = try InputFile.decode(SweepResult.self, from: data, path: path, what: "a sweep result")
@@ -17,7 +17,7 @@ extension SweepResult {
     /// The first inconsistency of a decoded result (nil: consistent): ranges well-formed, sorted
     /// and disjoint, counts non-negative and equal to the seeds the ranges cover, failures and
     /// sampled seeds inside the ranges, one latency entry per operation.
-    public func problem() -> String? {
+    package func problem() -> String? {
         var covered: UInt64 = 0
         var previous: SeedRange?
         for range in ranges {

@@ -4,38 +4,38 @@ import Sim
 
 /// The result of a sweep or of one shard of it (`rehearse fuzz --shard`), written as a shard
 /// result JSON; `merge` combines shards into the result a single machine would have produced.
-public struct SweepResult: Sendable, Codable {
+package struct SweepResult: Sendable, Codable {
     /// The `schemaVersion` this build writes and reads.
-    public static let currentSchemaVersion = 3
+    package static let currentSchemaVersion = 3
 
     /// A check the sweep's parameters rule out, and why (e.g. "sniperPercent=0 (needs >= 1)").
-    public struct UnreachableCheck: Sendable, Hashable, Codable {
+    package struct UnreachableCheck: Sendable, Hashable, Codable {
         /// The check's name.
-        public var name: String
+        package var name: String
         /// Why the parameters rule it out.
-        public var reason: String
+        package var reason: String
     }
 
     /// One operation's latency over the sweep: a mergeable HdrHistogram (µs) and its summary.
     /// In the file, `histogram` is HdrHistogram's standard compressed encoding, base64
     /// (`HdrHistogramCodec`), which decoding validates.
-    public struct OperationLatency: Sendable, Codable {
+    package struct OperationLatency: Sendable, Codable {
         /// The operation measured.
-        public var operation: String
+        package var operation: String
         /// Its latencies over the sweep, in µs.
-        public var histogram: Histogram<UInt64>
+        package var histogram: Histogram<UInt64>
         /// The summary is the canonical histogram's (`HdrHistogramCodec.canonical`, what the file
         /// holds): each percentile the top of its bucket, so it is the same computed from the
         /// recorded histogram or from one read back, whatever exact extremes were recorded.
         /// Computed when read, not at every seed a sweep adds (that once cost the fuzz parent a
         /// third of a worker's CPU).
-        public var count: UInt64 { histogram.totalCount }
+        package var count: UInt64 { histogram.totalCount }
         /// Median, as the canonical histogram gives it.
-        public var p50Microseconds: UInt64 { Self.percentile(50, of: histogram) }
+        package var p50Microseconds: UInt64 { Self.percentile(50, of: histogram) }
         /// 99th percentile, as the canonical histogram gives it.
-        public var p99Microseconds: UInt64 { Self.percentile(99, of: histogram) }
+        package var p99Microseconds: UInt64 { Self.percentile(99, of: histogram) }
         /// Slowest sample.
-        public var maxMicroseconds: UInt64 { histogram.max }
+        package var maxMicroseconds: UInt64 { histogram.max }
         /// The summary fields of an entry: as a file stated them, or as the histogram gives them.
         struct Summary: Equatable {
             var count, p50Microseconds, p99Microseconds, maxMicroseconds: UInt64
@@ -60,7 +60,7 @@ public struct SweepResult: Sendable, Codable {
         private enum CodingKeys: String, CodingKey { case operation, count, p50Microseconds, p99Microseconds, maxMicroseconds, histogram }
 
         /// Reads an entry; the histogram must be a valid compressed encoding.
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             operation = try container.decode(String.self, forKey: .operation)
             stated = Summary(
@@ -76,7 +76,7 @@ public struct SweepResult: Sendable, Codable {
         }
 
         /// Writes the summary and the compressed histogram.
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(operation, forKey: .operation)
             try container.encode(count, forKey: .count)
@@ -88,72 +88,72 @@ public struct SweepResult: Sendable, Codable {
     }
 
     /// The file format version (`currentSchemaVersion`).
-    public var schemaVersion = SweepResult.currentSchemaVersion
+    package var schemaVersion = SweepResult.currentSchemaVersion
     /// The scenario swept.
-    public var scenario: String
+    package var scenario: String
     /// The strategy asked for (`portfolio` picks per seed).
-    public var strategy: String
+    package var strategy: String
     /// The Domain variant, nil for the careful design.
-    public var variant: String?
+    package var variant: String?
     /// Parameters given explicitly.
-    public var parameters: [String: Int]
+    package var parameters: [String: Int]
     /// Whether each seed drew its swarm of faults.
-    public var swarm: Bool
+    package var swarm: Bool
     /// The seed ranges this result covers (one per shard merged), sorted.
-    public var ranges: [SeedRange]
+    package var ranges: [SeedRange]
     /// "i/n" when this is one shard's result.
-    public var shard: String?
+    package var shard: String?
     /// Seeds run.
-    public var seedsRun: Int
+    package var seedsRun: Int
     /// Seeds that passed.
-    public var seedsPassed: Int
+    package var seedsPassed: Int
     /// Every failing seed, with its artifact.
-    public var failures: [SweepFailure]
+    package var failures: [SweepFailure]
     /// Seeds run twice for the nondeterminism check.
-    public var determinismChecked: [UInt64]
+    package var determinismChecked: [UInt64]
     /// Every Sometimes goal of the scenario, and those some seed reached.
-    public var goals: [String]
+    package var goals: [String]
     /// Goals some seed reached.
-    public var reached: [String]
+    package var reached: [String]
     /// Every Always/Eventually check of the scenario, and those some seed evaluated.
-    public var checks: [String]
+    package var checks: [String]
     /// Always/Eventually checks some seed evaluated.
-    public var checked: [String]
+    package var checked: [String]
     /// Checks (of any kind) the sweep's parameters make unreachable: they do not fail it.
-    public var unreachable: [UnreachableCheck]
+    package var unreachable: [UnreachableCheck]
     /// Per operation, its latency over every seed.
-    public var latency: [OperationLatency]
+    package var latency: [OperationLatency]
     /// Per fault kind over the seeds run: chances, expected and observed injections (absent in
     /// older files). A kind far off its expectation fails the sweep (`FaultObservation.verdict`):
     /// far below, the backend was kinder than it claims; far above with no other source named, it
     /// injects more than it claims.
-    public var faults: [FaultObservation]?
+    package var faults: [FaultObservation]?
     /// The binary the sweep ran.
-    public var build: BuildFingerprint
+    package var build: BuildFingerprint
     /// The range the sweep was asked to run (`ranges` lists the seeds that did run; they differ
     /// when the sweep stopped at a failure or was killed). Absent in older files.
-    public var requested: SeedRange?
+    package var requested: SeedRange?
     /// The `--threshold` expressions of the sweep (a resume must use the same). Absent in older files.
-    public var thresholds: [String]?
+    package var thresholds: [String]?
     /// Where this sweep's failure artifacts are (one folder per sweep). Absent in older files.
-    public var failureDirectory: String?
+    package var failureDirectory: String?
     /// Thresholds `merge --threshold` evaluated over the merged histograms (absent when none).
-    public var mergeThresholds: [RunReport.ThresholdResult]?
+    package var mergeThresholds: [RunReport.ThresholdResult]?
     /// The `--timing-window` the sweep was given, in nanoseconds (absent: the default window).
-    public var timingWindowNanoseconds: UInt64?
+    package var timingWindowNanoseconds: UInt64?
     /// What the sweep exercised: backend functions, triggers, jobs and rules; goals per seed;
     /// strategies (absent in older files).
-    public var coverage: SweepCoverage?
+    package var coverage: SweepCoverage?
     /// How seeds picked their worlds (absent: the default world).
-    public var world: WorldMode?
+    package var world: WorldMode?
     /// Which worlds ran and failed, per parameter, fault knob and outage kind (absent: the default world).
-    public var worlds: WorldCoverage?
+    package var worlds: WorldCoverage?
     /// A guided sweep's record: where its blocks start, the corpus of each finished block, and the
     /// blind seeds' samples of blocks still open (absent unless `world` is guided).
-    public var guide: GuideRecord?
+    package var guide: GuideRecord?
 
     /// An empty result for a sweep over `range` (seeds are added as they run).
-    public init(scenario: String, strategy: String, variant: String?, parameters: [String: Int], swarm: Bool, range: SeedRange,
+    package init(scenario: String, strategy: String, variant: String?, parameters: [String: Int], swarm: Bool, range: SeedRange,
                 shard: String?, goals: [String], checks: [String] = [], unreachable: [UnreachableCheck] = [], build: BuildFingerprint) {
         self.scenario = scenario; self.strategy = strategy; self.variant = variant; self.parameters = parameters
         self.swarm = swarm; self.ranges = []; self.requested = range; self.shard = shard; self.seedsRun = 0; self.seedsPassed = 0
@@ -164,7 +164,7 @@ public struct SweepResult: Sendable, Codable {
     /// The identity of one of this sweep's runs: a sweep is the family of runs that differ only
     /// in the seed (and, with `swarm`, the swarm each seed draws), so it stores no seed and keeps
     /// `swarm` as a flag in its file; each seed's identity is derived here.
-    public func identity(seed: UInt64) -> RunIdentity {
+    package func identity(seed: UInt64) -> RunIdentity {
         let definition = try? ScenarioRegistry.scenario(named: scenario)
         guard let mode = world, mode != .default else {
             return RunIdentity(
@@ -178,22 +178,22 @@ public struct SweepResult: Sendable, Codable {
     }
 
     /// The `rehearse run` line of one of this sweep's seeds.
-    public func runCommandLine(seed: UInt64) -> RunCommandLine {
+    package func runCommandLine(seed: UInt64) -> RunCommandLine {
         identity(seed: seed).commandLine(timingWindowNanoseconds: timingWindowNanoseconds)
     }
 
     /// Goals no seed reached though the parameters allow them (a sweep fails if any).
-    public var unreachedGoals: [String] { goals.filter { !reached.contains($0) && !isUnreachable($0) } }
+    package var unreachedGoals: [String] { goals.filter { !reached.contains($0) && !isUnreachable($0) } }
     /// Always/Eventually checks no seed evaluated though the parameters allow them: the sweep
     /// passed without exercising them, so it fails.
-    public var neverChecked: [String] { checks.filter { !checked.contains($0) && !isUnreachable($0) } }
+    package var neverChecked: [String] { checks.filter { !checked.contains($0) && !isUnreachable($0) } }
     /// Fault kinds whose count is off their expectation: far fewer than the backend drew, or far
     /// more with no other source named.
-    public var offFaults: [FaultObservation] { (faults ?? []).filter(\.isOff) }
+    package var offFaults: [FaultObservation] { (faults ?? []).filter(\.isOff) }
     /// True when no seed failed, every reachable goal was reached, every reachable check evaluated
     /// and every fault kind the backend injects was observed about as often as expected (or more,
     /// from a source it names).
-    public var passed: Bool {
+    package var passed: Bool {
         failures.isEmpty && unreachedGoals.isEmpty && neverChecked.isEmpty && offFaults.isEmpty && (mergeThresholds ?? []).allSatisfy(\.passed)
     }
 
@@ -201,7 +201,7 @@ public struct SweepResult: Sendable, Codable {
 
     /// The coverage part of the verdict: goals never reached, checks never evaluated, and the
     /// checks the parameters rule out (with why); empty when there is nothing to say.
-    public var coverageSummary: String {
+    package var coverageSummary: String {
         var parts: [String] = []
         if !unreachedGoals.isEmpty { parts.append("Sometimes goals never reached: \(unreachedGoals.joined(separator: ", "))") }
         if !neverChecked.isEmpty { parts.append("checks never evaluated (not-checked): \(neverChecked.joined(separator: ", "))") }
@@ -215,7 +215,7 @@ public struct SweepResult: Sendable, Codable {
     }
 
     /// Adds one seed's result.
-    public mutating func add(_ result: SweepSeedResult) {
+    package mutating func add(_ result: SweepSeedResult) {
         SeedRange.insert(result.seed, into: &ranges)
         seedsRun += 1
         if result.passed { seedsPassed += 1 }
@@ -251,14 +251,14 @@ public struct SweepResult: Sendable, Codable {
     }
 
     /// Why two results cannot be merged.
-    public struct MergeError: Error, CustomStringConvertible {
+    package struct MergeError: Error, CustomStringConvertible {
         /// Which field differs between the two results.
-        public var description: String
+        package var description: String
     }
 
     /// Combines shard results of the same sweep (same scenario, strategy, variant, parameters,
     /// swarm); refuses overlapping ranges.
-    public static func merge(_ results: [SweepResult]) throws(MergeError) -> SweepResult {
+    package static func merge(_ results: [SweepResult]) throws(MergeError) -> SweepResult {
         guard var merged = results.first else { throw MergeError(description: "nothing to merge") }
         merged.shard = nil
         merged.failureDirectory = nil
@@ -304,7 +304,7 @@ public struct SweepResult: Sendable, Codable {
     }
 
     /// Sorted-keys JSON.
-    public func json() -> String {
+    package func json() -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return String(decoding: try! encoder.encode(self), as: UTF8.self) + "\n"

@@ -4,29 +4,29 @@ import Sim
 /// Runs the seeds of a sweep one at a time (the CLI runs it inside isolated worker processes):
 /// each seed with its swarm when asked, a failure artifact for each failing seed, and the
 /// nondeterminism check on a sample of seeds.
-public struct SweepRunner: Sendable {
+package struct SweepRunner: Sendable {
     /// Every `determinismEvery`-th seed (by a hash of the seed, so shards agree) is run twice;
     /// FoundationDB checks about 5 %.
-    public static let defaultDeterminismEvery = 20
+    package static let defaultDeterminismEvery = 20
 
     /// The run each seed copies (its seed and swarm replaced), prepared once for the sweep.
-    public let prepared: PreparedRun
+    package let prepared: PreparedRun
     /// Whether each seed draws its swarm of faults (in a drawn world: its fault rates and outages).
-    public var swarm: Bool
+    package var swarm: Bool
     /// How each seed's world is picked.
-    public var world: WorldMode = .default
+    package var world: WorldMode = .default
     /// Worlds chosen for particular seeds (a guided sweep's mutations), used instead of a draw.
-    public var chosenWorlds: [UInt64: World] = [:]
+    package var chosenWorlds: [UInt64: World] = [:]
     /// 0 turns the nondeterminism check off.
-    public var determinismEvery: Int
+    package var determinismEvery: Int
     /// Folder for failure artifacts (nil: none written).
-    public var failureDirectory: String?
+    package var failureDirectory: String?
 
     /// The request each seed's run copies.
-    public var template: RunRequest { prepared.request }
+    package var template: RunRequest { prepared.request }
 
     /// A runner of `prepared` over seeds; every `determinismEvery`-th seed runs twice.
-    public init(prepared: PreparedRun, swarm: Bool, determinismEvery: Int = SweepRunner.defaultDeterminismEvery, failureDirectory: String?) {
+    package init(prepared: PreparedRun, swarm: Bool, determinismEvery: Int = SweepRunner.defaultDeterminismEvery, failureDirectory: String?) {
         precondition(determinismEvery >= 0, "a sampling period cannot be negative")
         self.prepared = prepared
         self.swarm = swarm
@@ -35,12 +35,12 @@ public struct SweepRunner: Sendable {
     }
 
     /// A runner of `template` over seeds, prepared here (bad input throws).
-    public init(template: RunRequest, swarm: Bool, determinismEvery: Int = SweepRunner.defaultDeterminismEvery, failureDirectory: String?) throws(ScenarioError) {
+    package init(template: RunRequest, swarm: Bool, determinismEvery: Int = SweepRunner.defaultDeterminismEvery, failureDirectory: String?) throws(ScenarioError) {
         self.init(prepared: try ScenarioRunner.prepare(template), swarm: swarm, determinismEvery: determinismEvery, failureDirectory: failureDirectory)
     }
 
     /// Whether `seed` is in the nondeterminism sample (hash-based, the same on every shard).
-    public static func isDeterminismSample(_ seed: UInt64, every: Int) -> Bool {
+    package static func isDeterminismSample(_ seed: UInt64, every: Int) -> Bool {
         guard every > 0 else { return false }
         var random = SimRandom(seed: seed ^ 0x6465_7465_726D_696E)
         return random.below(every) == 0
@@ -48,7 +48,7 @@ public struct SweepRunner: Sendable {
 
     /// The run of `seed`: the template with the seed and, when swarming, its drawn swarm; in a
     /// world swarm, the seed's drawn (or chosen) world.
-    public func prepared(seed: UInt64) -> PreparedRun {
+    package func prepared(seed: UInt64) -> PreparedRun {
         guard world != .default else {
             return prepared.seed(seed, swarm: swarm ? SwarmConfiguration.draw(seed: seed, kinds: prepared.scenario.swarmKinds) : nil)
         }
@@ -60,7 +60,7 @@ public struct SweepRunner: Sendable {
 
     /// The world `seed` draws (pinned parameters kept; faults and outages when swarming, the ones
     /// the template names kept as given).
-    public func world(seed: UInt64) -> World {
+    package func world(seed: UInt64) -> World {
         var drawn = WorldDraw.draw(seed: seed, scenario: prepared.scenario, pinned: template.parameters, drawsFaults: swarm) ?? World()
         if let pinned = template.world {
             drawn.faults.merge(pinned.faults) { _, given in given }
@@ -71,10 +71,10 @@ public struct SweepRunner: Sendable {
     }
 
     /// The request of `seed` (see `prepared(seed:)`).
-    public func request(seed: UInt64) -> RunRequest { prepared(seed: seed).request }
+    package func request(seed: UInt64) -> RunRequest { prepared(seed: seed).request }
 
     /// Runs `seed`; writes an artifact if it fails and returns its line of the sweep.
-    public func run(seed: UInt64) -> (result: SweepSeedResult, artifact: FailureArtifact?) {
+    package func run(seed: UInt64) -> (result: SweepSeedResult, artifact: FailureArtifact?) {
         let run = prepared(seed: seed)
         let request = run.request
         let execution = ScenarioRunner.execute(run)
@@ -132,7 +132,7 @@ public struct SweepRunner: Sendable {
     }
 
     /// An empty result for `range` of this sweep (add seeds to it).
-    public func emptyResult(range: SeedRange, shard: String?, build: BuildFingerprint) -> SweepResult {
+    package func emptyResult(range: SeedRange, shard: String?, build: BuildFingerprint) -> SweepResult {
         let scenario = prepared.scenario, parameters = prepared.parameters
         // A world sweep records the pinned parameters (each seed draws the rest); a default one, every value.
         var result = SweepResult(

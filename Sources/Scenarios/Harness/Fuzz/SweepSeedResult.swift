@@ -4,32 +4,32 @@ import Sim
 /// What one seed of a sweep produced, small enough to pass from a worker process on one line:
 /// verdict, failure, Sometimes goals reached, the determinism check (if sampled) and latency
 /// histograms (mergeable).
-public struct SweepSeedResult: Sendable, Codable {
+package struct SweepSeedResult: Sendable, Codable {
     /// The seed.
-    public var seed: UInt64
+    package var seed: UInt64
     /// Whether it passed.
-    public var passed: Bool
+    package var passed: Bool
     /// Its failure, nil when it passed.
-    public var failure: SweepFailure?
+    package var failure: SweepFailure?
     /// Goals it reached.
-    public var reached: [String]
+    package var reached: [String]
     /// Always/Eventually checks this seed evaluated at least once.
-    public var checked: [String]
+    package var checked: [String]
     /// nil: not sampled; otherwise whether the two runs had the same trace.
-    public var deterministic: Bool?
+    package var deterministic: Bool?
     /// Latency per operation, microseconds (as in `LatencySummary`); compressed on the wire.
     @CompressedHistograms public var histograms: [String: Histogram<UInt64>]
     /// Per fault kind: chances, expected and observed injections in this seed (absent in old lines).
-    public var faults: [FaultObservation]?
+    package var faults: [FaultObservation]?
     /// Per declared callable, trigger, scheduled job and rule: this seed's invocations (absent in old lines).
-    public var coverage: [CoverageEntry]?
+    package var coverage: [CoverageEntry]?
     /// The strategy the seed ran (a portfolio's member; absent in old lines and for crashes).
-    public var strategy: String?
+    package var strategy: String?
     /// The world the seed ran, when the sweep draws worlds.
-    public var world: World?
+    package var world: World?
 
     /// A seed's result with every field given.
-    public init(seed: UInt64, passed: Bool, failure: SweepFailure?, reached: [String], checked: [String] = [], deterministic: Bool?,
+    package init(seed: UInt64, passed: Bool, failure: SweepFailure?, reached: [String], checked: [String] = [], deterministic: Bool?,
                 histograms: [String: Histogram<UInt64>]) {
         self.seed = seed; self.passed = passed; self.failure = failure; self.reached = reached; self.checked = checked
         self.deterministic = deterministic; self.histograms = histograms
@@ -42,7 +42,7 @@ public struct SweepSeedResult: Sendable, Codable {
     /// is slow on a sweep worker's hot path. The width is not part of the result (the
     /// encoding writes the maximum's bucket; `HdrHistogramCodec.encode`), and the histogram still
     /// auto-resizes when merged with a wider one.
-    public static func histograms(_ samples: [LatencySample]) -> [String: Histogram<UInt64>] {
+    package static func histograms(_ samples: [LatencySample]) -> [String: Histogram<UInt64>] {
         var values: [String: [UInt64]] = [:]
         for sample in samples { values[sample.operation, default: []].append(max(1, sample.latencyNanoseconds / 1_000)) }
         return values.mapValues { recorded in
@@ -56,28 +56,28 @@ public struct SweepSeedResult: Sendable, Codable {
 }
 
 /// One failing seed in a sweep or shard result, pointing at its replayable artifact.
-public struct SweepFailure: Sendable, Hashable, Codable {
+package struct SweepFailure: Sendable, Hashable, Codable {
     /// The failing seed.
-    public var seed: UInt64
+    package var seed: UInt64
     /// What failed: an invariant, the kernel, a threshold, a crash, nondeterminism.
-    public var kind: FailureKind
+    package var kind: FailureKind
     /// The violated check, for invariant failures.
-    public var check: String?
+    package var check: String?
     /// The step of the violation.
-    public var step: UInt64?
+    package var step: UInt64?
     /// What failed, in one line.
-    public var message: String
+    package var message: String
     /// Path of the failure artifact (`rehearse replay` it).
-    public var artifact: String?
+    package var artifact: String?
     /// Whether the artifact, read back from its JSON, replayed to the same check at the same step
     /// with the same trace hash (checked by the sweep before it reports the failure); nil where
     /// replay does not apply (crashes re-run in a child, nondeterminism) or in older files.
-    public var replayed: Bool?
+    package var replayed: Bool?
     /// The world the seed ran, when the sweep draws worlds.
-    public var world: World?
+    package var world: World?
 
     /// A failure with every field given (`replayed` unknown).
-    public init(seed: UInt64, kind: FailureKind, check: String?, step: UInt64?, message: String, artifact: String?) {
+    package init(seed: UInt64, kind: FailureKind, check: String?, step: UInt64?, message: String, artifact: String?) {
         self.seed = seed; self.kind = kind; self.check = check; self.step = step; self.message = message; self.artifact = artifact
     }
 }

@@ -5,7 +5,7 @@
 /// an arrival that finds `maxVUs` iterations running is dropped and counted (k6's
 /// `dropped_iterations`). The VU executors are the **closed model**: each virtual user loops
 /// iteration → think time, so throughput is whatever the system allows.
-public enum LoadExecutor: Sendable, Hashable, CustomStringConvertible {
+package enum LoadExecutor: Sendable, Hashable, CustomStringConvertible {
     /// `constant-arrival-rate`: `rate` iterations per second for `duration`.
     case constantArrivalRate(rate: Double, duration: Duration)
     /// `ramping-arrival-rate`: from `startRate`/s, linearly to each stage's target over its duration.
@@ -17,7 +17,7 @@ public enum LoadExecutor: Sendable, Hashable, CustomStringConvertible {
     case rampingVUs(startVUs: Int, stages: [LoadStage])
 
     /// k6's name of the executor.
-    public var name: String {
+    package var name: String {
         switch self {
         case .constantArrivalRate: "constant-arrival-rate"
         case .rampingArrivalRate: "ramping-arrival-rate"
@@ -27,7 +27,7 @@ public enum LoadExecutor: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// True for the arrival-rate (open-model) executors.
-    public var isOpen: Bool {
+    package var isOpen: Bool {
         switch self {
         case .constantArrivalRate, .rampingArrivalRate: true
         case .constantVUs, .rampingVUs: false
@@ -35,7 +35,7 @@ public enum LoadExecutor: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// How long iterations keep starting (the sum of the stages for the ramping executors).
-    public var duration: Duration {
+    package var duration: Duration {
         switch self {
         case .constantArrivalRate(_, let duration), .constantVUs(_, let duration): duration
         case .rampingArrivalRate(_, let stages), .rampingVUs(_, let stages): stages.reduce(.zero) { $0 + $1.duration }
@@ -53,7 +53,7 @@ public enum LoadExecutor: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The most VUs a closed-model executor ever has (0 for the open model).
-    public var peakVUs: Int {
+    package var peakVUs: Int {
         switch self {
         case .constantArrivalRate, .rampingArrivalRate: 0
         case .constantVUs(let vus, _): vus
@@ -62,7 +62,7 @@ public enum LoadExecutor: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The executor as `--executor` and reports print it.
-    public var description: String {
+    package var description: String {
         switch self {
         case .constantArrivalRate(let rate, let duration): "\(name) rate=\(LoadStage.format(rate))/s duration=\(LoadStage.format(duration))"
         case .rampingArrivalRate(let start, let stages): "\(name) start=\(LoadStage.format(start))/s stages=\(LoadStage.format(stages))"
@@ -87,14 +87,14 @@ public enum LoadExecutor: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// One k6 stage: reach `target` (iterations/s or VUs) linearly over `duration`.
-public struct LoadStage: Sendable, Hashable {
+package struct LoadStage: Sendable, Hashable {
     /// How long the stage lasts.
-    public var duration: Duration
+    package var duration: Duration
     /// The rate or VU count reached at its end.
-    public var target: Double
+    package var target: Double
 
     /// A stage reaching `target` over `duration`.
-    public init(duration: Duration, target: Double) {
+    package init(duration: Duration, target: Double) {
         self.duration = duration
         self.target = target
     }

@@ -1,7 +1,7 @@
 /// One `rehearse load` run: which profile, which executor, on which clock.
-public struct LoadRequest: Sendable, Hashable {
+package struct LoadRequest: Sendable, Hashable {
     /// Which clock the run is on.
-    public enum Clock: String, Sendable, Hashable, CaseIterable {
+    package enum Clock: String, Sendable, Hashable, CaseIterable {
         /// The real Swift runtime and `ContinuousClock`: wall-clock latency, not reproducible.
         case wall
         /// The simulator (one thread, virtual time, seeded): the same report for the same seed.
@@ -9,32 +9,32 @@ public struct LoadRequest: Sendable, Hashable {
     }
 
     /// The scenario whose load profile runs.
-    public var scenario: String
+    package var scenario: String
     /// How iterations arrive (open) or loop (closed).
-    public var executor: LoadExecutor
+    package var executor: LoadExecutor
     /// Closed model: pause after each iteration.
-    public var thinkTime: Duration
+    package var thinkTime: Duration
     /// The real runtime's clock or the simulator's.
-    public var clock: Clock
+    package var clock: Clock
     /// The design under load: nil for the careful one, or a variant name of the scenario.
-    public var variant: String?
+    package var variant: String?
     /// Latency thresholds the run must meet.
-    public var thresholds: [Threshold]
+    package var thresholds: [Threshold]
     /// Seeds the backend's faults and the profile's draws.
-    public var seed: UInt64
+    package var seed: UInt64
     /// Open model: k6's `maxVUs`, the bound on iterations running at once; an arrival beyond it is
     /// dropped and counted.
-    public var maxVUs: Int
+    package var maxVUs: Int
     /// After the executor's duration, how long iterations still running may finish before they
     /// are abandoned (k6's `gracefulStop`).
-    public var gracefulStop: Duration
+    package var gracefulStop: Duration
     /// The commit to record in the report's build fingerprint.
-    public var gitCommit: String?
+    package var gitCommit: String?
     /// The command line, for the report (its replay command).
-    public var commandLine: String
+    package var commandLine: String
 
     /// A load run of `scenario` under `executor`; the rest has k6's defaults.
-    public init(
+    package init(
         scenario: String, executor: LoadExecutor, thinkTime: Duration = .zero, clock: Clock = .wall, variant: String? = nil,
         thresholds: [Threshold] = [], seed: UInt64 = 1, maxVUs: Int = 10_000, gracefulStop: Duration = .seconds(60),
         gitCommit: String? = nil, commandLine: String = ""
@@ -53,13 +53,13 @@ public struct LoadRequest: Sendable, Hashable {
     }
 
     /// The executor with its think time, as the report and the console name it.
-    public var modelDescription: String {
+    package var modelDescription: String {
         executor.isOpen ? "\(executor) max-vus=\(maxVUs)" : "\(executor) think-time=\(LoadStage.format(thinkTime))"
     }
 
     /// Folder name of the run: `auction-race-load-virtual-constant-arrival-rate-500ps`,
     /// `like-storm-load-wall-constant-vus-4vus`, with `-<variant>` for a variant.
-    public var runId: String {
+    package var runId: String {
         var id = "\(scenario)-load-\(clock.rawValue)-\(executor.name)"
         switch executor {
         case .constantArrivalRate(let rate, _): id += "-\(LoadStage.format(rate))ps"

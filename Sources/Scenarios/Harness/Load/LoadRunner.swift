@@ -10,12 +10,12 @@ import Sim
 
 /// Runs a `LoadProfile` under a k6 executor, on the real runtime (wall clock) or on the
 /// simulator (virtual time, reproducible by seed), and builds its `RunReport`.
-public enum LoadRunner {
+package enum LoadRunner {
     /// The scenario names that have a load profile.
-    public static var profiledScenarios: [String] { LoadProfile.all.map(\.scenario) }
+    package static var profiledScenarios: [String] { LoadProfile.all.map(\.scenario) }
 
     /// Runs `request` on its clock (`runWall` must not be called on a simulation thread).
-    public static func run(_ request: LoadRequest) async -> RunReport {
+    package static func run(_ request: LoadRequest) async -> RunReport {
         switch request.clock {
         case .wall: await runWall(request)
         case .virtual: runVirtual(request)
@@ -41,7 +41,7 @@ public enum LoadRunner {
 
     /// On the simulator: one thread, virtual time, the request's seed and the scenarios' strategy
     /// (random, with the backend's concurrency window). Same request and binary ⇒ same report.
-    public static func runVirtual(_ request: LoadRequest) -> RunReport {
+    package static func runVirtual(_ request: LoadRequest) -> RunReport {
         let profile = profile(request)
         var configuration = SimulationConfiguration(
             seed: request.seed, strategy: .random,

@@ -1,13 +1,13 @@
 /// A load run's clock: the real runtime's or the simulator's, as the world's backend keeps time.
 /// The driver reads elapsed time and sleeps on it; nothing else.
-public struct RunClock: Sendable {
+package struct RunClock: Sendable {
     /// Nanoseconds since the clock's zero.
-    public let elapsedNanoseconds: @Sendable () -> Int64
+    package let elapsedNanoseconds: @Sendable () -> Int64
     /// Sleeps `duration` on this clock.
     let sleeper: nonisolated(nonsending) @Sendable (Duration) async throws -> Void
 
     /// A clock reading `elapsedNanoseconds` and sleeping with `sleep`.
-    public init(
+    package init(
         elapsedNanoseconds: @escaping @Sendable () -> Int64, sleep: nonisolated(nonsending) @escaping @Sendable (Duration) async throws -> Void
     ) {
         self.elapsedNanoseconds = elapsedNanoseconds

@@ -5,17 +5,17 @@ import Histogram
 /// the ~100 KB that once cost the fuzz parent a third of a worker's CPU to decode. Decoding
 /// validates each histogram and names the operation of a bad one.
 @propertyWrapper
-public struct CompressedHistograms: Sendable, Codable {
+package struct CompressedHistograms: Sendable, Codable {
     /// The histograms by operation.
-    public var wrappedValue: [String: Histogram<UInt64>]
+    package var wrappedValue: [String: Histogram<UInt64>]
 
     /// Wraps `wrappedValue`.
-    public init(wrappedValue: [String: Histogram<UInt64>]) {
+    package init(wrappedValue: [String: Histogram<UInt64>]) {
         self.wrappedValue = wrappedValue
     }
 
     /// Reads each histogram from its compressed text, naming the operation of a bad one.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         var histograms: [String: Histogram<UInt64>] = [:]
         for (operation, text) in try container.decode([String: String].self) {
@@ -27,7 +27,7 @@ public struct CompressedHistograms: Sendable, Codable {
     }
 
     /// Writes each histogram as compressed base64 text.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(wrappedValue.mapValues(HdrHistogramCodec.encode))
     }

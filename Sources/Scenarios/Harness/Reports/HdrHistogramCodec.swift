@@ -11,11 +11,11 @@ import Histogram
 /// to double conversion ratio (Double 1.0), then the counts up to the maximum's bucket as ZigZag
 /// LEB128 varints (at most 9 bytes, the ninth carrying 8 bits), a run of k ≥ 2 empty buckets
 /// written as −k.
-public enum HdrHistogramCodec {
+package enum HdrHistogramCodec {
     /// Why a string is not an encoded histogram this build can use.
-    public struct DecodeError: Error, CustomStringConvertible {
+    package struct DecodeError: Error, CustomStringConvertible {
         /// What is wrong with the text.
-        public var description: String
+        package var description: String
     }
 
     static let encodingCookie: UInt32 = 0x1c84_9313
@@ -34,7 +34,7 @@ public enum HdrHistogramCodec {
     /// `histogram` in the standard compressed encoding, base64. Its highest trackable value is
     /// written as the top of the maximum's bucket (at least 2), not the auto-resized array's
     /// size, so equal distributions encode to equal strings however they were added up.
-    public static func encode(_ histogram: Histogram<UInt64>) -> String {
+    package static func encode(_ histogram: Histogram<UInt64>) -> String {
         precondition(histogram.lowestDiscernibleValue == lowestDiscernibleValue && histogram.numberOfSignificantValueDigits == significantDigits,
                      "Rehearsal histograms have lowest value 1 and 3 significant digits")
         var payload: [UInt8] = []
@@ -71,7 +71,7 @@ public enum HdrHistogramCodec {
     /// that match, a complete zlib stream, the layout Rehearsal's histograms have (lowest value
     /// 1, 3 significant digits, no normalizing offset, conversion ratio 1), a highest trackable
     /// value in 2…UInt64.max/4, every count inside that range and a total without overflow.
-    public static func decode(_ text: String) throws(DecodeError) -> Histogram<UInt64> {
+    package static func decode(_ text: String) throws(DecodeError) -> Histogram<UInt64> {
         func fail(_ reason: String) -> DecodeError { DecodeError(description: reason) }
         guard let data = Data(base64Encoded: text) else { throw fail("not base64") }
         let outer = [UInt8](data)
@@ -135,7 +135,7 @@ public enum HdrHistogramCodec {
     /// this library's `valueAtPercentile` clamps to those; a canonical histogram answers every
     /// percentile with its bucket's top value (as Java's `getValueAtPercentile` does) whether it
     /// was recorded here or read from a file, so a merged sweep equals one machine's.
-    public static func canonical(_ histogram: Histogram<UInt64>) -> Histogram<UInt64> {
+    package static func canonical(_ histogram: Histogram<UInt64>) -> Histogram<UInt64> {
         var result = Histogram<UInt64>(numberOfSignificantValueDigits: significantDigits)
         guard histogram.totalCount > 0 else { return result }
         for bucket in histogram.recordedValues() { result.record(bucket.value, count: bucket.count) }

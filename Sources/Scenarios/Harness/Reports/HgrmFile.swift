@@ -5,17 +5,17 @@ import Histogram
 /// `Value Percentile TotalCount 1/(1-Percentile)`, one row per percentile step, and the footer
 /// `#[Mean …, StdDeviation …]`, `#[Max …, Total count …]`, `#[Buckets …, SubBuckets …]`.
 /// Values are in milliseconds.
-public enum HgrmFile {
+package enum HgrmFile {
     /// The file name of `operation`'s distribution: `<operation>.hgrm`, characters outside
     /// letters, digits, `.`, `-` and `_` replaced by `_`.
-    public static func fileName(_ operation: String) -> String {
+    package static func fileName(_ operation: String) -> String {
         let safe = operation.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") ? $0 : "_" }
         let name = String(safe)
         return (name.isEmpty || name.hasPrefix(".") ? "_" + name : name) + ".hgrm"
     }
 
     /// The distribution of a histogram of microseconds, in milliseconds (5 steps per half distance).
-    public static func text(microseconds histogram: Histogram<UInt64>) -> String {
+    package static func text(microseconds histogram: Histogram<UInt64>) -> String {
         var text = ""
         histogram.outputPercentileDistribution(to: &text, outputValueUnitScalingRatio: 1_000)
         return text
@@ -24,7 +24,7 @@ public enum HgrmFile {
     /// Writes `<directory>/<operation>.hgrm` for every operation of `latency` (the summary's
     /// spectrum, already in milliseconds) and returns the paths.
     @discardableResult
-    public static func write(_ latency: [LatencySummary], to directory: String) throws(ReportWriteError) -> [String] {
+    package static func write(_ latency: [LatencySummary], to directory: String) throws(ReportWriteError) -> [String] {
         var paths: [String] = []
         for summary in latency {
             let path = "\(directory)/\(fileName(summary.operation))"

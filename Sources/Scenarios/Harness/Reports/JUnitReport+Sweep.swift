@@ -2,7 +2,7 @@ extension JUnitReport {
     /// The report of a sweep (`fuzz`) or a merged distributed sweep (`merge`): a case per check
     /// over all seeds, per threshold, per failure kind that is not a check's, plus coverage and
     /// the fault verdict. `command` names the tool (`rehearse fuzz`, `rehearse merge`).
-    public static func sweep(_ result: SweepResult, command: String) -> JUnitReport {
+    package static func sweep(_ result: SweepResult, command: String) -> JUnitReport {
         let scenario = result.scenario
         var cases = SweepCases(result)
         cases.addChecks()

@@ -3,68 +3,68 @@
 /// check. A violated check is a `<failure>` carrying the failing seeds and the lines that replay
 /// them; a check the run never evaluated, or its parameters rule out, is `<skipped>`. No wall
 /// times or timestamps: the same run writes the same bytes.
-public struct JUnitReport: Sendable {
+package struct JUnitReport: Sendable {
     /// One test case's verdict.
-    public enum Outcome: Sendable, Hashable {
+    package enum Outcome: Sendable, Hashable {
         case passed
         case failed(message: String, type: String, details: String)
         case skipped(message: String)
     }
 
     /// One `<testcase>`.
-    public struct TestCase: Sendable, Hashable {
+    package struct TestCase: Sendable, Hashable {
         /// The `classname` attribute (the scenario).
-        public var classname: String
+        package var classname: String
         /// The case's name (the check).
-        public var name: String
+        package var name: String
         /// Passed, failed or skipped.
-        public var outcome: Outcome
+        package var outcome: Outcome
         /// What the case asserts (the check's summary), as `<system-out>`.
-        public var output: String?
+        package var output: String?
 
         /// A case with every field given.
-        public init(classname: String, name: String, outcome: Outcome, output: String?) {
+        package init(classname: String, name: String, outcome: Outcome, output: String?) {
             self.classname = classname; self.name = name; self.outcome = outcome; self.output = output
         }
     }
 
     /// One `<testsuite>`.
-    public struct Suite: Sendable {
+    package struct Suite: Sendable {
         /// The suite's name.
-        public var name: String
+        package var name: String
         /// `<properties>`: seed, strategy, variant, replay line.
-        public var properties: [(name: String, value: String)]
+        package var properties: [(name: String, value: String)]
         /// Its test cases, one per check.
-        public var cases: [TestCase]
+        package var cases: [TestCase]
 
         /// A suite with every field given.
-        public init(name: String, properties: [(name: String, value: String)], cases: [TestCase]) {
+        package init(name: String, properties: [(name: String, value: String)], cases: [TestCase]) {
             self.name = name; self.properties = properties; self.cases = cases
         }
     }
 
     /// The `<testsuites>` name.
-    public var name: String
+    package var name: String
     /// Its suites.
-    public var suites: [Suite]
+    package var suites: [Suite]
 
     /// A report of `suites`.
-    public init(name: String, suites: [Suite]) {
+    package init(name: String, suites: [Suite]) {
         self.name = name; self.suites = suites
     }
 
     /// Failed cases over all suites.
-    public var failures: Int { suites.reduce(0) { $0 + $1.cases.filter { if case .failed = $0.outcome { true } else { false } }.count } }
+    package var failures: Int { suites.reduce(0) { $0 + $1.cases.filter { if case .failed = $0.outcome { true } else { false } }.count } }
     /// Skipped cases over all suites.
-    public var skipped: Int { suites.reduce(0) { $0 + $1.cases.filter { if case .skipped = $0.outcome { true } else { false } }.count } }
+    package var skipped: Int { suites.reduce(0) { $0 + $1.cases.filter { if case .skipped = $0.outcome { true } else { false } }.count } }
     /// Cases over all suites.
-    public var tests: Int { suites.reduce(0) { $0 + $1.cases.count } }
+    package var tests: Int { suites.reduce(0) { $0 + $1.cases.count } }
 
     // MARK: Run
 
     /// The report of one run written to `folder`: a case per check, per threshold, and the
     /// kernel outcome.
-    public static func run(_ report: RunReport, folder: String) -> JUnitReport {
+    package static func run(_ report: RunReport, folder: String) -> JUnitReport {
         let scenario = report.scenario
         let replay = ["replay: \(ScenarioRegistry.commandName) replay \(folder)/report.json", "   or: \(report.replayCommand)"]
         var cases: [TestCase] = []
@@ -111,31 +111,32 @@ public struct JUnitReport: Sendable {
     // MARK: XML
 
     /// The document, UTF-8 XML 1.0.
-    public var xml: String {
+    package var xml: String {
+        let a = { ReportFormat.escape($0, for: .xmlAttribute) }, t = { ReportFormat.escape($0, for: .xmlContent) }
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<testsuites name=\"\(Self.escape(name))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\">\n"
+        out += "<testsuites name=\"\(a(name))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\">\n"
         for suite in suites {
             let failed = suite.cases.filter { if case .failed = $0.outcome { true } else { false } }.count
             let skipped = suite.cases.filter { if case .skipped = $0.outcome { true } else { false } }.count
-            out += "  <testsuite name=\"\(Self.escape(suite.name))\" tests=\"\(suite.cases.count)\" failures=\"\(failed)\" errors=\"0\" skipped=\"\(skipped)\" package=\"rehearse\">\n"
+            out += "  <testsuite name=\"\(a(suite.name))\" tests=\"\(suite.cases.count)\" failures=\"\(failed)\" errors=\"0\" skipped=\"\(skipped)\" package=\"rehearse\">\n"
             if !suite.properties.isEmpty {
                 out += "    <properties>\n"
                 for property in suite.properties {
-                    out += "      <property name=\"\(Self.escape(property.name))\" value=\"\(Self.escape(property.value))\"/>\n"
+                    out += "      <property name=\"\(a(property.name))\" value=\"\(a(property.value))\"/>\n"
                 }
                 out += "    </properties>\n"
             }
             for testCase in suite.cases {
-                out += "    <testcase classname=\"\(Self.escape(testCase.classname))\" name=\"\(Self.escape(testCase.name))\""
+                out += "    <testcase classname=\"\(a(testCase.classname))\" name=\"\(a(testCase.name))\""
                 var body = ""
                 switch testCase.outcome {
                 case .passed: break
                 case .failed(let message, let type, let details):
-                    body += "      <failure message=\"\(Self.escape(message))\" type=\"\(Self.escape(type))\">\(Self.escape(details, attribute: false))</failure>\n"
+                    body += "      <failure message=\"\(a(message))\" type=\"\(a(type))\">\(t(details))</failure>\n"
                 case .skipped(let message):
-                    body += "      <skipped message=\"\(Self.escape(message))\"/>\n"
+                    body += "      <skipped message=\"\(a(message))\"/>\n"
                 }
-                if let output = testCase.output { body += "      <system-out>\(Self.escape(output, attribute: false))</system-out>\n" }
+                if let output = testCase.output { body += "      <system-out>\(t(output))</system-out>\n" }
                 out += body.isEmpty ? "/>\n" : ">\n\(body)    </testcase>\n"
             }
             out += "  </testsuite>\n"
@@ -145,31 +146,7 @@ public struct JUnitReport: Sendable {
     }
 
     /// Writes the document to `path` through the atomic writer.
-    public func write(to path: String) throws(ReportWriteError) {
+    package func write(to path: String) throws(ReportWriteError) {
         try ReportWriter.writeAtomically(xml, to: path)
-    }
-
-    /// `text` escaped for an XML attribute (tab, newline and carriage return as character
-    /// references, which a parser keeps) or element content; characters XML 1.0 cannot hold (control
-    /// characters other than tab, newline, carriage return) become U+FFFD.
-    static func escape(_ text: String, attribute: Bool = true) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            // In an attribute a parser would fold them into spaces: written as references there.
-            case "\t": out += attribute ? "&#9;" : "\t"
-            case "\n": out += attribute ? "&#10;" : "\n"
-            case "\r": out += attribute ? "&#13;" : "\r"
-            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: out += "\u{FFFD}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
     }
 }

@@ -3,16 +3,16 @@ import Histogram
 
 extension ReportWriter {
     /// A failure's story as `fuzz`/`merge` found it (read from its artifact), for the sweep page.
-    public struct SweepStory: Sendable {
+    package struct SweepStory: Sendable {
         /// The failing seed.
-        public var seed: UInt64
+        package var seed: UInt64
         /// Its story, from the artifact.
-        public var lines: [String]
+        package var lines: [String]
         /// The shrunk artifact's path (the sweep's first failure, shrunk by `fuzz`).
-        public var shrunkArtifact: String?
+        package var shrunkArtifact: String?
 
         /// A story with every field given.
-        public init(seed: UInt64, lines: [String], shrunkArtifact: String? = nil) {
+        package init(seed: UInt64, lines: [String], shrunkArtifact: String? = nil) {
             self.seed = seed
             self.lines = lines
             self.shrunkArtifact = shrunkArtifact
@@ -22,7 +22,7 @@ extension ReportWriter {
     /// `sweep.json`'s page: the verdict, failures with their checks and replay commands, Sometimes
     /// goals and how many seeds reached each, strategies and fault kinds with counts, latency per
     /// operation (table and plot from the same merged HdrHistogram) and the backend coverage table.
-    public static func sweepHTML(_ result: SweepResult, stories: [SweepStory] = []) -> String {
+    package static func sweepHTML(_ result: SweepResult, stories: [SweepStory] = []) -> String {
         var body = sweepVerdict(result, stories: stories)
         body += sweepRunLine(result)
         body += sweepFailures(result, stories: stories)

@@ -38,7 +38,7 @@ public enum ReportWriter {
     }
 
     /// Writes `text` to `path` through `AtomicFile`, the one atomic writer.
-    public static func writeAtomically(_ text: String, to path: String) throws(ReportWriteError) {
+    package static func writeAtomically(_ text: String, to path: String) throws(ReportWriteError) {
         StaleTemporaryFiles.clean(beside: path)
         do { try AtomicFile.write(text, to: path) } catch { throw .cannotWrite(path: error.path, reason: error.reason) }
     }

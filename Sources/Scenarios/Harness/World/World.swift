@@ -26,7 +26,7 @@ public struct World: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     /// What is wrong with this world for `scenario` (a name it lacks, a value out of range); nil when sound.
-    public func problem(for scenario: any Scenario) -> String? {
+    package func problem(for scenario: any Scenario) -> String? {
         for name in parameters.keys.sorted() {
             guard let spec = scenario.parameters.first(where: { $0.name == name }) else { return "no parameter '\(name)' in \(scenario.name)" }
             guard spec.range.contains(parameters[name]!) else { return "\(name)=\(parameters[name]!) is outside \(spec.minimum)...\(spec.maximum)" }
@@ -77,10 +77,10 @@ public struct OutageDraw: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     /// The longest outage a world may draw or a user may ask for (a day).
-    public static let longestLimitSeconds = 86_400
+    package static let longestLimitSeconds = 86_400
 
     /// What is out of range, or nil.
-    public var problem: String? {
+    package var problem: String? {
         guard startsPerHour.isFinite, startsPerHour >= 0, startsPerHour <= 60 else { return "outage \(service): startsPerHour \(startsPerHour) is not in 0...60" }
         guard shortestSeconds >= 1, shortestSeconds <= longestSeconds, longestSeconds <= Self.longestLimitSeconds else {
             return "outage \(service): lengths \(shortestSeconds)...\(longestSeconds) s must satisfy 1 <= shortest <= longest <= \(Self.longestLimitSeconds)"
@@ -95,12 +95,12 @@ public struct OutageDraw: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     /// `service:perHour:shortest:longest:severity[:down]`, as `--outage` takes it.
-    public var argument: String {
+    package var argument: String {
         "\(service):\(startsPerHour):\(shortestSeconds):\(longestSeconds):\(severity)\(startsDown ? ":down" : "")"
     }
 
     /// Parses `service:perHour:shortest:longest:severity[:down]` (nil when malformed).
-    public init?(argument text: String) {
+    package init?(argument text: String) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 5 || (parts.count == 6 && parts[5] == "down"), !parts[0].isEmpty,
               let perHour = Double(parts[1]), let shortest = Int(parts[2]), let longest = Int(parts[3]), let severity = Double(parts[4])

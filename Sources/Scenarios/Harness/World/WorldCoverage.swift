@@ -1,17 +1,17 @@
 /// Which worlds a sweep ran and which failed, per parameter and fault knob, in five bands each
 /// (the minimum, below the default, the default, above it, the maximum) and per outage kind (on or
 /// off). Sums of integers, so shards merge into the same numbers as one machine's sweep.
-public struct WorldCoverage: Sendable, Hashable, Codable {
+package struct WorldCoverage: Sendable, Hashable, Codable {
     /// Seeds run and failed in one band.
-    public struct Band: Sendable, Hashable, Codable {
+    package struct Band: Sendable, Hashable, Codable {
         /// Seeds whose world fell in the band.
-        public var seeds: Int = 0
+        package var seeds: Int = 0
         /// Of those, seeds that failed.
-        public var failures: Int = 0
+        package var failures: Int = 0
     }
 
     /// The five bands of a value against a range and a default.
-    public enum Position: String, Sendable, Hashable, Codable, CaseIterable {
+    package enum Position: String, Sendable, Hashable, Codable, CaseIterable {
         case minimum, belowDefault = "below-default", atDefault = "default", aboveDefault = "above-default", maximum
 
         /// Where `value` falls.
@@ -24,17 +24,17 @@ public struct WorldCoverage: Sendable, Hashable, Codable {
     }
 
     /// Parameter → band → seeds and failures.
-    public var parameters: [String: [String: Band]] = [:]
+    package var parameters: [String: [String: Band]] = [:]
     /// Fault knob → band → seeds and failures (the default band: the scenario's own rate).
-    public var faults: [String: [String: Band]] = [:]
+    package var faults: [String: [String: Band]] = [:]
     /// Outage kind → "on"/"off" → seeds and failures.
-    public var outages: [String: [String: Band]] = [:]
+    package var outages: [String: [String: Band]] = [:]
 
     /// Nothing recorded.
-    public init() {}
+    package init() {}
 
     /// Adds one seed that ran `world` (nil: the default world) of `scenario`.
-    public mutating func add(_ world: World?, failed: Bool, scenario: any Scenario) {
+    package mutating func add(_ world: World?, failed: Bool, scenario: any Scenario) {
         for spec in scenario.parameters {
             let value = Double(world?.parameters[spec.name] ?? spec.defaultValue)
             let band = Position.of(value, minimum: Double(spec.minimum), defaultValue: Double(spec.defaultValue), maximum: Double(spec.maximum))
@@ -53,7 +53,7 @@ public struct WorldCoverage: Sendable, Hashable, Codable {
     }
 
     /// Adds another shard's coverage.
-    public mutating func add(_ other: WorldCoverage) {
+    package mutating func add(_ other: WorldCoverage) {
         Self.merge(&parameters, other.parameters)
         Self.merge(&faults, other.faults)
         Self.merge(&outages, other.outages)

@@ -12,9 +12,9 @@ import Sim
 /// About 1.5 size parameters move per world (the rest of the sizes keep their defaults), so sizes
 /// reach every corner of their ranges without all growing at once. Everything comes from the
 /// seed's `world` stream, apart from every stream a run uses.
-public enum WorldDraw {
+package enum WorldDraw {
     /// The stream world draws come from.
-    public static let streamName = "world"
+    package static let streamName = "world"
     /// Draws tried before falling back to the cheapest valid one.
     static let maxAttempts = 64
     /// Size parameters (`.linear` cost) a world draws on average; the others keep their defaults.
@@ -23,7 +23,7 @@ public enum WorldDraw {
     /// The world of `seed` for `scenario` with `pinned` parameters kept; faults and outages too when
     /// `drawsFaults`. Nil when no draw satisfies the constraints with the pinned values (a bug in
     /// the scenario's declaration, or pins that leave no room).
-    public static func draw(seed: UInt64, scenario: any Scenario, pinned: [String: Int], drawsFaults: Bool) -> World? {
+    package static func draw(seed: UInt64, scenario: any Scenario, pinned: [String: Int], drawsFaults: Bool) -> World? {
         var random = RandomStreams(seed: seed).stream(named: streamName)
         guard var world = drawParameters(scenario, pinned: pinned, random: &random) else { return nil }
         if drawsFaults {
@@ -38,7 +38,7 @@ public enum WorldDraw {
     /// The estimated cost of `values` against the defaults: the product of `value / default` over
     /// `.linear` parameters drawn above their default (one drawn below never offsets another: fewer
     /// seconds for as many actions is more contention, not less work).
-    public static func cost(_ values: [String: Int], scenario: any Scenario) -> Double {
+    package static func cost(_ values: [String: Int], scenario: any Scenario) -> Double {
         scenario.parameters.reduce(1.0) { product, spec in
             guard spec.cost == .linear, let value = values[spec.name] else { return product }
             return product * max(1, Double(value) / Double(max(spec.defaultValue, 1)))

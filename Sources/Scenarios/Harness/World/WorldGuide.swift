@@ -9,29 +9,29 @@ import Sim
 /// three. Every choice is a function of the seed and the corpus, and the corpus of the block's
 /// blind seeds' results, which the sweep records: the same range gives the same worlds on any
 /// machine, however many workers, and shards cut at block boundaries agree.
-public enum WorldGuide {
+package enum WorldGuide {
     /// Seeds per block.
-    public static let blockSize: UInt64 = 400
+    package static let blockSize: UInt64 = 400
     /// Blind seeds at the start of each block.
-    public static let blindSeeds: UInt64 = 100
+    package static let blindSeeds: UInt64 = 100
     /// The stream a guided seed's choices come from.
-    public static let streamName = "world.guide"
+    package static let streamName = "world.guide"
 
     /// The block of `seed` in a sweep starting at `origin`: its first seed and its end.
-    public static func block(of seed: UInt64, origin: UInt64) -> SeedRange {
+    package static func block(of seed: UInt64, origin: UInt64) -> SeedRange {
         let index = (seed - origin) / blockSize
         let low = origin + index * blockSize
         return SeedRange(low: low, high: low &+ blockSize < low ? .max : low + blockSize)
     }
 
     /// Whether `seed` draws blind (the first seeds of its block).
-    public static func isBlind(_ seed: UInt64, origin: UInt64) -> Bool {
+    package static func isBlind(_ seed: UInt64, origin: UInt64) -> Bool {
         (seed - origin) % blockSize < blindSeeds
     }
 
     /// What a seed reached, as keys a corpus compares: `trigger:onBid:x4` (calls rounded down to a
     /// power of 4), `rule:honors/{id}:denied`, `goal:…`, `check:…`.
-    public static func keys(_ result: SweepSeedResult) -> Set<String> {
+    package static func keys(_ result: SweepSeedResult) -> Set<String> {
         var keys = Set<String>()
         for entry in result.coverage ?? [] where entry.invocations > 0 {
             var bucket = 1
@@ -46,7 +46,7 @@ public enum WorldGuide {
     }
 
     /// The corpus of a block: in seed order, the worlds of the samples that added a key.
-    public static func corpus(_ samples: [GuideSample]) -> [World] {
+    package static func corpus(_ samples: [GuideSample]) -> [World] {
         var seen = Set<String>()
         var corpus: [World] = []
         for sample in samples.sorted(by: { $0.seed < $1.seed }) {
@@ -60,7 +60,7 @@ public enum WorldGuide {
 
     /// The world of guided seed `seed`: a mutation of a corpus world, or (one time in three, or
     /// with an empty corpus) `blind`.
-    public static func world(seed: UInt64, corpus: [World], scenario: any Scenario, pinned: [String: Int], drawsFaults: Bool, blind: World) -> World {
+    package static func world(seed: UInt64, corpus: [World], scenario: any Scenario, pinned: [String: Int], drawsFaults: Bool, blind: World) -> World {
         var random = RandomStreams(seed: seed).stream(named: streamName)
         guard !corpus.isEmpty, random.below(3) != 0 else { return blind }
         let parent = corpus[random.below(corpus.count)]
@@ -101,16 +101,16 @@ public enum WorldGuide {
 }
 
 /// One blind seed of a guided block, kept until its block's corpus is made.
-public struct GuideSample: Sendable, Hashable, Codable {
+package struct GuideSample: Sendable, Hashable, Codable {
     /// The seed.
-    public var seed: UInt64
+    package var seed: UInt64
     /// Its world.
-    public var world: World
+    package var world: World
     /// What it reached (`WorldGuide.keys`).
-    public var keys: Set<String>
+    package var keys: Set<String>
 
     /// A sample of `seed`, which ran `world` and reached `keys`.
-    public init(seed: UInt64, world: World, keys: Set<String>) {
+    package init(seed: UInt64, world: World, keys: Set<String>) {
         self.seed = seed
         self.world = world
         self.keys = keys
