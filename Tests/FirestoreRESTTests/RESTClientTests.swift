@@ -66,6 +66,17 @@ import Testing
         try await client.rollback(readOnly)
     }
 
+    /// A sub-collection under an id with a space, a `%` and a non-ASCII letter: the parent travels in
+    /// the URL, percent-encoded once.
+    @Test func aSubCollectionUnderAnOddIdIsQueried() async throws {
+        let client = try await SharedEmulator.shared.freshClient("odd")
+        let parent = DocumentPath("users", "odd id 100% é")
+        try await client.commit([RESTWrite(.set(["n": 1]), at: parent.child("notes", "n1")), RESTWrite(.set(["n": 2]), at: parent.child("notes", "n2"))])
+        let found = try await client.runQuery(Query(parent.child("notes", "x").collection, filter: .field("n", .greaterThan, 1)))
+        #expect(found.map(\.path.id) == ["n2"])
+        #expect(found.first?.path.collection == "users/odd id 100% é/notes")
+    }
+
     @Test func anUnreachableServerIsUnavailable() async throws {
         let port = 1  // nothing listens on port 1 of loopback
         let client = FirestoreRESTClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!, project: "demo-none")

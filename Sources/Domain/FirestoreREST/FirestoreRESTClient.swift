@@ -199,7 +199,12 @@ public final class FirestoreRESTClient: Sendable {
 
     /// One HTTP exchange; the parsed JSON answer, or the error it carries.
     func send(_ method: String, _ relative: String, body: [String: Any]?) async throws(RESTError) -> Any {
-        var request = URLRequest(url: baseURL.appendingPathComponent(relative, isDirectory: false))
+        // Joined as text: the resource is already percent-encoded (ids may hold any character but
+        // `/`), and `appendingPathComponent` would encode its `%` again.
+        guard let url = URL(string: baseURL.absoluteString.trimmingSuffix("/") + "/" + relative) else {
+            throw .malformedResponse("not a URL: \(baseURL.absoluteString)/\(relative)")
+        }
+        var request = URLRequest(url: url)
         request.httpMethod = method
         if let header = credential.header(project: project) { request.setValue(header, forHTTPHeaderField: "Authorization") }
         if let body {
@@ -230,4 +235,9 @@ public final class FirestoreRESTClient: Sendable {
             throw .malformedResponse("the request could not be encoded: \(error)")
         }
     }
+}
+
+extension String {
+    /// The text without one trailing `suffix`.
+    func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
 }

@@ -43,7 +43,6 @@ struct ConformanceCommand: ParsableCommand {
         let outcome = Mutex<Result<ConformanceTable, RehearseError>?>(nil)
         let (emulator, programs, firstSeed, jobs, quiet) = (self.emulator, self.programs, self.firstSeed, self.jobs, self.quiet)
         BlockingWait.run {
-            outcome.withLock { $0 = nil }
             let result = await Self.sweep(emulator: emulator, programs: programs, firstSeed: firstSeed, jobs: jobs, quiet: quiet)
             outcome.withLock { $0 = result }
         }
