@@ -25,7 +25,9 @@ extension ReportWriter {
         if let faults = report.faults, !faults.isEmpty {
             body += "<h2>Faults</h2>\n<table><tr><th>kind</th><th>chances</th><th>expected</th><th>observed</th></tr>\n"
             for fault in faults {
-                body += "<tr><td>\(e(fault.kind.rawValue))</td><td>\(fault.opportunities)</td><td>\(String(format: "%.1f", fault.expected))</td><td>\(fault.observed)</td></tr>\n"
+                // A kind that is no draw (a limit, contention) is counted, with no chances and no expectation.
+                let counted = fault.opportunities == 0
+                body += "<tr><td>\(e(fault.kind.rawValue))</td><td>\(counted ? "—" : "\(fault.opportunities)")</td><td>\(counted ? "counted" : String(format: "%.1f", fault.expected))</td><td>\(fault.observed)</td></tr>\n"
             }
             body += "</table>\n"
         }
