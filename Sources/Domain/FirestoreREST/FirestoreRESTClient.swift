@@ -37,6 +37,11 @@ public final class FirestoreRESTClient: Sendable {
         self.session = session
     }
 
+    /// The same server, credential and connections, for another project.
+    public func inProject(_ project: String) -> FirestoreRESTClient {
+        FirestoreRESTClient(baseURL: baseURL, project: project, database: database, credential: credential, session: session)
+    }
+
     /// The same server and connections, speaking for `credential`.
     public func speaking(for credential: RESTCredential) -> FirestoreRESTClient {
         FirestoreRESTClient(baseURL: baseURL, project: project, database: database, credential: credential, session: session)

@@ -2,13 +2,14 @@ import FirestoreREST
 import SimulatedFirebase
 
 /// Runs programs on a real Firestore through the REST client: a project of its own per program
-/// (so no reset is needed and programs never meet), the SDKs' request forms.
+/// (so no reset is needed and programs never meet) over one client's connections, the SDKs'
+/// request forms.
 struct EmulatorSide: Sendable {
     let client: FirestoreRESTClient
 
     /// The step outcomes of `program` (in project `project`), then the final state.
     func run(_ program: ConformanceProgram, project: String) async throws(RESTError) -> [ConformanceOutcome] {
-        let client = FirestoreRESTClient(baseURL: client.baseURL, project: project)
+        let client = client.inProject(project)
         var outcomes: [ConformanceOutcome] = []
         for step in program.steps { outcomes.append(try await run(step, client)) }
         let final = try await client.batchGet(program.touchedPaths)

@@ -92,6 +92,7 @@ actor DocumentActor: DomainActor {
     /// A single write outside any transaction. Returns the snapshot after it.
     func write(_ operation: WriteOperation, authorize: Authorizer?) async throws(BackendError) -> DocumentSnapshot {
         defer { updateParkable() }
+        try operation.validateArguments()
         let backlog = takeRateToken(now: firestore.env.clock.now)
         if backlog > 0 { try await throttle(backlog: backlog, admin: authorize == nil) }
         var waited = false

@@ -21,21 +21,18 @@ public enum WriteOperation: Sendable, Hashable {
         }
     }
 
-    /// The document's fields after this write, or a typed error; `nil` means deleted.
+    /// The document's fields after this write, or a typed error; `nil` means deleted. Arguments are
+    /// checked before (`validateArguments`: by the document's write, and by a commit for all its writes).
     func apply(to before: Fields?, path: DocumentPath, commitTime: Timestamp) throws(BackendError) -> Fields? {
         switch self {
         case .create(let fields):
-            try validateArguments()
             if before != nil { throw .alreadyExists(path) }
             return fields.canonicalized
         case .set(let fields):
-            try validateArguments()
             return fields.canonicalized
         case .merge(let updates):
-            try validateArguments()
             return (before ?? [:]).applying(updates.mergingMapsLeafByLeaf, commitTime: commitTime)
         case .update(let updates):
-            try validateArguments()
             guard let before else { throw .notFound(path) }
             return before.applying(updates, commitTime: commitTime)
         case .delete:
