@@ -70,7 +70,11 @@ let package = Package(
             path: "Sources/Scenarios/Harness"
         ),
         .target(name: "SimulatedFirebase", path: "Sources/Domain/SimulatedFirebase"),
-        .target(name: "Domain", dependencies: ["SimulatedFirebase"], path: "Sources/Domain/Domain"),
+        .target(
+            name: "Domain", dependencies: ["SimulatedFirebase"], path: "Sources/Domain/Domain",
+            // Each app's rules file, as its team deploys it, compiled into the library.
+            resources: [.embedInCode("KNB/knb.rules")]
+        ),
         // A client of Firestore's v1 REST API (the emulator's and production's): the same values and
         // writes as the simulated Firebase, against a real server.
         .target(name: "FirestoreREST", dependencies: ["SimulatedFirebase"], path: "Sources/Domain/FirestoreREST"),
@@ -90,6 +94,8 @@ let package = Package(
         // The differential oracle: generated programs on the simulated Firebase and on a real
         // Firestore (the emulator), compared and shrunk.
         .target(name: "Conformance", dependencies: ["SimulatedFirebase", "FirestoreREST"], path: "Sources/Scenarios/Conformance"),
+        // The rules differential: each app's Swift rules against its rules file on a real Firestore.
+        .target(name: "RulesConformance", dependencies: ["Conformance", "Domain", "SimulatedFirebase", "FirestoreREST"], path: "Sources/Scenarios/RulesConformance"),
         .target(
             name: "RehearseCLI",
             dependencies: ["Harness", "Sim", .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -100,7 +106,7 @@ let package = Package(
         .target(
             name: "RehearseTools",
             dependencies: [
-                "RehearseCLI", "Scenarios", "Timeline", "Conformance", "FirestoreREST", "FirebaseHarness", "Harness", "Domain", "SimulatedFirebase", "Sim", "KernelWorkloads",
+                "RehearseCLI", "Scenarios", "Timeline", "Conformance", "RulesConformance", "FirestoreREST", "FirebaseHarness", "Harness", "Domain", "SimulatedFirebase", "Sim", "KernelWorkloads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
@@ -132,7 +138,7 @@ let package = Package(
         // The harness alone: it imports no app, no backend and no built-in scenario (the fixture is app-free).
         .testTarget(name: "HarnessTests", dependencies: ["Harness", "Sim", "ScenarioFixtures"], linkerSettings: exportDynamic),
         // Against Google's Firestore emulator (started by the tests; .ci/run requires it installed).
-        .testTarget(name: "FirestoreRESTTests", dependencies: ["FirestoreREST", "Conformance", "SimulatedFirebase", "RehearsalTestSupport"]),
+        .testTarget(name: "FirestoreRESTTests", dependencies: ["FirestoreREST", "Conformance", "RulesConformance", "Domain", "SimulatedFirebase", "RehearsalTestSupport"]),
         .testTarget(name: "TimelineTests", dependencies: ["Timeline", "Scenarios", "FirebaseHarness", "Harness", "Domain", "SimulatedFirebase", "Sim"], linkerSettings: exportDynamic),
         .testTarget(name: "RehearsalTestingTests", dependencies: ["RehearsalTesting", "Harness", "Sim"], linkerSettings: exportDynamic),
         .testTarget(name: "RehearseTests", dependencies: ["rehearse", "ChildProcess", "RehearsalTestSupport"], linkerSettings: exportDynamic),

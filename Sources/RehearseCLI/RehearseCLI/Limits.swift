@@ -34,7 +34,9 @@ package enum Limits {
     /// `load --vus`.
     package static let loadUsers = 1...10_000
     /// `rehearse conformance --programs`.
-    package static let conformancePrograms = 1...1_000_000
+    package static let conformancePrograms = 0...1_000_000
+    /// `rehearse conformance --rules-requests`: per app.
+    package static let conformanceRulesRequests = 0...10_000_000
     /// `rehearse conformance --jobs`: programs in flight against one server.
     package static let conformanceJobs = 1...64
     /// `load --max-in-flight`.

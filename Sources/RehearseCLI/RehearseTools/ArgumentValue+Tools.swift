@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import RehearseCLI
+import RulesConformance
 import Scenarios
 
 /// The tools' typed values (`zoo`, `timeline`, `bench`, `conformance`), parsed where ArgumentParser
@@ -29,6 +30,16 @@ extension ArgumentValue {
             throw Malformed(description: "not a SafeNSound design; choose one of \(SafeNSoundVariant.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return design
+    }
+
+    /// `conformance --apps`: comma-separated app names whose rules are held to the real server.
+    static func rulesWorlds(_ text: String) throws -> [RulesWorld] {
+        let names = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let known = RulesWorld.all.map(\.app)
+        for name in names where !known.contains(name) {
+            throw Malformed(description: "unknown app '\(name)' (known: \(known.joined(separator: ", ")))")
+        }
+        return RulesWorld.all.filter { names.contains($0.app) }
     }
 
     /// A running Firestore emulator's loopback address.

@@ -1,10 +1,10 @@
 /// The oracle's own seeded generator (SplitMix64): a program is a function of its seed alone.
-struct ConformanceRandom {
+package struct ConformanceRandom {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
+    package init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
 
-    mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -13,11 +13,11 @@ struct ConformanceRandom {
     }
 
     /// 0..<bound.
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+    package mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 
     /// True with `percent` % chance.
-    mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
+    package mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
 
     /// One of `choices`.
-    mutating func pick<T>(_ choices: [T]) -> T { choices[below(choices.count)] }
+    package mutating func pick<T>(_ choices: [T]) -> T { choices[below(choices.count)] }
 }

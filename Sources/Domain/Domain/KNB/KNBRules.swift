@@ -20,22 +20,25 @@ public enum KNBRules {
     /// `diff(resource.data).affectedKeys()`).
     static func changedKeys(_ before: Fields?, _ after: Fields?) -> Set<String> {
         let keys = Set((before ?? [:]).keys).union((after ?? [:]).keys)
-        return keys.filter { before?[$0] != after?[$0] }
+        return keys.filter { !RuleRequest.same(before?[$0], after?[$0]) }
     }
 
     /// Whether every changed key (`changedKeys`) is one of `allowed` (`affectedKeys().hasOnly`),
     /// without building sets: a key of either side outside `allowed` must hold the same value on
     /// both. Checked at every bid, where building and hashing the two sets would be a hot-path cost.
     static func onlyChanged(_ before: Fields?, _ after: Fields?, among allowed: [String]) -> Bool {
-        for (key, value) in before ?? [:] where !allowed.contains(key) && after?[key] != value { return false }
-        for (key, value) in after ?? [:] where !allowed.contains(key) && before?[key] != value { return false }
+        for (key, value) in before ?? [:] where !allowed.contains(key) && !RuleRequest.same(after?[key], value) { return false }
+        for (key, value) in after ?? [:] where !allowed.contains(key) && !RuleRequest.same(before?[key], value) { return false }
         return true
     }
 
     /// Whether none of `keys` changed (`affectedKeys().hasAny(keys) == false`).
     static func unchanged(_ before: Fields?, _ after: Fields?, _ keys: [String]) -> Bool {
-        keys.allSatisfy { before?[$0] == after?[$0] }
+        keys.allSatisfy { RuleRequest.same(before?[$0], after?[$0]) }
     }
+
+    /// KNB's rules file (`knb.rules`), as its team deploys it: the same rules as `rules`.
+    public static var rulesText: String { String(decoding: PackageResources.knb_rules, as: UTF8.self) }
 
     /// KNB's security rules, as deployed by `KNBApp`.
     public static var rules: SecurityRules {

@@ -196,7 +196,7 @@ public final class UFreeApp: Sendable {
         do {
             if variant == .twoWayRequests {
                 let members = Self.members(caller, friendId)
-                let links = try await client.query("friendships") { $0["members"] == members }
+                let links = try await client.query(Query("friendships", filter: .field("members", .equal, members)))
                 guard let first = links.first else { throw UFreeError.notFriends(userId: caller, otherUserId: friendId) }
                 try await client.delete(first.path)  // the literal design removes "the" friendship it finds
                 try await client.updateData(Self.user(caller), ["friendIds": .arrayRemove([.string(friendId)])])

@@ -108,14 +108,34 @@ public final class FirestoreClient: Sendable {
         return path
     }
 
-    /// A collection query; PERMISSION_DENIED if the rules refuse `list` on any result.
+    /// Every document of `collection`, filtered on the device by `predicate` (the server sees a
+    /// query with no filter): PERMISSION_DENIED unless the rules allow `list` on the whole
+    /// collection (rules are not filters).
     public func query(_ collection: String, where predicate: @Sendable (DocumentSnapshot) -> Bool = { _ in true })
         async throws(BackendError) -> [DocumentSnapshot]
     {
         try await network.roundTrip(.query(collection)) { () async throws(BackendError) in
-            let results = firestore.query(collection, where: predicate)
-            for snapshot in results { try checkRead(snapshot, .list) }
-            return results
+            try checkList(collection, constraints: [:])
+            return firestore.query(collection, where: predicate)
+        }
+    }
+
+    /// A query the server answers (`Query`): PERMISSION_DENIED unless the rules allow `list` on
+    /// the query's constraints (`QueryFilter.equalityConstraints`), whatever the documents hold;
+    /// INVALID_ARGUMENT for a query Firestore refuses. Collection-group queries are judged on
+    /// the collection id's pattern.
+    public func query(_ query: Query) async throws(BackendError) -> [DocumentSnapshot] {
+        try await network.roundTrip(.query(query.collection)) { () async throws(BackendError) in
+            try checkList(query.collection, constraints: query.filter?.equalityConstraints ?? [:])
+            return try firestore.query(query)
+        }
+    }
+
+    private func checkList(_ collection: String, constraints: Fields) throws(BackendError) {
+        let firestore = firestore
+        let request = RuleRequest.list(auth: auth, collection: collection, constraints: constraints, lookup: { firestore.liveFields($0) })
+        if !backend.evaluateRules(request) {
+            throw .permissionDenied(operation: RuleOperation.list.rawValue, path: collection)
         }
     }
 

@@ -1,0 +1,113 @@
+import Conformance
+import SimulatedFirebase
+
+/// Draws a rules program from a seed: the documents stored first, then requests by random
+/// callers, each drawn against the state the earlier (agreed) requests left. Creates name missing
+/// documents and updates and deletes existing ones, so a decision is the rules' and never a
+/// precondition's.
+struct RulesGenerator {
+    let world: RulesWorld
+    private var random: ConformanceRandom
+
+    init(world: RulesWorld, seed: UInt64) {
+        self.world = world
+        self.random = ConformanceRandom(seed: seed)
+    }
+
+    /// The documents stored (by the admin, past the rules) before the first request.
+    mutating func initialState(documents: Int = 14) -> [(DocumentPath, Fields)] {
+        var state: [DocumentPath: Fields] = [:]
+        var order: [DocumentPath] = []
+        for _ in 0..<documents {
+            let (path, collection) = drawPath()
+            if state[path] == nil { order.append(path) }
+            state[path] = drawDocument(collection)
+        }
+        return order.map { ($0, state[$0]!) }
+    }
+
+    /// The next request, given the documents that exist now.
+    mutating func next(_ state: [DocumentPath: Fields]) -> RulesRequest {
+        let caller: AuthContext? = random.chance(12) ? nil : random.pick(world.users)
+        let existing = state.keys.sorted { $0.description < $1.description }
+        let action: RulesRequest.Action
+        switch random.below(10) {
+        case 0, 1: action = .get(random.chance(75) && !existing.isEmpty ? random.pick(existing) : drawPath().0)
+        case 2, 3: action = .list(drawQuery())
+        case 4, 5: action = drawCreate(state) ?? .get(drawPath().0)
+        case 6, 7, 8:
+            guard !existing.isEmpty else { action = .list(drawQuery()); break }
+            let path = random.pick(existing)
+            action = .update(path, mutate(state[path]!, collection(of: path)))
+        default:
+            action = existing.isEmpty ? .list(drawQuery()) : .delete(random.pick(existing))
+        }
+        return RulesRequest(caller: caller, action: action)
+    }
+
+    private mutating func drawCreate(_ state: [DocumentPath: Fields]) -> RulesRequest.Action? {
+        for _ in 0..<4 {
+            let (path, collection) = drawPath()
+            if state[path] == nil { return .create(path, drawDocument(collection)) }
+        }
+        return nil
+    }
+
+    /// A query of one collection, with no filter, one equality filter or two.
+    private mutating func drawQuery() -> Query {
+        let (path, collection) = drawPath()
+        var conjuncts: [QueryFilter] = []
+        let wanted = random.pick([0, 0, 1, 1, 1, 2])
+        for field in collection.fields.shuffledPrefix(wanted, &random) {
+            conjuncts.append(.field(field.name, .equal, random.pick(field.values)))
+        }
+        let filter: QueryFilter? = conjuncts.isEmpty ? nil : (conjuncts.count == 1 ? conjuncts[0] : .and(conjuncts))
+        return Query(path.collection, filter: filter)
+    }
+
+    /// A document path in a random collection, its wildcards and id drawn.
+    private mutating func drawPath() -> (DocumentPath, RulesWorld.Collection) {
+        let collection = random.pick(world.collections)
+        let segments = collection.pattern.split(separator: "/").map { segment in
+            segment.hasPrefix("{") ? random.pick(world.ids) : String(segment)
+        }
+        let id = random.pick(collection.ids.isEmpty ? world.ids : collection.ids)
+        return (DocumentPath(segments.joined(separator: "/"), id), collection)
+    }
+
+    /// Each field present with a 3 in 4 chance, its value drawn.
+    private mutating func drawDocument(_ collection: RulesWorld.Collection) -> Fields {
+        var fields: Fields = [:]
+        for field in collection.fields where random.chance(75) { fields[field.name] = random.pick(field.values) }
+        return fields
+    }
+
+    /// `fields` with one or two fields redrawn, or (now and then) one removed.
+    private mutating func mutate(_ fields: Fields, _ collection: RulesWorld.Collection) -> Fields {
+        var result = fields
+        for _ in 0..<(random.chance(30) ? 2 : 1) {
+            let field = random.pick(collection.fields)
+            if random.chance(12) { result[field.name] = nil } else { result[field.name] = random.pick(field.values) }
+        }
+        return result
+    }
+
+    /// The collection pattern `path` was drawn in.
+    private func collection(of path: DocumentPath) -> RulesWorld.Collection {
+        let segments = path.collection.split(separator: "/")
+        return world.collections.first { collection in
+            let pattern = collection.pattern.split(separator: "/")
+            return pattern.count == segments.count && zip(pattern, segments).allSatisfy { $0.hasPrefix("{") || $0 == $1 }
+        } ?? world.collections[0]
+    }
+}
+
+extension Array {
+    /// `count` elements in random order, without repeats.
+    fileprivate func shuffledPrefix(_ count: Int, _ random: inout ConformanceRandom) -> [Element] {
+        var pool = self
+        var chosen: [Element] = []
+        while chosen.count < count && !pool.isEmpty { chosen.append(pool.remove(at: random.below(pool.count))) }
+        return chosen
+    }
+}
