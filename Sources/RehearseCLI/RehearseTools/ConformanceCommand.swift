@@ -33,7 +33,7 @@ struct ConformanceCommand: ParsableCommand {
     @Option(name: .customLong("rules-first-seed"), parsing: .unconditional, help: "The first rules program's seed.")
     var rulesFirstSeed: UInt64 = 0
 
-    @Option(parsing: .unconditional, help: "Apps whose rules are compared, comma-separated (default: all five).", transform: ArgumentValue.rulesWorlds)
+    @Option(parsing: .unconditional, help: "Apps whose rules are compared, comma-separated (default: every app, and ufree-seed: UFree's seed rules taken literally).", transform: ArgumentValue.rulesWorlds)
     var apps: [RulesWorld] = RulesWorld.all
 
     @Option(parsing: .unconditional, help: "Programs in flight at once.")

@@ -53,16 +53,33 @@ struct RulesGenerator {
         return nil
     }
 
-    /// A query of one collection, with no filter, one equality filter or two.
+    /// A query of one collection: no filter, or one or two conjuncts, each an equality, an `in`,
+    /// an `array-contains` (at most one) or an `or` of two equalities — the forms whose cases the
+    /// rules are judged on (`QueryFilter.ruleCases`).
     private mutating func drawQuery() -> Query {
         let (path, collection) = drawPath()
         var conjuncts: [QueryFilter] = []
-        let wanted = random.pick([0, 0, 1, 1, 1, 2])
-        for field in collection.fields.shuffledPrefix(wanted, &random) {
-            conjuncts.append(.field(field.name, .equal, random.pick(field.values)))
+        var containsUsed = false
+        for field in collection.fields.shuffledPrefix(random.pick([0, 0, 1, 1, 1, 2]), &random) {
+            conjuncts.append(drawConjunct(field, containsUsed: &containsUsed))
         }
         let filter: QueryFilter? = conjuncts.isEmpty ? nil : (conjuncts.count == 1 ? conjuncts[0] : .and(conjuncts))
         return Query(path.collection, filter: filter)
+    }
+
+    private mutating func drawConjunct(_ field: RulesWorld.Field, containsUsed: inout Bool) -> QueryFilter {
+        let value = random.pick(field.values)
+        switch random.below(10) {
+        case 0, 1:
+            let other = random.pick(field.values)
+            return .field(field.name, .in, .array(ValueArray(ValueOrder.equal(value, other) ? [value] : [value, other])))
+        case 2 where !containsUsed:
+            containsUsed = true
+            let element = value.arrayValue.flatMap { $0.isEmpty ? nil : Array($0)[random.below($0.count)] } ?? value
+            return .field(field.name, .arrayContains, element)
+        case 3: return .or([.field(field.name, .equal, value), .field(field.name, .equal, random.pick(field.values))])
+        default: return .field(field.name, .equal, value)
+        }
     }
 
     /// A document path in a random collection, its wildcards and id drawn.

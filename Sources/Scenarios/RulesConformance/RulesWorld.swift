@@ -56,4 +56,7 @@ public struct RulesWorld: Sendable {
         self.ids = ids
         self.collections = collections
     }
+
+    /// Every app's world, by name (`ufree-seed`: UFree under its seed's rules taken literally).
+    public static var all: [RulesWorld] { [.knb, .safeNSound, .stampbook, .ufree, .ufreeSeed, .inspired] }
 }

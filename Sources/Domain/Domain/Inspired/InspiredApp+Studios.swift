@@ -122,7 +122,7 @@ extension InspiredApp {
             case .update:
                 guard let uid = request.auth?.uid, request.resource?["ownerId"]?.stringValue == uid else { return false }
                 let before = request.resource ?? [:], after = request.data ?? [:]
-                return Set(before.keys).union(after.keys).allSatisfy { $0 == "about" || $0 == "moderationSettings" || before[$0] == after[$0] }
+                return Set(before.keys).union(after.keys).allSatisfy { $0 == "about" || $0 == "moderationSettings" || RuleRequest.same(before[$0], after[$0]) }
             }
         }
     }

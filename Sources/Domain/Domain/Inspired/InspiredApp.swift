@@ -101,6 +101,10 @@ public final class InspiredApp: Sendable {
         let userId = try uid(client)
         guard settings.isValid else { throw .publicProfileRequiresPublicAvatar }
         do {
+            if variant == .privacySparseMerge {
+                try await client.setData(Self.user(userId), merging: ["privacySettings": .set(settings.sparseValue), "updatedAt": .serverTimestamp])
+                return
+            }
             try await client.updateData(Self.user(userId), ["privacySettings": .set(settings.value), "updatedAt": .serverTimestamp])
         } catch { throw .backend(error) }
     }
@@ -371,6 +375,9 @@ public final class InspiredApp: Sendable {
 
     // MARK: Rules
 
+    /// Inspired's rules file (`inspired.rules`), as its team deploys it: the same rules as `securityRules`.
+    public static var rulesText: String { String(decoding: PackageResources.inspired_rules, as: UTF8.self) }
+
     /// Inspired's rules, including the community-overlap read rule behind the four mandatory cases:
     /// a signed-in caller reads a profile if it is their own, its avatar is public (or the profile
     /// is public), or the two users share a joined community; signed-out callers read nothing.
@@ -447,7 +454,7 @@ public final class InspiredApp: Sendable {
             case .update:
                 if request.resource?["author"]?.mapValue?["id"]?.stringValue == auth.uid { return true }
                 let before = request.resource ?? [:], after = request.data ?? [:]
-                return Set(before.keys).union(after.keys).allSatisfy { $0 == "stats" || before[$0] == after[$0] }
+                return Set(before.keys).union(after.keys).allSatisfy { $0 == "stats" || RuleRequest.same(before[$0], after[$0]) }
             case .delete: return request.resource?["author"]?.mapValue?["id"]?.stringValue == auth.uid
             }
         }

@@ -34,6 +34,15 @@ public struct InspiredPrivacySettings: Sendable, Equatable {
         ])
     }
 
+    /// The settings without the values equal to `defaults`, `avatarPrivacy` always kept (the
+    /// variant `privacy-sparse-merge` writes this).
+    var sparseValue: Value {
+        var fields: Fields = ["avatarPrivacy": .string(avatarPrivacy.rawValue)]
+        if isProfilePublic != Self.defaults.isProfilePublic { fields["isProfilePublic"] = .bool(isProfilePublic) }
+        if showJoinedGroups != Self.defaults.showJoinedGroups { fields["showJoinedGroups"] = .string(showJoinedGroups.rawValue) }
+        return .map(fields)
+    }
+
     /// Whether a stored `privacySettings` value satisfies the constraint (used by the security rules).
     static func isValid(_ value: Value?) -> Bool {
         guard let map = value?.mapValue else { return false }

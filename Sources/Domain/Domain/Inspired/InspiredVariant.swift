@@ -55,10 +55,17 @@ public enum InspiredVariant: String, AppVariant {
     /// invocation whose instance crashes or that times out loses its event (a nameless user, posts
     /// showing settings the author changed).
     case triggersWithoutRetries = "triggers-without-retries"
+    /// Privacy settings written sparsely with `set(merge: true)`, a default implied by its absence
+    /// (`avatarPrivacy` always sent, which the rules require): the writer expects the map to be
+    /// replaced, but a merge keeps the stored keys it does not name, so going private leaves
+    /// `isProfilePublic: true` beside a groups-only avatar, which the rules refuse — the user
+    /// cannot make a public profile private again.
+    case privacySparseMerge = "privacy-sparse-merge"
     /// One sentence on what this variant gets wrong.
     public var summary: String {
         switch self {
         case .careful: return "Careful design: unique usernames, likeCount equals the likes sub-collection."
+        case .privacySparseMerge: return "Privacy merged sparsely: the stored isProfilePublic survives a switch to private, the rules refuse it, the profile stays public."
         case .unreservedUsername: return "Username collision: concurrent sign-ups with one display name can share name#1234."
         case .likeWithoutTransaction: return "likeCount drift: a repeated like overwrites likes/{uid} but increments twice."
         case .likeTapGuardReentrant: return "likeCount drift: a double tap preempted inside the like button's guard counts one like twice."

@@ -1,6 +1,10 @@
 import SimulatedFirebase
 
 extension SafeNSoundApp {
+    /// SafeNSound's rules file (`safensound.rules`), as its team deploys it: the same rules as
+    /// `securityRules(.careful)`.
+    public static var rulesText: String { String(decoding: PackageResources.safensound_rules, as: UTF8.self) }
+
     /// SafeNSound's Firestore security rules (docs/domain.md, "SafeNSound security rules").
     ///
     /// The document names only `request.auth != null` and "Firebase Functions verify
@@ -26,8 +30,9 @@ extension SafeNSoundApp {
             case .create:
                 return request.data?["userId"]?.stringValue == uid
             case .update:
-                return request.data?["userId"] == request.resource?["userId"]
-                    && request.data?["lastHeartbeat"] == request.resource?["lastHeartbeat"]
+                // Rules' `diff()`: numbers by value (`1 == 1.0`), so an int rewritten as its double is no change.
+                return RuleRequest.same(request.data?["userId"], request.resource?["userId"])
+                    && RuleRequest.same(request.data?["lastHeartbeat"], request.resource?["lastHeartbeat"])
             case .list:
                 return false
             }

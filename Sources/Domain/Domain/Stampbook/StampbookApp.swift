@@ -410,6 +410,10 @@ public final class StampbookApp: Sendable {
 
     // MARK: Rules
 
+    /// Stampbook's rules file (`stampbook.rules`), as its team deploys it: the same rules as
+    /// `securityRules`.
+    public static var rulesText: String { String(decoding: PackageResources.stampbook_rules, as: UTF8.self) }
+
     /// Stampbook's rules: public stamps; statistics writable by signed-in users (as the seed says);
     /// each user owns their records; others may only change counters on posts and profiles.
     public static var securityRules: SecurityRules {
@@ -470,11 +474,12 @@ public final class StampbookApp: Sendable {
         return request.lookup(post(postId))?["userId"]?.stringValue == uid
     }
 
-    /// Whether a write changes no field outside `allowed`.
+    /// Whether a write changes no field outside `allowed` (rules' `diff().affectedKeys().hasOnly`:
+    /// numbers compared by value, `1 == 1.0`).
     static func onlyChanged(_ request: RuleRequest, _ allowed: Set<String>) -> Bool {
         let before = request.resource ?? [:]
         let after = request.data ?? [:]
         let keys = Set(before.keys).union(after.keys)
-        return keys.allSatisfy { allowed.contains($0) || before[$0] == after[$0] }
+        return keys.allSatisfy { allowed.contains($0) || RuleRequest.same(before[$0], after[$0]) }
     }
 }

@@ -120,6 +120,16 @@ public final class UFreeApp: Sendable {
         let now = backend.env.clock.now
         let notificationId = "friendRequest_\(sender)_\(now.unixNanoseconds)"
         do {
+            if variant == .sentRequestsQuery {
+                // The Sent tab's query, reused as the duplicate guard: every document it returns
+                // has the caller as a member, but the rules judge only what it pins (requesterId).
+                let sent = try await client.query(Query("friendships", filter: .and([
+                    .field("requesterId", .equal, .string(sender)), .field("state", .equal, "pending"),
+                ])))
+                if sent.contains(where: { $0["members"] == Self.members(sender, recipientId) }) {
+                    throw UFreeError.alreadyRequested(fromUserId: sender, toUserId: recipientId)
+                }
+            }
             if variant == .twoWayRequests {
                 return try await client.runTransaction { transaction in
                     guard try await transaction.get(Self.user(recipientId)).exists else { throw UFreeError.userNotFound(userId: recipientId) }
@@ -339,12 +349,22 @@ public final class UFreeApp: Sendable {
     /// and another user may change only `friendIds`, by adding or removing themselves.
     public static var securityRules: SecurityRules { securityRules(for: .careful) }
 
+    /// UFree's rules file (`ufree.rules`), as its team deploys it: the careful design's rules,
+    /// the same as `securityRules(for: .careful)`.
+    public static var rulesText: String { String(decoding: PackageResources.ufree_rules, as: UTF8.self) }
+
+    /// The seed's rules as written (`ufree-seed.rules`, the variant `seed-rules-literal`): the same
+    /// as `securityRules(for: .seedRulesLiteral)`.
+    public static var seedRulesText: String { String(decoding: PackageResources.ufree_seed_rules, as: UTF8.self) }
+
     /// UFree's rules as `variant` deploys them. The careful design adds one condition for the
     /// offline-first devices (`UFreeDevice`): a day written with an edit stamp (`editedAt`,
     /// `editor`) may not replace a day whose stamp is newer, so a write queued offline that syncs
     /// after a newer edit from the user's other device is rejected (and rolled back on its device);
     /// `last-arrival-wins` leaves the seed's `allow write: if isOwner(userId)`.
+    /// `seed-rules-literal` deploys the seed's rules as written (`seedRules(sharing:)`).
     public static func securityRules(for variant: UFreeVariant) -> SecurityRules {
+        if variant == .seedRulesLiteral { return seedRules(sharing: securityRules(for: .careful)) }
         var rules = SecurityRules()
         let newestEditWins = variant != .lastArrivalWins
         rules.match("users/{uid}/availability") { request in
@@ -369,16 +389,22 @@ public final class UFreeApp: Sendable {
             guard let auth = request.auth else { return false }
             if request.operation == .get || request.operation == .list || auth.uid == request.pathSegment(1) { return true }
             guard request.operation == .update, let before = request.resource, let after = request.data else { return false }
-            let otherKeysSame = Set(before.keys).union(after.keys).allSatisfy { $0 == "friendIds" || before[$0] == after[$0] }
+            let otherKeysSame = Set(before.keys).union(after.keys).allSatisfy { $0 == "friendIds" || RuleRequest.same(before[$0], after[$0]) }
             let old = Set(before["friendIds"]?.arrayValue ?? []), new = Set(after["friendIds"]?.arrayValue ?? [])
             let changed = old.symmetricDifference(new)
             return otherKeysSame && changed.isSubset(of: [.string(auth.uid)])
         }
+        // A pair's document is its members' alone: an update keeps the caller a member before and
+        // after, so nobody can write themselves into another pair's document.
         rules.match("friendships") { request in
             guard let auth = request.auth else { return false }
-            let members = (request.data ?? request.resource)?["members"]?.arrayValue ?? []
+            let isMember: (Fields?) -> Bool = { ($0?["members"]?.arrayValue ?? []).contains(.string(auth.uid)) }
             if request.resource == nil && request.data == nil { return request.operation == .get }  // reading a missing pair
-            return members.contains(.string(auth.uid))
+            switch request.operation {
+            case .create: return isMember(request.data)
+            case .update: return isMember(request.resource) && isMember(request.data)
+            case .get, .list, .delete: return isMember(request.resource)
+            }
         }
         rules.match("friend_requests") { $0.auth != nil }
         // Contact discovery's server-only collections (UFreeApp+Contacts.swift).

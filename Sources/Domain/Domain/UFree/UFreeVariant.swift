@@ -59,6 +59,17 @@ public enum UFreeVariant: String, AppVariant {
     /// The who's-free heatmap computed for one week ("the heatmap shows the week"): a badge over
     /// more than seven days counts nobody on the days past the seventh.
     case heatmapOneWeek = "heatmap-one-week"
+    /// The seed's security rules taken literally (`UFreeApp.seedRules`, `ufree-seed.rules`): a
+    /// notification may be created only in the caller's own inbox (the create rule reads
+    /// `resource`, which is null on create), and only a user may write their own document, so an
+    /// accepted friend request cannot add the accepter to the sender's `friendIds` and no nudge or
+    /// request notification reaches anyone.
+    case seedRulesLiteral = "seed-rules-literal"
+    /// Before sending, the app lists the caller's sent requests (`friendships where requesterId ==
+    /// me and state == pending`, the Sent tab's query) to refuse a duplicate: every document it
+    /// returns has the caller as a member, yet the rules judge a query only on what it pins, and it
+    /// pins no member, so the server refuses it and no request can be sent.
+    case sentRequestsQuery = "sent-requests-query"
     /// One sentence on what this variant gets wrong.
     public var summary: String {
         switch self {
@@ -78,6 +89,8 @@ public enum UFreeVariant: String, AppVariant {
         case .deviceClockStamps: return "Edits ordered by each device's own clock: a device minutes behind loses its newer edit to an older one."
         case .nudgeCooldownHalf: return "Nudge cooldown compared as 30 s: two nudges 30–60 s apart both go out."
         case .heatmapOneWeek: return "Who's-free badge counts one week: days past the seventh show nobody free."
+        case .sentRequestsQuery: return "The duplicate-request guard queries sent requests by requesterId: rules are not filters, every send is refused."
+        case .seedRulesLiteral: return "The seed's rules as written: nobody can notify another user or add themselves to a friend's list."
         }
     }
 

@@ -121,12 +121,11 @@ public final class FirestoreClient: Sendable {
     }
 
     /// A query the server answers (`Query`): PERMISSION_DENIED unless the rules allow `list` on
-    /// the query's constraints (`QueryFilter.equalityConstraints`), whatever the documents hold;
-    /// INVALID_ARGUMENT for a query Firestore refuses. Collection-group queries are judged on
-    /// the collection id's pattern.
+    /// every case of the query's constraints (`QueryFilter.ruleCases`), whatever the documents
+    /// hold; INVALID_ARGUMENT for a query Firestore refuses.
     public func query(_ query: Query) async throws(BackendError) -> [DocumentSnapshot] {
         try await network.roundTrip(.query(query.collection)) { () async throws(BackendError) in
-            try checkList(query.collection, constraints: query.filter?.equalityConstraints ?? [:])
+            for constraints in query.filter?.ruleCases ?? [[:]] { try checkList(query.collection, constraints: constraints) }
             return try firestore.query(query)
         }
     }

@@ -33,7 +33,4 @@ extension RulesWorld {
                 Collection("kiddushMeta", ids: ["counts"], fields: [Field("count", [.int(1)])]),
             ])
     }
-
-    /// Every app's world, by name.
-    public static var all: [RulesWorld] { [.knb] }
 }

@@ -27,11 +27,12 @@ public struct PrivacyRevocationScenario: FirebaseScenario {
     /// The operations whose latency it records.
     public let operations: [String] = ["read", "privacy", "community", "post"]
     /// The variants it should catch.
-    public let variants = ScenarioSupport.variants([InspiredVariant.authorMetadataNeverUpdated, .authorMetadataFromEvent, .joinedGroupsInProfile, .profilePageIgnoresListenError, .profileMissingFromCache])
+    public let variants = ScenarioSupport.variants([InspiredVariant.authorMetadataNeverUpdated, .authorMetadataFromEvent, .joinedGroupsInProfile, .profilePageIgnoresListenError, .profileMissingFromCache, .privacySparseMerge])
     /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
         Check.noReadAfterRevocation, Check.noWrongDenial, Check.joinedGroupsHidden, Check.authorMetadataCurrent, Check.readRevoked, Check.readGranted,
         Check.pageHidesRevokedProfile, Check.pageEndedByRevocation, Check.notFoundOnlyIfMissing, Check.pageOpenedOffline,
+        RulesAllowTheApp.check,
     ]
 
     /// One user's access-relevant state over time, as they changed it themselves: entries in order,
@@ -275,7 +276,7 @@ public struct PrivacyRevocationScenario: FirebaseScenario {
             let makePublic = !mine.latest.isPublic
             let groups: InspiredPrivacySettings.GroupsVisibility = makePublic ? .public : random.below(2) == 0 ? .groupsOnly : .membersOnly
             context.note(uid, "make profile \(makePublic ? "public" : "private, communities \(groups.rawValue)")")
-            await Self.change(me, uid: uid, history: mine, isPublic: makePublic, groups: groups, communities: mine.latest.communities) {
+            await Self.change(me, uid: uid, history: mine, isPublic: makePublic, groups: groups, communities: mine.latest.communities, context: context) {
                 try await me.updatePrivacy(Self.settings(public: makePublic, groups: groups))
             }
         }
@@ -289,13 +290,13 @@ public struct PrivacyRevocationScenario: FirebaseScenario {
         if joined.count >= 2 || (joined.count == 1 && random.below(3) == 0) {
             let leaving = joined.sorted()[random.below(joined.count)]
             context.note(uid, "leave \(leaving)")
-            await Self.change(me, uid: uid, history: mine, isPublic: mine.latest.isPublic, groups: mine.latest.groups, communities: joined.subtracting([leaving])) {
+            await Self.change(me, uid: uid, history: mine, isPublic: mine.latest.isPublic, groups: mine.latest.groups, communities: joined.subtracting([leaving]), context: context) {
                 try await me.leaveCommunity(leaving)
             }
         } else {
             let joining = communities[random.below(communities.count)]
             context.note(uid, "join \(joining)")
-            await Self.change(me, uid: uid, history: mine, isPublic: mine.latest.isPublic, groups: mine.latest.groups, communities: joined.union([joining])) {
+            await Self.change(me, uid: uid, history: mine, isPublic: mine.latest.isPublic, groups: mine.latest.groups, communities: joined.union([joining]), context: context) {
                 try await me.joinCommunity(joining)
             }
         }
@@ -306,10 +307,10 @@ public struct PrivacyRevocationScenario: FirebaseScenario {
     /// always read it), so a change whose outcome the client cannot know is settled either way.
     static func change(
         _ me: InspiredClient, uid: String, history: History, isPublic: Bool, groups: InspiredPrivacySettings.GroupsVisibility, communities: Set<String>,
-        _ body: @escaping @Sendable () async throws -> Void
+        context: ScenarioContext, _ body: @escaping @Sendable () async throws -> Void
     ) async {
         let position = history.begin(start: Simulation.nowNanoseconds, isPublic: isPublic, groups: groups, communities: communities)
-        _ = try? await ScenarioSupport.retrying(body)
+        do { try await ScenarioSupport.retrying(body) } catch { RulesAllowTheApp.judge(error, user: uid, action: "change of their own profile", context) }
         // Unresolved (the network refused 30 reads): the change stays in flight for the oracle,
         // so both the old and the intended state remain possible from now on.
         guard let settled = await readBack(me, uid: uid) else { return }

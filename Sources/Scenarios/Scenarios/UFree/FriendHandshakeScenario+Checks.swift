@@ -20,5 +20,7 @@ extension FriendHandshakeScenario {
             .sometimes, "accepted", "a request was accepted from the inbox")
         static let removed = CheckDeclaration(
             .sometimes, "removed", "a friendship was removed")
+        static let rulesAllowTheApp = RulesAllowTheApp.check
     }
+
 }

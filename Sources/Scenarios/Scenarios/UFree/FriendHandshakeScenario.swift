@@ -27,7 +27,7 @@ public struct FriendHandshakeScenario: FirebaseScenario {
     /// The operations whose latency it records.
     public let operations: [String] = ["sendRequest", "acceptRequest", "crossingRequest", "removeFriend"]
     /// The variants it should catch.
-    public let variants = [UFreeVariant.twoWayRequests.rawValue]
+    public let variants = [UFreeVariant.twoWayRequests.rawValue, UFreeVariant.seedRulesLiteral.rawValue, UFreeVariant.sentRequestsQuery.rawValue]
     /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
         Check.oneFriendshipPerPair,
@@ -37,6 +37,7 @@ public struct FriendHandshakeScenario: FirebaseScenario {
         Check.crossingBefriended,
         Check.accepted,
         Check.removed,
+        Check.rulesAllowTheApp,
     ]
 
     /// Operations on each unordered pair: how many started and how many are in flight, so a
@@ -102,7 +103,10 @@ public struct FriendHandshakeScenario: FirebaseScenario {
                     do {
                         try await ScenarioSupport.retrying { try await me.client.removeFriend(other.uid) }
                         context.sometimes(Check.removed, true)
-                    } catch { context.note(me.uid, "remove failed: \(error)") }
+                    } catch {
+                        RulesAllowTheApp.judge(error, user: me.uid, action: "removal of \(other.uid)", context)
+                        context.note(me.uid, "remove failed: \(error)")
+                    }
                 }
                 context.recordLatency("removeFriend", user: me.uid, intendedStartNanoseconds: arrival)
             } else if let inbox = try? await me.client.inbox(),
@@ -112,7 +116,10 @@ public struct FriendHandshakeScenario: FirebaseScenario {
                     do {
                         _ = try await ScenarioSupport.retrying { try await me.client.respondToFriendRequest(from: request.senderId, accept: true) }
                         context.sometimes(Check.accepted, true)
-                    } catch { context.note(me.uid, "accept failed: \(error)") }
+                    } catch {
+                        RulesAllowTheApp.judge(error, user: me.uid, action: "accepting \(request.senderId)'s request", context)
+                        context.note(me.uid, "accept failed: \(error)")
+                    }
                 }
                 _ = try? await me.client.markRead(request.notificationId)
                 context.recordLatency("acceptRequest", user: me.uid, intendedStartNanoseconds: arrival)
@@ -121,7 +128,10 @@ public struct FriendHandshakeScenario: FirebaseScenario {
                 await activity.run(PairActivity.key(me.uid, other.uid)) {
                     do {
                         _ = try await ScenarioSupport.retrying { try await me.client.sendFriendRequest(to: other.uid) }
-                    } catch { context.note(me.uid, "request failed: \(error)") }
+                    } catch {
+                        RulesAllowTheApp.judge(error, user: me.uid, action: "friend request to \(other.uid)", context)
+                        context.note(me.uid, "request failed: \(error)")
+                    }
                 }
                 context.recordLatency("sendRequest", user: me.uid, intendedStartNanoseconds: arrival)
             }
@@ -142,6 +152,9 @@ public struct FriendHandshakeScenario: FirebaseScenario {
         async let forward = activity.run(key) { await send(first, second) }
         async let backward = activity.run(key) { await send(second, first) }
         let outcomes = [await forward, await backward]
+        for case (let user, .failure(let error)) in zip([first.uid, second.uid], outcomes) {
+            RulesAllowTheApp.judge(error, user: user, action: "crossing request", context)
+        }
         let after = activity.snapshot(key)
         // Judged only when no other request, answer or removal of this pair overlapped the crossing.
         let alone = before.inFlight == 0 && after.started == before.started + 2

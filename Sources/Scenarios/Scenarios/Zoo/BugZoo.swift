@@ -111,6 +111,8 @@ public enum BugZoo {
         Bug(variant: "reminder-utc-time", app: "safensound", scenario: "daily-reminder", needs: "depth-1"),
         Bug(variant: "reminder-local-clock-match", app: "safensound", scenario: "daily-reminder", needs: "depth-1"),
         Bug(variant: "two-way-requests", app: "ufree", scenario: "friend-handshake", needs: "depth-1"),
+        Bug(variant: "seed-rules-literal", app: "ufree", scenario: "friend-handshake", needs: "depth-1"),
+        Bug(variant: "sent-requests-query", app: "ufree", scenario: "friend-handshake", needs: "depth-1"),
         // Contact discovery (contact-discovery): the seed's unkeyed hashedPhoneNumber inverted
         // offline; the blind index enumerated without a quota; national formats never matched.
         Bug(variant: "unsalted-phone-hash", app: "ufree", scenario: "contact-discovery", needs: "depth-1"),
@@ -135,6 +137,7 @@ public enum BugZoo {
         // between each other's read and write.
         Bug(variant: "claim-check-then-write", app: "inspired", scenario: "studio-claim", needs: "depth-2+function"),
         Bug(variant: "author-metadata-never-updated", app: "inspired", scenario: "privacy-revocation", needs: "depth-1"),
+        Bug(variant: "privacy-sparse-merge", app: "inspired", scenario: "privacy-revocation", needs: "depth-1"),
         Bug(variant: "author-metadata-from-event", app: "inspired", scenario: "privacy-revocation", needs: "fault:reordered-triggers"),
         Bug(variant: "joined-groups-in-profile", app: "inspired", scenario: "privacy-revocation", needs: "depth-1"),
         Bug(variant: "unreserved-username", app: "inspired", scenario: "privacy-access", needs: "depth-2"),

@@ -1,0 +1,54 @@
+import FirestoreREST
+import RehearsalTestSupport
+import RulesConformance
+import SimulatedFirebase
+import Testing
+
+/// The rules differential against the emulator: every app's Swift rules decide random requests as
+/// the emulator loaded with the app's rules file does, and a rules file that drifts from the Swift
+/// rules is caught.
+@Suite struct RulesOracleTests {
+    func oracle() async throws -> RulesOracle {
+        let emulator = try await SharedEmulator.shared.emulator()
+        return RulesOracle(client: FirestoreRESTClient(baseURL: emulator.baseURL, project: "demo-rules-test"), projectPrefix: "demo-rules-test")
+    }
+
+    @Test(.needsFirestoreEmulator, .tags(.subprocess), arguments: RulesWorld.all.map(\.app))
+    func everyAppsRulesFileDecidesAsItsSwiftRules(app: String) async throws {
+        let world = try #require(RulesWorld.all.first { $0.app == app })
+        let oracle = try await oracle()
+        var table = RulesTable()
+        for program in RulesRun(worlds: [world], requests: 300, firstSeed: 900).programs {
+            table.add(try await oracle.check(program.world, seed: program.seed, requests: program.requests))
+        }
+        #expect(table.undocumented.isEmpty, "\(table.undocumented.prefix(2).map(\.description).joined(separator: "\n"))")
+        let rows = table.rows[app] ?? [:]
+        #expect(rows.values.contains { $0.allowed > 0 } && rows.values.contains { $0.denied > 0 }, "\(table.text)")
+    }
+
+    @Test(.needsFirestoreEmulator, .tags(.subprocess)) func aRulesFileThatDriftsFromTheSwiftRulesIsCaught() async throws {
+        var world = RulesWorld.knb
+        let strict = "allow create: if hasEmail() && request.resource.data.get('reservedBy', null) == request.auth.token.email;"
+        #expect(world.rulesText.contains(strict))
+        world.rulesText = world.rulesText.replacingOccurrences(of: strict, with: "allow create: if signedIn();")
+        let oracle = try await oracle()
+        var found: RulesMismatch?
+        for seed in UInt64(0)..<40 where found == nil {
+            found = try await oracle.check(world, seed: seed, requests: RulesRun.requestsPerProgram).mismatch
+        }
+        let mismatch = try #require(found)
+        #expect(mismatch.known == nil)
+        #expect(mismatch.request.operation == .create && mismatch.request.collection == "seat_reservations")
+        #expect(mismatch.simulated == .denied && mismatch.real == .allowed)
+        #expect(mismatch.description.contains("replay: rehearse conformance --programs 0 --apps knb --rules-first-seed \(mismatch.seed) --rules-requests \(mismatch.index + 1)"))
+        // The replay the line prints meets the same request at the same place.
+        let replay = try #require(try await oracle.check(world, seed: mismatch.seed, requests: mismatch.index + 1).mismatch)
+        #expect(replay.index == mismatch.index && replay.request.description == mismatch.request.description)
+    }
+
+    @Test func requestsAreSplitIntoProgramsOfConsecutiveSeeds() {
+        let first = RulesRun(worlds: RulesWorld.all, requests: 60, firstSeed: 7).programs.map { "\($0.world.app) \($0.seed) \($0.requests)" }
+        #expect(first.count == RulesWorld.all.count * 3)
+        #expect(first.prefix(3) == ["knb 7 25", "knb 8 25", "knb 9 10"])
+    }
+}
