@@ -33,8 +33,16 @@ public enum ConformanceGenerator {
         DocumentPath(random.pick(collections), random.pick(ids))
     }
 
+    /// Ids at Firestore's limits: refused (`.`, `..`, reserved, 1,501 bytes) and just allowed.
+    static let limitIds = [".", "..", "...", "__x__", "__x_", String(repeating: "i", count: 1_500), String(repeating: "i", count: 1_501)]
+    /// Ids a read may not name (the final state is read for the others).
+    static let refusedIds: Set<String> = [".", "..", "__x__", String(repeating: "i", count: 1_501)]
+    /// Field names at Firestore's limits: refused (reserved, empty, 1,501 bytes) and just allowed.
+    static let limitFieldNames = ["__x__", "", "__x_", String(repeating: "f", count: 1_500), String(repeating: "f", count: 1_501)]
+
     static func write(_ random: inout ConformanceRandom) -> ConformanceWrite {
-        let target = path(&random)
+        var target = path(&random)
+        if random.chance(4) { target = DocumentPath(target.collection, random.pick(limitIds)) }
         switch random.below(6) {
         case 0: return ConformanceWrite(target, .create(document(&random)))
         case 1: return ConformanceWrite(target, .set(document(&random)))
@@ -47,7 +55,16 @@ public enum ConformanceGenerator {
     static func document(_ random: inout ConformanceRandom) -> Fields {
         var document = Fields()
         for field in chosenFields(&random) { document[field] = value(for: field, &random) }
+        if random.chance(3) { document[random.pick(limitFieldNames)] = scalar(&random) }
+        if random.chance(3) { document["m"] = nested(depth: random.pick([19, 20, 21]), arrays: random.chance(50)) }
         return document
+    }
+
+    /// A value `depth` maps (or maps and arrays, alternating) deep around a string.
+    static func nested(depth: Int, arrays: Bool) -> Value {
+        var value: Value = "leaf"
+        for level in 0..<depth { value = arrays && level % 2 == 1 ? .array([value]) : .map(["k": value]) }
+        return value
     }
 
     static func chosenFields(_ random: inout ConformanceRandom) -> [String] {

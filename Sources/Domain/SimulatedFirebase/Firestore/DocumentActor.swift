@@ -92,7 +92,7 @@ actor DocumentActor: DomainActor {
     /// A single write outside any transaction. Returns the snapshot after it.
     func write(_ operation: WriteOperation, authorize: Authorizer?) async throws(BackendError) -> DocumentSnapshot {
         defer { updateParkable() }
-        try operation.validateArguments()
+        try operation.validateArguments(at: path)
         let backlog = takeRateToken(now: firestore.env.clock.now)
         if backlog > 0 { try await throttle(backlog: backlog, admin: authorize == nil) }
         var waited = false
@@ -100,11 +100,18 @@ actor DocumentActor: DomainActor {
             try await settle(holder, requester: nil, waited: &waited)
         }
         let now = firestore.env.clock.now
-        let after = try operation.apply(to: fields, path: path, commitTime: now)
+        let after: Fields?
+        do {
+            after = try operation.apply(to: fields, path: path, commitTime: now)
+        } catch {
+            // The document's names and nesting are judged before the precondition.
+            try WriteLimits.check(WriteOperation.ignoringPreconditions([operation], on: fields, path: path, commitTime: now) ?? [:])
+            throw error
+        }
         if let authorize, !authorize(path, fields, after) {
             throw .permissionDenied(operation: ruleOperation(before: fields, after: after).rawValue, path: path.description)
         }
-        try checkSize(after)
+        try checkLimits(after)
         install(after, now: now)
         return snapshot()
     }
@@ -139,9 +146,13 @@ actor DocumentActor: DomainActor {
         return true
     }
 
-    /// INVALID_ARGUMENT when `after` would be larger than a document may be (MODEL_RULES §25).
-    private func checkSize(_ after: Fields?) throws(BackendError) {
+    /// INVALID_ARGUMENT when `after` would be larger than a document may be (MODEL_RULES §25), or
+    /// has a field name or a nesting Firestore refuses (`WriteLimits`). The emulator judges the
+    /// document a commit leaves, not each write: a later write of the commit may replace a field
+    /// an earlier one named.
+    private func checkLimits(_ after: Fields?) throws(BackendError) {
         guard let after else { return }
+        try WriteLimits.check(after)
         let limit = firestore.faults.documentMaxBytes
         let size = DocumentSize.of(after, at: path, limit: limit)
         guard size > limit else { return }
@@ -197,7 +208,7 @@ actor DocumentActor: DomainActor {
             if let authorize, !authorize(path, fields, after) {
                 throw .permissionDenied(operation: ruleOperation(before: fields, after: after).rawValue, path: path.description)
             }
-            try checkSize(after)
+            try checkLimits(after)
         }
         readers.removeAll { $0 == transaction }
         lock = (transaction, after, !writes.isEmpty)

@@ -408,7 +408,7 @@ public final class Firestore: Sendable {
         if !transaction.locking { locks.begin(transaction.id, priority: TransactionLocks.youngest, locking: false) }
         defer { if !transaction.locking { locks.end(transaction.id) } }
         // Arguments first, for every write (as the server does), then preconditions document by document.
-        for document in transaction.documents { for write in document.writes { try write.validateArguments() } }
+        for document in transaction.documents { for write in document.writes { try write.validateArguments(at: document.path) } }
         // Each path once (the transaction keeps them unique), in path order: the lock order.
         let documents = transaction.documents.sorted { $0.path < $1.path }
         var prepared: [DocumentActor] = []
@@ -426,10 +426,21 @@ public final class Firestore: Sendable {
             // A locking transaction's read locks on the documents not prepared yet are released
             // with the rest of its attempt (`endAttempt`).
             for documentActor in prepared { await documentActor.release(transaction: transaction.id) }
+            if error.isPrecondition { try judgeLimitsIgnoringPreconditions(transaction) }
             throw error
         }
         assert(prepared.count == documents.count, "every document must be prepared before any commits")
         for documentActor in prepared { await documentActor.commitPrepared(transaction: transaction.id) }
+    }
+
+    /// INVALID_ARGUMENT when a document the commit would leave, its preconditions ignored, has a
+    /// name or a nesting Firestore refuses: the emulator judges those before any precondition.
+    private func judgeLimitsIgnoringPreconditions(_ transaction: Transaction) throws(BackendError) {
+        let now = env.clock.now
+        for document in transaction.documents.sorted(by: { $0.path < $1.path }) where !document.writes.isEmpty {
+            let after = WriteOperation.ignoringPreconditions(document.writes, on: liveFields(document.path), path: document.path, commitTime: now)
+            try WriteLimits.check(after ?? [:])
+        }
     }
 
     /// Called by a document actor inside its commit: updates the index, then hands the change

@@ -22,7 +22,7 @@ public enum WriteOperation: Sendable, Hashable {
     }
 
     /// The document's fields after this write, or a typed error; `nil` means deleted. Arguments are
-    /// checked before (`validateArguments`: by the document's write, and by a commit for all its writes).
+    /// checked before (`validateArguments(at:)`: by the document's write, and by a commit for all its writes).
     func apply(to before: Fields?, path: DocumentPath, commitTime: Timestamp) throws(BackendError) -> Fields? {
         switch self {
         case .create(let fields):
@@ -43,13 +43,37 @@ public enum WriteOperation: Sendable, Hashable {
 
 extension WriteOperation {
     /// INVALID_ARGUMENT for a write the server refuses whatever the document holds (it checks
-    /// every write of a commit this way before any precondition).
-    func validateArguments() throws(BackendError) {
+    /// every write of a commit this way before any precondition): an id past Firestore's limits
+    /// (`WriteLimits`), an array in an array. Field names and nesting are judged on the document a
+    /// commit leaves (`WriteLimits.check(_:)`, with its size).
+    func validateArguments(at path: DocumentPath) throws(BackendError) {
+        try WriteLimits.check(path, deleting: self == .delete)
         switch self {
-        case .create(let fields), .set(let fields): try Self.refuseNestedArrays(fields.values)
-        case .merge(let updates), .update(let updates): try Self.refuseNestedArrays(updates.writtenValues)
+        case .create(let fields), .set(let fields):
+            try Self.refuseNestedArrays(fields.values)
+            try WriteLimits.refuseReservedNames(fields)
+        case .merge(let updates), .update(let updates):
+            try Self.refuseNestedArrays(updates.writtenValues)
+            for (field, _) in updates { try WriteLimits.refuseReservedNames(inPath: field) }
+            for value in updates.writtenValues { try WriteLimits.refuseReservedNames(value) }
         case .delete: break
         }
+    }
+
+    /// The document the writes leave on `before` with their preconditions ignored (a create as a
+    /// set, an update of a missing document as one of an empty document): what the emulator
+    /// judges names and nesting on before it checks any precondition.
+    static func ignoringPreconditions(_ writes: [WriteOperation], on before: Fields?, path: DocumentPath, commitTime: Timestamp) -> Fields? {
+        var after = before
+        for write in writes {
+            let blind: WriteOperation
+            switch write {
+            case .create(let fields): blind = .set(fields)
+            default: blind = write
+            }
+            after = (try? blind.apply(to: after ?? [:], path: path, commitTime: commitTime)) ?? after
+        }
+        return after
     }
 
     /// INVALID_ARGUMENT when a written value puts an array directly inside an array.

@@ -55,6 +55,14 @@ public enum BackendError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether a precondition refused the write (ALREADY_EXISTS, NOT_FOUND, FAILED_PRECONDITION).
+    var isPrecondition: Bool {
+        switch self {
+        case .alreadyExists, .notFound, .failedPrecondition: true
+        default: false
+        }
+    }
+
     /// The gRPC-style status name (`ABORTED`, `PERMISSION_DENIED`, ...).
     public var code: String {
         switch self {

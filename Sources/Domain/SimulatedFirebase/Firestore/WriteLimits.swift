@@ -1,0 +1,91 @@
+/// Firestore's limits on the names and the nesting a write may use (Firestore docs, "Usage and
+/// limits"; the emulator answers each with INVALID_ARGUMENT, docs/real-firestore.md): a collection
+/// or document id is at most 1,500 bytes, neither `.` nor `..`, and not `__…__` (reserved); a
+/// field name is not empty, at most 1,500 bytes and not `__…__`; maps and arrays nest at most 20
+/// deep under a field. As the emulator judges them: ids and reserved names per write; empty and
+/// long names and the nesting on the documents a commit leaves, before any precondition.
+enum WriteLimits {
+    /// Bytes a collection id, document id or field name may have.
+    static let nameBytesMaximum = 1_500
+    /// Maps and arrays nested under one top-level field.
+    static let depthMaximum = 20
+
+    /// INVALID_ARGUMENT for the first id of `path` Firestore refuses; a delete may name an id
+    /// longer than the limit (nothing is stored), as the emulator lets it.
+    static func check(_ path: DocumentPath, deleting: Bool = false) throws(BackendError) {
+        if let problem = idProblem(Substring(path.id), lengthLimited: !deleting) { throw .invalidArgument("document id \(preview(path.id)) \(problem)") }
+        for segment in path.collection.split(separator: "/") {
+            if let problem = idProblem(segment, lengthLimited: !deleting) { throw .invalidArgument("id \(preview(String(segment))) in \(preview(path.collection)) \(problem)") }
+        }
+    }
+
+    /// INVALID_ARGUMENT for a field name or a nesting depth Firestore refuses in `fields`.
+    static func check(_ fields: Fields) throws(BackendError) {
+        for (name, value) in fields {
+            try checkFieldName(Substring(name))
+            try check(value, depth: 0)
+        }
+    }
+
+    /// INVALID_ARGUMENT for a reserved name (`__…__`) anywhere in what one write names: checked
+    /// per write, before the commit's documents are judged.
+    static func refuseReservedNames(_ fields: Fields) throws(BackendError) {
+        for (name, value) in fields {
+            if isReserved(Substring(name)) { throw .invalidArgument("field name \(name) is reserved") }
+            try refuseReservedNames(value)
+        }
+    }
+
+    /// `refuseReservedNames` for the maps inside `value`.
+    static func refuseReservedNames(_ value: Value) throws(BackendError) {
+        switch value {
+        case .map(let fields): try refuseReservedNames(fields)
+        case .array(let elements): for element in elements { try refuseReservedNames(element) }
+        default: break
+        }
+    }
+
+    /// `refuseReservedNames` for each segment of a field path (`a.b`).
+    static func refuseReservedNames(inPath path: String) throws(BackendError) {
+        for segment in path.split(separator: ".") where isReserved(segment) { throw .invalidArgument("field name \(segment) is reserved") }
+    }
+
+    /// `value` sits under `depth` maps; its own maps and arrays add to it.
+    static func check(_ value: Value, depth: Int) throws(BackendError) {
+        switch value {
+        case .map(let fields):
+            guard depth < depthMaximum else { throw tooDeep }
+            for (name, inner) in fields {
+                try checkFieldName(Substring(name))
+                try check(inner, depth: depth + 1)
+            }
+        case .array(let elements):
+            guard depth < depthMaximum else { throw tooDeep }
+            for element in elements { try check(element, depth: depth + 1) }
+        default:
+            break
+        }
+    }
+
+    private static var tooDeep: BackendError { .invalidArgument("a value nests maps and arrays more than \(depthMaximum) deep") }
+
+    private static func checkFieldName(_ name: Substring) throws(BackendError) {
+        if name.isEmpty { throw .invalidArgument("a field name is empty") }
+        if name.utf8.count > nameBytesMaximum { throw .invalidArgument("field name \(preview(String(name))) is longer than \(nameBytesMaximum) bytes") }
+        if isReserved(name) { throw .invalidArgument("field name \(name) is reserved") }
+    }
+
+    private static func idProblem(_ id: Substring, lengthLimited: Bool) -> String? {
+        if id == "." || id == ".." { return "may not be . or .." }
+        if lengthLimited && id.utf8.count > nameBytesMaximum { return "is longer than \(nameBytesMaximum) bytes" }
+        if isReserved(id) { return "is reserved (__…__)" }
+        return nil
+    }
+
+    /// `__…__`: at least four bytes, two underscores at each end.
+    private static func isReserved(_ name: Substring) -> Bool {
+        name.utf8.count >= 4 && name.hasPrefix("__") && name.hasSuffix("__")
+    }
+
+    private static func preview(_ name: String) -> String { name.count > 40 ? "\(name.prefix(40))… (\(name.utf8.count) bytes)" : name }
+}
