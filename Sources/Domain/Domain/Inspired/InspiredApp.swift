@@ -178,10 +178,15 @@ public final class InspiredApp: Sendable {
         let profile = await backend.firestore.get(Self.user(userId))
         guard let displayName = profile["displayName"]?.stringValue, profile["username"] == nil else { return }
         let base = Self.usernameBase(displayName)
-        let stream = variant == .unreservedUsername ? "inspired.username/\(base)" : "inspired.username/\(base)/\(userId)"
+        let shared = variant == .unreservedUsername || variant == .usernameBlindCreate
+        let stream = shared ? "inspired.username/\(base)" : "inspired.username/\(base)/\(userId)"
         var candidates = backend.env.randomStream(stream)
         var modulus: UInt64 = 1
         for _ in 0..<usernameSuffixDigits { modulus *= 10 }
+        if variant == .usernameBlindCreate {
+            try await claimBlindly(base: base, userId: userId, stream: stream, modulus: modulus)
+            return
+        }
         for _ in 0..<usernameAttemptsMaximum {
             var suffix = String(candidates.next() % modulus)
             suffix = String(repeating: "0", count: usernameSuffixDigits - suffix.count) + suffix
@@ -230,6 +235,23 @@ public final class InspiredApp: Sendable {
     /// One reservation attempt in a server transaction; true if the user now has a username.
     /// Contention (ABORTED after 5 attempts) is retried for a few more rounds, because a trigger
     /// that throws loses its event (retries are off by default) and the user would stay nameless.
+    /// The variant `username-blind-create`: one server transaction draws a suffix and creates the
+    /// reservation without reading it, counting on a collision to retry the transaction with the
+    /// next suffix. A failed create is no contention: the admin SDK answers ALREADY_EXISTS at once
+    /// and the user stays nameless.
+    private func claimBlindly(base: String, userId: String, stream: String, modulus: UInt64) async throws {
+        let draws = Mutex(backend.env.randomStream(stream))
+        let digits = usernameSuffixDigits
+        try await backend.firestore.runTransaction { transaction in
+            if try await transaction.get(Self.user(userId))["username"] != nil { return }
+            var suffix = String(draws.withLock { $0.next() } % modulus)
+            suffix = String(repeating: "0", count: digits - suffix.count) + suffix
+            let username = "\(base)#\(suffix)"
+            transaction.create(DocumentPath("usernames", username), ["userId": .string(userId)])
+            transaction.update(Self.user(userId), ["username": .set(.string(username))])
+        }
+    }
+
     private func claimUsername(_ username: String, for userId: String) async throws -> Bool {
         let roundsMaximum = 3
         for round in 1...roundsMaximum {

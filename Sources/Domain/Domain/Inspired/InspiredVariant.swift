@@ -61,10 +61,16 @@ public enum InspiredVariant: String, AppVariant {
     /// `isProfilePublic: true` beside a groups-only avatar, which the rules refuse — the user
     /// cannot make a public profile private again.
     case privacySparseMerge = "privacy-sparse-merge"
+    /// assignUsername creates the reservation blindly in one server transaction, the suffix drawn
+    /// inside it from the display name's stream, counting on a taken name to retry the
+    /// transaction with the next suffix; a failed create is not contention, so the admin SDK
+    /// answers ALREADY_EXISTS at once and the second "Sam Lee" stays nameless.
+    case usernameBlindCreate = "username-blind-create"
     /// One sentence on what this variant gets wrong.
     public var summary: String {
         switch self {
         case .careful: return "Careful design: unique usernames, likeCount equals the likes sub-collection."
+        case .usernameBlindCreate: return "Username reserved by a blind create, a collision counted on to retry: ALREADY_EXISTS is final, the user stays nameless."
         case .privacySparseMerge: return "Privacy merged sparsely: the stored isProfilePublic survives a switch to private, the rules refuse it, the profile stays public."
         case .unreservedUsername: return "Username collision: concurrent sign-ups with one display name can share name#1234."
         case .likeWithoutTransaction: return "likeCount drift: a repeated like overwrites likes/{uid} but increments twice."

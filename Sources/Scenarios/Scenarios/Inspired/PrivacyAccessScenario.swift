@@ -30,7 +30,7 @@ public struct PrivacyAccessScenario: FirebaseScenario {
     /// The operations whose latency it records.
     public let operations: [String] = ["readProfile", "like", "unlike"]
     /// The variants it should catch.
-    public let variants = [InspiredVariant.unreservedUsername.rawValue, InspiredVariant.likeWithoutTransaction.rawValue, InspiredVariant.likeTapGuardReentrant.rawValue, InspiredVariant.triggersWithoutRetries.rawValue]
+    public let variants = [InspiredVariant.unreservedUsername.rawValue, InspiredVariant.likeWithoutTransaction.rawValue, InspiredVariant.likeTapGuardReentrant.rawValue, InspiredVariant.triggersWithoutRetries.rawValue, InspiredVariant.usernameBlindCreate.rawValue]
     /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
         Check.noUnauthorisedRead,

@@ -141,6 +141,7 @@ public enum BugZoo {
         Bug(variant: "author-metadata-from-event", app: "inspired", scenario: "privacy-revocation", needs: "fault:reordered-triggers"),
         Bug(variant: "joined-groups-in-profile", app: "inspired", scenario: "privacy-revocation", needs: "depth-1"),
         Bug(variant: "unreserved-username", app: "inspired", scenario: "privacy-access", needs: "depth-2"),
+        Bug(variant: "username-blind-create", app: "inspired", scenario: "privacy-access", needs: "depth-1"),
         Bug(variant: "like-without-transaction", app: "inspired", scenario: "privacy-access", needs: "depth-1"),
         // Cloud Storage (media-uploads): a rules table probe, a reader between a delete and its
         // upload, an upload that failed while its URL was listed.
