@@ -22,6 +22,7 @@ import Testing
     @Test(arguments: [
         ("author-metadata-never-updated", "author-metadata-current"), ("author-metadata-from-event", "author-metadata-current"),
         ("joined-groups-in-profile", "joined-groups-respect-setting"), ("profile-missing-from-cache", "not-found-only-if-missing"),
+        ("privacy-sparse-merge", "rules-allow-the-app"),
     ])
     func variantsAreCaught(variant: String, check: String) throws {
         let caught = try caughtSeeds("privacy-revocation", variant: variant, parameters: [:], strategy: .random, seeds: 1...20)
