@@ -52,3 +52,20 @@ import Testing
         #expect(RuleRequest.same(nil, nil))
     }
 }
+
+/// `request.time` is the server's clock when the rules judge a request.
+@Suite struct RulesRequestTimeTests {
+    @Test func aRuleReadsTheServersTime() throws {
+        try onSimulator(seed: 5) { env in
+            let backend = Backend(env: env, faults: .none)
+            let closing = Timestamp(unixNanoseconds: env.clock.now.unixNanoseconds + 60_000_000_000)
+            var rules = SecurityRules()
+            rules.match("bids") { request in request.time.map { $0 < closing } ?? false }
+            backend.setRules(rules)
+            let ann = backend.client(auth: AuthContext(uid: "ann"), label: "ann")
+            _ = try await ann.setData(DocumentPath("bids", "b1"), ["amount": 5])
+            try await env.clock.sleep(for: .seconds(61))
+            await #expect(throws: BackendError.self) { _ = try await ann.setData(DocumentPath("bids", "b2"), ["amount": 6]) }
+        }
+    }
+}

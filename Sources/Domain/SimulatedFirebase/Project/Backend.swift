@@ -82,8 +82,11 @@ public final class Backend: Sendable {
 
     var rules: SecurityRules { deployedRules.withLock { $0 } }
 
-    /// Evaluates the deployed rules for a client request and counts the evaluation (coverage).
+    /// Evaluates the deployed rules for a client request at the server's time (`request.time`)
+    /// and counts the evaluation (coverage).
     func evaluateRules(_ request: RuleRequest, _ rules: SecurityRules? = nil) -> Bool {
+        var request = request
+        request.time = env.clock.now
         let decision = (rules ?? self.rules).decide(request)
         coverage.count(.rule, decision.rule, failed: !decision.allowed)
         return decision.allowed

@@ -13,6 +13,9 @@ public struct RuleRequest: Sendable {
     public let data: Fields?
     /// Reads the latest committed fields of another document (rules' `get()`/`exists()`).
     public let lookup: @Sendable (DocumentPath) -> Fields?
+    /// The server's time when the request is judged (`request.time`): set by the backend that
+    /// evaluates it; nil for a request built without one (a rules table in a test).
+    public internal(set) var time: Timestamp?
 
     /// A request as the backend builds it (public so apps' rules can be tested against tables).
     public init(auth: AuthContext?, operation: RuleOperation, path: DocumentPath, resource: Fields?, data: Fields?,
