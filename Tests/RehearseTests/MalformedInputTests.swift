@@ -363,7 +363,11 @@ struct MalformedFixtures {
         for strategy in strategies + ["replay"] { cases.append(["zoo", "--bug", "unlike-nonliker-decrements", "--seeds", "1", "--strategy", strategy]) }
 
         // Nothing listens on loopback port 1: a valid number goes on to the address, which is refused.
-        for option in ["--programs", "--jobs", "--first-seed", "--show"] { numeric(["conformance", "--emulator", "127.0.0.1:1"], option) }
+        for option in ["--programs", "--jobs", "--first-seed", "--show", "--rules-requests", "--rules-first-seed"] {
+            numeric(["conformance", "--emulator", "127.0.0.1:1"], option)
+        }
+        for apps in ["", "nope", "knb,,ufree", ",", "KNB", "knb, nope"] { cases.append(["conformance", "--apps", apps, "--programs", "0"]) }
+        cases.append(["conformance", "--programs", "0", "--rules-requests", "0"])
         for address in ["", "nothost", "10.0.0.1:8080", "127.0.0.1:99999", "127.0.0.1:0", "localhost:", "[::1]", "127.0.0.1:1", "127.1.2:80", "é:80"] {
             cases.append(["conformance", "--emulator", address, "--programs", "1"])
         }
