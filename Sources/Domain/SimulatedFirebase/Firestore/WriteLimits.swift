@@ -14,8 +14,16 @@ enum WriteLimits {
     /// longer than the limit (nothing is stored), as the emulator lets it.
     static func check(_ path: DocumentPath, deleting: Bool = false) throws(BackendError) {
         if let problem = idProblem(Substring(path.id), lengthLimited: !deleting) { throw .invalidArgument("document id \(preview(path.id)) \(problem)") }
-        for segment in path.collection.split(separator: "/") {
-            if let problem = idProblem(segment, lengthLimited: !deleting) { throw .invalidArgument("id \(preview(String(segment))) in \(preview(path.collection)) \(problem)") }
+        // Segment by segment in place (a `split` would allocate on every write).
+        let collection = path.collection
+        var start = collection.startIndex
+        while true {
+            let end = collection[start...].firstIndex(of: "/") ?? collection.endIndex
+            if let problem = idProblem(collection[start..<end], lengthLimited: !deleting) {
+                throw .invalidArgument("id \(preview(String(collection[start..<end]))) in \(preview(collection)) \(problem)")
+            }
+            guard end < collection.endIndex else { return }
+            start = collection.index(after: end)
         }
     }
 
@@ -47,6 +55,7 @@ enum WriteLimits {
 
     /// `refuseReservedNames` for each segment of a field path (`a.b`).
     static func refuseReservedNames(inPath path: String) throws(BackendError) {
+        guard path.utf8.count >= 4, path.contains("__") else { return }
         for segment in path.split(separator: ".") where isReserved(segment) { throw .invalidArgument("field name \(segment) is reserved") }
     }
 

@@ -54,8 +54,14 @@ extension WriteOperation {
             try WriteLimits.refuseReservedNames(fields)
         case .merge(let updates), .update(let updates):
             try Self.refuseNestedArrays(updates.writtenValues)
-            for (field, _) in updates { try WriteLimits.refuseReservedNames(inPath: field) }
-            for value in updates.writtenValues { try WriteLimits.refuseReservedNames(value) }
+            for (field, update) in updates {
+                try WriteLimits.refuseReservedNames(inPath: field)
+                switch update {
+                case .set(let value): try WriteLimits.refuseReservedNames(value)
+                case .arrayUnion(let elements): for element in elements { try WriteLimits.refuseReservedNames(element) }
+                default: break
+                }
+            }
         case .delete: break
         }
     }
