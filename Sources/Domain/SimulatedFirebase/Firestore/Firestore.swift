@@ -408,7 +408,9 @@ public final class Firestore: Sendable {
         if !transaction.locking { locks.begin(transaction.id, priority: TransactionLocks.youngest, locking: false) }
         defer { if !transaction.locking { locks.end(transaction.id) } }
         // Arguments first, for every write (as the server does), then preconditions document by document.
-        for document in transaction.documents { for write in document.writes { try write.validateArguments(at: document.path) } }
+        for document in transaction.documents {
+            for write in document.writes { try write.validateArguments(at: document.path, oneOfSeveral: document.writes.count > 1) }
+        }
         // Each path once (the transaction keeps them unique), in path order: the lock order.
         let documents = transaction.documents.sorted { $0.path < $1.path }
         var prepared: [DocumentActor] = []

@@ -36,7 +36,8 @@ enum WriteLimits {
     }
 
     /// INVALID_ARGUMENT for a reserved name (`__…__`) anywhere in what one write names: checked
-    /// per write, before the commit's documents are judged.
+    /// per write when a commit writes a document more than once (a later write could replace the
+    /// name); otherwise the document the write leaves is judged (`check(_:)`), which names it too.
     static func refuseReservedNames(_ fields: Fields) throws(BackendError) {
         for (name, value) in fields {
             if isReserved(Substring(name)) { throw .invalidArgument("field name \(name) is reserved") }
@@ -55,7 +56,14 @@ enum WriteLimits {
 
     /// `refuseReservedNames` for each segment of a field path (`a.b`).
     static func refuseReservedNames(inPath path: String) throws(BackendError) {
-        guard path.utf8.count >= 4, path.contains("__") else { return }
+        // Only a path with "__" somewhere can hold a reserved segment: one pass over the bytes.
+        var underscores = 0
+        var pair = false
+        for byte in path.utf8 {
+            underscores = byte == UInt8(ascii: "_") ? underscores + 1 : 0
+            if underscores == 2 { pair = true; break }
+        }
+        guard pair else { return }
         for segment in path.split(separator: ".") where isReserved(segment) { throw .invalidArgument("field name \(segment) is reserved") }
     }
 
@@ -79,9 +87,10 @@ enum WriteLimits {
     private static var tooDeep: BackendError { .invalidArgument("a value nests maps and arrays more than \(depthMaximum) deep") }
 
     private static func checkFieldName(_ name: Substring) throws(BackendError) {
-        if name.isEmpty { throw .invalidArgument("a field name is empty") }
-        if name.utf8.count > nameBytesMaximum { throw .invalidArgument("field name \(preview(String(name))) is longer than \(nameBytesMaximum) bytes") }
-        if isReserved(name) { throw .invalidArgument("field name \(name) is reserved") }
+        let bytes = name.utf8.count
+        if bytes == 0 { throw .invalidArgument("a field name is empty") }
+        if bytes > nameBytesMaximum { throw .invalidArgument("field name \(preview(String(name))) is longer than \(nameBytesMaximum) bytes") }
+        if bytes >= 4 && isReserved(name) { throw .invalidArgument("field name \(name) is reserved") }
     }
 
     private static func idProblem(_ id: Substring, lengthLimited: Bool) -> String? {
@@ -91,9 +100,20 @@ enum WriteLimits {
         return nil
     }
 
-    /// `__…__`: at least four bytes, two underscores at each end.
+    /// `__…__`: at least four bytes, two underscores at each end (compared as bytes: a
+    /// `Character` comparison costs a grapheme break per call, and this runs for every name written).
     private static func isReserved(_ name: Substring) -> Bool {
-        name.utf8.count >= 4 && name.hasPrefix("__") && name.hasSuffix("__")
+        let utf8 = name.utf8
+        guard utf8.count >= 4 else { return false }
+        let underscore = UInt8(ascii: "_")
+        var front = utf8.startIndex
+        guard utf8[front] == underscore else { return false }
+        front = utf8.index(after: front)
+        guard utf8[front] == underscore else { return false }
+        var back = utf8.index(before: utf8.endIndex)
+        guard utf8[back] == underscore else { return false }
+        back = utf8.index(before: back)
+        return utf8[back] == underscore
     }
 
     private static func preview(_ name: String) -> String { name.count > 40 ? "\(name.prefix(40))… (\(name.utf8.count) bytes)" : name }

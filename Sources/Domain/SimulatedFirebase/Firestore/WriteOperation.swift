@@ -44,18 +44,21 @@ public enum WriteOperation: Sendable, Hashable {
 extension WriteOperation {
     /// INVALID_ARGUMENT for a write the server refuses whatever the document holds (it checks
     /// every write of a commit this way before any precondition): an id past Firestore's limits
-    /// (`WriteLimits`), an array in an array. Field names and nesting are judged on the document a
-    /// commit leaves (`WriteLimits.check(_:)`, with its size).
-    func validateArguments(at path: DocumentPath) throws(BackendError) {
+    /// (`WriteLimits`), an array in an array, a reserved field name in a path; when `oneOfSeveral`
+    /// writes of a commit write the document, a reserved name anywhere in what this one writes.
+    /// Field names and nesting are judged on the document a commit leaves (`WriteLimits.check(_:)`,
+    /// with its size).
+    func validateArguments(at path: DocumentPath, oneOfSeveral: Bool = false) throws(BackendError) {
         try WriteLimits.check(path, deleting: self == .delete)
         switch self {
         case .create(let fields), .set(let fields):
             try Self.refuseNestedArrays(fields.values)
-            try WriteLimits.refuseReservedNames(fields)
+            if oneOfSeveral { try WriteLimits.refuseReservedNames(fields) }
         case .merge(let updates), .update(let updates):
             try Self.refuseNestedArrays(updates.writtenValues)
-            for (field, update) in updates {
+            for (field, update) in updates where oneOfSeveral || field.utf8.count >= 4 {
                 try WriteLimits.refuseReservedNames(inPath: field)
+                guard oneOfSeveral else { continue }
                 switch update {
                 case .set(let value): try WriteLimits.refuseReservedNames(value)
                 case .arrayUnion(let elements): for element in elements { try WriteLimits.refuseReservedNames(element) }
