@@ -14,6 +14,30 @@ struct BidTooLow: Error {}
 @Suite struct TransactionTests {
     let doc = DocumentPath("honors", "h1")
 
+    /// The emulator answers a commit whose writes fail several preconditions with the first in
+    /// the request's order, not in path order (the order documents are locked in).
+    @Test func aCommitFailingSeveralPreconditionsReportsTheFirstInRequestOrder() async throws {
+        let backend = makeBackend()
+        let exists = DocumentPath("c", "a"), missing = DocumentPath("c", "b")
+        try await backend.firestore.create(exists, ["n": 1])
+        let updateFirst = await backendError {
+            try await backend.firestore.commitBatch([(missing, .update(["n": .set(2)])), (exists, .create(["n": 2]))])
+        }
+        #expect(updateFirst == .notFound(missing))
+        let createFirst = await backendError {
+            try await backend.firestore.commitBatch([(exists, .create(["n": 2])), (missing, .update(["n": .set(2)]))])
+        }
+        #expect(createFirst == .alreadyExists(exists))
+        let inATransaction = await backendError {
+            try await backend.firestore.runTransaction { tx in
+                _ = try await tx.get(exists)
+                tx.update(missing, ["n": .set(3)])
+                tx.create(exists, ["n": 3])
+            }
+        }
+        #expect(inATransaction == .notFound(missing), "the read does not put c/a first: its write came second")
+    }
+
     @Test func conflictingWriteMakesTheBodyRunAgain() async throws {
         let backend = makeBackend()
         try await backend.firestore.create(doc, ["n": 0])

@@ -21,10 +21,13 @@ public enum ConformanceGenerator {
     }
 
     static func step(_ random: inout ConformanceRandom) -> ConformanceStep {
-        switch random.below(10) {
+        switch random.below(11) {
         case 0, 1, 2: return .commit((0..<(1 + random.below(2))).map { _ in write(&random) })
         case 3: return .get(path(&random))
         case 4, 5, 6, 7: return .query(query(&random))
+        case 8:
+            let reads = (0..<(1 + random.below(3))).map { _ in path(&random) }
+            return .readOnlyTransaction(reads: reads, commitsBack: random.below(3) == 0 ? nil : random.below(3))
         default: return .transaction(reads: (0..<(1 + random.below(2))).map { _ in path(&random) }, writes: [write(&random)])
         }
     }

@@ -10,6 +10,11 @@ public enum ConformanceStep: Sendable, Hashable, CustomStringConvertible {
     case query(Query)
     /// A read-write transaction: reads, then writes, then commit.
     case transaction(reads: [DocumentPath], writes: [ConformanceWrite])
+    /// A read-only transaction's reads: at the transaction's start (`commitsBack` nil) or at a
+    /// `readTime`, the instant after the commit `commitsBack` successful commits before the latest
+    /// (0: the latest; past the oldest: the oldest). Counting commits, not steps, keeps its meaning
+    /// when the shrinker removes steps.
+    case readOnlyTransaction(reads: [DocumentPath], commitsBack: Int?)
 
     /// The behaviours this step exercises (rows of the agreement table).
     public var behaviours: [String] {
@@ -18,6 +23,7 @@ public enum ConformanceStep: Sendable, Hashable, CustomStringConvertible {
         case .get: return ["get"]
         case .query(let query): return Self.behaviours(of: query)
         case .transaction(_, let writes): return ["transaction"] + writes.flatMap(\.behaviours)
+        case .readOnlyTransaction(_, let back): return back == nil ? ["read-only transaction"] : ["read-only transaction (readTime)"]
         }
     }
 
@@ -48,6 +54,9 @@ public enum ConformanceStep: Sendable, Hashable, CustomStringConvertible {
         case .query(let query): return "query \(ConformanceStep.describe(query))"
         case .transaction(let reads, let writes):
             return "transaction reads [\(reads.map(\.description).joined(separator: ", "))] writes [" + writes.map(\.description).joined(separator: "; ") + "]"
+        case .readOnlyTransaction(let reads, let back):
+            let at = back.map { " at the read time after the commit \($0) before the latest" } ?? ""
+            return "read-only transaction\(at) reads [\(reads.map(\.description).joined(separator: ", "))]"
         }
     }
 
@@ -123,5 +132,14 @@ public struct ConformanceWrite: Sendable, Hashable, CustomStringConvertible {
         case .merge(let updates), .update(let updates): "\(Self.name(operation)) \(path) {" + updates.map { "\($0.key): \($0.update)" }.joined(separator: ", ") + "}"
         case .delete: "delete \(path)"
         }
+    }
+}
+
+extension ConformanceStep {
+    /// The read time `commitsBack` names among `commits` (each side's instants after its
+    /// successful commits, oldest first); nil without one or before any commit.
+    static func readTime(_ commitsBack: Int?, commits: [Timestamp]) -> Timestamp? {
+        guard let commitsBack, !commits.isEmpty else { return nil }
+        return commits[max(0, commits.count - 1 - commitsBack)]
     }
 }

@@ -11,40 +11,50 @@ struct EmulatorSide: Sendable {
     func run(_ program: ConformanceProgram, project: String) async throws(RESTError) -> [ConformanceOutcome] {
         let client = client.inProject(project)
         var outcomes: [ConformanceOutcome] = []
-        for step in program.steps { outcomes.append(try await run(step, client)) }
+        var commits: [Timestamp] = []
+        for step in program.steps {
+            let (outcome, commitTime) = try await run(step, client, commits: commits)
+            outcomes.append(outcome)
+            if let commitTime { commits.append(commitTime) }
+        }
         let final = try await client.batchGet(program.touchedPaths)
         outcomes.append(ConformanceOutcome(code: "final", documents: final.map { ConformanceOutcome.render($0.path, $0.fields) }))
         return outcomes
     }
 
-    /// One step; an error status is an outcome, a transport failure is thrown (the run is void).
-    func run(_ step: ConformanceStep, _ client: FirestoreRESTClient) async throws(RESTError) -> ConformanceOutcome {
+    /// One step and, for a successful commit, its commit time; an error status is an outcome, a
+    /// transport failure is thrown (the run is void). `commits`: the commit times so far.
+    func run(_ step: ConformanceStep, _ client: FirestoreRESTClient, commits: [Timestamp]) async throws(RESTError) -> (ConformanceOutcome, Timestamp?) {
         do {
             switch step {
             case .commit(let writes):
-                try await client.commit(writes.map { RESTWrite($0.operation, at: $0.path) })
-                return ConformanceOutcome(code: "OK")
+                let time = try await client.commit(writes.map { RESTWrite($0.operation, at: $0.path) })
+                return (ConformanceOutcome(code: "OK"), time)
             case .get(let path):
                 let document = try await client.get(path)
-                return ConformanceOutcome(code: "OK", documents: [ConformanceOutcome.render(path, document.fields)])
+                return (ConformanceOutcome(code: "OK", documents: [ConformanceOutcome.render(path, document.fields)]), nil)
             case .query(let query):
-                return ConformanceOutcome(code: "OK", documents: try await client.runQuery(query).map { ConformanceOutcome.render($0.path, $0.fields) })
+                return (ConformanceOutcome(code: "OK", documents: try await client.runQuery(query).map { ConformanceOutcome.render($0.path, $0.fields) }), nil)
             case .transaction(let reads, let writes):
                 return try await transaction(reads: reads, writes: writes, client)
+            case .readOnlyTransaction(let reads, let back):
+                let transaction = try await client.beginTransaction(readOnly: true, readTime: ConformanceStep.readTime(back, commits: commits))
+                let documents = try await client.batchGet(reads, transaction: transaction)
+                return (ConformanceOutcome(code: "OK", documents: documents.map { ConformanceOutcome.render($0.path, $0.fields) }), nil)
             }
         } catch {
-            if case .status(let code, _, _) = error { return ConformanceOutcome(code: code) }
+            if case .status(let code, _, _) = error { return (ConformanceOutcome(code: code), nil) }
             throw error
         }
     }
 
-    func transaction(reads: [DocumentPath], writes: [ConformanceWrite], _ client: FirestoreRESTClient) async throws(RESTError) -> ConformanceOutcome {
+    func transaction(reads: [DocumentPath], writes: [ConformanceWrite], _ client: FirestoreRESTClient) async throws(RESTError) -> (ConformanceOutcome, Timestamp?) {
         let transaction = try await client.beginTransaction()
         do {
             var documents: [String] = []
             for path in reads { documents.append(ConformanceOutcome.render(path, try await client.get(path, transaction: transaction).fields)) }
-            try await client.commit(writes.map { RESTWrite($0.operation, at: $0.path) }, transaction: transaction)
-            return ConformanceOutcome(code: "OK", documents: documents)
+            let time = try await client.commit(writes.map { RESTWrite($0.operation, at: $0.path) }, transaction: transaction)
+            return (ConformanceOutcome(code: "OK", documents: documents), time)
         } catch {
             try? await client.rollback(transaction)
             throw error

@@ -15,7 +15,7 @@ public struct KnownDivergence: Sendable, Hashable {
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
     /// Every documented divergence, in the order docs/real-firestore.md lists them.
-    public static let all: [KnownDivergence] = [insertAfterWrite, preconditionOrder]
+    public static let all: [KnownDivergence] = [insertAfterWrite]
 
     /// The emulator refuses a create (or an update) of a document an earlier write of the same
     /// commit already wrote: "Cannot upsert then insert an entity in the same request", a rule of
@@ -27,14 +27,6 @@ public struct KnownDivergence: Sendable, Hashable {
         }
     }
 
-    /// Of several writes whose preconditions fail in one commit, the simulation reports the first
-    /// in path order (its lock order), the server the first in request order.
-    static let preconditionOrder = KnownDivergence(name: "first-failed-precondition-of-several", source: "open") { step, simulated, real in
-        let codes: Set<String> = ["ALREADY_EXISTS", "NOT_FOUND"]
-        guard codes.contains(simulated.code), codes.contains(real.code), let writes = step?.writes else { return false }
-        return writes.filter(\.hasPrecondition).count > 1
-    }
-
     /// The first entry that explains a mismatch, or nil.
     static func explaining(_ step: ConformanceStep?, _ simulated: ConformanceOutcome, _ real: ConformanceOutcome) -> KnownDivergence? {
         all.first { $0.explains(step, simulated, real) }
@@ -42,11 +34,11 @@ public struct KnownDivergence: Sendable, Hashable {
 }
 
 extension ConformanceStep {
-    /// The writes of a commit or transaction (nil for a read or a query).
+    /// The writes of a commit or transaction (nil for reads and queries: nothing committed).
     var writes: [ConformanceWrite]? {
         switch self {
         case .commit(let writes), .transaction(_, let writes): writes
-        case .get, .query: nil
+        case .get, .query, .readOnlyTransaction: nil
         }
     }
 }

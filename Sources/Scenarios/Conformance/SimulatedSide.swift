@@ -8,13 +8,23 @@ enum SimulatedSide {
     static func run(_ program: ConformanceProgram) async -> [ConformanceOutcome] {
         let backend = Backend(env: .realRuntime(seed: program.seed, epochUnixNanoseconds: 1_767_225_600_000_000_000), faults: .none)
         defer { backend.terminate() }
+        backend.firestore.keepVersions()  // read times reach back to the program's first commit
         var outcomes: [ConformanceOutcome] = []
-        for step in program.steps { outcomes.append(await run(step, backend.firestore)) }
+        var commits: [Timestamp] = []
+        for step in program.steps {
+            let outcome = await run(step, backend.firestore, commits: commits)
+            outcomes.append(outcome)
+            if step.writes != nil, outcome.code == "OK" {
+                // The instant after this commit, before the next (a read time sees it and no later one).
+                commits.append(backend.firestore.env.clock.now)
+                try? await backend.firestore.env.clock.sleep(for: .microseconds(1))
+            }
+        }
         outcomes.append(await finalState(program, backend.firestore))
         return outcomes
     }
 
-    static func run(_ step: ConformanceStep, _ firestore: Firestore) async -> ConformanceOutcome {
+    static func run(_ step: ConformanceStep, _ firestore: Firestore, commits: [Timestamp]) async -> ConformanceOutcome {
         do {
             switch step {
             case .commit(let writes):
@@ -31,6 +41,11 @@ enum SimulatedSide {
                     for path in reads { documents.append(ConformanceOutcome.render(path, try await transaction.get(path).fields)) }
                     for write in writes { buffer(write, in: transaction) }
                     return documents
+                }
+                return ConformanceOutcome(code: "OK", documents: documents)
+            case .readOnlyTransaction(let reads, let back):
+                let documents = try await firestore.runReadOnlyTransaction(readTime: ConformanceStep.readTime(back, commits: commits)) { transaction in
+                    try await transaction.getAll(reads).map { ConformanceOutcome.render($0.path, $0.fields) }
                 }
                 return ConformanceOutcome(code: "OK", documents: documents)
             }
@@ -68,6 +83,7 @@ extension ConformanceProgram {
             case .get(let path): paths.insert(path)
             case .query: break
             case .transaction(let reads, let writes): reads.forEach { paths.insert($0) }; writes.forEach { paths.insert($0.path) }
+            case .readOnlyTransaction(let reads, _): reads.forEach { paths.insert($0) }
             }
         }
         return paths.filter { !ConformanceGenerator.refusedIds.contains($0.id) }.sorted()

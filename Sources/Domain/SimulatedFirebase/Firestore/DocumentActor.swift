@@ -160,6 +160,17 @@ actor DocumentActor: DomainActor {
         throw .invalidArgument("\(path) would be \(size) bytes or more, past the \(limit) bytes a document may hold")
     }
 
+    /// The document as it stood at `point` (a read-only transaction's read): no lock taken and none
+    /// waited for, except a commit already decided and still installing its documents, so a
+    /// snapshot never shows part of a commit. Nil when the version at `point` was not kept.
+    func snapshot(at point: ReadPoint) async -> DocumentSnapshot? {
+        defer { updateParkable() }
+        while let lock, lock.writes, firestore.transactionLocks.isCommitting(lock.transaction) {
+            await waitForLocks(until: .max)
+        }
+        return firestore.versions.version(of: snapshot(), at: point)
+    }
+
     /// A server transaction's read in a pessimistic database: takes a read lock (waiting while a
     /// commit lock is held, or wounding a younger holder) and returns the document; ABORTED if the
     /// transaction was wounded or has expired.
@@ -216,12 +227,12 @@ actor DocumentActor: DomainActor {
     }
 
     /// Phase two: installs what `prepare` computed and releases the lock.
-    func commitPrepared(transaction: UInt64) {
+    func commitPrepared(transaction: UInt64, sequence: UInt64) {
         defer { updateParkable() }
         guard let lock, lock.transaction == transaction else {
             preconditionFailure("commit of \(path) by transaction \(transaction) that does not hold its lock")
         }
-        if lock.writes { install(lock.pending, now: firestore.env.clock.now) }
+        if lock.writes { install(lock.pending, now: firestore.env.clock.now, sequence: sequence) }
         drop(transaction)
     }
 
@@ -328,9 +339,10 @@ actor DocumentActor: DomainActor {
 
     /// Makes `after` the current state; a write that changes nothing bumps no version and emits
     /// no event (MODEL_RULES §11).
-    private func install(_ after: Fields?, now: Timestamp) {
+    private func install(_ after: Fields?, now: Timestamp, sequence: UInt64? = nil) {
         if after == fields { return }
         let before = snapshot()
+        firestore.versions.record(before: before, sequence: sequence ?? firestore.nextCommitSequence(), commitTime: now)
         fields = after
         version += 1
         updateTime = now

@@ -21,6 +21,11 @@ public final class Firestore: Sendable {
     private let adminAnswerRandom: SharedRandom
     private let transactionCounter = Atomic<UInt64>(0)
     private let commits = Atomic<UInt64>(0)
+    /// Numbers every commit at its commit point (a single write at its install, a transaction or
+    /// batch once every document is prepared): what a snapshot read compares versions with.
+    private let commitSequence = Atomic<UInt64>(0)
+    /// Replaced versions, for reads at a past instant (kept once a read-only transaction began).
+    let versions = VersionHistory()
     /// Live document actors over every collection, and the count at which idle ones are next
     /// parked (`CollectionStore.parkIdleActors`).
     /// `secondChance`: actors handed out again since the last pass are spared once (off when a
@@ -135,7 +140,7 @@ public final class Firestore: Sendable {
     /// that failed UNAVAILABLE (MODEL_RULES §22): each failed attempt costs its latency and a
     /// backoff (×1.3 each time, ±50 % jitter). Retried until an attempt succeeds (at most 8
     /// attempts: at the swarm's ceiling rate the eighth fails once in 10^10 calls).
-    private func adminRoundTrip() async {
+    func adminRoundTrip() async {
         var latency = adminLatencyRandom.sample(faults.adminOperationLatency)
         let probability = faults.adminCallFailureProbability
         if probability > 0 {
@@ -428,11 +433,34 @@ public final class Firestore: Sendable {
             // A locking transaction's read locks on the documents not prepared yet are released
             // with the rest of its attempt (`endAttempt`).
             for documentActor in prepared { await documentActor.release(transaction: transaction.id) }
-            if error.isPrecondition { try judgeLimitsIgnoringPreconditions(transaction) }
+            if error.isPrecondition {
+                try judgeLimitsIgnoringPreconditions(transaction)
+                throw firstFailedPrecondition(transaction) ?? error
+            }
             throw error
         }
         assert(prepared.count == documents.count, "every document must be prepared before any commits")
-        for documentActor in prepared { await documentActor.commitPrepared(transaction: transaction.id) }
+        let sequence = nextCommitSequence()
+        for documentActor in prepared { await documentActor.commitPrepared(transaction: transaction.id, sequence: sequence) }
+    }
+
+    /// The precondition the server reports for a commit that failed one: the first failing in the
+    /// request's order (the documents are prepared in path order, the lock order), judged on the
+    /// committed documents.
+    private func firstFailedPrecondition(_ transaction: Transaction) -> BackendError? {
+        let now = env.clock.now
+        for document in transaction.documents.sorted(by: { $0.firstWrite < $1.firstWrite }) where !document.writes.isEmpty {
+            var after = liveFields(document.path)
+            for write in document.writes {
+                do {
+                    after = try write.apply(to: after, path: document.path, commitTime: now)
+                } catch {
+                    if error.isPrecondition { return error }
+                    break
+                }
+            }
+        }
+        return nil
     }
 
     /// INVALID_ARGUMENT when a document the commit would leave, its preconditions ignored, has a
@@ -444,6 +472,12 @@ public final class Firestore: Sendable {
             try WriteLimits.check(after ?? [:])
         }
     }
+
+    /// The next commit's sequence number (see `commitSequence`).
+    func nextCommitSequence() -> UInt64 { commitSequence.wrappingAdd(1, ordering: .relaxed).newValue }
+
+    /// The last commit sequence number handed out: a snapshot taken now sees every commit up to it.
+    var lastCommitSequence: UInt64 { commitSequence.load(ordering: .relaxed) }
 
     /// Called by a document actor inside its commit: updates the index, then hands the change
     /// to triggers and listeners (which deliver asynchronously).

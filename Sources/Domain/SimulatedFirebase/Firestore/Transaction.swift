@@ -8,6 +8,9 @@ public final class Transaction {
         let path: DocumentPath
         var readVersion: UInt64?
         var writes: [WriteOperation] = []
+        /// Where its first write stands among the documents' first writes (the commit request's
+        /// order); `Int.max` while it has none.
+        var firstWrite = Int.max
     }
 
     let id: UInt64
@@ -21,7 +24,8 @@ public final class Transaction {
     /// documents an index takes over, so a 500-document batch stays linear.
     private(set) var documents: [Document] = []
     private var index: [DocumentPath: Int] = [:]
-    private var hasWrites = false
+    private var writtenDocuments = 0
+    private var hasWrites: Bool { writtenDocuments > 0 }
     private static let indexedFrom = 9
 
     init(id: UInt64, firestore: Firestore, client: FirestoreClient?, locking: Bool = false) {
@@ -68,11 +72,15 @@ public final class Transaction {
 
     /// Appends `operation` to the writes of `path`.
     func buffer(_ path: DocumentPath, _ operation: WriteOperation) {
-        hasWrites = true
         if let position = position(of: path) {
+            if documents[position].writes.isEmpty {
+                documents[position].firstWrite = writtenDocuments
+                writtenDocuments += 1
+            }
             documents[position].writes.append(operation)
         } else {
-            append(Document(path: path, readVersion: nil, writes: [operation]))
+            append(Document(path: path, readVersion: nil, writes: [operation], firstWrite: writtenDocuments))
+            writtenDocuments += 1
         }
     }
 

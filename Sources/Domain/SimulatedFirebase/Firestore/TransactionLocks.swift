@@ -104,6 +104,11 @@ final class TransactionLocks: Sendable {
         }
     }
 
+    /// Whether `id` has prepared every document and is installing its writes.
+    func isCommitting(_ id: UInt64) -> Bool {
+        table.withLock { $0[id]?.phase == .committing }
+    }
+
     /// Whether `id` is a client commit (an optimistic transaction's commit).
     func isClientCommit(_ id: UInt64) -> Bool {
         table.withLock { $0[id].map { !$0.locking } ?? false }
