@@ -9,6 +9,7 @@ final class RulesSimulatedSide {
 
     init(_ world: RulesWorld, seed: UInt64) {
         backend = Backend(env: .realRuntime(seed: seed, epochUnixNanoseconds: 1_767_225_600_000_000_000), faults: .none)
+        backend.setIndexes(.anyQuery)  // as the emulator: it runs any query, indexed or not
         backend.setRules(world.rules)
     }
 

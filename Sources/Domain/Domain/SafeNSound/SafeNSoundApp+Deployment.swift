@@ -12,7 +12,7 @@ extension SafeNSoundApp {
     /// through `messenger`, which may wrap that), and `recordHeartbeat` (callable),
     /// `checkMissedHeartbeats` (every 30 min) and `processScheduledAlerts` (every 2 min) are
     /// registered with Cloud Functions, so Cloud Scheduler's jitter, duplicate ticks and
-    /// overlapping runs reach them; its security rules (`securityRules`) are deployed. Devices then
+    /// overlapping runs reach them; its security rules (`securityRules`) and indexes (`indexes`) are deployed. Devices then
     /// act through `client(uid:)`.
     /// State lives in backend documents (`SafeNSoundFirestoreStore`) unless `store` says otherwise
     /// (pass `SafeNSoundActorStore` for 100k-user timelines).
@@ -25,6 +25,7 @@ extension SafeNSoundApp {
             store: store ?? SafeNSoundFirestoreStore(firestore: backend.firestore), probe: SafeNSoundProbe(), backend: backend)
         app.register(on: backend.functions)
         backend.setRules(securityRules(configuration.variant))
+        backend.setIndexes(indexes)
         return app
     }
 

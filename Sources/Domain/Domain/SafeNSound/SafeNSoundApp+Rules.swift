@@ -4,6 +4,12 @@ extension SafeNSoundApp {
     /// SafeNSound's rules file (`safensound.rules`), as its team deploys it: the same rules as
     /// `securityRules(.careful)`.
     public static var rulesText: String { String(decoding: PackageResources.safensound_rules, as: UTF8.self) }
+    /// The indexes file as deployed: the due-alert query's composite index (`status`, `scheduledFor`).
+    public static var indexesText: String { String(decoding: PackageResources.firestore_indexes_json, as: UTF8.self) }
+    /// `indexesText`, parsed.
+    public static var indexes: FirestoreIndexes {
+        do { return try FirestoreIndexes(json: indexesText) } catch { preconditionFailure("SafeNSound's own index file: \(error)") }
+    }
 
     /// SafeNSound's Firestore security rules (docs/domain.md, "SafeNSound security rules").
     ///

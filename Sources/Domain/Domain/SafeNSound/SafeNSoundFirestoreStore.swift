@@ -268,7 +268,8 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
     /// while its answer was lost (MODEL_RULES §22) is found by the retry as its own.
     public func takeDueChecks(through horizon: Timestamp, now: Timestamp, lease: Duration?) async -> [(userId: String, due: Timestamp)] {
         // Served by the composite index on `nextCheckDue`: already ordered by due time, then id.
-        let candidates = await firestore.fetch("users", orderedBy: "nextCheckDue", through: horizon)
+        // A single-field order: no index to deploy, so the query cannot be refused.
+        let candidates = ((try? await firestore.fetch("users", orderedBy: "nextCheckDue", through: horizon)) ?? [])
             .compactMap { snapshot in snapshot["nextCheckDue"]?.timestampValue.map { (userId: snapshot.id, due: $0) } }
         var taken: [(userId: String, due: Timestamp)] = []
         let holder = firestore.newDocumentId()
@@ -342,8 +343,11 @@ public struct SafeNSoundFirestoreStore: SafeNSoundStore {
         // its lease), and such an alert would otherwise never be found again.
         var due: [SafeNSoundScheduledAlert] = []
         for status in [SafeNSoundScheduledAlert.Status.scheduled, .sending] {
-            due += await firestore.fetch("scheduled_alerts", whereField: "status", isEqualTo: .string(status.rawValue), orderedBy: "scheduledFor", through: now)
-                .compactMap(Self.alert)
+            // Refused (FAILED_PRECONDITION) where the index is not deployed: the run finds nothing
+            // and sends nothing, as the function failing in production.
+            let found = try? await firestore.fetch(
+                "scheduled_alerts", whereField: "status", isEqualTo: .string(status.rawValue), orderedBy: "scheduledFor", through: now)
+            due += (found ?? []).compactMap(Self.alert)
         }
         return due.sorted { ($0.scheduledFor, $0.alertId) < ($1.scheduledFor, $1.alertId) }
     }

@@ -24,6 +24,7 @@ public final class Firestore: Sendable {
     /// Numbers every commit at its commit point (a single write at its install, a transaction or
     /// batch once every document is prepared): what a snapshot read compares versions with.
     private let commitSequence = Atomic<UInt64>(0)
+    private let deployedIndexes = Mutex(FirestoreIndexes.none)
     /// Replaced versions, for reads at a past instant (kept once a read-only transaction began).
     let versions = VersionHistory()
     /// Live document actors over every collection, and the count at which idle ones are next
@@ -247,13 +248,18 @@ public final class Firestore: Sendable {
         return query(collection, whereField: field, isEqualTo: value)
     }
 
-    /// `fetch` on a composite index (`query(_:whereField:isEqualTo:orderedBy:from:through:)`).
+    /// `fetch` on a composite index (`query(_:whereField:isEqualTo:orderedBy:from:through:)`):
+    /// FAILED_PRECONDITION when it needs an index not deployed (an equality with the order on
+    /// another field needs `equalField`, `orderField` ascending).
     public func fetch(
         _ collection: String, whereField equalField: String? = nil, isEqualTo equalValue: Value? = nil,
         orderedBy orderField: String, from lower: Timestamp? = nil, through upper: Timestamp? = nil
-    ) async -> [DocumentSnapshot] {
+    ) async throws(BackendError) -> [DocumentSnapshot] {
         await adminRoundTrip()
         try? Invocation.admitCurrent()
+        var equivalent = Query(collection, orderBy: [Query.Order(orderField)])
+        if let equalField, let equalValue { equivalent.filter = .field(equalField, .equal, equalValue) }
+        try deployedIndexes.withLock { $0 }.check(equivalent, project: Self.project)
         return query(collection, whereField: equalField, isEqualTo: equalValue, orderedBy: orderField, from: lower, through: upper)
     }
 
@@ -297,6 +303,29 @@ public final class Firestore: Sendable {
         }
         return query.evaluate(stores.flatMap { $0.documents() })
     }
+
+    /// A query from a function (the admin SDK's `get()` on a `Query`): an admin round trip, then
+    /// the answer as it stands when it leaves; INVALID_ARGUMENT for a query Firestore refuses,
+    /// FAILED_PRECONDITION when it needs an index not deployed (`Backend.setIndexes`).
+    public func fetch(_ query: Query) async throws(BackendError) -> [DocumentSnapshot] {
+        await adminRoundTrip()
+        try? Invocation.admitCurrent()
+        try checkIndexes(query)
+        return try self.query(query)
+    }
+
+    /// Replaces the deployed indexes.
+    func setIndexes(_ indexes: FirestoreIndexes) { deployedIndexes.withLock { $0 = indexes } }
+
+    /// INVALID_ARGUMENT for a query Firestore refuses, then FAILED_PRECONDITION when it needs an
+    /// index not deployed.
+    func checkIndexes(_ query: Query) throws(BackendError) {
+        if let problem = query.validationError { throw .invalidArgument(problem) }
+        try deployedIndexes.withLock { $0 }.check(query, project: Self.project)
+    }
+
+    /// The project id errors name.
+    static let project = "rehearsal"
 
     /// Starts an audit feed of the documents created in `collection` from now on, for checkers
     /// that follow a collection by keeping a count instead of re-reading it (`insertedIds`). Not

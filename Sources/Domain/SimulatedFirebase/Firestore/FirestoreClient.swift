@@ -122,10 +122,12 @@ public final class FirestoreClient: Sendable {
 
     /// A query the server answers (`Query`): PERMISSION_DENIED unless the rules allow `list` on
     /// every case of the query's constraints (`QueryFilter.ruleCases`), whatever the documents
-    /// hold; INVALID_ARGUMENT for a query Firestore refuses.
+    /// hold; INVALID_ARGUMENT for a query Firestore refuses; FAILED_PRECONDITION when it needs an
+    /// index not deployed (`Backend.setIndexes`).
     public func query(_ query: Query) async throws(BackendError) -> [DocumentSnapshot] {
         try await network.roundTrip(.query(query.collection)) { () async throws(BackendError) in
             for constraints in query.filter?.ruleCases ?? [[:]] { try checkList(query.collection, constraints: constraints) }
+            try firestore.checkIndexes(query)
             return try firestore.query(query)
         }
     }

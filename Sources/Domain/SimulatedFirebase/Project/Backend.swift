@@ -82,6 +82,10 @@ public final class Backend: Sendable {
 
     var rules: SecurityRules { deployedRules.withLock { $0 } }
 
+    /// Deploys indexes (replacing earlier ones; `FirestoreIndexes.none` until then, as a new
+    /// project has): a query needing one not deployed fails FAILED_PRECONDITION.
+    public func setIndexes(_ indexes: FirestoreIndexes) { firestore.setIndexes(indexes) }
+
     /// Evaluates the deployed rules for a client request at the server's time (`request.time`)
     /// and counts the evaluation (coverage).
     func evaluateRules(_ request: RuleRequest, _ rules: SecurityRules? = nil) -> Bool {
