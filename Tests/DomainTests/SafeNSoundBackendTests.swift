@@ -107,6 +107,7 @@ struct SafeNSoundBackendTests {
     func rateLimitOnDocuments() async throws {
         for (variant, expectedPasses) in [(SafeNSoundVariant.careful, 1), (.readThenWriteRateLimit, 2)] {
             let backend = makeBackend()
+            SafeNSoundApp.deployIndexes(on: backend)
             let barrier = AppsTestBarrier(count: 2)
             let app = SafeNSoundApp(
                 environment: backend.env, configuration: SafeNSoundConfiguration(variant: variant),

@@ -15,6 +15,7 @@ struct SafeNSoundDesignDocumentTests {
     @Test("A fresh function instance over the same Firestore documents creates the due alerts")
     func freshInstanceOverFirestoreCreatesAlerts() async throws {
         let backend = makeBackend()
+        SafeNSoundApp.deployIndexes(on: backend)
         let env = backend.env
         let onboarding = SafeNSoundApp(
             environment: env, messenger: SafeNSoundOutbox(environment: env), store: SafeNSoundFirestoreStore(firestore: backend.firestore))
@@ -55,8 +56,9 @@ struct SafeNSoundDesignDocumentTests {
         for firestore in [false, true] {
             let test = AppsTestEnvironment()
             let outbox = SafeNSoundOutbox(environment: test.environment)
-            let store: (any SafeNSoundStore)? = firestore
-                ? SafeNSoundFirestoreStore(firestore: Backend(env: test.environment, faults: .none).firestore) : nil
+            let backend = Backend(env: test.environment, faults: .none)
+            SafeNSoundApp.deployIndexes(on: backend)
+            let store: (any SafeNSoundStore)? = firestore ? SafeNSoundFirestoreStore(firestore: backend.firestore) : nil
             let app = SafeNSoundApp(environment: test.environment, messenger: outbox, store: store)
             try await app.registerUser(Self.user("u1", thresholdHours: 24, at: test.now))
             var minute = 2

@@ -65,6 +65,7 @@ struct SafeNSoundPartialDeliveryTests {
     @Test("On backend documents: deliveredTo is stored on scheduled_alerts and the retry skips the first contact")
     func firestoreStoreTracksRecipients() async throws {
         let backend = makeBackend()
+        SafeNSoundApp.deployIndexes(on: backend)
         let messenger = ScriptedSafeNSoundMessenger(script: [Self.second: [Self.rateLimited]])
         let app = SafeNSoundApp(environment: backend.env, messenger: messenger, store: SafeNSoundFirestoreStore(firestore: backend.firestore))
         try await app.registerUser(SafeNSoundHarness.user("u1", at: backend.env.clock.now))

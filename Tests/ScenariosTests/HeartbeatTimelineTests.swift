@@ -49,7 +49,7 @@ import Testing
         ("no-heartbeat-recheck", "no-alert-after-checkin", true), ("late-pre-notification", "alert-on-time", true),
         ("read-then-write-rate-limit", "rate-limit-respected", false), ("utc-email", "email-shows-local-time", true),
         ("wall-clock-threshold", "alert-on-time", true), ("contacts-fixed-at-check", "email-to-current-contacts", true),
-        ("rules-auth-not-null-only", "rules-deny-foreign-access", true),
+        ("rules-auth-not-null-only", "rules-deny-foreign-access", true), ("alerts-index-not-deployed", "missed-window-alerted", true),
     ])
     func everyVariantIsCaught(variant: String, check: String, pctCatches: Bool) throws {
         for seed in UInt64(1)...3 {

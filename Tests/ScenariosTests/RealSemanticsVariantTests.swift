@@ -3,7 +3,8 @@ import Testing
 
 /// Designs only Firestore's real semantics expose (held to the emulator, docs/real-firestore.md):
 /// the seed's UFree rules as written, a query the rules cannot prove (rules are not filters), and
-/// a failed create in a server transaction, which is final rather than retried.
+/// a failed create in a server transaction, which is final rather than retried. (The due-alert
+/// query without its index, `alerts-index-not-deployed`, is caught in `HeartbeatTimelineTests`.)
 @Suite struct RealSemanticsVariantTests {
     init() { BuiltInScenarios.register() }
 

@@ -25,8 +25,14 @@ extension SafeNSoundApp {
             store: store ?? SafeNSoundFirestoreStore(firestore: backend.firestore), probe: SafeNSoundProbe(), backend: backend)
         app.register(on: backend.functions)
         backend.setRules(securityRules(configuration.variant))
-        backend.setIndexes(indexes)
+        deployIndexes(on: backend, variant: configuration.variant)
         return app
+    }
+
+    /// Deploys the indexes the app's queries need (`indexes`; none for `alerts-index-not-deployed`):
+    /// for a `SafeNSoundFirestoreStore` built by hand on `backend`.
+    public static func deployIndexes(on backend: Backend, variant: SafeNSoundVariant = .careful) {
+        backend.setIndexes(variant == .alertsIndexNotDeployed ? .none : indexes)
     }
 
     /// The app on one user's device, signed in as `uid`; the app must be `deployed(on:)` a backend.

@@ -61,6 +61,10 @@ public enum SafeNSoundVariant: String, AppVariant {
     /// The 30-minute check removes the users it takes from the index before it handles them: a run
     /// whose instance dies mid-way leaves the rest unindexed, and their contacts never get the email.
     case checkTakesForGood = "check-takes-for-good"
+    /// The due-alert query (`status == …` ordered by `scheduledFor`) deployed without its composite
+    /// index: the emulator runs it, production refuses it (FAILED_PRECONDITION), so the 2-minute
+    /// sender finds nothing and no alert is ever sent.
+    case alertsIndexNotDeployed = "alerts-index-not-deployed"
     /// One sentence on what this variant gets wrong (or, for `careful`, what it guarantees).
     public var summary: String {
         switch self {
@@ -100,6 +104,8 @@ public enum SafeNSoundVariant: String, AppVariant {
             return "A reminder time the spring-forward skips is never sent that day; one the fall-back repeats is sent twice."
         case .reminderQueryFirstPage: return "Daily reminders read one page of 100 users: users past the hundredth are never reminded."
         case .checkTakesForGood: return "The missed-heartbeat check unindexes users before handling them: a crashed run leaves them unchecked for good."
+        case .alertsIndexNotDeployed:
+            return "The due-alert query's composite index is not deployed: production refuses the query, so no pre-notification or email is ever sent."
         }
     }
 

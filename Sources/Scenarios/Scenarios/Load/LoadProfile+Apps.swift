@@ -230,8 +230,10 @@ extension LoadProfile {
         scenario: "heartbeat-timeline", summary: "recordHeartbeat (a check-in) by one of 200 registered users, on the Firestore-backed store",
         operations: ["recordHeartbeat"], users: 200, faults: .default
     ) { setup in
+        let variant = ScenarioSupport.variant(named: setup.variant, SafeNSoundVariant.self)
+        SafeNSoundApp.deployIndexes(on: setup.backend, variant: variant)
         let app = SafeNSoundApp(
-            environment: setup.env, configuration: SafeNSoundConfiguration(variant: ScenarioSupport.variant(named: setup.variant, SafeNSoundVariant.self)),
+            environment: setup.env, configuration: SafeNSoundConfiguration(variant: variant),
             messenger: CountingMessenger(), store: SafeNSoundFirestoreStore(firestore: setup.backend.firestore))
         let now = setup.env.clock.now
         for index in 0..<200 {
