@@ -73,7 +73,7 @@ let package = Package(
         .target(
             name: "Domain", dependencies: ["SimulatedFirebase"], path: "Sources/Domain/Domain",
             // Each app's rules file (and SafeNSound's index file), as its team deploys it, compiled into the library.
-            resources: [.embedInCode("KNB/knb.rules"), .embedInCode("SafeNSound/safensound.rules"), .embedInCode("Stampbook/stampbook.rules"), .embedInCode("UFree/ufree.rules"), .embedInCode("UFree/ufree-seed.rules"), .embedInCode("Inspired/inspired.rules"), .embedInCode("SafeNSound/firestore.indexes.json")]
+            resources: [.embedInCode("KNB/knb.rules"), .embedInCode("SafeNSound/safensound.rules"), .embedInCode("SafeNSound/safensound-dev-catch-all.rules"), .embedInCode("Stampbook/stampbook.rules"), .embedInCode("UFree/ufree.rules"), .embedInCode("UFree/ufree-seed.rules"), .embedInCode("Inspired/inspired.rules"), .embedInCode("SafeNSound/firestore.indexes.json")]
         ),
         // A client of Firestore's v1 REST API (the emulator's and production's): the same values and
         // writes as the simulated Firebase, against a real server.

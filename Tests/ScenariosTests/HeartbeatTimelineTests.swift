@@ -50,6 +50,7 @@ import Testing
         ("read-then-write-rate-limit", "rate-limit-respected", false), ("utc-email", "email-shows-local-time", true),
         ("wall-clock-threshold", "alert-on-time", true), ("contacts-fixed-at-check", "email-to-current-contacts", true),
         ("rules-auth-not-null-only", "rules-deny-foreign-access", true), ("alerts-index-not-deployed", "missed-window-alerted", true),
+        ("rules-dev-catch-all", "rules-deny-foreign-access", true),
     ])
     func everyVariantIsCaught(variant: String, check: String, pctCatches: Bool) throws {
         for seed in UInt64(1)...3 {

@@ -56,11 +56,12 @@ public struct RulesTable: Sendable {
 
     /// The table as aligned text, one app and operation a line.
     public var text: String {
-        var lines = ["rules      operation  both allowed  both denied  both other  differed (documented)  differed (UNDOCUMENTED)"]
+        let width = max(10, rows.keys.map(\.count).max() ?? 0)
+        var lines = ["rules".padding(toLength: width, withPad: " ", startingAt: 0) + " operation  both allowed  both denied  both other  differed (documented)  differed (UNDOCUMENTED)"]
         for app in rows.keys.sorted() {
             for operation in RuleOperation.allCases {
                 guard let row = rows[app]?[operation] else { continue }
-                lines.append(app.padding(toLength: 10, withPad: " ", startingAt: 0) + " " + operation.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
+                lines.append(app.padding(toLength: width, withPad: " ", startingAt: 0) + " " + operation.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
                     + pad(row.allowed, 14) + pad(row.denied, 13) + pad(row.otherwise, 12) + pad(row.known, 23) + pad(row.undocumented, 25))
             }
         }

@@ -57,6 +57,7 @@ public struct RulesWorld: Sendable {
         self.collections = collections
     }
 
-    /// Every app's world, by name (`ufree-seed`: UFree under its seed's rules taken literally).
-    public static var all: [RulesWorld] { [.knb, .safeNSound, .stampbook, .ufree, .ufreeSeed, .inspired] }
+    /// Every app's world, by name (`ufree-seed`: UFree under its seed's rules taken literally;
+    /// `safensound-catch-all`: SafeNSound with a catch-all read rule left in).
+    public static var all: [RulesWorld] { [.knb, .safeNSound, .safeNSoundCatchAll, .stampbook, .ufree, .ufreeSeed, .inspired] }
 }

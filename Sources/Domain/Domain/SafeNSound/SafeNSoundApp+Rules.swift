@@ -4,6 +4,8 @@ extension SafeNSoundApp {
     /// SafeNSound's rules file (`safensound.rules`), as its team deploys it: the same rules as
     /// `securityRules(.careful)`.
     public static var rulesText: String { String(decoding: PackageResources.safensound_rules, as: UTF8.self) }
+    /// The variant `rules-dev-catch-all`'s rules file: the careful rules and a catch-all read after them.
+    public static var devCatchAllRulesText: String { String(decoding: PackageResources.safensound_dev_catch_all_rules, as: UTF8.self) }
     /// The indexes file as deployed: the due-alert query's composite index (`status`, `scheduledFor`).
     public static var indexesText: String { String(decoding: PackageResources.firestore_indexes_json, as: UTF8.self) }
     /// `indexesText`, parsed.
@@ -19,7 +21,8 @@ extension SafeNSoundApp {
     /// change `lastHeartbeat` or `userId` (a check-in goes through `recordHeartbeat`, with its rate
     /// limit and the server's clock). `heartbeats` and `scheduled_alerts` match no rule, so clients
     /// are denied (the admin SDK the functions use bypasses rules). The variant
-    /// `rules-auth-not-null-only` allows every request of a signed-in user on the three collections.
+    /// `rules-auth-not-null-only` allows every request of a signed-in user on the three collections;
+    /// `rules-dev-catch-all` adds a read rule for every document after the careful ones.
     public static func securityRules(_ variant: SafeNSoundVariant) -> SecurityRules {
         var rules = SecurityRules()
         if variant == .rulesAuthNotNullOnly {
@@ -41,6 +44,11 @@ extension SafeNSoundApp {
                     && RuleRequest.same(request.data?["lastHeartbeat"], request.resource?["lastHeartbeat"])
             case .list:
                 return false
+            }
+        }
+        if variant == .rulesDevCatchAll {
+            rules.match("{document=**}") { request in
+                request.auth != nil && (request.operation == .get || request.operation == .list)
             }
         }
         return rules

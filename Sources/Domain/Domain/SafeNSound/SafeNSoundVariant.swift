@@ -65,6 +65,11 @@ public enum SafeNSoundVariant: String, AppVariant {
     /// index: the emulator runs it, production refuses it (FAILED_PRECONDITION), so the 2-minute
     /// sender finds nothing and no alert is ever sent.
     case alertsIndexNotDeployed = "alerts-index-not-deployed"
+    /// The careful rules with the development rule left in after them, `match /{document=**}
+    /// { allow read: if request.auth != null }`, in the belief that the specific `users` rule
+    /// still decides: Firestore grants a request when any matching statement allows it, so every
+    /// signed-in user reads every profile and its emergency contacts.
+    case rulesDevCatchAll = "rules-dev-catch-all"
     /// One sentence on what this variant gets wrong (or, for `careful`, what it guarantees).
     public var summary: String {
         switch self {
@@ -104,6 +109,8 @@ public enum SafeNSoundVariant: String, AppVariant {
             return "A reminder time the spring-forward skips is never sent that day; one the fall-back repeats is sent twice."
         case .reminderQueryFirstPage: return "Daily reminders read one page of 100 users: users past the hundredth are never reminded."
         case .checkTakesForGood: return "The missed-heartbeat check unindexes users before handling them: a crashed run leaves them unchecked for good."
+        case .rulesDevCatchAll:
+            return "A catch-all read rule left from development grants what the specific users rule refuses: any signed-in user reads every profile."
         case .alertsIndexNotDeployed:
             return "The due-alert query's composite index is not deployed: production refuses the query, so no pre-notification or email is ever sent."
         }

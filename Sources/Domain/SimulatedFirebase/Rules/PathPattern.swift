@@ -3,7 +3,9 @@
 ///
 /// The meaning is `split(separator: "/")`'s on both sides (empty segments dropped): the path
 /// matches when it has as many segments as the pattern and each literal segment equals the
-/// path's; a `{name}` segment matches any one segment. An ASCII path is matched on its UTF-8 bytes
+/// path's; a `{name}` segment matches any one segment, and a last `{name=**}` segment any number
+/// of them, none included (rules version 2's recursive wildcard: `{document=**}` alone matches
+/// every collection). An ASCII path is matched on its UTF-8 bytes
 /// (a `String.split` at every trigger dispatch and rule evaluation would be a sizeable share of a
 /// load test's work); any other goes through `split`, whose `Character` comparison treats
 /// canonically equivalent spellings as equal.
@@ -27,8 +29,16 @@ struct PathPattern: Sendable {
     /// Whether `segment` is a `{name}` wildcard.
     static func isWildcard(_ segment: Substring) -> Bool { segment.first == "{" && segment.last == "}" }
 
+    /// Whether `segment` is a `{name=**}` recursive wildcard.
+    static func isRecursive(_ segment: Substring) -> Bool { isWildcard(segment) && segment.hasSuffix("=**}") }
+
     /// Whether the collection path `path` matches.
     func matches(_ path: String) -> Bool {
+        if let last = segments.last, Self.isRecursive(last) {
+            let prefix = segments.dropLast()
+            let parts = path.split(separator: "/")
+            return parts.count >= prefix.count && Self.matches(Array(prefix), Array(parts.prefix(prefix.count)))
+        }
         guard let literals, Self.isASCII(path.utf8) else { return Self.matches(segments, path.split(separator: "/")) }
         var index = 0
         var matched = true

@@ -52,7 +52,8 @@ public struct SecurityRules: Sendable {
     }
     private var catchAll = false
 
-    /// Adds the rule for collections matching `pattern`; the first matching pattern decides.
+    /// Adds the rule for collections matching `pattern` (`{name}` one segment, a last `{name=**}` any
+    /// number); a request is allowed when any matching rule allows it.
     public mutating func match(_ pattern: String, _ rule: @escaping Rule) {
         entries.append((PathPattern(pattern), rule))
     }
@@ -65,21 +66,31 @@ public struct SecurityRules: Sendable {
     /// The name coverage counts `allowAll`'s evaluations under.
     public static let allowAllRule = "(allow all: test mode)"
 
-    /// Whether the most specific matching rule allows `request`.
+    /// Whether any matching rule allows `request` (Firestore grants a request when any `allow`
+    /// of any matching statement grants it: a broader match cannot be narrowed by a specific one).
     public func allows(_ request: RuleRequest) -> Bool { decide(request).allowed }
 
-    /// Whether `request` is allowed, and which rule decided (its pattern, or `noMatchingRule`).
+    /// Whether `request` is allowed, and which rule decided: the first matching pattern that
+    /// allows it, else the first matching one, else `noMatchingRule`.
     public func decide(_ request: RuleRequest) -> (rule: String, allowed: Bool) {
         if catchAll { return (Self.allowAllRule, true) }
         // By position, in place: copying each entry retained its pattern's arrays and its rule
         // (nine retains an evaluation).
         let collection = request.path.collection
-        let found = entries.withUnsafeBufferPointer { entries in
-            var index = 0
-            while index < entries.count && !entries[index].pattern.matches(collection) { index += 1 }
-            return index
+        var firstMatch: Int?
+        var index = 0
+        while true {
+            let found = entries.withUnsafeBufferPointer { entries in
+                var position = index
+                while position < entries.count && !entries[position].pattern.matches(collection) { position += 1 }
+                return position
+            }
+            guard found < entries.count else { break }
+            if entries[found].rule(request) { return (entries[found].pattern.pattern, true) }
+            if firstMatch == nil { firstMatch = found }
+            index = found + 1
         }
-        guard found < entries.count else { return (Self.noMatchingRule, false) }
-        return (entries[found].pattern.pattern, entries[found].rule(request))
+        guard let firstMatch else { return (Self.noMatchingRule, false) }
+        return (entries[firstMatch].pattern.pattern, false)
     }
 }

@@ -32,3 +32,16 @@ extension RulesWorld {
             ])
     }
 }
+
+extension RulesWorld {
+    /// SafeNSound with a development catch-all read rule left after the careful rules (the variant
+    /// `rules-dev-catch-all`, `safensound-dev-catch-all.rules`): holds "any matching statement
+    /// grants" to the emulator.
+    public static var safeNSoundCatchAll: RulesWorld {
+        var world = safeNSound
+        world.app = "safensound-catch-all"
+        world.rulesText = SafeNSoundApp.devCatchAllRulesText
+        world.rules = SafeNSoundApp.securityRules(.rulesDevCatchAll)
+        return world
+    }
+}

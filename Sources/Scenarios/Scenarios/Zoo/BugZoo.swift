@@ -99,6 +99,8 @@ public enum BugZoo {
         Bug(variant: "utc-email", app: "safensound", scenario: "heartbeat-timeline", needs: "depth-1", parameters: heartbeatSmall),
         // Production requires the due-alert query's composite index; the emulator never does.
         Bug(variant: "alerts-index-not-deployed", app: "safensound", scenario: "heartbeat-timeline", needs: "depth-1", parameters: heartbeatSmall),
+        // Firestore grants a request when any matching statement allows it; first-match passes it.
+        Bug(variant: "rules-dev-catch-all", app: "safensound", scenario: "heartbeat-timeline", needs: "depth-1", parameters: heartbeatSmall),
         Bug(variant: "wall-clock-threshold", app: "safensound", scenario: "heartbeat-timeline", needs: "depth-1", parameters: heartbeatSmall),
         Bug(variant: "invalid-token-deactivates", app: "safensound", scenario: "heartbeat-timeline", needs: "fault:invalid-token", parameters: heartbeatSmall),
         Bug(variant: "reinstall-orphans-account", app: "safensound", scenario: "heartbeat-timeline", needs: "depth-1", parameters: heartbeatSmall),
