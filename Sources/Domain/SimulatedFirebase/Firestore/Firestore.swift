@@ -257,9 +257,13 @@ public final class Firestore: Sendable {
     ) async throws(BackendError) -> [DocumentSnapshot] {
         await adminRoundTrip()
         try? Invocation.admitCurrent()
-        var equivalent = Query(collection, orderBy: [Query.Order(orderField)])
-        if let equalField, let equalValue { equivalent.filter = .field(equalField, .equal, equalValue) }
-        try deployedIndexes.withLock { $0 }.check(equivalent, project: Self.project)
+        let indexes = deployedIndexes.withLock { $0 }
+        if !indexes.servesEquality(equalValue == nil ? nil : equalField, thenOrder: orderField, in: collection) {
+            // The error names the index as the general judgement does.
+            var equivalent = Query(collection, orderBy: [Query.Order(orderField)])
+            if let equalField, let equalValue { equivalent.filter = .field(equalField, .equal, equalValue) }
+            try indexes.check(equivalent, project: Self.project)
+        }
         return query(collection, whereField: equalField, isEqualTo: equalValue, orderedBy: orderField, from: lower, through: upper)
     }
 

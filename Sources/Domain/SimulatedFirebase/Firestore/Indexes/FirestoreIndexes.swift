@@ -42,10 +42,27 @@ public struct FirestoreIndexes: Sendable, Hashable {
     /// FAILED_PRECONDITION, naming the index to create, when `query` needs one not deployed.
     func check(_ query: Query, project: String) throws(BackendError) {
         guard !servesAnyQuery else { return }
+        // Equality filters alone on one collection: served by the automatic indexes, judged
+        // without building anything (a client query's usual shape).
+        if query.orderBy.isEmpty, !query.allDescendants, !(query.filter?.hasInequality ?? false) { return }
         for need in query.indexNeeds where !serves(need) {
             throw .failedPrecondition(
                 "The query requires an index. You can create it here: \(IndexLink.url(for: need, project: project)) "
                     + "(firestore.indexes.json: \(need.suggestion))")
+        }
+    }
+
+    /// Whether `equalField == value order by orderField` on `collection` is served, without
+    /// allocating (the admin `fetch` a scheduled function runs every few minutes): no equality, or
+    /// one on the ordered field, needs nothing; otherwise an index (equality, order ascending).
+    func servesEquality(_ equalField: String?, thenOrder orderField: String, in collection: String) -> Bool {
+        guard !servesAnyQuery, let equalField, equalField != orderField else { return true }
+        let group = collection.lastIndex(of: "/").map { collection[collection.index(after: $0)...] } ?? collection[...]
+        return indexes.contains { index in
+            guard index.scope == .collection, index.collectionGroup == group, index.fields.count >= 2,
+                  index.fields[0].path == equalField, index.fields[0].mode != .contains,
+                  index.fields[1] == CompositeIndex.Field(orderField, .ascending) else { return false }
+            return index.fields.count == 2 || (index.fields.count == 3 && index.fields[2] == CompositeIndex.Field(QueryField.documentName, .ascending))
         }
     }
 

@@ -43,6 +43,15 @@ public indirect enum QueryFilter: Sendable, Hashable {
         }
     }
 
+    /// Whether any comparison is an inequality (`inequalityFields` is not empty), without building it.
+    var hasInequality: Bool {
+        switch self {
+        case .field(_, let op, _): op.isInequality
+        case .unary(_, let test): test == .isNotNull || test == .isNotNaN
+        case .and(let filters), .or(let filters): filters.contains { $0.hasInequality }
+        }
+    }
+
     /// Whether a document with `fields` (at `path`) satisfies the filter.
     public func matches(_ fields: Fields, path: DocumentPath) -> Bool {
         switch self {
