@@ -122,7 +122,7 @@ public enum Rehearsal {
     }
 
     /// What makes a body nondeterministic, for the messages that report it.
-    static let likelyCauses = "likely causes: system randomness (Int.random(in:) or .shuffled() without `using:`, UUID(), SystemRandomNumberGenerator: use Simulation.random), work on a real thread (DispatchQueue, a thread pool), or iteration over a Set or Dictionary built in another order"
+    static let likelyCauses = "likely causes: system randomness (Int.random(in:) or .shuffled() without `using:`, UUID(), SystemRandomNumberGenerator: use Simulation.random), work on a real thread (DispatchQueue, a thread pool), iteration over a Set or Dictionary built in another order, or state kept between runs (a global or static var, a singleton's cache: the second run starts where the first left it)"
 
     /// Runs `body` once, replaying `decisions` at `seed` (what a sweep's failure prints); records
     /// a test issue when the run fails (so a test that reproduces a bug fails until it is fixed)
@@ -144,6 +144,33 @@ public enum Rehearsal {
         }
         if let divergence = result.replayDivergence {
             Issue.record(Comment(rawValue: buildNote(build) + "the decisions log does not fit this body any more: \(divergence)"), sourceLocation: location)
+        }
+        return result
+    }
+
+    /// Replays a failure that must still fail (a test showing the printed replay reproduces a bug
+    /// not fixed yet): returns the run without recording its failure, and records a test issue when
+    /// the replay passes, when its outcome does not satisfy `matching`, or when the log no longer
+    /// fits the body. Use it where `replay` would be wrapped in `withKnownIssue`, which also
+    /// swallows "nothing ran" and "the log does not fit".
+    @discardableResult
+    public static func expectFailure(
+        replaying failure: RehearsalFailure, limits: RunLimits = defaultLimits,
+        matching: (String) -> Bool = { _ in true },
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        _ body: @escaping @Sendable () async throws -> Void
+    ) -> SimulationResult<Void>? {
+        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        guard virtualTimeInEffect(at: location) else { return nil }
+        let configuration = limits.apply(to: SimulationConfiguration(
+            seed: failure.seed, strategy: .replay(decisions: failure.decisions), timingWindowNanoseconds: failure.timingWindowNanoseconds))
+        let result = Simulation.run(configuration, body)
+        if let divergence = result.replayDivergence {
+            Issue.record(Comment(rawValue: buildNote(failure.build) + "the decisions log does not fit this body any more: \(divergence)"), sourceLocation: location)
+        } else if result.outcome.isSuccess {
+            Issue.record(Comment(rawValue: "expected the replay of seed \(failure.seed) to fail, but it passed"), sourceLocation: location)
+        } else if !matching(result.outcome.description) {
+            Issue.record(Comment(rawValue: "expected a particular failure, the replay found another: \(result.outcome)"), sourceLocation: location)
         }
         return result
     }

@@ -25,6 +25,20 @@ import Testing
         #expect(result.replayDivergence == nil)
     }
 
+    /// `expectFailure(replaying:)` returns a replay that still fails without recording it, and
+    /// records an issue when the replay passes (the bug was fixed) or fails another way.
+    @Test func anExpectedReplayRecordsOnlyWhatIsWrongWithIt() throws {
+        let failure = try #require(Rehearsal.expectFailure(seeds: 0..<50) { try await twoTransfers(safe: false) })
+        let replayed = try #require(Rehearsal.expectFailure(replaying: failure, matching: { $0.contains("overdrawn") }) { try await twoTransfers(safe: false) })
+        #expect(!replayed.outcome.isSuccess)
+        withKnownIssue("the fixed body passes its replay") {
+            Rehearsal.expectFailure(replaying: failure) { try await twoTransfers(safe: true) }
+        } matching: { issue in issue.comments.contains { $0.rawValue.contains("to fail, but it passed") || $0.rawValue.contains("does not fit") } }
+        withKnownIssue("another failure than the one expected") {
+            Rehearsal.expectFailure(replaying: failure, matching: { $0.contains("deadlock") }) { try await twoTransfers(safe: false) }
+        } matching: { issue in issue.comments.contains { $0.rawValue.contains("the replay found another") } }
+    }
+
     @Test func sweepsAreDeterministic() {
         var failures: [RehearsalFailure?] = []
         for _ in 0..<2 {

@@ -23,8 +23,8 @@ func twoTransfers(checksThenActs: Bool) async throws {
         })
         #expect(failure.message.contains("overdrawn: shared account at -60"))
         #expect(failure.preemptionsAfter >= 1 && failure.preemptionsAfter <= failure.preemptionsBefore)
-        // The printed replay reproduces it (it records an issue while the bug is there: expected here).
-        withKnownIssue { Rehearsal.replay(seed: failure.seed, decisions: failure.decisions) { try await twoTransfers(checksThenActs: true) } }
+        // The printed replay reproduces it: expectFailure(replaying:) fails the test if it passes or fails otherwise.
+        Rehearsal.expectFailure(replaying: failure, matching: { $0.contains("overdrawn") }) { try await twoTransfers(checksThenActs: true) }
     }
 
     @Test func theFixedBankSurvivesEverySchedule() {
