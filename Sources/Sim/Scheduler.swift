@@ -470,9 +470,10 @@ final class Scheduler: @unchecked Sendable {
         return actors + liveNamedTasks.values.sorted().prefix(8).map { "task \($0)" }
     }
 
-    /// The named tasks alive and how many timers are pending.
+    /// The named tasks alive and how many sleepers there are: those the last advance of time woke
+    /// (ready now, past the limit) and those whose timers are still pending.
     func waitingDescription() -> [String] {
-        liveNamedTasks.values.sorted().prefix(8).map { "task \($0)" } + ["\(timers.count) timer(s)"]
+        liveNamedTasks.values.sorted().prefix(8).map { "task \($0)" } + ["\(ready.count + timers.count) sleeper(s)"]
     }
 
     /// Runs one ready job. Where there is a choice it is logged as a *decision*: an index into

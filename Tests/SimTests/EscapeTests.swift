@@ -189,6 +189,8 @@ actor Counter: SimActor {
             while true { try? await SimClock().sleep(for: .seconds(60)) }
         }
         #expect(result.outcome.kind == "time-limit")
+        // The root task is the sleeper the last advance woke: counted, not "0 timer(s)".
+        #expect(result.outcome.description.contains("still waiting: 1 sleeper(s)"), "\(result.outcome)")
     }
 }
 
