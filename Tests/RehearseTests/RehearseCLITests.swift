@@ -46,6 +46,18 @@ func rehearse(_ arguments: [String]) throws -> (status: Int32, output: String) {
         #expect(fail.output.contains("rehearse replay"))
         let replay = try rehearse(["replay", "reports/seat-contention/seat-contention-s1-random-seat-random-id/report.json"])
         #expect(replay.status == 0 && replay.output.contains("reproduced: no-seat-double-booked"), "\(replay.output)")
+        #expect(!replay.output.contains("note: recorded on"), "the same binary: no note")
+        // A report recorded by another build says so first, as an artifact's replay does.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rehearse-cli-\(getpid())")
+        let reportPath = folder.appendingPathComponent("reports/seat-contention/seat-contention-s1-random-seat-random-id/report.json")
+        var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: reportPath)) as? [String: Any])
+        var build = try #require(json["build"] as? [String: Any])
+        build["configuration"] = "another-configuration"
+        json["build"] = build
+        let edited = folder.appendingPathComponent("other-build-report.json")
+        try JSONSerialization.data(withJSONObject: json).write(to: edited)
+        let noted = try rehearse(["replay", edited.path])
+        #expect(noted.output.hasPrefix("note: recorded on") && noted.output.contains("another-configuration"), "\(noted.output)")
         let missed = try rehearse(["run", "seat-contention", "--seed", "1", "--threshold", "reserveSeat.p99<1ns", "--quiet"])
         #expect(missed.status == 1)
         let fuzz = try rehearse(["fuzz", "seat-contention", "--seeds", "1..<4", "--variant", "seat-random-id", "--keep-going", "--world", "default", "--quiet"])

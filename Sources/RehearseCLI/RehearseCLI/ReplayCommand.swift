@@ -89,6 +89,8 @@ extension Rehearse {
             } catch {
                 throw InputError.fail(error.description)
             }
+            // Said first, as for an artifact: a schedule belongs to one binary.
+            if original.build != Fingerprint.current { print("note: recorded on \(original.build); this is \(Fingerprint.current)") }
             request.recordsTrace = trace
             request.gitCommit = Fingerprint.current.commit
             let (report, events) = try ScenarioRunner.run(request)
