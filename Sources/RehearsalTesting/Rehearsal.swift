@@ -152,7 +152,8 @@ public enum Rehearsal {
     /// not fixed yet): returns the run without recording its failure, and records a test issue when
     /// the replay passes, when its outcome does not satisfy `matching`, or when the log no longer
     /// fits the body. Use it where `replay` would be wrapped in `withKnownIssue`, which also
-    /// swallows "nothing ran" and "the log does not fit".
+    /// swallows "nothing ran" and "the log does not fit". Pass the sweep's `limits` if it had
+    /// others than the defaults (the failure's `replayCall` spells them).
     @discardableResult
     public static func expectFailure(
         replaying failure: RehearsalFailure, limits: RunLimits = defaultLimits,
@@ -162,6 +163,10 @@ public enum Rehearsal {
     ) -> SimulationResult<Void>? {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         guard virtualTimeInEffect(at: location) else { return nil }
+        if failure.message.hasPrefix("nondeterministic") {
+            Issue.record(Comment(rawValue: "a nondeterministic failure has no schedule to replay: \(failure.message)"), sourceLocation: location)
+            return nil
+        }
         let configuration = limits.apply(to: SimulationConfiguration(
             seed: failure.seed, strategy: .replay(decisions: failure.decisions), timingWindowNanoseconds: failure.timingWindowNanoseconds))
         let result = Simulation.run(configuration, body)

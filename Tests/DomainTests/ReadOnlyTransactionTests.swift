@@ -117,6 +117,32 @@ import Testing
         }
     }
 
+    /// A read time equal to now sees what stood then and nothing committed later at that same
+    /// instant; a transaction held open past the hour reads nothing more.
+    @Test func theEdgesOfTheWindow() throws {
+        try onSimulator(seed: 1) { env in
+            let backend = Backend(env: env, faults: Self.faults())
+            let firestore = backend.firestore
+            firestore.keepVersions()
+            try await firestore.create(Self.a, ["n": 1])
+            let now = env.clock.now
+            let (first, second) = try await firestore.runReadOnlyTransaction(readTime: now) { tx in
+                let first = try await tx.get(Self.a)["n"]?.intValue
+                try await firestore.update(Self.a, ["n": .set(2)])  // the same instant: no latency
+                return (first, try await tx.get(Self.a)["n"]?.intValue)
+            }
+            #expect(env.clock.now == now && first == 1 && second == 1, "\(String(describing: first)) then \(String(describing: second))")
+            await #expect(throws: BackendError.failedPrecondition("The requested 'read_time' is too old.")) {
+                try await firestore.runReadOnlyTransaction { tx in
+                    _ = try await tx.get(Self.a)
+                    try await env.clock.sleep(for: .seconds(3_601))
+                    _ = try await tx.get(Self.a)
+                }
+            }
+            await backend.waitUntilIdle()
+        }
+    }
+
     /// Without `keepVersions()`, versions are kept from the first read-only transaction on: a read
     /// time before that, of a document changed since, is refused with what to do.
     @Test func aReadTimeBeforeVersionsWereKeptSaysHowToKeepThem() throws {

@@ -4,7 +4,8 @@ import Testing
 
 /// How Firestore combines matching statements (docs/domain.md, "Security rules"): a request is
 /// allowed when any matching statement allows it, whatever their order, so a broad rule cannot be
-/// narrowed by a specific one; `{name=**}` matches any number of segments. The emulator agrees on
+/// narrowed by a specific one; `{name=**}` matches any number of segments (after a document
+/// wildcard, none: that document itself). The emulator agrees on
 /// SafeNSound's catch-all world (`rehearse conformance --apps safensound-catch-all`).
 @Suite struct SecurityRulesMatchTests {
     static func request(_ collection: String, uid: String?) -> RuleRequest {
@@ -30,7 +31,7 @@ import Testing
     @Test(arguments: [
         ("{document=**}", "users", true), ("{document=**}", "users/u1/notifications", true),
         ("users/{rest=**}", "users", true), ("users/{rest=**}", "users/u1/notifications", true), ("users/{rest=**}", "posts", false),
-        ("users/{uid}/{rest=**}", "users", false), ("users/{uid}/{rest=**}", "users/u1/notifications", true),
+        ("users/{uid}/{rest=**}", "users", true), ("users/admin/{rest=**}", "users", false), ("users/{uid}/{rest=**}", "users/u1/notifications", true),
         ("users/{uid}/notifications", "users/u1/notifications", true), ("users/{uid}/notifications", "users/u1/notifications/n1/x", false),
     ])
     func recursiveWildcardsMatchAnyDepth(pattern: String, collection: String, matches: Bool) {

@@ -227,12 +227,12 @@ actor DocumentActor: DomainActor {
     }
 
     /// Phase two: installs what `prepare` computed and releases the lock.
-    func commitPrepared(transaction: UInt64, sequence: UInt64) {
+    func commitPrepared(transaction: UInt64, sequence: UInt64, time: Timestamp) {
         defer { updateParkable() }
         guard let lock, lock.transaction == transaction else {
             preconditionFailure("commit of \(path) by transaction \(transaction) that does not hold its lock")
         }
-        if lock.writes { install(lock.pending, now: firestore.env.clock.now, sequence: sequence) }
+        if lock.writes { install(lock.pending, now: time, sequence: sequence) }
         drop(transaction)
     }
 

@@ -465,21 +465,24 @@ public final class Firestore: Sendable {
         } catch {
             // A locking transaction's read locks on the documents not prepared yet are released
             // with the rest of its attempt (`endAttempt`).
+            // Judged before the locks go, so no commit lands between the failure and its answer.
+            let answer = error.isPrecondition ? firstFailedPrecondition(transaction) ?? error : error
             for documentActor in prepared { await documentActor.release(transaction: transaction.id) }
-            if error.isPrecondition {
-                try judgeLimitsIgnoringPreconditions(transaction)
-                throw firstFailedPrecondition(transaction) ?? error
-            }
-            throw error
+            if error.isPrecondition { try judgeLimitsIgnoringPreconditions(transaction) }
+            throw answer
         }
         assert(prepared.count == documents.count, "every document must be prepared before any commits")
+        // One sequence number and one commit time for every document of the commit.
         let sequence = nextCommitSequence()
-        for documentActor in prepared { await documentActor.commitPrepared(transaction: transaction.id, sequence: sequence) }
+        let commitTime = env.clock.now
+        for documentActor in prepared { await documentActor.commitPrepared(transaction: transaction.id, sequence: sequence, time: commitTime) }
     }
 
     /// The precondition the server reports for a commit that failed one: the first failing in the
     /// request's order (the documents are prepared in path order, the lock order), judged on the
-    /// committed documents.
+    /// committed documents, document by document in the order of their first writes (writes to
+    /// one document interleaved with another's are the emulator's `precondition-after-write`
+    /// refusal, not modelled).
     private func firstFailedPrecondition(_ transaction: Transaction) -> BackendError? {
         let now = env.clock.now
         for document in transaction.documents.sorted(by: { $0.firstWrite < $1.firstWrite }) where !document.writes.isEmpty {
@@ -507,10 +510,10 @@ public final class Firestore: Sendable {
     }
 
     /// The next commit's sequence number (see `commitSequence`).
-    func nextCommitSequence() -> UInt64 { commitSequence.wrappingAdd(1, ordering: .relaxed).newValue }
+    func nextCommitSequence() -> UInt64 { commitSequence.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue }
 
     /// The last commit sequence number handed out: a snapshot taken now sees every commit up to it.
-    var lastCommitSequence: UInt64 { commitSequence.load(ordering: .relaxed) }
+    var lastCommitSequence: UInt64 { commitSequence.load(ordering: .acquiring) }
 
     /// Called by a document actor inside its commit: updates the index, then hands the change
     /// to triggers and listeners (which deliver asynchronously).

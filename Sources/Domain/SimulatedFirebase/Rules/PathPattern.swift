@@ -5,7 +5,7 @@
 /// matches when it has as many segments as the pattern and each literal segment equals the
 /// path's; a `{name}` segment matches any one segment, and a last `{name=**}` segment any number
 /// of them, none included (rules version 2's recursive wildcard: `{document=**}` alone matches
-/// every collection). An ASCII path is matched on its UTF-8 bytes
+/// every collection; `cities/{city}/{rest=**}` also the documents of `cities` themselves). An ASCII path is matched on its UTF-8 bytes
 /// (a `String.split` at every trigger dispatch and rule evaluation would be a sizeable share of a
 /// load test's work); any other goes through `split`, whose `Character` comparison treats
 /// canonically equivalent spellings as equal.
@@ -37,6 +37,11 @@ struct PathPattern: Sendable {
         if let last = segments.last, Self.isRecursive(last) {
             let prefix = segments.dropLast()
             let parts = path.split(separator: "/")
+            // After a document (`cities/{city}/{rest=**}`), none more is that document itself: its
+            // collection matches when the document's segment is a wildcard (the id is not in `path`).
+            if prefix.count % 2 == 0, let last = prefix.last, Self.isWildcard(last), parts.count == prefix.count - 1 {
+                return Self.matches(Array(prefix.dropLast()), parts)
+            }
             return parts.count >= prefix.count && Self.matches(Array(prefix), Array(parts.prefix(prefix.count)))
         }
         guard let literals, Self.isASCII(path.utf8) else { return Self.matches(segments, path.split(separator: "/")) }

@@ -20,15 +20,19 @@ public struct StorageRules: Sendable {
     /// The name coverage counts Storage evaluations under (`storage: <pattern>`).
     public static func coverageName(_ pattern: String) -> String { "storage: \(pattern)" }
 
-    /// Whether `request` is allowed, and which pattern decided (or `SecurityRules.noMatchingRule`).
+    /// Whether `request` is allowed, and which pattern decided: the first matching one that allows
+    /// it (any matching statement grants, as in Firestore's rules), else the first matching one,
+    /// else `SecurityRules.noMatchingRule`.
     public func decide(_ request: StorageRuleRequest) -> (rule: String, allowed: Bool) {
         let segments = request.path.split(separator: "/", omittingEmptySubsequences: false)
+        var firstMatch: String?
         for entry in entries where PathPattern.matches(entry.segments, segments) {
-            return (entry.pattern, entry.rule(request))
+            if entry.rule(request) { return (entry.pattern, true) }
+            if firstMatch == nil { firstMatch = entry.pattern }
         }
-        return (SecurityRules.noMatchingRule, false)
+        return (firstMatch ?? SecurityRules.noMatchingRule, false)
     }
 
-    /// Whether the matching rule allows `request`.
+    /// Whether any matching rule allows `request`.
     public func allows(_ request: StorageRuleRequest) -> Bool { decide(request).allowed }
 }

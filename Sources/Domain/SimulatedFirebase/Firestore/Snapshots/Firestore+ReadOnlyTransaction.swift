@@ -15,11 +15,19 @@ extension Firestore {
 
     /// The instant a read-only transaction's first read fixes, judged as the server judges `readTime`.
     func readPoint(readTime: Timestamp?) throws(BackendError) -> ReadPoint {
-        guard let readTime else { return .sequence(lastCommitSequence) }
         let now = env.clock.now
+        guard let readTime else { return .sequence(lastCommitSequence, at: now) }
         if now < readTime { throw .invalidArgument("The requested 'read_time' cannot be in the future.") }
-        if readTime < now - VersionHistory.window { throw .failedPrecondition("The requested 'read_time' is too old.") }
+        // The present instant: commits still to come at this same time must stay out.
+        if readTime == now { return .sequence(lastCommitSequence, at: now) }
+        try checkWindow(readTime)
         return .time(readTime)
+    }
+
+    /// FAILED_PRECONDITION once `instant` is more than the version window old (checked at every
+    /// read: a transaction held open past the hour reads nothing the window no longer keeps).
+    func checkWindow(_ instant: Timestamp) throws(BackendError) {
+        if instant < env.clock.now - VersionHistory.window { throw .failedPrecondition("The requested 'read_time' is too old.") }
     }
 
     /// `path` as it stood at `point`.

@@ -25,7 +25,12 @@ public final class ReadOnlyTransaction {
         await firestore.adminRoundTrip()
         try? Invocation.admitCurrent()  // a read has no effect to stop; it counts toward a crash
         let point: ReadPoint
-        if let fixed = self.point { point = fixed } else { point = try firestore.readPoint(readTime: readTime) }
+        if let fixed = self.point {
+            point = fixed
+            try firestore.checkWindow(fixed.instant)
+        } else {
+            point = try firestore.readPoint(readTime: readTime)
+        }
         self.point = point
         var snapshots: [DocumentSnapshot] = []
         snapshots.reserveCapacity(paths.count)

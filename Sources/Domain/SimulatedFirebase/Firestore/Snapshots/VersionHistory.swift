@@ -58,7 +58,7 @@ final class VersionHistory: Sendable {
         let replaced = state.withLock { state -> DocumentSnapshot? in
             guard let entries = state.entries[current.path] else { return nil }
             switch point {
-            case .sequence(let sequence): return entries.first { $0.sequence > sequence }?.before
+            case .sequence(let sequence, _): return entries.first { $0.sequence > sequence }?.before
             case .time(let time): return entries.first { $0.commitTime > time }?.before
             }
         }
