@@ -298,7 +298,15 @@ public final class Firestore: Sendable {
     /// refuses is INVALID_ARGUMENT. A collection-group query reads every collection whose last
     /// segment is the query's collection id.
     public func query(_ query: Query) throws(BackendError) -> [DocumentSnapshot] {
+        try answer(query, judgingIndexes: false)
+    }
+
+    /// `query` validated once (INVALID_ARGUMENT), then, when `judgingIndexes` (a request the server
+    /// serves: a client's or a function's), FAILED_PRECONDITION when it needs an index not
+    /// deployed, then answered.
+    func answer(_ query: Query, judgingIndexes: Bool) throws(BackendError) -> [DocumentSnapshot] {
         if let problem = query.validationError { throw .invalidArgument(problem) }
+        if judgingIndexes { try deployedIndexes.withLock { $0 }.check(query, project: Self.project) }
         let stores: [CollectionStore]
         if query.allDescendants {
             stores = collections.withLock { $0.ordered }.filter { $0.path == query.collection || $0.path.hasSuffix("/" + query.collection) }
@@ -314,19 +322,11 @@ public final class Firestore: Sendable {
     public func fetch(_ query: Query) async throws(BackendError) -> [DocumentSnapshot] {
         await adminRoundTrip()
         try? Invocation.admitCurrent()
-        try checkIndexes(query)
-        return try self.query(query)
+        return try answer(query, judgingIndexes: true)
     }
 
     /// Replaces the deployed indexes.
     func setIndexes(_ indexes: FirestoreIndexes) { deployedIndexes.withLock { $0 = indexes } }
-
-    /// INVALID_ARGUMENT for a query Firestore refuses, then FAILED_PRECONDITION when it needs an
-    /// index not deployed.
-    func checkIndexes(_ query: Query) throws(BackendError) {
-        if let problem = query.validationError { throw .invalidArgument(problem) }
-        try deployedIndexes.withLock { $0 }.check(query, project: Self.project)
-    }
 
     /// The project id errors name.
     static let project = "rehearsal"

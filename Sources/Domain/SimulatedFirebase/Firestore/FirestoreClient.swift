@@ -127,8 +127,7 @@ public final class FirestoreClient: Sendable {
     public func query(_ query: Query) async throws(BackendError) -> [DocumentSnapshot] {
         try await network.roundTrip(.query(query.collection)) { () async throws(BackendError) in
             for constraints in query.filter?.ruleCases ?? [[:]] { try checkList(query.collection, constraints: constraints) }
-            try firestore.checkIndexes(query)
-            return try firestore.query(query)
+            return try firestore.answer(query, judgingIndexes: true)
         }
     }
 
