@@ -6,10 +6,13 @@ import Testing
 /// The one atomic writer: unique temporary names, no stray temporary files, and existing
 /// targets that are not regular files (or are symlinks) refused rather than replaced.
 @Suite struct AtomicFileTests {
+    /// A fresh folder of this test's own (`mkdtemp`): the suite's tests run at once, and a name
+    /// from the pid and the microsecond once gave two of them the same folder.
     func folder() throws -> String {
-        let path = NSTemporaryDirectory() + "rehearse-atomic-\(getpid())-\(UInt64(Date().timeIntervalSince1970 * 1e6))"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        var template = Array((NSTemporaryDirectory() + "rehearse-atomic-XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        try #require(made != nil, "mkdtemp failed: \(errno)")
+        return String(cString: template)
     }
 
     @Test func concurrentWritersNeverCollideAndLeaveNoTemporaryFiles() throws {
