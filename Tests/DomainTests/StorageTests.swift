@@ -171,9 +171,55 @@ import Testing
         try await tablet.updateAvatar(thumbBytes: 12_000, standardBytes: 120_000)
         #expect(backend.storage.objects.map(\.path) == ["images/avatars/ana_r2_standard.jpg", "images/avatars/ana_r2_thumb.jpg"])
         let profile = await backend.firestore.get(DocumentPath("users", "ana"))
-        #expect(profile["thumbnailUrl"] == .string(CloudStorage.downloadURL(for: "images/avatars/ana_r2_thumb.jpg")))
+        let thumb = try #require(backend.storage.object(at: "images/avatars/ana_r2_thumb.jpg"))
+        #expect(profile["thumbnailUrl"] == .string(CloudStorage.downloadURL(for: thumb)))
         let reader = app.client(uid: "ben")
         #expect(try await reader.avatar(of: "ana") == .image(path: "images/avatars/ana_r2_thumb.jpg", generation: 5), "thumb r2 is the fifth write: r0, r1, r2, thumb before standard")
+    }
+
+    /// MODEL_RULES §28 (docs/domain.md, "Cloud Storage"): a download URL reads its object without
+    /// the rules while its token is the object's; a tokenless or revoked URL gets 403, a missing
+    /// object 404. Serving an object the rules refuse the fetcher is counted.
+    @Test func aDownloadURLReadsWithoutTheRulesUntilItsTokenIsRevoked() async throws {
+        let backend = makeBackend()
+        _ = KNBApp(backend: backend)
+        let object = backend.storage.put("social_posts/p1/0.jpg", StorageUpload(sizeBytes: 1_000, contentType: "image/jpeg", metadata: ["authorEmail": "a@knb.org"]))
+        let signedOut = backend.storageClient(for: backend.client(auth: nil, label: "anon"), label: "anon")
+        let url = CloudStorage.downloadURL(for: object)
+        #expect(await backendError { _ = try await signedOut.download(object.path) } == .permissionDenied(operation: "storage get", path: object.path))
+        #expect(try await signedOut.fetch(url: url) == object)
+        #expect(backend.faultLedger.tallies[.downloadURLBypass]?.observed == 1)
+        let tokenless = CloudStorage.downloadURL(for: object.path)
+        #expect(await backendError { _ = try await signedOut.fetch(url: tokenless) } == .permissionDenied(operation: "storage download URL (token not valid)", path: object.path))
+        let revoked = try #require(backend.storage.revokeDownloadTokens(object.path))
+        #expect(revoked.downloadToken != object.downloadToken && revoked.generation == object.generation)
+        #expect(await backendError { _ = try await signedOut.fetch(url: url) } == .permissionDenied(operation: "storage download URL (token not valid)", path: object.path))
+        #expect(try await signedOut.fetch(url: CloudStorage.downloadURL(for: revoked)) == revoked)
+        _ = backend.storage.remove(object.path)
+        #expect(await backendError { _ = try await signedOut.fetch(url: url) } == .objectNotFound(path: object.path))
+    }
+
+    /// § 5.3.1 counts on a 403 once a user goes private: the careful design revokes the avatar's
+    /// tokens when it stops being public, so a URL a stranger copied while it was public stops
+    /// working; `avatar-url-outlives-privacy` revokes nothing and the stranger keeps the image.
+    @Test(arguments: [InspiredVariant.careful, .avatarURLOutlivesPrivacy])
+    func anAvatarURLCopiedWhilePublicStopsWorkingWhenTheAvatarGoesPrivate(_ variant: InspiredVariant) async throws {
+        let backend = makeBackend()
+        let app = InspiredApp(backend: backend, variant: variant)
+        let ana = app.client(uid: "ana"), stranger = app.client(uid: "ben")
+        try await ana.createProfile(displayName: "Ana")
+        try await ana.updatePrivacy(InspiredPrivacySettings(isProfilePublic: true, avatarPrivacy: .public, showJoinedGroups: .public))
+        try await app.seedAvatar(userId: "ana", thumbBytes: 10_000, standardBytes: 100_000)
+        let url = try #require(try await stranger.profile(of: "ana")["thumbnailUrl"]?.stringValue)
+        #expect(try await stranger.storage.fetch(url: url).path == "images/avatars/ana_r0_thumb.jpg")
+        try await ana.updatePrivacy(.defaults)
+        await backend.waitUntilIdle()
+        let path = "images/avatars/ana_r0_thumb.jpg"
+        #expect(await backendError { _ = try await stranger.storage.download(path) } == .permissionDenied(operation: "storage get", path: path),
+                "the SDK's read is judged by the rules either way")
+        let served = try? await stranger.storage.fetch(url: url)
+        #expect((served != nil) == (variant == .avatarURLOutlivesPrivacy))
+        #expect(backend.faultLedger.tallies[.downloadURLBypass]?.observed == (variant == .careful ? nil : 1))
     }
 
     /// Found by a sweep (media-uploads seed 2892, pct:2, swarm): the private owner's profile was never

@@ -22,7 +22,7 @@ import Testing
     @Test(arguments: [
         ("storage-rules-no-size-check", ["storage-rules-as-documented"]),
         ("avatar-delete-then-upload", ["avatar-never-broken", "no-dangling-url"]),
-        ("photo-errors-per-task", ["no-dangling-url"]),
+        ("photo-errors-per-task", ["no-dangling-url"]), ("avatar-url-outlives-privacy", ["copied-avatar-url-revoked"]),
     ])
     func everyVariantIsCaughtWithinSixSeeds(variant: String, checks: [String]) throws {
         let caught = try caughtSeeds("media-uploads", variant: variant, parameters: [:], strategy: .random, seeds: 1...6)

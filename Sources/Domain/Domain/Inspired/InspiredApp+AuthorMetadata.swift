@@ -36,6 +36,7 @@ extension InspiredApp {
         }
         let watched = ["privacySettings", "thumbnailUrl", "username"]
         guard watched.contains(where: { before[$0] != after[$0] }) || event.isDuplicate else { return }
+        if variant != .avatarURLOutlivesPrivacy { revokeAvatarURLs(before: before, after: after) }
         for post in await backend.firestore.fetch("posts", where: { $0["author"]?.mapValue?["id"]?.stringValue == userId }) {
             try await backend.firestore.runTransaction { transaction in
                 let profile = try await transaction.get(Self.user(userId))
@@ -44,6 +45,23 @@ extension InspiredApp {
                 let author = Value.map(self.authorMetadata(userId, fields))
                 if current["author"] != author { transaction.update(post.path, ["author": .set(author)]) }
             }
+        }
+    }
+
+    /// When an avatar stops being public, revokes the download tokens of the objects the profile
+    /// named before and after the change (docs/domain.md, Inspired "Avatars"): a download URL
+    /// bypasses the Storage rules, so a URL copied while the avatar was public would otherwise keep
+    /// showing it to anyone. Decided from the event alone (no read): a reordered event may revoke
+    /// a public avatar's tokens, which costs nothing, because the app reads avatars through the SDK
+    /// (rules-judged, by path), never by URL.
+    func revokeAvatarURLs(before: Fields, after: Fields) {
+        let isPublic = { (profile: Fields) in
+            profile["privacySettings"]?.mapValue?["avatarPrivacy"] == .string(InspiredPrivacySettings.AvatarPrivacy.public.rawValue)
+        }
+        guard isPublic(before), !isPublic(after) else { return }
+        let urls = ["thumbnailUrl", "profilePictureUrl"].flatMap { [before[$0]?.stringValue, after[$0]?.stringValue] }
+        for path in Set(urls.compactMap { $0.flatMap(CloudStorage.path(fromURL:)) }).sorted() {
+            backend.storage.revokeDownloadTokens(path)
         }
     }
 }

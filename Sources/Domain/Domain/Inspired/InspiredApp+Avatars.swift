@@ -49,12 +49,12 @@ extension InspiredApp {
     /// Set-up (Admin SDK): stores a first avatar for `userId` and points the profile at it.
     public func seedAvatar(userId: String, thumbBytes: Int, standardBytes: Int) async throws(InspiredError) {
         let thumb = avatarPath(userId, revision: "r0", version: "thumb"), standard = avatarPath(userId, revision: "r0", version: "standard")
-        backend.storage.put(thumb, StorageUpload(sizeBytes: thumbBytes, contentType: "image/jpeg"))
-        backend.storage.put(standard, StorageUpload(sizeBytes: standardBytes, contentType: "image/jpeg"))
+        let thumbObject = backend.storage.put(thumb, StorageUpload(sizeBytes: thumbBytes, contentType: "image/jpeg"))
+        let standardObject = backend.storage.put(standard, StorageUpload(sizeBytes: standardBytes, contentType: "image/jpeg"))
         do {
             try await backend.firestore.update(Self.user(userId), [
-                "thumbnailUrl": .set(.string(CloudStorage.downloadURL(for: thumb))),
-                "profilePictureUrl": .set(.string(CloudStorage.downloadURL(for: standard))),
+                "thumbnailUrl": .set(.string(CloudStorage.downloadURL(for: thumbObject))),
+                "profilePictureUrl": .set(.string(CloudStorage.downloadURL(for: standardObject))),
             ])
         } catch {
             // No profile to name them (its creation failed): the objects would be orphans.
@@ -109,21 +109,20 @@ extension InspiredApp {
         if let failure, !named.contains(thumbURL) { throw InspiredError.wrap(failure) }
     }
 
-    /// Uploads both versions under a new revision's names; returns their paths (thumb first). A
-    /// failed upload deletes what was stored.
+    /// Uploads both versions under a new revision's names; returns the stored objects (thumb
+    /// first). A failed upload deletes what was stored.
     private func uploadAvatarVersions(
         userId: String, thumbBytes: Int, standardBytes: Int, as client: InspiredClient
-    ) async throws(InspiredError) -> [String] {
+    ) async throws(InspiredError) -> [StorageObject] {
         let revision = nextAvatarRevision()
         let versions = [("thumb", thumbBytes), ("standard", standardBytes)]
-        var stored: [String] = []
+        var stored: [StorageObject] = []
         for (version, bytes) in versions {
             let path = avatarPath(userId, revision: revision, version: version)
             do {
-                _ = try await client.storage.upload(path, StorageUpload(sizeBytes: bytes, contentType: "image/jpeg"), attempts: Self.avatarUploadAttempts)
-                stored.append(path)
+                stored.append(try await client.storage.upload(path, StorageUpload(sizeBytes: bytes, contentType: "image/jpeg"), attempts: Self.avatarUploadAttempts).object)
             } catch {
-                for path in stored { try? await client.storage.delete(path) }
+                for object in stored { try? await client.storage.delete(object.path) }
                 throw .backend(error)
             }
         }
@@ -204,17 +203,19 @@ extension InspiredApp {
     private func deleteThenUploadAvatar(userId: String, thumbBytes: Int, standardBytes: Int, as client: InspiredClient) async throws(InspiredError) {
         let versions = [("thumb", thumbBytes), ("standard", standardBytes)]
         for (version, _) in versions { try? await client.storage.delete(avatarPath(userId, revision: "", version: version)) }
+        var urls: [String] = []
         for (version, bytes) in versions {
             do {
-                try await client.storage.upload(avatarPath(userId, revision: "", version: version), StorageUpload(sizeBytes: bytes, contentType: "image/jpeg"))
+                let object = try await client.storage.upload(avatarPath(userId, revision: "", version: version), StorageUpload(sizeBytes: bytes, contentType: "image/jpeg"))
+                urls.append(CloudStorage.downloadURL(for: object))
             } catch { throw .backend(error) }
         }
         // URL fingerprinting (§ 4.2 "?v=1708250000") so caches refresh.
         let stamp = backend.env.clock.now.unixNanoseconds
         do {
             try await client.firestore.updateData(Self.user(userId), [
-                "thumbnailUrl": .set(.string(CloudStorage.downloadURL(for: avatarPath(userId, revision: "", version: "thumb")) + "?v=\(stamp)")),
-                "profilePictureUrl": .set(.string(CloudStorage.downloadURL(for: avatarPath(userId, revision: "", version: "standard")) + "?v=\(stamp)")),
+                "thumbnailUrl": .set(.string(urls[0] + "&v=\(stamp)")),
+                "profilePictureUrl": .set(.string(urls[1] + "&v=\(stamp)")),
                 "updatedAt": .serverTimestamp,
             ])
         } catch { throw .backend(error) }

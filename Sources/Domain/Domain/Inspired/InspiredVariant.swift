@@ -39,6 +39,11 @@ public enum InspiredVariant: String, AppVariant {
     /// unanswered (a network incident) keeps every object it uploaded or read so that no URL
     /// dangles, and nothing looks again: the objects the profile never names stay in the bucket.
     case avatarCleanupNeedsAnswer = "avatar-cleanup-needs-answer"
+    /// § 5.3.1 counts on a 403 from Storage once a user goes private, but the profile's
+    /// `thumbnailUrl` is a download URL whose token bypasses the Storage rules: nothing revokes
+    /// it, so whoever copied it while the avatar was public (from the profile or a post) keeps
+    /// reading the image of a user who has since made it groups-only.
+    case avatarURLOutlivesPrivacy = "avatar-url-outlives-privacy"
 
     /// The profile page takes a snapshot without the profile for "This account doesn't exist"
     /// even when it comes from the device's copy (`isFromCache`): a page opened while its
@@ -80,6 +85,7 @@ public enum InspiredVariant: String, AppVariant {
         case .authorMetadataFromEvent: return "Reordered or duplicate profile events leave posts showing settings the author no longer has."
         case .reseedOverwritesClaim: return "A seeding run rewrites a claimed studio as a shadow: the owner loses it and their edits."
         case .avatarDeleteThenUpload: return "Avatar update deletes, then uploads: readers see a broken image; a failed upload leaves none."
+        case .avatarURLOutlivesPrivacy: return "Going groups-only revokes nothing: an avatar URL copied while it was public still shows the image to a stranger."
         case .avatarCleanupNeedsAnswer: return "A failed avatar switch that cannot read the profile back keeps its objects for good: orphans in the bucket."
         case .claimCheckThenWrite: return "Two owners claiming one studio at once are both told it is theirs; the last write wins."
         case .profilePageIgnoresListenError: return "An open profile page ignores its listener's PERMISSION_DENIED: a profile made private stays on screen."

@@ -31,7 +31,7 @@ extension KNBClient {
                 let stored = try await storage.upload(objectPath, upload, attempts: Self.imageUploadAttempts)
                 attempts += stored.attempts
                 media.append([
-                    "type": "image", "storagePath": .string(objectPath), "downloadURL": .string(CloudStorage.downloadURL(for: objectPath)),
+                    "type": "image", "storagePath": .string(objectPath), "downloadURL": .string(CloudStorage.downloadURL(for: stored.object)),
                     "width": .int(Int64(image.width)), "height": .int(Int64(image.height)), "fileSizeBytes": .int(Int64(image.sizeBytes)),
                 ])
             } catch .unavailable {

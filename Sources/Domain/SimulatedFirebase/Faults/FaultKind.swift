@@ -76,6 +76,9 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
     /// A device's write its listeners showed at once (latency compensation) was refused by the
     /// server or lost its answer, and the listeners stopped showing it (§19). Counted when it happens.
     case localWriteRollback = "local-write-rollback"
+    /// A download URL's token served a Storage object the rules refuse the one fetching it (a URL
+    /// copied while they could read it; MODEL_RULES §28). Counted when it happens.
+    case downloadURLBypass = "download-url-bypass"
 
     /// What else makes this kind happen besides its drawn probability, which is all the
     /// expectation counts; nil when the draws are its only source. A sweep whose count is far
@@ -126,6 +129,7 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
         case .instanceOvershoot: 28
         case .fcmCollapse: 29
         case .localWriteRollback: 30
+        case .downloadURLBypass: 31
         }
     }
 }

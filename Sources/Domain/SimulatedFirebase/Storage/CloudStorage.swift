@@ -11,6 +11,8 @@ public final class CloudStorage: Sendable {
     private struct State {
         var objects: [String: StorageObject] = [:]
         var generation: Int64 = 0
+        /// Tokens handed out so far (each write and each revocation takes the next).
+        var tokens: Int64 = 0
         var rules = StorageRules()
     }
     private let state = Mutex(State())
@@ -27,8 +29,23 @@ public final class CloudStorage: Sendable {
     /// The prefix of every download URL the bucket hands out (`downloadURL(for:)`).
     public static let urlPrefix = "https://storage.example/o/"
 
-    /// The download URL of `path` (what apps store in Firestore documents).
+    /// A URL naming `path` without a token: it reads nothing by itself (`fetch(url:)` refuses it);
+    /// apps that read through the SDK keep it to name the object.
     public static func downloadURL(for path: String) -> String { urlPrefix + path }
+
+    /// The download URL of `object` (`getDownloadURL()`, what apps store in Firestore documents):
+    /// its path and its download token, which lets anyone holding the URL read the object
+    /// without the rules until the token is revoked (MODEL_RULES §28 in docs/domain.md).
+    public static func downloadURL(for object: StorageObject) -> String {
+        urlPrefix + object.path + "?alt=media&token=" + object.downloadToken
+    }
+
+    /// The token a download URL carries, nil when it has none.
+    public static func token(fromURL url: String) -> String? {
+        guard let query = url.split(separator: "?", maxSplits: 1).dropFirst().first else { return nil }
+        for pair in query.split(separator: "&") where pair.hasPrefix("token=") { return String(pair.dropFirst("token=".count)) }
+        return nil
+    }
 
     /// The object path a download URL names (query such as `?v=123` dropped), nil for a URL of
     /// another host.
@@ -63,6 +80,24 @@ public final class CloudStorage: Sendable {
     @discardableResult
     public func remove(_ path: String) -> Bool { state.withLock { $0.objects.removeValue(forKey: path) != nil } }
 
+    /// Revokes the download tokens of the object at `path` (the console's "Revoke", or the Admin
+    /// SDK setting `firebaseStorageDownloadTokens`): every URL handed out before stops reading it
+    /// (403); the object, with its new token, is returned. Nil if there is none.
+    @discardableResult
+    public func revokeDownloadTokens(_ path: String) -> StorageObject? {
+        state.withLock { state in
+            guard let object = state.objects[path] else { return nil }
+            state.tokens += 1
+            let revoked = object.withDownloadToken(Self.token(state.tokens))
+            state.objects[path] = revoked
+            return revoked
+        }
+    }
+
+    /// The `n`th token: unique in the bucket (production's are random UUIDs; the simulation's
+    /// need only be unguessable by the apps, which never forge one).
+    private static func token(_ n: Int64) -> String { "tok-\(n)" }
+
     /// Drops every object and the rules (`Backend.terminate`).
     func terminate() { state.withLock { $0 = State() } }
 
@@ -70,9 +105,10 @@ public final class CloudStorage: Sendable {
         let now = env.clock.now
         return state.withLock { state in
             state.generation += 1
+            state.tokens += 1
             let object = StorageObject(
                 path: path, sizeBytes: upload.sizeBytes, contentType: upload.contentType, metadata: upload.metadata,
-                generation: state.generation, updated: now)
+                generation: state.generation, updated: now, downloadToken: Self.token(state.tokens))
             state.objects[path] = object
             return object
         }
@@ -105,6 +141,21 @@ public final class CloudStorage: Sendable {
         let existing = object(at: path)
         guard authorize(auth, .get, path, resource: existing, upload: nil) else { throw .permissionDenied(operation: "storage get", path: path) }
         guard let existing else { throw .objectNotFound(path: path) }
+        return existing
+    }
+
+    /// The server side of a GET of a download URL (`URLSession`, `AsyncImage`): no rules, only the
+    /// token. 404 when there is no object, 403 when the URL's token is not the object's. Serving
+    /// an object the rules would refuse `auth` counts `download-url-bypass`.
+    func urlRead(_ url: String, auth: AuthContext?, ledger: FaultLedger) throws(BackendError) -> StorageObject {
+        guard let path = Self.path(fromURL: url) else { throw .invalidArgument("\(url) is not a download URL of this bucket") }
+        guard let existing = object(at: path) else { throw .objectNotFound(path: path) }
+        guard let token = Self.token(fromURL: url), token == existing.downloadToken else {
+            throw .permissionDenied(operation: "storage download URL (token not valid)", path: path)
+        }
+        let request = StorageRuleRequest(
+            auth: auth, operation: .get, path: path, resource: existing, upload: nil, lookup: { [firestore] in firestore.liveFields($0) })
+        if !state.withLock({ $0.rules }).decide(request).allowed { ledger.observe(.downloadURLBypass, subject: path) }
         return existing
     }
 

@@ -54,6 +54,14 @@ public final class StorageClient: Sendable {
         try await hop { () throws(BackendError) in try backend.storage.clientRead(path, auth: auth) }
     }
 
+    /// A GET of a download URL, as `AsyncImage` or `URLSession` makes it: no Firebase auth and no
+    /// rules, only the URL's token. `objectNotFound` (404) without an object, PERMISSION_DENIED
+    /// (403) when the token is not the object's (revoked, or none).
+    public func fetch(url: String) async throws(BackendError) -> StorageObject {
+        let backend = backend
+        return try await hop { () throws(BackendError) in try backend.storage.urlRead(url, auth: auth, ledger: backend.faultLedger) }
+    }
+
     /// `delete()`: removes the object at `path`. PERMISSION_DENIED (403), `objectNotFound` (404).
     public func delete(_ path: String) async throws(BackendError) {
         try await hop { () throws(BackendError) in try backend.storage.clientDelete(path, auth: auth) }

@@ -18,6 +18,10 @@ extension MediaUploadsScenario {
         static let noOrphanedObject = CheckDeclaration(
             .eventually, "no-orphaned-object", "every Storage object is named by some document, once idle",
             operations: ["post-with-images", "avatar-update", "collect-with-photos", "double-tap collect-with-photos", "probe"])
+        static let copiedAvatarURLRevoked = CheckDeclaration(
+            .eventually, "copied-avatar-url-revoked",
+            "an avatar's download URL copied while it was public shows nothing to a stranger once the avatar is groups-only, once idle",
+            requires: [.atLeast(Parameter.rulesProbes, 1)], operations: ["probe"])
         static let uploadRetried = CheckDeclaration(
             .sometimes, "upload-retried", "an upload failed mid-transfer and its retry stored it",
             requires: [.atLeast(Parameter.uploadFailurePercent, 1)])

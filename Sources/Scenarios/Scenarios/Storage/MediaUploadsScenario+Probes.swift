@@ -117,6 +117,7 @@ extension MediaUploadsScenario {
     static func probeInspired(_ world: World, context: ScenarioContext) async {
         let me = world.inspiredProber.storage, who = "iprobe"
         func jpeg(_ bytes: Int) -> StorageUpload { StorageUpload(sizeBytes: bytes, contentType: "image/jpeg") }
+        await hideCopiedAvatar(world, context: context)
         guard await probe(who, "upload own avatar file", expectAllowed: true, context: context, { () throws(BackendError) in
             try await me.upload("images/avatars/iprobe_p_thumb.jpg", jpeg(30_000))
         }) == .allowed else { return }
@@ -129,9 +130,12 @@ extension MediaUploadsScenario {
         await probe(who, "upload a 6 MB avatar", expectAllowed: false, context: context) { () throws(BackendError) in
             try await me.upload("images/avatars/iprobe_q_standard.jpg", jpeg(6 * 1_048_576))
         }
-        // The hidden user's avatar path, from the checker's (admin) view of their profile.
-        let hiddenURL = world.inspiredBackend.firestore.liveFields(DocumentPath("users", world.privateOwner))?["thumbnailUrl"]?.stringValue
-        if let hiddenPath = hiddenURL.flatMap(objectPath(fromURL:)) {
+        // The hidden user's avatar path, from the checker's (admin) view of their profile, once
+        // their avatar is groups-only there.
+        let hiddenProfile = world.inspiredBackend.firestore.liveFields(DocumentPath("users", world.privateOwner))
+        let hiddenURL = hiddenProfile?["thumbnailUrl"]?.stringValue
+        let hiddenIsPrivate = hiddenProfile?["privacySettings"]?.mapValue?["avatarPrivacy"] == .string("groups-only")
+        if hiddenIsPrivate, let hiddenPath = hiddenURL.flatMap(objectPath(fromURL:)) {
             await probe(who, "read a groups-only avatar without a shared community", expectAllowed: false, context: context) { () throws(BackendError) in
                 _ = try await me.download(hiddenPath)
             }
@@ -165,6 +169,48 @@ extension MediaUploadsScenario {
         }
         await probe(who, "delete own stamp photo", expectAllowed: true, context: context) { () throws(BackendError) in
             try await me.delete("stamp_photos/sprobe/stamp0/probe_0.jpg")
+        }
+    }
+
+    /// The hidden user makes their avatar groups-only again (retried like a user would); the
+    /// prober then opens the URLs it copied while it was public, as an image view does (a GET of
+    /// the URL, no rules): what it sees before the app revokes them is not judged (the revocation
+    /// follows the change), only what it sees once idle (`copied-avatar-url-revoked`).
+    static func hideCopiedAvatar(_ world: World, context: ScenarioContext) async {
+        guard !world.copiedURLs.isEmpty else { return }
+        context.note("hidden", "privacy groups-only (a stranger holds the avatar's URLs)")
+        do {
+            try await ScenarioSupport.retrying(attempts: 8) { try await world.hiddenOwner.updatePrivacy(.defaults) }
+        } catch {
+            context.note("hidden", "privacy change failed: \(error)")
+            return
+        }
+        for url in world.copiedURLs {
+            let seen = (try? await world.inspiredProber.storage.fetch(url: url)) != nil
+            context.note("iprobe", "opens a copied avatar URL right after: \(seen ? "image" : "refused")")
+        }
+    }
+
+    /// Once idle, a stranger opening an avatar URL copied while it was public gets no image when
+    /// the avatar is groups-only now (MODEL_RULES §28: the token outlives the rules until revoked).
+    static func checkCopiedURLs(_ world: World, context: ScenarioContext) async {
+        let profile = world.inspiredBackend.firestore.liveFields(DocumentPath("users", world.privateOwner))
+        guard !world.copiedURLs.isEmpty, profile?["privacySettings"]?.mapValue?["avatarPrivacy"] == .string("groups-only") else { return }
+        for url in world.copiedURLs {
+            var served: StorageObject?
+            for _ in 0..<8 {
+                do {
+                    served = try await world.inspiredProber.storage.fetch(url: url)
+                    break
+                } catch .unavailable, .deadlineExceeded {
+                    continue
+                } catch {
+                    break
+                }
+            }
+            context.eventually(
+                Check.copiedAvatarURLRevoked, served == nil,
+                "iprobe opened \(url), copied while hidden's avatar was public, and saw the image of a groups-only avatar once idle")
         }
     }
 }

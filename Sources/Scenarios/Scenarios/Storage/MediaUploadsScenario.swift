@@ -32,11 +32,12 @@ public struct MediaUploadsScenario: FirebaseScenario {
     public let variants = [
         KNBVariant.storageRulesNoSizeCheck.rawValue, InspiredVariant.avatarDeleteThenUpload.rawValue, StampbookVariant.photoErrorsPerTask.rawValue,
         KNBVariant.postCleanupWithoutAnswer.rawValue, InspiredVariant.avatarCleanupNeedsAnswer.rawValue, StampbookVariant.photoCleanupNeedsAnswer.rawValue,
+        InspiredVariant.avatarURLOutlivesPrivacy.rawValue,
     ]
     /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
         Check.rulesAsDocumented, Check.avatarNeverBroken, Check.noDanglingURL, Check.noOrphanedObject,
-        Check.uploadRetried, Check.uploadDropped, Check.doubleCollectCleanedUp, Check.avatarReadDuringUpdate,
+        Check.uploadRetried, Check.uploadDropped, Check.doubleCollectCleanedUp, Check.avatarReadDuringUpdate, Check.copiedAvatarURLRevoked,
     ]
     /// The parameter counting this scenario's users (Stampbook collectors; the other apps scale with it in `rehearse bench`).
     public var population: ScenarioParameter? { Parameter.collectors }
@@ -97,6 +98,7 @@ public struct MediaUploadsScenario: FirebaseScenario {
         Self.checkReferences("knb", knb.backend, Self.knbReferences(knb.backend), context)
         Self.checkReferences("inspired", inspired.backend, Self.inspiredReferences(inspired.backend), context)
         Self.checkReferences("stampbook", stampbook.backend, Self.stampbookReferences(stampbook.backend, users: world.collectors.map(\.uid!)), context)
+        await Self.checkCopiedURLs(world, context: context)
         try context.throwIfStopped()
     }
 
@@ -115,8 +117,13 @@ public struct MediaUploadsScenario: FirebaseScenario {
         let inspiredProber: InspiredClient
         /// The Inspired project (the prober looks up a path through the admin view).
         let inspiredBackend: Backend
-        /// A groups-only user sharing no community with the prober.
+        /// A user sharing no community with the prober, public at set-up, groups-only from the
+        /// prober's first step on.
         let privateOwner: String
+        /// Their device.
+        let hiddenOwner: InspiredClient
+        /// Their avatar's download URLs as the prober copied them while the avatar was public.
+        let copiedURLs: [String]
         let collectors: [StampbookClient]
         let stampbookProber: StampbookClient
         /// Avatar updates in flight, per owner (for `avatar-read-during-update`).
@@ -157,6 +164,14 @@ public struct MediaUploadsScenario: FirebaseScenario {
         let hidden = inspired.client(uid: privateOwner)
         _ = try? await ScenarioSupport.retrying(attempts: 8) { try await hidden.createProfile(displayName: "Hidden", joinedCommunities: ["studio-x"]) }
         try? await inspired.seedAvatar(userId: privateOwner, thumbBytes: 20_000, standardBytes: 300_000)
+        // The hidden user starts public, long enough for the prober (a stranger) to copy the avatar's
+        // download URLs from the profile; the prober's first step makes them groups-only again.
+        let inspiredProber = inspired.client(uid: "iprobe")
+        var copiedURLs: [String] = []
+        if (try? await ScenarioSupport.retrying(attempts: 8, { try await hidden.updatePrivacy(everyone) })) != nil,
+           let profile = try? await ScenarioSupport.retrying(attempts: 8, { try await inspiredProber.profile(of: privateOwner) }) {
+            copiedURLs = ["thumbnailUrl", "profilePictureUrl"].compactMap { profile[$0]?.stringValue }
+        }
         let readers = (0..<p[Parameter.readers]).map { inspired.client(uid: "reader\($0)") }
         // Readers judge only owners whose set-up landed (profile public, avatar seeded), read through
         // the admin view without a network step; an owner whose set-up lost every retry is noted.
@@ -172,7 +187,8 @@ public struct MediaUploadsScenario: FirebaseScenario {
         for index in 0..<p[Parameter.collectors] { collectors.append(stampbook.client(uid: "collector\(index)")) }
         return World(
             posters: posters, knbProber: knbProber, knbVictim: knbVictim, knbSignedOut: signedOut, owners: owners, readers: readers,
-            publicOwners: publicOwners, inspiredProber: inspired.client(uid: "iprobe"), inspiredBackend: inspired.backend, privateOwner: privateOwner, collectors: collectors,
+            publicOwners: publicOwners, inspiredProber: inspiredProber, inspiredBackend: inspired.backend, privateOwner: privateOwner,
+            hiddenOwner: hidden, copiedURLs: copiedURLs, collectors: collectors,
             stampbookProber: stampbook.client(uid: "sprobe"), updating: UpdateCounter())
     }
 

@@ -152,6 +152,8 @@ public enum BugZoo {
         Bug(variant: "storage-rules-no-size-check", app: "knb", scenario: "media-uploads", needs: "depth-1"),
         Bug(variant: "avatar-delete-then-upload", app: "inspired", scenario: "media-uploads", needs: "depth-2"),
         Bug(variant: "photo-errors-per-task", app: "stampbook", scenario: "media-uploads", needs: "fault:storage-upload-failure"),
+        // A download URL's token bypasses the rules: nothing revokes it when the avatar goes private.
+        Bug(variant: "avatar-url-outlives-privacy", app: "inspired", scenario: "media-uploads", needs: "depth-1"),
         // A post whose write failed and whose look back goes unanswered deletes its images; a failed
         // avatar switch or collect whose look back goes unanswered keeps its objects, and nothing
         // looks again: only a network incident longer than the look's retries shows them (the
