@@ -185,11 +185,22 @@ public enum Rehearsal {
         _ failed: SimulationResult<Void>, maxRuns: Int, _ body: @escaping @Sendable () async throws -> Void
     ) -> RehearsalFailure {
         let kind = failed.outcome.kind
+        // A livelock is the finding whatever the schedule: kept as found, not shrunk run after
+        // run of a million steps.
+        if case .stepLimit = failed.outcome { return describe(failed, decisions: failed.decisions, body) }
         let outcome = DecisionShrinker.shrink(
             failed.configuration, decisions: failed.decisions, maxRuns: maxRuns,
             stillFails: { (result: SimulationResult<Void>) in result.outcome.kind == kind }, body)
+        return describe(failed, decisions: outcome.decisions, body)
+    }
+
+    /// The failure `failed` with `decisions` (shrunk, or as found), replayed once to confirm it.
+    static func describe(
+        _ failed: SimulationResult<Void>, decisions shrunk: [UInt32], _ body: @escaping @Sendable () async throws -> Void
+    ) -> RehearsalFailure {
+        let kind = failed.outcome.kind
         // The shrunk log must reproduce; if it does not, the unshrunk one does (same seed, same binary).
-        var decisions = outcome.decisions
+        var decisions = shrunk
         var replay = failed.configuration
         replay.strategy = .replay(decisions: decisions)
         var final = Simulation.run(replay, body)

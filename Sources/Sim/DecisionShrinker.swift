@@ -16,6 +16,12 @@ public enum DecisionShrinker {
         public var preemptionsAfter: Int
         /// Runs spent shrinking.
         public var runs: Int
+
+        /// `decisions` kept as found, no run spent (a failure whose schedule is not the finding).
+        public static func asFound(_ decisions: [UInt32]) -> Outcome {
+            let preemptions = DecisionShrinker.preemptions(decisions)
+            return Outcome(decisions: decisions, preemptionsBefore: preemptions, preemptionsAfter: preemptions, runs: 0)
+        }
     }
 
     /// Shrinks the decisions of `configuration` (which must fail per `stillFails`) within

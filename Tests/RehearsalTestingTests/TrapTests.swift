@@ -67,6 +67,17 @@ import Testing
         #expect(!message.hasPrefix("deadlock"))
     }
 
+    @Test func aThreadStartedInsideIsAnEscapeNotADeadlock() throws {
+        let failure = Rehearsal.expectFailure(seeds: 0..<2, options: .randomOnly) {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                Thread { continuation.resume() }.start()
+            }
+        }
+        let message = try #require(failure).message
+        #expect(message.contains("foreign-thread") && message.contains("Thread.start"), "\(message)")
+        #expect(!message.hasPrefix("deadlock"))
+    }
+
     @Test func aLivelockIsReportedInAMillionStepsNamingWhatKeptRunning() throws {
         let failure = Rehearsal.expectFailure(seeds: 0..<1, options: .randomOnly) {
             let spinner = Simulation.spawn("spinner") { while !Task.isCancelled { await Task.yield() } }

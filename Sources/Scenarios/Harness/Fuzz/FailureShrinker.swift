@@ -134,7 +134,10 @@ public enum FailureShrinker {
         precondition(signature(baseline.report) == target, "a kept candidate failed the same way before")
         let box = Mutex<ScenarioContext?>(nil)
         let body = ScenarioRunner.body(shrunk, sink: { context in box.withLock { $0 = context } })
-        let decisionOutcome = DecisionShrinker.shrink(
+        // A livelock is the finding whatever the schedule (the step limit ends it either way):
+        // its schedule is kept as found, not shrunk run after run of a million steps.
+        let isLivelock = target.hasSuffix(":\(SimulationOutcome.stepLimit(running: []).kind)")
+        let decisionOutcome = isLivelock ? DecisionShrinker.Outcome.asFound(baseline.decisions) : DecisionShrinker.shrink(
             ScenarioRunner.configuration(current), decisions: baseline.decisions, maxRuns: max(1, budget.maxRuns - budget.runs),
             stillFails: { (result: SimulationResult<Void>) -> Bool in
                 guard let context = box.withLock({ $0 }) else { return false }
