@@ -24,6 +24,8 @@ public enum Rehearsal {
 
     /// Runs a shrink may spend (decisions, and a scenario's parameters).
     public static let defaultMaxShrinkRuns = 300
+    /// Schedules the search for fewer preemptions judges after a shrink (`ScheduleSearch`).
+    public static let defaultMinimalScheduleBudget = 2_000
 
     /// The timing window of closure sweeps (the scenarios' default: timers due within 10 ms of
     /// each other are concurrent and the strategy orders them).
@@ -103,7 +105,9 @@ public enum Rehearsal {
             for strategy in options.strategies {
                 let configuration = limits.apply(to: SimulationConfiguration(seed: seed, strategy: strategy, timingWindowNanoseconds: timingWindowNanoseconds))
                 let result = Simulation.run(configuration, body)
-                if !result.outcome.isSuccess { return shrink(result, maxRuns: options.maxShrinkRuns, body) }
+                if !result.outcome.isSuccess {
+                    return shrink(result, maxRuns: options.maxShrinkRuns, scheduleBudget: options.minimalScheduleBudget, body)
+                }
                 if SweepRunner.isDeterminismSample(seed, every: options.determinismEvery) {
                     let verdict = DeterminismCheck.check(configuration, body)
                     if !verdict.isDeterministic { return nondeterministic(verdict, configuration) }
@@ -182,16 +186,26 @@ public enum Rehearsal {
 
     /// Shrinks a failing closure run's decisions (keeping the outcome's kind) and describes it.
     static func shrink(
-        _ failed: SimulationResult<Void>, maxRuns: Int, _ body: @escaping @Sendable () async throws -> Void
+        _ failed: SimulationResult<Void>, maxRuns: Int, scheduleBudget: Int = defaultMinimalScheduleBudget,
+        _ body: @escaping @Sendable () async throws -> Void
     ) -> RehearsalFailure {
         let kind = failed.outcome.kind
         // A livelock is the finding whatever the schedule: kept as found, not shrunk run after
         // run of a million steps.
-        if case .stepLimit = failed.outcome { return describe(failed, decisions: failed.decisions, body) }
-        let outcome = DecisionShrinker.shrink(
-            failed.configuration, decisions: failed.decisions, maxRuns: maxRuns,
-            stillFails: { (result: SimulationResult<Void>) in result.outcome.kind == kind }, body)
-        return describe(failed, decisions: outcome.decisions, body)
+        if case .stepLimit = failed.outcome {
+            var failure = describe(failed, decisions: failed.decisions, body)
+            failure.scheduleSearch = .notSearched("a livelock: the step limit ends it whatever the schedule")
+            return failure
+        }
+        let sameKind = { (result: SimulationResult<Void>) in result.outcome.kind == kind }
+        let outcome = DecisionShrinker.shrink(failed.configuration, decisions: failed.decisions, maxRuns: maxRuns, stillFails: sameKind, body)
+        // Then the fewest preemptions: every schedule with fewer than the shrunk log's, in rounds.
+        let found = ScheduleSearch.search(
+            failed.configuration, preemptions: DecisionShrinker.preemptions(outcome.decisions), budget: scheduleBudget, fails: sameKind, body)
+        var failure = describe(failed, decisions: found.decisions ?? outcome.decisions, body)
+        if failure.message.hasPrefix("nondeterministic") { return failure }
+        failure.scheduleSearch = found.search
+        return failure
     }
 
     /// The failure `failed` with `decisions` (shrunk, or as found), replayed once to confirm it.

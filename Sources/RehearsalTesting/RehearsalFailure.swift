@@ -1,3 +1,4 @@
+import Harness
 import Sim
 
 /// A failure a `Rehearsal` sweep found: where (seed, strategy), what (the message), the shrunk
@@ -25,14 +26,18 @@ public struct RehearsalFailure: Sendable, Hashable, CustomStringConvertible {
     public var story: [String]
     /// The build that found it (`Rehearsal.currentBuild`): its decisions belong to this binary.
     public var build: String?
+    /// Whether `decisions` has the fewest preemptions any failing schedule of this seed has
+    /// (nil: not searched, as for a nondeterministic failure).
+    public var scheduleSearch: ScheduleSearch?
 
     /// A failure as a sweep reports it.
     public init(
         seed: UInt64, strategy: String, timingWindowNanoseconds: UInt64, message: String, decisions: [UInt32],
         preemptionsBefore: Int, preemptionsAfter: Int, replayCall: String, replayCommand: String? = nil, story: [String] = [],
-        build: String? = nil
+        build: String? = nil, scheduleSearch: ScheduleSearch? = nil
     ) {
         self.build = build
+        self.scheduleSearch = scheduleSearch
         self.seed = seed
         self.strategy = strategy
         self.timingWindowNanoseconds = timingWindowNanoseconds
@@ -51,6 +56,7 @@ public struct RehearsalFailure: Sendable, Hashable, CustomStringConvertible {
             "Rehearsal found a failure at seed \(seed), strategy \(strategy): \(message)",
             "shrunk decisions (\(preemptionsBefore) -> \(preemptionsAfter) preemptions): \(Self.literal(decisions))",
         ]
+        if let scheduleSearch { lines.append("schedule: \(scheduleSearch)") }
         if !story.isEmpty { lines.append("story:"); lines += story.map { "  \($0)" } }
         lines.append("replay it in Swift (same body, same build\(build.map { ": \($0)" } ?? "")):")
         lines.append("  \(replayCall)")

@@ -50,7 +50,7 @@ struct ScenarioSweep {
 
     /// Shrinks a failing run with `FailureShrinker` and describes the result.
     func shrink<S: Scenario>(_ scenario: S, _ request: RunRequest, failed: RunReport) throws(ScenarioError) -> RehearsalFailure {
-        let shrunk = try FailureShrinker.shrink(request, maxRuns: options.maxShrinkRuns)
+        let shrunk = try FailureShrinker.shrink(request, maxRuns: options.maxShrinkRuns, scheduleBudget: min(options.minimalScheduleBudget, FailureShrinker.defaultScheduleBudget))
         let report = shrunk.execution.report
         let artifact = shrunk.artifact
         var arguments = ["seed: \(report.seed)", "strategy: \"\(report.strategy)\""]
@@ -71,7 +71,7 @@ struct ScenarioSweep {
             replayCall: "Rehearsal.replay(\(String(describing: S.self))(), \(arguments.joined(separator: ", ")))",
             replayCommand: command(failed.replayCommand, scenario: scenario.name),
             story: (report.story ?? []).map { line in "t=\(ReportFormat.duration(line.timeNanoseconds)) \(line.user): \(line.event)" },
-            build: Rehearsal.currentBuild)
+            build: Rehearsal.currentBuild, scheduleSearch: artifact.shrink?.scheduleSearch)
     }
 
     /// `world` as Swift source (`World(faults: […], outages: […])`), keys in order.

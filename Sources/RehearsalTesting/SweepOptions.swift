@@ -13,16 +13,21 @@ public struct SweepOptions: Sendable, Hashable {
     public var determinismEvery: Int
     /// Runs a shrink may spend (decisions, and a scenario's parameters).
     public var maxShrinkRuns: Int
+    /// Schedules the search for fewer preemptions may judge after a shrink (`ScheduleSearch`);
+    /// 0: no search (the shrinker's schedule is reported as not proven minimal).
+    public var minimalScheduleBudget: Int
 
     /// Options with the defaults `Rehearsal` names.
     public init(
         strategies: [SchedulingStrategy] = Rehearsal.defaultStrategies,
         determinismEvery: Int = Rehearsal.defaultDeterminismEvery,
-        maxShrinkRuns: Int = Rehearsal.defaultMaxShrinkRuns
+        maxShrinkRuns: Int = Rehearsal.defaultMaxShrinkRuns, minimalScheduleBudget: Int = Rehearsal.defaultMinimalScheduleBudget
     ) {
+        precondition(minimalScheduleBudget >= 0, "a schedule budget is not negative")
         self.strategies = strategies
         self.determinismEvery = determinismEvery
         self.maxShrinkRuns = maxShrinkRuns
+        self.minimalScheduleBudget = minimalScheduleBudget
     }
 }
 

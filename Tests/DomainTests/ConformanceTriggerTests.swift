@@ -1,5 +1,6 @@
 import Domain
 import SimulatedFirebase
+import Synchronization
 import Testing
 
 /// Backend conformance, triggers (docs/domain.md "Conformance suite"; MODEL_RULES §9–12 as
@@ -79,11 +80,12 @@ import Testing
     /// (as the handler sees it: `commitTime`) and by the order the two versions were invoked in.
     static func pairOrder(
         seed: UInt64, spacing: Duration, pairs: Int, reorderProbability: Double = BackendFaults.default.triggerReorderProbability,
-        timingWindow: Duration = BackendFaults.default.concurrencyWindow, coldStartProbability: Double = 0
+        timingWindow: Duration = BackendFaults.default.concurrencyWindow, coldStartProbability: Double = 0, lateProbability: Double = 0
     ) throws -> PairOrder {
         var faults = BackendFaults.default
         faults.triggerDuplicateProbability = 0  // duplicates are measured above; here only order
         faults.triggerReorderProbability = reorderProbability
+        faults.triggerLateProbability = lateProbability  // off unless measured: the window's model alone
         faults.adminOperationLatency = .zero  // commits exactly `spacing` apart (admin latency is measured elsewhere)
         faults.adminCallFailureProbability = 0
         faults.coldStartProbability = coldStartProbability  // off: the delivery model alone; a cold start delays the handler's run
@@ -153,6 +155,46 @@ import Testing
         let order = try Self.pairOrder(seed: 22, spacing: .milliseconds(1_500), pairs: 2_000, timingWindow: timingWindow)
         #expect(order.far == 2_000)
         #expect(order.farInverted == 0, "\(order.farInverted) of \(order.far) far-apart pairs delivered out of order")
+    }
+
+    /// MODEL_RULES §29: no order at any distance. With `trigger-late` at 5 %, pairs 1.5 s apart
+    /// are inverted when the first event is held back (10 s–10 min) and the second is not (the
+    /// second, at most 11.5 s after the first commit, passes it unless its own tail outlasts the
+    /// hold: under 1 % of such pairs), and half the time when both are: p(1−p)·0.99 + p²/2.
+    @Test func aLateEventIsOvertakenHoweverFarApartItsSuccessorCommits() throws {
+        let pairs = 2_000, p = 0.05
+        let order = try Self.pairOrder(seed: 23, spacing: .milliseconds(1_500), pairs: pairs, lateProbability: p)
+        #expect(order.far == pairs)
+        let q = p * (1 - p) * 0.99 + p * p / 2
+        #expect(BinomialBound.contains(observed: order.farInverted, trials: pairs, probability: q),
+                "\(order.farInverted) of \(pairs) far-apart pairs inverted, want \(BinomialBound.band(trials: pairs, probability: q))")
+    }
+
+    /// MODEL_RULES §29: a retried event comes back with exponential backoff. A handler that always
+    /// throws, deployed with retries: the wait before attempt n+1 lies in [c/2, c] for
+    /// c = 10 s × 2^(n−1) capped at 600 s, and nothing is retried past the 24 h window.
+    @Test func retriesBackOffExponentiallyWithinTheWindow() throws {
+        var faults = BackendFaults.none
+        faults.triggerRetryWindow = .seconds(3 * 3600)
+        let configured = faults
+        let attempts = try onSimulator(seed: 24) { env in
+            let backend = Backend(env: env, faults: configured)
+            let times = Mutex<[Int64]>([])
+            backend.functions.onCreate("items", name: "fails", retry: true) { _ in
+                times.withLock { $0.append(env.clock.elapsedNanoseconds) }
+                throw BackendError.unavailable("always")
+            }
+            try await backend.firestore.set(DocumentPath("items", "a"), ["n": 1])
+            await backend.waitUntilIdle()
+            return times.withLock { $0 }
+        }
+        #expect(attempts.count > 10)
+        for n in 1..<attempts.count {
+            let ceiling = min(600, 10 << min(n - 1, 20)) * 1_000_000_000
+            let wait = attempts[n] - attempts[n - 1]
+            #expect(wait >= Int64(ceiling / 2) && wait <= Int64(ceiling) + 1_000_000_000, "wait \(wait) before attempt \(n + 1), ceiling \(ceiling)")
+        }
+        #expect(attempts.last! - attempts.first! < 3 * 3600 * 1_000_000_000 + 600 * 1_000_000_000)
     }
 
     /// A kinder backend (reordering off) must fail the reorder predicate. Pinned: before the fix,

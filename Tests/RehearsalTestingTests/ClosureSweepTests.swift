@@ -1,3 +1,4 @@
+import Harness
 import RehearsalTesting
 import Sim
 import Testing
@@ -37,6 +38,42 @@ import Testing
         withKnownIssue("another failure than the one expected") {
             Rehearsal.expectFailure(replaying: failure, matching: { $0.contains("deadlock") }) { try await twoTransfers(safe: false) }
         } matching: { issue in issue.comments.contains { $0.rawValue.contains("the replay found another") } }
+    }
+
+    /// The reported schedule has the fewest preemptions any failing schedule of its seed has: the
+    /// same count `explore` finds at that seed, and the failure says it was proven minimal.
+    @Test func theReportedScheduleHasTheFewestPreemptionsExploreFinds() throws {
+        // A shrink of one run leaves the schedule as found: the search alone brings it down.
+        for (strategy, shrinkRuns) in [(SchedulingStrategy.random, 300), (.pct(depth: 3, horizon: nil), 300), (.random, 1)] {
+            let options = SweepOptions(strategies: [strategy], maxShrinkRuns: shrinkRuns)
+            let failure = try #require(Rehearsal.expectFailure(seeds: 0..<50, options: options) {
+                try await twoTransfers(safe: false)
+            })
+            var exploration: RehearsalExploration?
+            withKnownIssue("explore records the failure it finds") {
+                exploration = Rehearsal.explore(preemptionBound: 4, seed: failure.seed) { try await twoTransfers(safe: false) }
+            }
+            let minimum = try #require(exploration?.failure).preemptionsAfter
+            #expect(failure.preemptionsAfter == minimum, "\(strategy): reported \(failure.preemptionsAfter), explore's minimum \(minimum)")
+            guard case .minimal = failure.scheduleSearch else {
+                Issue.record("\(strategy): not proven minimal: \(String(describing: failure.scheduleSearch))")
+                continue
+            }
+            #expect(failure.description.contains("schedule: minimal"))
+        }
+    }
+
+    /// Without a budget the shrinker's schedule is reported as not proven minimal.
+    @Test func withoutABudgetTheScheduleIsNotProvenMinimal() throws {
+        let failure = try #require(Rehearsal.expectFailure(seeds: 0..<50, options: SweepOptions(strategies: [.random], minimalScheduleBudget: 0)) {
+            try await twoTransfers(safe: false)
+        })
+        if failure.preemptionsAfter > 0 {
+            #expect(failure.scheduleSearch == .budgetSpent(explored: 0, completeBound: -1))
+            #expect(failure.description.contains("not proven minimal"))
+        } else {
+            #expect(failure.scheduleSearch == .minimal(explored: 0))
+        }
     }
 
     @Test func sweepsAreDeterministic() {

@@ -25,9 +25,10 @@ extension KNBApp {
             return
         }
         let user = Self.userPath(email)
+        let trustsEvent = has(.userUpdateEventName)
         for honor in honors {
             try await firestore.runTransaction { tx in
-                let name = try await tx.get(user)["name"]?.stringValue
+                let name = trustsEvent ? eventName : try await tx.get(user)["name"]?.stringValue
                 let current = try await tx.get(honor.path)
                 guard let name, let fields = current.fields, let updates = Self.renamed(fields, email: email, to: name) else { return }
                 tx.update(honor.path, updates)
@@ -35,7 +36,7 @@ extension KNBApp {
         }
         for post in posts {
             try await firestore.runTransaction { tx in
-                let name = try await tx.get(user)["name"]?.stringValue
+                let name = trustsEvent ? eventName : try await tx.get(user)["name"]?.stringValue
                 let current = try await tx.get(post.path)
                 guard let name, current.exists, current["authorName"]?.stringValue != name else { return }
                 tx.update(post.path, ["authorName": .set(.string(name))])

@@ -74,6 +74,11 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
     /// and the write is erased; and the event's name, not the live one, is written, so an older
     /// event handled last restores an old name.
     case userUpdateReadThenWrite = "user-update-read-then-write"
+    /// The careful propagation (a transaction per honor and post, so no bid is erased), except
+    /// that it writes the event's name rather than the live one, trusting renames to arrive in
+    /// order: an older rename's event handled after a newer one (held back, reordered, or retried
+    /// after an aborted transaction) restores the old name (events are unordered at any distance).
+    case userUpdateEventName = "user-update-event-name"
     /// `syncKiddushCalendar` reads which calendar dates are app bookings first (a query for
     /// `source == "app"`), then fetches and parses the website, then batch-writes every other
     /// date: a booking whose calendar entry commits during the fetch is overwritten by the
@@ -163,6 +168,7 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
         case .replyCountReadThenWrite: return "reply trigger reads the parent, then writes replyCount = read + 1: an invocation between the two is lost"
         case .likeNotifyPerEvent: return "POST_LIKE written with add() per trigger event: duplicates and re-likes notify the author twice"
         case .replyCascadeQueryOnly: return "post delete removes only the replies its query finds: a reply committed after it is orphaned"
+        case .userUpdateEventName: return "name propagation writes the event's name: an older rename's event handled after a newer one restores the old name"
         case .userUpdateReadThenWrite: return "name propagation reads each honor, then writes its bids array back: a bid committed in between is erased"
         case .syncReadsAppEntriesFirst: return "calendar sync reads the app's dates, then fetches the site, then writes: a booking made during the fetch is overwritten"
         case .syncHashSkipStale: return "calendar sync skips an unchanged page: a cancelled app booking's date never gets its website row back"

@@ -53,6 +53,14 @@ public struct BackendFaults: Sendable, Hashable {
     public var triggerReorderProbability = 0.15
     /// Documented ("less than a second apart").
     public var triggerReorderWindow: Duration = .seconds(1)
+    /// *Estimate*: probability that one event is held back `triggerLateDelayMin`…`Max` and
+    /// overtaken by the document's later events, at any distance (MODEL_RULES §29: no order is
+    /// promised at any distance).
+    public var triggerLateProbability = 0.002
+    /// *Estimate*: the shortest hold of a late event.
+    public var triggerLateDelayMin: Duration = .seconds(10)
+    /// *Estimate*: the longest hold of a late event.
+    public var triggerLateDelayMax: Duration = .seconds(600)
     /// *Estimate*: p50 1 s, tail to 10 s.
     public var triggerDelay = LatencyModel(median: .seconds(1), tailProbability: 0.05, tailMax: .seconds(10))
     /// Documented: retries are off by default; a throwing handler loses its event.
@@ -219,6 +227,7 @@ public struct BackendFaults: Sendable, Hashable {
         faults.serverTransactionConcurrency = .optimistic
         faults.triggerDuplicateProbability = 0
         faults.triggerReorderProbability = 0
+        faults.triggerLateProbability = 0
         faults.triggerDelay = .zero
         faults.scheduleStartJitterMax = .zero
         faults.scheduleDuplicateProbability = 0

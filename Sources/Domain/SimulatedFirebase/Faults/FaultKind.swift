@@ -79,6 +79,9 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
     /// A download URL's token served a Storage object the rules refuse the one fetching it (a URL
     /// copied while they could read it; MODEL_RULES §28). Counted when it happens.
     case downloadURLBypass = "download-url-bypass"
+    /// A trigger event was held back minutes, so the document's later events could be delivered
+    /// before it, however far apart they were committed (§29).
+    case triggerLate = "trigger-late"
 
     /// What else makes this kind happen besides its drawn probability, which is all the
     /// expectation counts; nil when the draws are its only source. A sweep whose count is far
@@ -130,6 +133,7 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
         case .fcmCollapse: 29
         case .localWriteRollback: 30
         case .downloadURLBypass: 31
+        case .triggerLate: 32
         }
     }
 }

@@ -64,6 +64,8 @@ public final class FaultLedger: Sendable {
         var events: [Event] = []
         /// Every function invocation the platform terminated, kept whole (`terminations`).
         var terminations: [Event] = []
+        /// Every trigger event held back (`trigger-late`), kept whole (`lateDeliveries`).
+        var lateDeliveries: [Event] = []
         /// Per trigger and document: the last commit seen at dispatch (for reorder chances).
         var lastCommit: [String: Timestamp] = [:]
         /// Per trigger and document: the newest commit delivered so far (for observed reorders).
@@ -105,6 +107,18 @@ public final class FaultLedger: Sendable {
         let event = Event(elapsedNanoseconds: clock?.elapsedNanoseconds ?? 0, kind: kind.rawValue, subject: subject)
         state.withLock { $0.terminations.append(event) }
     }
+
+    /// A trigger event of `subject` ("`function` `document`") was held back (`trigger-late`):
+    /// observed, and kept in `lateDeliveries` beyond `maxEvents`.
+    func observeLateDelivery(subject: String) {
+        observe(.triggerLate, subject: subject)
+        let event = Event(elapsedNanoseconds: clock?.elapsedNanoseconds ?? 0, kind: FaultKind.triggerLate.rawValue, subject: subject)
+        state.withLock { $0.lateDeliveries.append(event) }
+    }
+
+    /// Every trigger event the platform held back, in order, however many: what a check of a
+    /// trigger's promptness consults to excuse the hold (subjects "`function` `document`").
+    public var lateDeliveries: [Event] { state.withLock { $0.lateDeliveries } }
 
     /// Every invocation the platform terminated (its instance crashed, or it ran past its
     /// timeout), in order, however many: the record checks consult to know what an invocation may

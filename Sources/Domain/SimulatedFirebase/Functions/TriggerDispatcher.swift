@@ -5,8 +5,10 @@ import Synchronization
 /// Per committed write and matching trigger: a delay drawn from `triggerDelay`; events of the
 /// same document and trigger keep commit order except that a write closer than
 /// `triggerReorderWindow` to the previous one overtakes it with `triggerReorderProbability`;
-/// with `triggerDuplicateProbability` a second delivery follows; a throwing handler loses the
-/// event unless retries are on.
+/// with `triggerLateProbability` an event is held back 10 s–10 min and the document's later
+/// events pass it, however far apart (§29); with `triggerDuplicateProbability` a second delivery
+/// follows; a throwing handler loses the event unless retries are on, else is retried with
+/// exponential backoff within `triggerRetryWindow`.
 ///
 /// An order chosen for two events of one document is kept by planning them more than
 /// `concurrencyWindow` apart: timers closer than that are concurrent, and the scheduling
@@ -54,6 +56,7 @@ final class TriggerDispatcher: Sendable {
     private let duplicateRandom: SharedRandom
     private let reorderRandom: SharedRandom
     private let retryRandom: SharedRandom
+    private let lateRandom: SharedRandom
     /// Cold starts of every function invocation (triggers, callables, scheduled runs).
     let coldStarts: ColdStarts
     /// Timeouts and crashes of every function invocation.
@@ -69,6 +72,7 @@ final class TriggerDispatcher: Sendable {
         duplicateRandom = SharedRandom(env, stream: "triggers.duplicate")
         reorderRandom = SharedRandom(env, stream: "triggers.reorder")
         retryRandom = SharedRandom(env, stream: "triggers.retry")
+        lateRandom = SharedRandom(env, stream: "triggers.late")
         coldStarts = ColdStarts(env: env, faults: faults, ledger: ledger)
         invocations = Invocations(env: env, faults: faults, ledger: ledger, tracker: tracker)
     }
@@ -101,12 +105,20 @@ final class TriggerDispatcher: Sendable {
         for registration in registrations
         where registration.kinds & Self.bit(kind) != 0 && registration.pattern.matches(after.path.collection) {
             let key = Self.orderKey(registration.name, after.path)
-            let event = TriggerEvent(kind: kind, before: before, after: after, isDuplicate: false, ownsDuplicateId: false, attempt: 1)
-            ledger.triggerDispatched(
-                key: key, commit: event.commitTime,
-                window: faults.triggerReorderWindow, probability: faults.triggerReorderProbability)
-            let delivery = deliveryTime(key: key, event: event)
-            schedule(registration, event, key: key, at: delivery)
+            var event = TriggerEvent(kind: kind, before: before, after: after, isDuplicate: false, ownsDuplicateId: false, attempt: 1)
+            ledger.opportunity(.triggerLate, probability: faults.triggerLateProbability)
+            if lateRandom.chance(faults.triggerLateProbability) {
+                // Held back; not part of the document's ordering, so its later events pass it.
+                event.isLate = true
+                ledger.observeLateDelivery(subject: "\(registration.name) \(after.path)")
+                let hold = faults.triggerLateDelayMin + lateRandom.duration(upTo: faults.triggerLateDelayMax - faults.triggerLateDelayMin)
+                schedule(registration, event, key: key, at: event.commitTime + hold)
+            } else {
+                ledger.triggerDispatched(
+                    key: key, commit: event.commitTime,
+                    window: faults.triggerReorderWindow, probability: faults.triggerReorderProbability)
+                schedule(registration, event, key: key, at: deliveryTime(key: key, event: event))
+            }
             if duplicateRandom.chance(faults.triggerDuplicateProbability) {
                 let duplicate = TriggerEvent(
                     kind: kind, before: before, after: after, isDuplicate: true, ownsDuplicateId: !faults.duplicatesShareEventId, attempt: 1)
@@ -168,7 +180,7 @@ final class TriggerDispatcher: Sendable {
             // The duplicate's chance is counted when the original arrives: both are delayed by the
             // same model, so a run that ends with deliveries in flight cuts both alike.
             ledger.opportunity(.triggerDuplicate, probability: faults.triggerDuplicateProbability)
-            ledger.triggerDelivered(key: key, commit: first.commitTime)
+            if !first.isLate { ledger.triggerDelivered(key: key, commit: first.commitTime) }
         }
         var event = first
         while true {
@@ -189,11 +201,19 @@ final class TriggerDispatcher: Sendable {
                     ledger.note("trigger-event-lost", subject: note)
                     return
                 }
-                let span = faults.triggerRetryBackoffMax - faults.triggerRetryBackoffMin
-                let wait = faults.triggerRetryBackoffMin + retryRandom.duration(upTo: span)
-                try? await env.clock.sleep(for: wait)
+                try? await env.clock.sleep(for: retryBackoff(attempt: event.attempt))
                 event = event.retried()
             }
         }
+    }
+
+    /// The wait before retry `attempt + 1`: exponential from `triggerRetryBackoffMin`, doubling
+    /// per attempt up to `triggerRetryBackoffMax`, drawn between half of that and all of it
+    /// (MODEL_RULES §29: "exponential backoff").
+    private func retryBackoff(attempt: Int) -> Duration {
+        let minimum = faults.triggerRetryBackoffMin, maximum = faults.triggerRetryBackoffMax
+        var ceiling = minimum
+        for _ in 1..<max(1, min(attempt, 32)) where ceiling < maximum { ceiling = min(maximum, ceiling * 2) }
+        return ceiling / 2 + retryRandom.duration(upTo: ceiling - ceiling / 2)
     }
 }

@@ -29,6 +29,8 @@ public struct TriggerEvent: Sendable, Hashable {
     /// The function instance that runs this delivery: a new number after each cold start.
     /// Module-level (global) state lives per instance and is lost with it (MODEL_RULES §21).
     public internal(set) var instance = 0
+    /// Held back by `trigger-late` (the platform's secret: handlers cannot tell).
+    var isLate = false
 
     /// The event of the write from `before` to `after` (at `after.path`).
     init(kind: TriggerKind, before: DocumentSnapshot, after: DocumentSnapshot, isDuplicate: Bool, ownsDuplicateId: Bool, attempt: Int) {
@@ -44,6 +46,8 @@ public struct TriggerEvent: Sendable, Hashable {
 
     /// The next attempt of this delivery.
     func retried() -> TriggerEvent {
-        TriggerEvent(kind: kind, before: before, after: after, isDuplicate: isDuplicate, ownsDuplicateId: ownsDuplicateId, attempt: attempt + 1)
+        var next = TriggerEvent(kind: kind, before: before, after: after, isDuplicate: isDuplicate, ownsDuplicateId: ownsDuplicateId, attempt: attempt + 1)
+        next.isLate = isLate
+        return next
     }
 }

@@ -25,6 +25,9 @@ public struct FailureArtifact: Sendable, Hashable, Codable, IdentifiedRun {
         /// What the failure needs of its drawn world ("needs durationSeconds >= 3600", "fails only
         /// when seats < users"); absent for a failure in the default world.
         public var needs: [String]? = nil
+        /// Whether the reported schedule has the fewest preemptions a failing schedule of this
+        /// seed has (absent: not searched).
+        public var scheduleSearch: ScheduleSearch? = nil
     }
 
     /// The file format version (`currentSchemaVersion`).

@@ -8,6 +8,8 @@ import Synchronization
 public enum FailureShrinker {
     /// Runs a shrink may spend in all (parameters, faults and decisions together).
     public static let defaultMaxRuns = 300
+    /// Schedules the search for fewer preemptions judges after the decisions shrink (`ScheduleSearch`).
+    public static let defaultScheduleBudget = 300
 
     /// The smallest failing case found, its artifact (with story) and what shrinking cost.
     public struct Result: Sendable {
@@ -28,7 +30,9 @@ public enum FailureShrinker {
 
     /// Shrinks `request`, which must fail (the request carries no decisions log: the seed's own
     /// strategy decides until the last phase).
-    public static func shrink(_ request: RunRequest, maxRuns: Int = defaultMaxRuns) throws(ScenarioError) -> Result {
+    public static func shrink(
+        _ request: RunRequest, maxRuns: Int = defaultMaxRuns, scheduleBudget: Int = defaultScheduleBudget
+    ) throws(ScenarioError) -> Result {
         precondition(maxRuns >= 1, "shrinking needs at least one run")
         var current = request
         current.decisions = nil
@@ -57,15 +61,38 @@ public enum FailureShrinker {
         shrinkParameters(&current, parameters: &parameters, scenario: scenario, budget: budget)
         let kindsBefore = current.swarm.map { enabled($0, in: scenario) } ?? []
         shrinkFaultKinds(&current, scenario: scenario, budget: budget)
-        let (replay, final) = try shrinkDecisions(current, budget: budget)
-        let summary = FailureArtifact.ShrinkSummary(
+        var (replay, final) = try shrinkDecisions(current, budget: budget)
+        let search = try searchFewerPreemptions(current, &replay, &final, target: budget.target, scheduleBudget: scheduleBudget)
+        var summary = FailureArtifact.ShrinkSummary(
             parametersBefore: resolved.values, faultKindsBefore: kindsBefore,
             faultKindsAfter: current.swarm.map { enabled($0, in: scenario) } ?? [],
             preemptionsBefore: DecisionShrinker.preemptions(first.decisions),
             preemptionsAfter: DecisionShrinker.preemptions(replay.request.decisions ?? []), runs: budget.runs, needs: needs.isEmpty ? nil : needs)
+        summary.scheduleSearch = search
         var artifact = FailureArtifact(failed: final, request: replay.request, shrink: summary)
         artifact.decisions = replay.request.decisions ?? []
         return Result(request: replay.request, execution: final, artifact: artifact)
+    }
+
+    /// Phase 4: every schedule with fewer preemptions than the shrunk log's, in rounds of 0, 1, …
+    /// (`ScheduleSearch`); a failing one found replaces the replay. A livelock is not searched.
+    private static func searchFewerPreemptions(
+        _ current: RunRequest, _ replay: inout PreparedRun, _ final: inout ScenarioRunner.Execution, target: String, scheduleBudget: Int
+    ) throws(ScenarioError) -> ScheduleSearch {
+        if target.hasSuffix(":\(SimulationOutcome.stepLimit(running: []).kind)") {
+            return .notSearched("a livelock: the step limit ends it whatever the schedule")
+        }
+        let prepared = try ScenarioRunner.prepare(current)
+        let found = ScheduleSearch.search(
+            prepared, preemptions: DecisionShrinker.preemptions(replay.request.decisions ?? []), budget: scheduleBudget,
+            fails: { signature($0) == target })
+        guard let decisions = found.decisions else { return found.search }
+        let candidate = prepared.replaying(decisions)
+        let execution = ScenarioRunner.execute(candidate)
+        guard signature(execution.report) == target else { return .notSearched("the schedule the search found did not fail again when replayed") }
+        replay = candidate
+        final = execution
+        return found.search
     }
 
     /// The runs a shrink has spent and may still spend, and the failure every candidate must keep.

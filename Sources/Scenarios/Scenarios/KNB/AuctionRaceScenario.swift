@@ -41,7 +41,7 @@ public struct AuctionRaceScenario: FirebaseScenario {
     /// The variants it should catch.
     public let variants = ScenarioSupport.variants([
         KNBVariant.bidBurstLosesBids, .buyNowOutsideTransaction, .outbidRereadsLiveDoc, .outbidNoDedup, .outbidDedupInInstance, .bidWithoutRequestId, .outbidSelfNotify, .totalPledgedIncrement, .userUpdateReadThenWrite,
-        .totalPledgedFromHonor, .triggersWithoutRetries,
+        .totalPledgedFromHonor, .triggersWithoutRetries, .userUpdateEventName,
     ])
     /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [

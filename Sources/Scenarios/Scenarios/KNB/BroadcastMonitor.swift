@@ -112,15 +112,18 @@ final class BroadcastMonitor: Sendable {
         // Nor does a stall of the platform's: a function waits out each admin answer it lost
         // (MODEL_RULES §22), however the design is built; the whole run's count bounds the post's.
         let stalls = app.backend.faults.adminAnswerLostWait * (app.backend.faultLedger.tallies[.adminAnswerLost]?.observed ?? 0)
+        // Nor does an event the platform held back (`trigger-late`, MODEL_RULES §29): its hold.
+        let late = ScenarioSupport.lateDeliveries(app.backend, function: "onPostCreate")
         for post in log.announcements {
             let stops = crashed["\(DocumentPath("social_posts", post))"] ?? 0
-            let deadline = log.announcedAt(post).map { $0 + Self.promptness + stalls + Self.redeliveryAllowance * stops }
+            let held = app.backend.faults.triggerLateDelayMax * (late["\(DocumentPath("social_posts", post))"] ?? 0)
+            let deadline = log.announcedAt(post).map { $0 + Self.promptness + stalls + Self.redeliveryAllowance * stops + held }
             for member in audience.members where audience.wantsNotifications(member) {
                 let copies = inbox(member).filter { $0["type"] == "ADMIN_POST" && Self.data($0, "postId") == post }
                 context.eventually(Check.announcementInEveryInbox, copies.count == 1, "\(member) has announcement \(post) \(copies.count) times in the app")
                 if let deadline, let first = copies.map(\.updateTime).min() {
                     context.eventually(Check.announcementPrompt, first <= deadline,
-                                       "\(member) got announcement \(post) at \(first), after \(deadline) (\(stops) crashed fan-outs, \(stalls) of lost answers)")
+                                       "\(member) got announcement \(post) at \(first), after \(deadline) (\(stops) crashed fan-outs, \(stalls) of lost answers, \(held) held back)")
                 }
                 for token in audience.tokens(of: member) {
                     guard !audience.isUninstalled(token) else { continue }

@@ -49,6 +49,16 @@ enum ScenarioSupport {
         return terminations(backend, of: function).map { Timestamp(unixNanoseconds: epoch + $0.elapsedNanoseconds) }
     }
 
+    /// How many events of `function` the platform held back (`trigger-late`), by document.
+    static func lateDeliveries(_ backend: Backend, function: String) -> [String: Int] {
+        let prefix = function + " "
+        var counts: [String: Int] = [:]
+        for event in backend.faultLedger.lateDeliveries where event.subject.hasPrefix(prefix) {
+            counts[String(event.subject.dropFirst(prefix.count)), default: 0] += 1
+        }
+        return counts
+    }
+
     /// The ledger's terminations of `function`: subjects "`function`" or "`function` `target`".
     private static func terminations(_ backend: Backend, of function: String) -> [FaultLedger.Event] {
         let prefix = function + " "

@@ -46,6 +46,8 @@ public enum BugZoo {
     /// A world in which one admin write or commit in five inside a function loses its answer, so
     /// the fan-out's claim (one commit an announcement) loses some in 200 seeds.
     static let adminAnswersLost = World(faults: ["admin-answer-lost": 0.2])
+    /// One trigger event in twenty held back 10 s–10 min (`trigger-late` at its ceiling).
+    static let lateTriggers = World(faults: ["trigger-late": 0.05])
     /// A world of duplicate trigger events (one in five) where an invocation arriving at its
     /// function's instance limit starts past it half the time.
     static let instanceOvershoots = World(faults: ["trigger-duplicate": 0.2, "instance-overshoot": 0.5])
@@ -76,6 +78,11 @@ public enum BugZoo {
         // change their name twice (the function is deployed only then).
         Bug(variant: "user-update-read-then-write", app: "knb", scenario: "auction-race", needs: "depth-2+function",
             parameters: ["renamePercent": "50"]),
+        // The careful propagation writing the event's name: needs an older rename's event handled
+        // after a newer one's: a late event (trigger-late), a reorder within the second, or a
+        // retry of an aborted invocation minutes later all do it.
+        Bug(variant: "user-update-event-name", app: "knb", scenario: "auction-race", needs: "fault:reordered-triggers",
+            parameters: ["renamePercent": "50", "renamesPerRenamer": "4"], world: lateTriggers),
         Bug(variant: "like-notify-per-event", app: "knb", scenario: "like-storm", needs: "fault:duplicate-triggers"),
         Bug(variant: "reply-cascade-query-only", app: "knb", scenario: "like-storm", needs: "depth-2"),
         Bug(variant: "seat-random-id", app: "knb", scenario: "seat-contention", needs: "depth-2"),
