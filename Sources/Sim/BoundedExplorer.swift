@@ -172,6 +172,24 @@ public enum BoundedExplorer {
 }
 
 extension Simulation {
+    /// The same search on `jobs` threads (`BoundedExplorer.explore(…jobs:…)`): the same schedules,
+    /// counts and first failure.
+    public static func explore<Output: Sendable>(
+        _ configuration: SimulationConfiguration, preemptionBound: Int, maxSchedules: Int = 1_000_000, jobs: Int,
+        fails: @escaping @Sendable (SimulationResult<Output>) -> Bool = { !$0.outcome.isSuccess },
+        progress: (@Sendable (_ round: Int, _ schedules: Int) -> Void)? = nil,
+        _ body: @escaping @Sendable () async throws -> Output
+    ) -> BoundedExplorer.Exploration<SimulationResult<Output>> {
+        BoundedExplorer.explore(preemptionBound: preemptionBound, maxSchedules: maxSchedules, jobs: jobs, progress: progress) { prefix in
+            var replay = configuration
+            replay.strategy = .replay(decisions: prefix)
+            replay.recordsChoices = true
+            let result = Simulation.run(replay, body)
+            return BoundedExplorer.Run(
+                choiceCounts: result.choiceCounts, failed: fails(result), diverged: result.replayDivergence != nil, detail: result)
+        }
+    }
+
     /// Runs `body` under every schedule with at most `preemptionBound` preemptions (see
     /// `BoundedExplorer`), from `configuration`'s seed (its named random streams stay fixed: the
     /// search covers scheduling, not data). A run fails when `fails` says so (default: any outcome

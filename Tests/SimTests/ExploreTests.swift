@@ -100,6 +100,36 @@ struct SyntheticTree {
         #expect(result.summary.hasPrefix("all \(result.schedules) schedules with ≤ 2 preemptions explored: no failure"))
     }
 
+    /// On two and four threads the search judges the same schedules per cost, stops at the same
+    /// first failure (the one the sequential search meets first, not merely a cheapest one) and
+    /// counts the schedules up to it as the sequential search does.
+    @Test func aParallelSearchFindsWhatTheSequentialOneFinds() {
+        let trees = [
+            SyntheticTree(counts: [2, 2, 2, 2]),
+            SyntheticTree(counts: [2, 3, 2, 2, 3], failing: [[1, 0, 0, 1], [0, 1, 1], [0, 0, 0, 1, 1], [0, 2, 0, 0, 1]]),
+            SyntheticTree(counts: [2, 2, 2, 2, 2, 2], failing: [[0, 0, 0, 0, 1, 1], [1, 1]]),
+        ]
+        for tree in trees {
+            let sequential = BoundedExplorer.explore(preemptionBound: 3) { tree.run($0) }
+            for jobs in [2, 4] {
+                let parallel = BoundedExplorer.explore(preemptionBound: 3, jobs: jobs) { tree.run($0) }
+                #expect(parallel.ending == sequential.ending)
+                #expect(parallel.schedulesByPreemptions == sequential.schedulesByPreemptions, "\(tree.counts) on \(jobs) jobs")
+                #expect(parallel.failure?.decisions == sequential.failure?.decisions)
+                #expect(parallel.completeBound == sequential.completeBound)
+            }
+        }
+        for program in ExploreProgram.all {
+            let bound = program.bugPreemptions ?? 2
+            let sequential = Self.explore(program, bound: bound)
+            let parallel = Simulation.explore(SimulationConfiguration(seed: 0), preemptionBound: bound, jobs: 2, fails: { !$0.outcome.isSuccess || $0.output == true }) {
+                await program.run()
+            }
+            #expect(parallel.schedulesByPreemptions == sequential.schedulesByPreemptions, "\(program.name)")
+            #expect(parallel.failure?.decisions == sequential.failure?.decisions, "\(program.name)")
+        }
+    }
+
     /// A program that reads state kept between runs offers other alternatives on a rerun: the
     /// search stops and says the program is not deterministic under a schedule.
     @Test func namesAProgramThatKeepsStateBetweenRuns() {

@@ -26,6 +26,8 @@ extension Rehearse {
         var preemptionBound: Int = 1
         @Option(name: .long, parsing: .unconditional, help: "Most schedules to judge (1...\(Limits.exploreSchedules.upperBound)).")
         var maxSchedules: Int = 10_000
+        @Option(name: .long, parsing: .unconditional, help: "Threads searching at once (1...\(Limits.jobs.upperBound)); the same schedules and first failure as one.")
+        var jobs: Int = 1
         @Flag(name: .long, help: "Exit 1 when the limit stops the search before every schedule within the bound ran.")
         var requireComplete = false
         @OptionGroup var options: RunOptions
@@ -33,15 +35,16 @@ extension Rehearse {
         func run() throws {
             try Limits.check(preemptionBound, in: Limits.preemptionBound, option: "--preemption-bound", limit: "preemptionBound")
             try Limits.check(maxSchedules, in: Limits.exploreSchedules, option: "--max-schedules", limit: "exploreSchedules")
+            try Limits.check(jobs, in: Limits.jobs, option: "--jobs", limit: "jobs")
             guard options.strategy == nil else { throw InputError.fail("--strategy: explore enumerates schedules itself; give --preemption-bound instead") }
             let request = try options.prepared(scenario: scenario, seed: seed, defaultStrategy: .nonpreemptive).request
             if !options.quiet {
-                print("\(ScenarioRegistry.commandName) explore \(request.scenario) seed=\(request.seed) variant=\(request.variant ?? "careful") preemption-bound=\(preemptionBound) max-schedules=\(maxSchedules)")
+                print("\(ScenarioRegistry.commandName) explore \(request.scenario) seed=\(request.seed) variant=\(request.variant ?? "careful") preemption-bound=\(preemptionBound) max-schedules=\(maxSchedules) jobs=\(jobs)")
             }
             let bar = ProgressBar(total: maxSchedules, label: "explore (schedules of --max-schedules)", quiet: options.quiet)
             let exploration: BoundedExplorer.Exploration<ScenarioRunner.Execution>
             do {
-                exploration = try ScenarioExplorer.explore(request, preemptionBound: preemptionBound, maxSchedules: maxSchedules) { _, schedules in
+                exploration = try ScenarioExplorer.explore(request, preemptionBound: preemptionBound, maxSchedules: maxSchedules, jobs: jobs) { _, schedules in
                     bar.update(schedules)
                 }
             } catch { throw InputError.fail(error.description) }

@@ -31,7 +31,8 @@ public enum FailureShrinker {
     /// Shrinks `request`, which must fail (the request carries no decisions log: the seed's own
     /// strategy decides until the last phase).
     public static func shrink(
-        _ request: RunRequest, maxRuns: Int = defaultMaxRuns, scheduleBudget: Int = defaultScheduleBudget
+        _ request: RunRequest, maxRuns: Int = defaultMaxRuns, scheduleBudget: Int = defaultScheduleBudget,
+        verificationSeeds: Int = defaultVerificationSeeds
     ) throws(ScenarioError) -> Result {
         precondition(maxRuns >= 1, "shrinking needs at least one run")
         var current = request
@@ -53,7 +54,10 @@ public enum FailureShrinker {
         // 0. A drawn world toward the defaults: what the failure needs, said as a user reads it.
         var needs: [String] = []
         if current.world != nil {
-            let outcome = WorldShrinker(scenario: scenario, stillFails: budget.stillFails).shrink(current, drawn: drawn)
+            var shrinker = WorldShrinker(scenario: scenario, stillFails: budget.stillFails)
+            shrinker.verificationSeeds = verificationSeeds
+            shrinker.refutingSeed = { relaxed in refutingSeed(relaxed, target: budget.target, seeds: verificationSeeds) }
+            let outcome = shrinker.shrink(current, drawn: drawn)
             current = outcome.request
             needs = outcome.needs
             parameters = current.parameters
@@ -72,6 +76,22 @@ public enum FailureShrinker {
         var artifact = FailureArtifact(failed: final, request: replay.request, shrink: summary)
         artifact.decisions = replay.request.decisions ?? []
         return Result(request: replay.request, execution: final, artifact: artifact)
+    }
+
+    /// Other seeds a world statement ("needs honors >= 2") is checked on before it is printed.
+    public static let defaultVerificationSeeds = 8
+
+    /// The first of `seeds` other seeds (after `relaxed`'s own) on which `relaxed` still fails as
+    /// `target` says, under the request's own strategy; nil when every one passes.
+    private static func refutingSeed(_ relaxed: RunRequest, target: String, seeds: Int) -> UInt64? {
+        for offset in 1...UInt64(max(1, seeds)) {
+            var other = relaxed
+            other.seed = relaxed.seed &+ offset
+            other.decisions = nil
+            guard let prepared = try? ScenarioRunner.prepare(other) else { continue }
+            if signature(ScenarioRunner.execute(prepared).report) == target { return other.seed }
+        }
+        return nil
     }
 
     /// Phase 4: every schedule with fewer preemptions than the shrunk log's, in rounds of 0, 1, …

@@ -2,11 +2,22 @@
 /// toward its default and keeps the value nearest the default that still fails; fault knobs and
 /// outages the failure does not need are dropped. What stays is what the failure needs, said as a
 /// user reads it: "needs durationSeconds >= 3600", "fails only when seats < users".
+///
+/// The shrink speaks of one seed's schedule, so each statement is checked before it is made: the
+/// relaxed world (the value one step toward the default, the fault or outage off, the pair made
+/// equal) runs `verificationSeeds` other seeds, and only if none of them fails the same way is the
+/// statement printed as a need ("(relaxed: N other seeds passed)"). Otherwise the line says what was
+/// tried and which seed refuted it, and nothing stronger.
 struct WorldShrinker {
     /// The scenario's declarations.
     let scenario: any Scenario
     /// Whether a candidate request still fails the same way (counts a run).
     let stillFails: (RunRequest) -> Bool
+    /// Another seed on which a relaxed request still fails the same way (nil: none of the
+    /// `verificationSeeds` did).
+    var refutingSeed: (RunRequest) -> UInt64? = { _ in nil }
+    /// How many other seeds a statement is checked on.
+    var verificationSeeds = 0
 
     /// What the world phase kept and why.
     struct Outcome {
@@ -25,7 +36,10 @@ struct WorldShrinker {
             guard let spec = scenario.parameters.first(where: { $0.name == name }), let value = current.parameters[name] else { continue }
             if let kept = towardDefault(spec, from: value, in: &current) {
                 needed.append(name)
-                needs.append(kept > spec.defaultValue ? "needs \(name) >= \(kept)" : "needs \(name) <= \(kept)")
+                var relaxed = current
+                relaxed.parameters[name] = kept > spec.defaultValue ? kept - 1 : kept + 1
+                let claim = kept > spec.defaultValue ? "needs \(name) >= \(kept)" : "needs \(name) <= \(kept)"
+                needs.append(checked(claim, relaxed: relaxed, tried: "\(name) \(relaxed.parameters[name]!)"))
             }
         }
         needs = relations(among: needed, in: current) + needs
@@ -33,15 +47,34 @@ struct WorldShrinker {
             for name in world.faults.keys.sorted() {
                 var candidate = current
                 candidate.world?.faults[name] = nil
-                if stillFails(candidate) { current = candidate; world = candidate.world! } else { needs.append("needs fault \(name)=\(world.faults[name]!)") }
+                if stillFails(candidate) {
+                    current = candidate
+                    world = candidate.world!
+                } else {
+                    needs.append(checked("needs fault \(name)=\(world.faults[name]!)", relaxed: candidate, tried: "fault \(name) off"))
+                }
             }
             for outage in world.outages {
                 var candidate = current
                 candidate.world?.outages.removeAll { $0.service == outage.service }
-                if stillFails(candidate) { current = candidate } else { needs.append("needs \(outage)") }
+                if stillFails(candidate) {
+                    current = candidate
+                } else {
+                    needs.append(checked("needs \(outage)", relaxed: candidate, tried: "\(outage.service) outages off"))
+                }
             }
         }
         return Outcome(request: current, needs: needs)
+    }
+
+    /// `claim` when `relaxed` passes every verification seed; else what was tried and the seed
+    /// that still failed (this seed's schedule passed relaxed, another's did not).
+    func checked(_ claim: String, relaxed: RunRequest, tried: String) -> String {
+        guard verificationSeeds > 0 else { return "\(claim) (seed \(relaxed.seed) only: not checked on other seeds)" }
+        if let seed = refutingSeed(relaxed) {
+            return "not a need: with \(tried) this seed passed, but seed \(seed) still fails (\(claim) holds for this seed's schedule only)"
+        }
+        return "\(claim) (with \(tried): this seed and \(verificationSeeds) others passed)"
     }
 
     /// Moves `spec` from `value` toward its default: the default itself when the failure does not
@@ -70,7 +103,9 @@ struct WorldShrinker {
                   let valueA = current.parameters[a], let valueB = current.parameters[b], valueA != valueB else { continue }
             var equal = current
             equal.parameters[needed.contains(a) ? a : b] = needed.contains(a) ? valueB : valueA
-            if !stillFails(equal) { lines.append("fails only when \(a) \(valueA < valueB ? "<" : ">") \(b)") }
+            if !stillFails(equal) {
+                lines.append(checked("fails only when \(a) \(valueA < valueB ? "<" : ">") \(b)", relaxed: equal, tried: "\(a) = \(b)"))
+            }
         }
         return lines
     }
