@@ -13,6 +13,10 @@ import Testing
         let bug = try rehearse(["explore", "like-storm", "--variant", "unlike-nonliker-decrements", "--preemption-bound", "1", "--quiet"] + small)
         #expect(bug.status == 1, "\(bug.output)")
         #expect(bug.output.contains("FAIL like-count-matches-likes"), "\(bug.output)")
+        // Two threads: the same summary (schedule count, first failure) and the same decisions.
+        let onTwo = try rehearse(["explore", "like-storm", "--variant", "unlike-nonliker-decrements", "--preemption-bound", "1", "--quiet", "--jobs", "2"] + small)
+        let summary = { (output: String) in output.split(separator: "\n").filter { $0.hasPrefix("failure in") || $0.contains("decisions:") } }
+        #expect(onTwo.status == 1 && summary(onTwo.output) == summary(bug.output), "\(onTwo.output)")
         let line = try #require(bug.output.split(separator: "\n").first { $0.contains("replay: rehearse replay ") })
         let artifact = String(line.split(separator: " ").last!)
         let replay = try rehearse(["replay", artifact])
@@ -21,7 +25,7 @@ import Testing
 
     @Test(arguments: [
         ["explore", "like-storm", "--preemption-bound", "99"], ["explore", "like-storm", "--max-schedules", "0"],
-        ["explore", "like-storm", "--strategy", "random"], ["explore", "no-such-scenario"],
+        ["explore", "like-storm", "--strategy", "random"], ["explore", "no-such-scenario"], ["explore", "like-storm", "--jobs", "0"],
         ["run", "like-storm", "--max-steps", "10"], ["run", "like-storm", "--stuck-job-limit", "2h"],
         ["run", "like-storm", "--max-virtual-time", "0s"],
     ])
