@@ -1,3 +1,4 @@
+import Foundation
 import Bank
 import BankScenarios
 import RehearsalTesting
@@ -25,6 +26,19 @@ func twoTransfers(checksThenActs: Bool) async throws {
         #expect(failure.preemptionsAfter >= 1 && failure.preemptionsAfter <= failure.preemptionsBefore)
         // The printed replay reproduces it: expectFailure(replaying:) fails the test if it passes or fails otherwise.
         Rehearsal.expectFailure(replaying: failure, matching: { $0.contains("overdrawn") }) { try await twoTransfers(checksThenActs: true) }
+    }
+
+    /// docs/test-your-own-actors.md shows what this failure prints: the block there is this
+    /// output (the build line aside: it names the binary), so the page cannot drift from it.
+    @Test func theDocsShowTheFailureThisSweepPrints() throws {
+        let failure = try #require(Rehearsal.expectFailure(seeds: 0..<200) { try await twoTransfers(checksThenActs: true) })
+        let printed = failure.description.replacing(/same build: [^)]*\)/, with: "same build: …)")
+        let docs = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "../../../../docs/test-your-own-actors.md")
+        let page = try String(contentsOf: docs.standardized, encoding: .utf8)
+        let marker = "Rehearsal found a failure at seed"
+        let start = try #require(page.range(of: marker))
+        let block = page[start.lowerBound...].prefix { $0 != "`" }.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(block == printed, "docs/test-your-own-actors.md shows:\n\(block)\nthe sweep prints:\n\(printed)")
     }
 
     @Test func theFixedBankSurvivesEverySchedule() {
