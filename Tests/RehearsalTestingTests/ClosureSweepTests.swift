@@ -72,7 +72,7 @@ import Testing
             #expect(failure.scheduleSearch == .budgetSpent(explored: 0, completeBound: -1))
             #expect(failure.description.contains("not proven minimal"))
         } else {
-            #expect(failure.scheduleSearch == .minimal(explored: 0))
+            #expect(failure.scheduleSearch == .minimal(explored: 0, completeBound: -1))
         }
     }
 
