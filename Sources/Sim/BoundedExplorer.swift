@@ -181,12 +181,7 @@ extension Simulation {
         _ body: @escaping @Sendable () async throws -> Output
     ) -> BoundedExplorer.Exploration<SimulationResult<Output>> {
         BoundedExplorer.explore(preemptionBound: preemptionBound, maxSchedules: maxSchedules, jobs: jobs, progress: progress) { prefix in
-            var replay = configuration
-            replay.strategy = .replay(decisions: prefix)
-            replay.recordsChoices = true
-            let result = Simulation.run(replay, body)
-            return BoundedExplorer.Run(
-                choiceCounts: result.choiceCounts, failed: fails(result), diverged: result.replayDivergence != nil, detail: result)
+            exploreRun(prefix, configuration, fails: fails, body)
         }
     }
 
@@ -201,12 +196,20 @@ extension Simulation {
         _ body: @escaping @Sendable () async throws -> Output
     ) -> BoundedExplorer.Exploration<SimulationResult<Output>> {
         BoundedExplorer.explore(preemptionBound: preemptionBound, maxSchedules: maxSchedules, progress: progress) { prefix in
-            var replay = configuration
-            replay.strategy = .replay(decisions: prefix)
-            replay.recordsChoices = true
-            let result = Simulation.run(replay, body)
-            return BoundedExplorer.Run(
-                choiceCounts: result.choiceCounts, failed: fails(result), diverged: result.replayDivergence != nil, detail: result)
+            exploreRun(prefix, configuration, fails: fails, body)
         }
+    }
+
+    /// One run of the search: `configuration` replaying `prefix`, then the default choice.
+    private static func exploreRun<Output: Sendable>(
+        _ prefix: [UInt32], _ configuration: SimulationConfiguration, fails: (SimulationResult<Output>) -> Bool,
+        _ body: @escaping @Sendable () async throws -> Output
+    ) -> BoundedExplorer.Run<SimulationResult<Output>> {
+        var replay = configuration
+        replay.strategy = .replay(decisions: prefix)
+        replay.recordsChoices = true
+        let result = Simulation.run(replay, body)
+        return BoundedExplorer.Run(
+            choiceCounts: result.choiceCounts, failed: fails(result), diverged: result.replayDivergence != nil, detail: result)
     }
 }
