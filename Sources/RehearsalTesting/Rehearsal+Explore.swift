@@ -57,11 +57,14 @@ extension Rehearsal {
     /// with at most `preemptionBound` preemptions, as `rehearse explore` does; records a test issue
     /// for a failure (with a replay call), nondeterminism, a bad request, and (with
     /// `requireComplete`) a search the limit stopped. Scenarios have thousands of choice points:
-    /// a bound of 1 over small parameters is what finishes.
+    /// a bound of 1 over small parameters is what finishes. A failure is written as an artifact
+    /// under `artifactFolder` (`<folder>/<scenario>/explore/`), which its replay call and command
+    /// line (`executable`, or `rehearse` for a built-in scenario) both read.
     @discardableResult
     public static func explore<S: Scenario>(
         _ scenario: S, preemptionBound: Int = 1, maxSchedules: Int = defaultMaxSchedules, seed: UInt64 = 1,
         parameters: [String: Int] = [:], variant: String? = nil, limits: RunLimits = defaultLimits, requireComplete: Bool = true,
+        artifactFolder: String? = "reports", executable: String? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) -> RehearsalExploration? {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -80,13 +83,19 @@ extension Rehearsal {
                 if let variant { arguments.append("variant: \"\(variant)\"") }
                 arguments.append("decisions: \(RehearsalFailure.literal(found.decisions))")
                 if limits != defaultLimits { arguments.append("limits: \(literal(limits))") }
-                return RehearsalFailure(
+                let artifact = FailureArtifact(failed: found.detail, request: request)
+                let path = ScenarioSweep.write(artifact, under: artifactFolder, kind: "explore")
+                var failure = RehearsalFailure(
                     seed: seed, strategy: "explore:\(preemptionBound)", timingWindowNanoseconds: report.timingWindowNanoseconds ?? 0,
                     message: report.failure?.message ?? report.outcomeDetail, decisions: found.decisions,
                     preemptionsBefore: found.preemptions, preemptionsAfter: found.preemptions,
-                    replayCall: "Rehearsal.replay(\(String(describing: S.self))(), \(arguments.joined(separator: ", ")))",
+                    replayCall: path.map { FailureArtifact.swiftReplayCall(typeName: String(describing: S.self), path: $0) }
+                        ?? "Rehearsal.replay(\(String(describing: S.self))(), \(arguments.joined(separator: ", ")))",
+                    replayCommand: path.flatMap { ScenarioSweep.replayCommand(artifact: $0, scenario: scenario.name, executable: executable) },
                     story: (report.story ?? []).map { line in "t=\(ReportFormat.duration(line.timeNanoseconds)) \(line.user): \(line.event)" },
-                    build: currentBuild)
+                    build: currentBuild, artifact: path)
+                failure.parameters = artifact.parameters
+                return failure
             }
             let result = exploration(search, failure: failure)
             record(result, requireComplete: requireComplete, at: location)

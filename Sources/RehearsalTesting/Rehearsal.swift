@@ -352,6 +352,38 @@ public enum Rehearsal {
         }
     }
 
+    /// Replays the failure artifact at `path` (what a sweep, `explore`, `rehearse fuzz` or
+    /// `rehearse shrink` wrote) exactly as `rehearse replay` does: its seed, strategy, parameters,
+    /// world, variant, timing window, limits and decisions log. Records a test issue when the run
+    /// fails, when the file is not an artifact of `scenario`, or when the log does not fit (saying
+    /// first when another build wrote it). Returns the report.
+    @discardableResult
+    public static func replay<S: Scenario>(
+        _ scenario: S, artifact path: String,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) -> RunReport? {
+        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        guard virtualTimeInEffect(at: location) else { return nil }
+        do throws(ScenarioError) {
+            try ScenarioRegistry.register([scenario])
+            let artifact = try ReplayArtifact.read(path, scenario: scenario.name)
+            let note = artifact.build.binary.map { $0 == BuildFingerprint.executableBuildID } == false
+                ? "\(path) was recorded on \(artifact.build); this is \(currentBuild): a schedule belongs to one binary. " : ""
+            let request = try artifact.replayRequest(gitCommit: nil)
+            let execution = try ScenarioRunner.execute(request)
+            if let divergence = execution.replayDivergence {
+                Issue.record(Comment(rawValue: note + "the decisions log does not fit this scenario any more: \(divergence)"), sourceLocation: location)
+            } else if !execution.report.passed {
+                let message = execution.report.failure?.message ?? execution.report.outcomeDetail
+                Issue.record(Comment(rawValue: note + "replayed \(path): \(message)"), sourceLocation: location)
+            }
+            return execution.report
+        } catch {
+            Issue.record(Comment(rawValue: "bad input: \(error)"), sourceLocation: location)
+            return nil
+        }
+    }
+
     /// Records the refusal (the missing linker setting) when virtual time is not in effect.
     static func virtualTimeInEffect(at location: SourceLocation, problem: String? = Simulation.virtualTimeProblem) -> Bool {
         guard let problem else { return true }

@@ -18,10 +18,16 @@ public struct RehearsalFailure: Sendable, Hashable, CustomStringConvertible {
     public var preemptionsBefore: Int
     /// Non-default choices of `decisions`.
     public var preemptionsAfter: Int
-    /// Swift code that replays the failure (paste it in place of the sweep).
+    /// Swift code that replays the failure (paste it in place of the sweep): for a scenario,
+    /// `Rehearsal.replay(Type(), artifact:)` reading `artifact`.
     public var replayCall: String
-    /// A command line that replays it through a `rehearse`-style executable (scenarios only).
+    /// A command line that replays the same failure through a `rehearse`-style executable
+    /// (`<program> replay <artifact>`; scenarios with an artifact and a program that lists them).
     public var replayCommand: String?
+    /// The failure's artifact, which `replayCall` and `replayCommand` both read (scenarios only).
+    public var artifact: String?
+    /// The failing run's parameters, every one (scenarios only; empty for a closure).
+    public var parameters: [String: Int] = [:]
     /// The failing run's story (scenarios only): the events that led to the violation.
     public var story: [String]
     /// The build that found it (`Rehearsal.currentBuild`): its decisions belong to this binary.
@@ -34,8 +40,9 @@ public struct RehearsalFailure: Sendable, Hashable, CustomStringConvertible {
     public init(
         seed: UInt64, strategy: String, timingWindowNanoseconds: UInt64, message: String, decisions: [UInt32],
         preemptionsBefore: Int, preemptionsAfter: Int, replayCall: String, replayCommand: String? = nil, story: [String] = [],
-        build: String? = nil, scheduleSearch: ScheduleSearch? = nil
+        build: String? = nil, scheduleSearch: ScheduleSearch? = nil, artifact: String? = nil
     ) {
+        self.artifact = artifact
         self.build = build
         self.scheduleSearch = scheduleSearch
         self.seed = seed
@@ -58,9 +65,15 @@ public struct RehearsalFailure: Sendable, Hashable, CustomStringConvertible {
         ]
         if let scheduleSearch { lines.append("schedule: \(scheduleSearch)") }
         if !story.isEmpty { lines.append("story:"); lines += story.map { "  \($0)" } }
-        lines.append("replay it in Swift (same body, same build\(build.map { ": \($0)" } ?? "")):")
-        lines.append("  \(replayCall)")
-        if let replayCommand { lines.append("or from the command line: \(replayCommand)") }
+        if let artifact {
+            lines.append("replay it from its artifact \(artifact) (same build\(build.map { ": \($0)" } ?? "")):")
+            lines.append("  in Swift: \(replayCall)")
+            lines.append(replayCommand.map { "  or from the command line: \($0)" } ?? "  (no program lists this scenario for a command line: pass `executable:` to name yours)")
+        } else {
+            lines.append("replay it in Swift (same body, same build\(build.map { ": \($0)" } ?? "")):")
+            lines.append("  \(replayCall)")
+            if let replayCommand { lines.append("or from the command line: \(replayCommand)") }
+        }
         return lines.joined(separator: "\n")
     }
 

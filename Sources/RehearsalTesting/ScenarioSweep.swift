@@ -1,3 +1,4 @@
+import Foundation
 import Harness
 import Sim
 
@@ -29,7 +30,7 @@ struct ScenarioSweep {
                     request.world = WorldDraw.draw(seed: seed, scenario: scenario, pinned: parameters, drawsFaults: true)
                 }
                 let report = try ScenarioRunner.execute(request).report
-                if !report.passed { return try shrink(scenario, request, failed: report) }
+                if !report.passed { return try shrink(scenario, request) }
                 if SweepRunner.isDeterminismSample(seed, every: options.determinismEvery) {
                     let again = try ScenarioRunner.execute(request).report
                     if again.traceHash != report.traceHash { return nondeterministic(report, again) }
@@ -49,7 +50,7 @@ struct ScenarioSweep {
     }
 
     /// Shrinks a failing run with `FailureShrinker` and describes the result.
-    func shrink<S: Scenario>(_ scenario: S, _ request: RunRequest, failed: RunReport) throws(ScenarioError) -> RehearsalFailure {
+    func shrink<S: Scenario>(_ scenario: S, _ request: RunRequest) throws(ScenarioError) -> RehearsalFailure {
         let shrunk = try FailureShrinker.shrink(request, maxRuns: options.maxShrinkRuns, scheduleBudget: min(options.minimalScheduleBudget, FailureShrinker.defaultScheduleBudget))
         let report = shrunk.execution.report
         let artifact = shrunk.artifact
@@ -64,14 +65,32 @@ struct ScenarioSweep {
         if let variant = report.variant { arguments.append("variant: \"\(variant)\"") }
         arguments.append("decisions: \(RehearsalFailure.literal(artifact.decisions))")
         if limits != Rehearsal.defaultLimits { arguments.append("limits: \(Rehearsal.literal(limits))") }
-        return RehearsalFailure(
+        let path = Self.write(artifact, under: options.artifactFolder)
+        var failure = RehearsalFailure(
             seed: report.seed, strategy: report.strategy, timingWindowNanoseconds: report.timingWindowNanoseconds ?? 0,
             message: report.failure?.message ?? report.outcomeDetail, decisions: artifact.decisions,
             preemptionsBefore: artifact.shrink?.preemptionsBefore ?? 0, preemptionsAfter: artifact.shrink?.preemptionsAfter ?? 0,
-            replayCall: "Rehearsal.replay(\(String(describing: S.self))(), \(arguments.joined(separator: ", ")))",
-            replayCommand: command(failed.replayCommand, scenario: scenario.name),
+            replayCall: path.map { FailureArtifact.swiftReplayCall(typeName: String(describing: S.self), path: $0) }
+                ?? "Rehearsal.replay(\(String(describing: S.self))(), \(arguments.joined(separator: ", ")))",
+            replayCommand: path.flatMap { Self.replayCommand(artifact: $0, scenario: scenario.name, executable: executable) },
             story: (report.story ?? []).map { line in "t=\(ReportFormat.duration(line.timeNanoseconds)) \(line.user): \(line.event)" },
-            build: Rehearsal.currentBuild, scheduleSearch: artifact.shrink?.scheduleSearch)
+            build: Rehearsal.currentBuild, scheduleSearch: artifact.shrink?.scheduleSearch, artifact: path)
+        failure.parameters = artifact.parameters
+        return failure
+    }
+
+    /// Writes `artifact` to `<folder>/<scenario>/failures/`, as `rehearse fuzz` does: its path, or
+    /// nil when no folder is set or the file cannot be written (the failure then prints the
+    /// self-contained Swift call only).
+    static func write(_ artifact: FailureArtifact, under folder: String?, kind: String = "failures") -> String? {
+        guard let folder else { return nil }
+        let directory = "\(folder)/\(artifact.scenario)/\(kind)"
+        let path = "\(directory)/\(artifact.fileName)"
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try artifact.write(to: path)
+        } catch { return nil }
+        return path
     }
 
     /// `world` as Swift source (`World(faults: […], outages: […])`), keys in order.
@@ -84,13 +103,12 @@ struct ScenarioSweep {
         return "World(faults: [\(faults.isEmpty ? ":" : faults.joined(separator: ", "))], outages: [\(outages.joined(separator: ", "))])"
     }
 
-    /// The unshrunk run's command line (its seed and strategy reproduce it without a decisions
-    /// log) under the executable that knows the scenario: `executable` when given, `rehearse` for a
-    /// built-in scenario; nil for a scenario only this test registered (no program knows it).
-    func command(_ line: String, scenario: String) -> String? {
+    /// `<program> replay <artifact>` under the executable that knows the scenario: `executable`
+    /// when given, `rehearse` for a built-in scenario; nil for a scenario only this test
+    /// registered (no program knows it).
+    static func replayCommand(artifact path: String, scenario: String, executable: String?) -> String? {
         let builtIn = ScenarioRegistry.catalog.contains { $0.name == scenario }
         guard let program = executable ?? (builtIn ? "rehearse" : nil) else { return nil }
-        guard let space = line.firstIndex(of: " ") else { return line }
-        return program + line[space...]
+        return "\(program) replay \(path)"
     }
 }

@@ -16,14 +16,21 @@ public struct SweepOptions: Sendable, Hashable {
     /// Schedules the search for fewer preemptions may judge after a shrink (`ScheduleSearch`);
     /// 0: no search (the shrinker's schedule is reported as not proven minimal).
     public var minimalScheduleBudget: Int
+    /// Where a scenario's shrunk failure is written as a replayable artifact
+    /// (`<folder>/<scenario>/failures/…shrunk.json`, relative to the working directory, as
+    /// `rehearse fuzz` writes them); nil: none (the failure then prints only a Swift call).
+    public var artifactFolder: String?
 
     /// Options with the defaults `Rehearsal` names.
     public init(
         strategies: [SchedulingStrategy] = Rehearsal.defaultStrategies,
         determinismEvery: Int = Rehearsal.defaultDeterminismEvery,
-        maxShrinkRuns: Int = Rehearsal.defaultMaxShrinkRuns, minimalScheduleBudget: Int = Rehearsal.defaultMinimalScheduleBudget
+        maxShrinkRuns: Int = Rehearsal.defaultMaxShrinkRuns, minimalScheduleBudget: Int = Rehearsal.defaultMinimalScheduleBudget,
+        artifactFolder: String? = "reports"
     ) {
         precondition(minimalScheduleBudget >= 0, "a schedule budget is not negative")
+        precondition(artifactFolder?.isEmpty != true, "an artifact folder is a path (nil: none)")
+        self.artifactFolder = artifactFolder
         self.strategies = strategies
         self.determinismEvery = determinismEvery
         self.maxShrinkRuns = maxShrinkRuns

@@ -79,7 +79,7 @@ struct SeededCapacityScenario: Scenario {
             found = Rehearsal.sweep(BulkOrderScenario(), seeds: 0..<200, options: .randomOnly)
         } matching: { issue in issue.comments.contains { $0.rawValue.contains("all-lines-kept") } }
         let failure = try #require(found)
-        let items = try #require(failure.replayCall.firstMatch(of: /"items": (\d+)/).map { Int($0.1)! })
+        let items = try #require(failure.parameters["items"])
         #expect(items == 51, "shrunk to \(items) items: \(failure.replayCall)")
         var replayed: RunReport?
         withKnownIssue {

@@ -19,6 +19,8 @@ import Testing
         #expect(onTwo.status == 1 && summary(onTwo.output) == summary(bug.output), "\(onTwo.output)")
         let line = try #require(bug.output.split(separator: "\n").first { $0.contains("replay: rehearse replay ") })
         let artifact = String(line.split(separator: " ").last!)
+        // The Swift call reads the same artifact.
+        #expect(bug.output.contains("in Swift: Rehearsal.replay(LikeStormScenario(), artifact: \"\(artifact)\")"), "\(bug.output)")
         let replay = try rehearse(["replay", artifact])
         #expect(replay.status == 0 && replay.output.contains("reproduced: like-count-matches-likes"), "\(replay.output)")
     }

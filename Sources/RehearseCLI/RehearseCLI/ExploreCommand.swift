@@ -72,7 +72,7 @@ extension Rehearse {
                 let path = "\(directory)/\(artifact.fileName)"
                 try artifact.write(to: path)
                 print("  decisions: \(failure.decisions) (\(failure.preemptions) preemption\(failure.preemptions == 1 ? "" : "s"))")
-                print("  replay: \(ScenarioRegistry.commandName) replay \(path)")
+                for line in FailureArtifact.replayLines(path: path, scenario: request.scenario) { print(line) }
                 throw ExitCode(1)
             }
         }

@@ -351,7 +351,7 @@ extension Rehearse {
             }
             print("story:")
             for line in artifact.story { print("  \(line)") }
-            print("  replay: \(ScenarioRegistry.commandName) replay \(path)")
+            for line in FailureArtifact.replayLines(path: path, scenario: artifact.scenario) { print(line) }
         }
     }
 }

@@ -74,7 +74,10 @@ func twoTransfers(checksThenActs: Bool) async throws {
         #expect(Rehearsal.sweep(TransferRaceScenario(), seeds: 0..<100) == nil)
         let failure = try #require(Rehearsal.expectFailure(TransferRaceScenario(), seeds: 0..<100, variant: "check-then-act", executable: "bank-rehearse"))
         #expect(failure.message.contains("no-overdraft"))
-        #expect(failure.replayCommand?.hasPrefix("bank-rehearse run transfer-race") == true)
+        // One reproduction, two ways: both read the shrunk artifact the sweep wrote.
+        let artifact = try #require(failure.artifact)
+        #expect(failure.replayCommand == "bank-rehearse replay \(artifact)")
+        #expect(failure.replayCall == "Rehearsal.replay(TransferRaceScenario(), artifact: \"\(artifact)\")")
         // The careful design under every schedule of seed 1 with at most one preemption.
         let explored = try #require(Rehearsal.explore(TransferRaceScenario(), preemptionBound: 1))
         #expect(explored.complete && explored.schedules > 1)

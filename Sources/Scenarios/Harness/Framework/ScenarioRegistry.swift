@@ -65,6 +65,11 @@ public enum ScenarioRegistry {
         }
     }
 
+    /// The Swift type of the scenario called `name` (`AuctionRaceScenario`), as a replay call spells it.
+    package static func typeName(of name: String) -> String? {
+        (try? scenario(named: name)).map { String(describing: type(of: $0)) }
+    }
+
     /// The scenario called `name`, or a typed error listing the valid names.
     package static func scenario(named name: String) throws(ScenarioError) -> any Scenario {
         let hidden = state.withLock { $0.hidden }

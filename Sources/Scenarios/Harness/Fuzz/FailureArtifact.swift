@@ -99,6 +99,19 @@ public struct FailureArtifact: Sendable, Hashable, Codable, IdentifiedRun {
             timingWindowNanoseconds: timingWindowNanoseconds ?? 0)
     }
 
+    /// The reproduction of the artifact at `path`, as every finder prints it: the command line and
+    /// the Swift call (`Rehearsal.replay(Type(), artifact:)`), which read the same file and so
+    /// replay the same (shrunk) failure.
+    package static func replayLines(path: String, scenario: String) -> [String] {
+        let type = ScenarioRegistry.typeName(of: scenario) ?? "<\(scenario)'s Scenario type>"
+        return ["  replay: \(ScenarioRegistry.commandName) replay \(path)", "  in Swift: \(swiftReplayCall(typeName: type, path: path))"]
+    }
+
+    /// `Rehearsal.replay(Type(), artifact: "path")`: the Swift call that replays the artifact at `path`.
+    package static func swiftReplayCall(typeName: String, path: String) -> String {
+        "Rehearsal.replay(\(typeName)(), artifact: \"\(path)\")"
+    }
+
     /// What a replay must show: the same check at the same step (or the same failure kind).
     package var expectation: String {
         if let violation { return "\(violation.check) at step \(violation.step)" }
