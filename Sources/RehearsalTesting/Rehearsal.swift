@@ -197,6 +197,17 @@ public enum Rehearsal {
             failure.scheduleSearch = .notSearched("a livelock: the step limit ends it whatever the schedule")
             return failure
         }
+        // A stuck job is not run again: each try costs the limit in wall time and a thread.
+        if case .stuckJob = failed.outcome {
+            let window = failed.configuration.timingWindowNanoseconds
+            let windowArgument = window == defaultTimingWindowNanoseconds ? "" : ", timingWindowNanoseconds: \(window)"
+            return RehearsalFailure(
+                seed: failed.configuration.seed, strategy: failed.configuration.strategy.description,
+                timingWindowNanoseconds: window, message: failed.outcome.description, decisions: failed.decisions,
+                preemptionsBefore: DecisionShrinker.preemptions(failed.decisions), preemptionsAfter: DecisionShrinker.preemptions(failed.decisions),
+                replayCall: "Rehearsal.replay(seed: \(failed.configuration.seed), decisions: \(RehearsalFailure.literal(failed.decisions))\(windowArgument)\(limitsArgument(failed.configuration))) { … }",
+                build: currentBuild, scheduleSearch: .notSearched("a stuck job: every try would cost the stuck-job limit and abandon a thread"))
+        }
         let sameKind = { (result: SimulationResult<Void>) in result.outcome.kind == kind }
         let outcome = DecisionShrinker.shrink(failed.configuration, decisions: failed.decisions, maxRuns: maxRuns, stillFails: sameKind, body)
         // Then the fewest preemptions: every schedule with fewer than the shrunk log's, in rounds.

@@ -65,7 +65,9 @@ final class Scheduler: @unchecked Sendable {
     /// Timers due within this many nanoseconds of the earliest one are concurrent: the strategy
     /// picks which fires first (0: strictly by deadline).
     private let timingWindow: UInt64
-    private let thread: pthread_t
+    /// The simulation's thread: the one that created the scheduler, or the watched run's own
+    /// (`adoptCurrentThread`, before the loop starts).
+    @exclusivity(unchecked) private var thread: pthread_t
 
     // Scheduling state.
     @exclusivity(unchecked) private var ready = Deque<ReadyJob>()
@@ -359,6 +361,12 @@ final class Scheduler: @unchecked Sendable {
     }
 
     func namedTaskFinished(_ id: UInt64) { liveNamedTasks[id] = nil }
+
+    /// Makes the calling thread the simulation's (a watched run's thread, before `runLoop`).
+    func adoptCurrentThread() {
+        precondition(steps == 0, "a running simulation cannot change threads")
+        thread = pthread_self()
+    }
 
     /// Tells the watchdog the running task's name (a spawned task, as its body starts).
     func nameRunningTask(_ name: String) { watchdog?.name(task: lastTask, name) }

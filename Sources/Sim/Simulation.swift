@@ -49,17 +49,14 @@ public enum Simulation {
         return runResolved(resolved) { try await box.body() }
     }
 
+    /// One run: the root task starts on the calling thread (so it inherits the caller's task-local
+    /// values), and the run loop runs there too, or, when a stuck-job limit is set, on a thread of
+    /// its own (`WatchedRun`), so a job that never returns fails this run and not the process.
     private static func runResolved<Output: Sendable>(
         _ configuration: SimulationConfiguration,
         _ body: sending @escaping () async throws -> Output
     ) -> SimulationResult<Output> {
         let scheduler = Scheduler(configuration: configuration)
-        if let limit = configuration.stuckJobLimit {
-            let watchdog = Watchdog(limit: limit) { [unowned scheduler] ordinal in scheduler.executorLabels[Int(ordinal)] }
-            scheduler.watchdog = watchdog
-            watchdog.start()
-        }
-        defer { scheduler.watchdog?.stop() }
         SimulationContext.set(scheduler)
         let box = OutputBox<Output>()
         let root = Task(executorPreference: scheduler.taskExecutor) {
@@ -72,6 +69,28 @@ public enum Simulation {
             }
         }
         _ = root
+        guard let limit = configuration.stuckJobLimit else { return finish(scheduler, configuration, box) }
+        SimulationContext.set(nil)
+        let watchdog = Watchdog(limit: limit) { [unowned scheduler] ordinal in scheduler.executorLabels[Int(ordinal)] }
+        scheduler.watchdog = watchdog
+        let unchecked = UncheckedRun(scheduler: scheduler, box: box)
+        watchdog.start()
+        let ran = WatchedRun<SimulationResult<Output>>.run(watchdog) {
+            unchecked.scheduler.adoptCurrentThread()
+            SimulationContext.set(unchecked.scheduler)
+            defer { watchdog.stop() }
+            return finish(unchecked.scheduler, configuration, unchecked.box)
+        }
+        switch ran {
+        case .success(let result): return result
+        case .failure(let stuck): return abandoned(scheduler, configuration, stuck)
+        }
+    }
+
+    /// Runs the loop to its outcome on this thread and collects the result.
+    private static func finish<Output: Sendable>(
+        _ scheduler: Scheduler, _ configuration: SimulationConfiguration, _ box: OutputBox<Output>
+    ) -> SimulationResult<Output> {
         let outcome = scheduler.runLoop()
         SimulationContext.set(nil)
         ForeignJobRouter.release(scheduler)
@@ -100,6 +119,26 @@ public enum Simulation {
         result.choiceCounts = scheduler.choiceCounts
         result.invariantChecks = scheduler.invariantChecks
         return result
+    }
+
+    /// The result of a run whose job the watchdog found stuck: what the scheduler had when the job
+    /// started (its steps, time, hash and decisions do not change while one job runs, so reading
+    /// them from here races with nothing the scheduler writes); no trace or labels, which the job
+    /// itself may still be appending to.
+    private static func abandoned<Output: Sendable>(
+        _ scheduler: Scheduler, _ configuration: SimulationConfiguration, _ stuck: StuckJob
+    ) -> SimulationResult<Output> {
+        SimulationResult(
+            configuration: configuration, outcome: .stuckJob(stuck.line), output: nil, steps: scheduler.steps,
+            virtualNanoseconds: scheduler.now, traceHash: scheduler.hash, decisions: scheduler.decisions,
+            timingDecisions: scheduler.timingDecisions, trace: [], actorLabels: ActorLabels(first: "nonisolated"), leftoverReadyJobs: 0, leftoverTimers: 0,
+            globalJobsCaptured: 0)
+    }
+
+    /// The scheduler and output box a watched run hands to its thread (confined to it from then on).
+    private struct UncheckedRun<Output>: @unchecked Sendable {
+        let scheduler: Scheduler
+        let box: OutputBox<Output>
     }
 
     /// Why a simulation would refuse to start in this process (virtual time is not in effect:

@@ -33,8 +33,9 @@ public struct SimulationConfiguration: Sendable, Hashable {
     /// When true, the result also lists how many alternatives each choice point had
     /// (`SimulationResult.choiceCounts`): what an exhaustive search (`BoundedExplorer`) branches on.
     public var recordsChoices = false
-    /// Wall time one job may run before a watchdog ends the process, naming the job (a loop without
-    /// an `await` never yields the thread; nothing else can stop it); nil: no watchdog.
+    /// Wall time one job may run before a watchdog ends the run as `.stuckJob`, naming the job (a
+    /// loop without an `await` never yields the thread; nothing else can stop it); the run then
+    /// runs on a thread of its own (`WatchedRun`), abandoned when stuck. nil: no watchdog.
     public var stuckJobLimit: Duration?
     /// Whether the scheduler checks its whole structure after every mutation (`checkInvariants`):
     /// O(ready + timers) every 64th mutation. On when the process starts with

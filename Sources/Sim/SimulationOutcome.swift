@@ -35,6 +35,12 @@ public enum SimulationOutcome: Sendable, Hashable, CustomStringConvertible {
     case timeLimit(running: [String])
     /// Code escaped the simulation (see `SimulationConfiguration.strict`).
     case escaped([Escape])
+    /// One job ran `SimulationConfiguration.stuckJobLimit` of wall time without returning to the
+    /// scheduler (a loop without an `await`); the watchdog's line names the step, task and actor.
+    case stuckJob(String)
+
+    /// How a stuck job's description starts (what a sweep's failure message shows).
+    public static let stuckJobPrefix = "stuck job: "
 
     /// True only for `.finished`.
     public var isSuccess: Bool { if case .finished = self { true } else { false } }
@@ -48,6 +54,7 @@ public enum SimulationOutcome: Sendable, Hashable, CustomStringConvertible {
         case .stepLimit: "step-limit"
         case .timeLimit: "time-limit"
         case .escaped: "escaped"
+        case .stuckJob: "stuck-job"
         }
     }
 
@@ -69,6 +76,7 @@ public enum SimulationOutcome: Sendable, Hashable, CustomStringConvertible {
                 + " (a loop that sleeps without end, or a timer that keeps rescheduling itself)"
         case .escaped(let escapes):
             "escaped the simulation: " + escapes.map { "\($0.kind.rawValue) at step \($0.step): \($0.detail)" }.joined(separator: "; ")
+        case .stuckJob(let line): Self.stuckJobPrefix + line
         }
     }
 }

@@ -5,13 +5,14 @@ import Darwin
 #endif
 import Synchronization
 
-/// Stops a process whose simulation is stuck inside one job: a loop without an `await` never
-/// returns the thread to the scheduler, so no limit of the run can fire and nothing else can stop
-/// it. One monitor thread per process (`WatchdogMonitor`) looks at every running simulation's step
-/// count every 50 ms; when one has not moved for `limit` of wall time it writes one line naming the
-/// step, the task and the actor that are running, and ends the process (exit status 70,
-/// EX_SOFTWARE), so a sweep or a test run fails instead of hanging. A run only registers and
-/// unregisters: it starts no thread and never waits for one.
+/// Fails a simulation that is stuck inside one job: a loop without an `await` never returns the
+/// thread to the scheduler, so no limit of the run can fire and nothing else can stop it. One
+/// monitor thread per process (`WatchdogMonitor`) looks at every running simulation's step count
+/// every 50 ms; when one has not moved for `limit` of wall time it has a line naming the step, the
+/// task and the actor that are running. A watched run runs on a thread of its own
+/// (`WatchedRun`), so the line ends that run only (`SimulationOutcome.stuckJob`) and its thread is
+/// abandoned; once `AbandonedRuns.budget` threads are, or for a run with no thread of its own, the
+/// line is written and the process ends (exit status 70, EX_SOFTWARE), so nothing hangs.
 final class Watchdog: @unchecked Sendable {
     /// The scheduler's steps, as the job about to run is counted.
     private let beat = Atomic<UInt64>(0)
@@ -25,6 +26,8 @@ final class Watchdog: @unchecked Sendable {
     /// Names of tasks started by `Simulation.spawn` or `named`, by runtime task id (written when one
     /// starts, read only when a job is stuck).
     private let names = Mutex<[UInt64: String]>([:])
+    /// Ends the watched run with the stuck-job line instead of the process (set before `start`).
+    nonisolated(unsafe) var contain: ((String) -> Void)?
     /// The monitor's view: the last step count seen and how long it has not moved (monitor thread only).
     fileprivate var lastSeen: UInt64 = .max
     fileprivate var stillNanoseconds: Int64 = 0
@@ -68,7 +71,7 @@ final class Watchdog: @unchecked Sendable {
         let where_ = ordinal == 0 ? "nonisolated code" : "actor \(label(ordinal))"
         let id = task.load(ordering: .relaxed)
         let who = names.withLock { $0[id] }.map { "task \($0)" } ?? "an unnamed task (id \(id))"
-        return "rehearsal watchdog: the simulation has run one job for \(limit) without returning to the scheduler (step \(now), \(who), \(where_)): a loop without an await never yields the simulation's thread; stopping the process\n"
+        return "rehearsal watchdog: the simulation has run one job for \(limit) without returning to the scheduler (step \(now), \(who), \(where_)): a loop without an await never yields the simulation's thread"
     }
 }
 
@@ -99,11 +102,19 @@ final class WatchdogMonitor: @unchecked Sendable {
         while true {
             var pause = timespec(tv_sec: 0, tv_nsec: Int(Self.pollNanoseconds))
             _ = nanosleep(&pause, nil)  // not a simulation thread: the interposer passes it through
-            let line = watched.withLock { table in
-                table.lazy.compactMap { $0.poll(elapsed: Self.pollNanoseconds) }.first
+            let stuck = watched.withLock { table -> (Watchdog, String)? in
+                guard let found = table.lazy.compactMap({ watchdog in watchdog.poll(elapsed: Self.pollNanoseconds).map { (watchdog, $0) } }).first else { return nil }
+                table.removeAll { $0 === found.0 }
+                return found
             }
-            guard let line else { continue }
-            _ = line.withCString { write(2, $0, strlen($0)) }
+            guard let (watchdog, line) = stuck else { continue }
+            if let contain = watchdog.contain, let abandoned = AbandonedRuns.claim() {
+                contain(line + "; this run fails and its thread is abandoned, still in the job (\(abandoned) of \(AbandonedRuns.budget) stuck threads a process may hold at once)")
+                continue
+            }
+            let why = watchdog.contain == nil ? "" : " (\(AbandonedRuns.budget) stuck runs already abandoned, each holding a core)"
+            let message = line + "; stopping the process\(why)\n"
+            _ = message.withCString { write(2, $0, strlen($0)) }
             _exit(70)
         }
     }

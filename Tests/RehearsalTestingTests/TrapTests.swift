@@ -108,6 +108,24 @@ import Testing
         #expect(try #require(found).message.contains("likely causes"))
     }
 
+    /// A job that never returns to the scheduler fails its sweep (a "stuck job" naming its task)
+    /// and the test goes on: the run's thread is abandoned, not the process. When the job ends
+    /// after all, the abandoned run ends unseen and its thread exits.
+    @Test func aStuckJobFailsItsSweepAndTheTestGoesOn() throws {
+        let release = StuckRelease()
+        let limits = RunLimits(maxSteps: 10_000, maxVirtualNanoseconds: 1_000_000_000, strict: true, stuckJobSeconds: 1)
+        let failure = try #require(Rehearsal.expectFailure(seeds: 0..<1, limits: limits, options: .randomOnly) {
+            await Simulation.spawn("spinner") { release.spin() }.value
+        })
+        release.stop()
+        #expect(failure.message.hasPrefix("stuck job: rehearsal watchdog: the simulation has run one job for 1.0 seconds"), "\(failure.message)")
+        #expect(failure.message.contains("task spinner"), "\(failure.message)")
+        #expect(failure.message.contains("this run fails and its thread is abandoned"), "\(failure.message)")
+        #expect(failure.scheduleSearch == .notSearched("a stuck job: every try would cost the stuck-job limit and abandon a thread"))
+        // The process is alive and the next simulation runs as usual.
+        #expect(Rehearsal.sweep(seeds: 0..<3, options: .randomOnly) { await Task.yield() } == nil)
+    }
+
     @Test func theLimitsOfASweepAppearInItsReplayCall() throws {
         let limits = RunLimits(maxSteps: 5_000, maxVirtualNanoseconds: 1_000_000_000, strict: true, stuckJobSeconds: 5)
         let failure = Rehearsal.expectFailure(seeds: 0..<1, limits: limits, options: .randomOnly) {
@@ -117,4 +135,15 @@ import Testing
         #expect(call.contains("limits: RunLimits(maxSteps: 5000"), "\(call)")
         #expect(try #require(failure).build == Rehearsal.currentBuild)
     }
+}
+
+/// A busy loop a test can end: the stuck job of `aStuckJobFailsItsSweepAndTheTestGoesOn`.
+final class StuckRelease: Sendable {
+    private let released = Atomic<Bool>(false)
+
+    /// Loops without an await until `stop`.
+    func spin() { while !released.load(ordering: .relaxed) {} }
+
+    /// Ends the loop.
+    func stop() { released.store(true, ordering: .relaxed) }
 }

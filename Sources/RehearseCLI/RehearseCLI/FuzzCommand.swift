@@ -239,7 +239,7 @@ extension Rehearse {
                 if let artifact = failure.artifact { print("  replay: \(ScenarioRegistry.commandName) replay \(artifact)") }
             }
             var shrunkArtifact: (artifact: FailureArtifact, path: String)?
-            if shrink, let first = final.failures.first(where: { $0.kind != .crash && $0.kind != .nondeterminism }) {
+            if shrink, let first = final.failures.first(where: { $0.kind != .crash && $0.kind != .nondeterminism && !$0.isStuckJob }) {
                 let shrunk = try FailureShrinker.shrink(plan.runner.request(seed: first.seed), maxRuns: shrinkRuns)
                 let path = "\(plan.failureDirectory)/\(shrunk.artifact.fileName)"
                 try shrunk.artifact.write(to: path)

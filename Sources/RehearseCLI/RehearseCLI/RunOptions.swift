@@ -27,7 +27,7 @@ struct RunOptions: ParsableArguments {
     var maxVirtualTime: Duration?
     @Flag(name: .long, help: "Tolerate work from real threads (wait for it) instead of ending the run as an escape.")
     var noStrict = false
-    @Option(name: .long, parsing: .unconditional, help: "Wall time one job may run before a watchdog stops the process with exit 70, naming it (a loop without an await): 1s to 1h, or off (default 60s).", transform: ArgumentValue.stuckJobLimit)
+    @Option(name: .long, parsing: .unconditional, help: "Wall time one job may run before a watchdog fails the run, naming it (a loop without an await; past 2 stuck threads the process ends, exit 70): 1s to 1h, or off (default 60s).", transform: ArgumentValue.stuckJobLimit)
     var stuckJobLimit: StuckJobLimit?
     @Flag(name: .long, help: "Also write trace.jsonl.")
     var trace = false

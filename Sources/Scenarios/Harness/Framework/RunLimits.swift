@@ -2,7 +2,7 @@ import Sim
 
 /// How far one run may go and what it tolerates: the steps and virtual time before it ends as a
 /// limit outcome (a livelock, an endless sleep loop), whether work from other threads is an escape
-/// (strict) or waited for, and the wall time one job may run before a watchdog stops the process
+/// (strict) or waited for, and the wall time one job may run before a watchdog fails the run
 /// (a loop without an `await`). `rehearse run`/`fuzz` (`--max-steps`, `--max-virtual-time`,
 /// `--no-strict`, `--stuck-job-limit`) and `Rehearsal.sweep`/`replay` take the same values.
 public struct RunLimits: Sendable, Hashable, Codable {
@@ -12,7 +12,7 @@ public struct RunLimits: Sendable, Hashable, Codable {
     public var maxVirtualNanoseconds: UInt64
     /// Whether a job from a real thread, a real sleep or MainActor use ends the run as an escape.
     public var strict: Bool
-    /// Wall-clock seconds one job may run before the watchdog stops the process (nil: none).
+    /// Wall-clock seconds one job may run before the watchdog fails the run (nil: none).
     public var stuckJobSeconds: Int?
 
     /// The command line's defaults: the kernel's 50 M steps and 30 virtual days, strict, and a

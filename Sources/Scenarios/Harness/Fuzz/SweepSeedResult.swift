@@ -76,6 +76,10 @@ package struct SweepFailure: Sendable, Hashable, Codable {
     /// The world the seed ran, when the sweep draws worlds.
     package var world: World?
 
+    /// Whether the kernel ended the seed as a stuck job: never shrunk, since each try costs the
+    /// stuck-job limit in wall time and abandons a thread.
+    package var isStuckJob: Bool { kind == .kernel && message.hasPrefix(SimulationOutcome.stuckJobPrefix) }
+
     /// A failure with every field given (`replayed` unknown).
     package init(seed: UInt64, kind: FailureKind, check: String?, step: UInt64?, message: String, artifact: String?) {
         self.seed = seed; self.kind = kind; self.check = check; self.step = step; self.message = message; self.artifact = artifact
