@@ -16,7 +16,7 @@ package struct CrashTestScenario: Scenario {
         Parameter.failSeed,
         Parameter.noiseKilobytes,
         Parameter.spinSeed,
-        Parameter.spinFrom,
+        Parameter.spinAll,
     ]
     package let operations: [String] = []
     package let variants: [String] = []
@@ -32,7 +32,7 @@ package struct CrashTestScenario: Scenario {
         try? await SimClock().sleep(for: .milliseconds(10))
         context.note("tester", "woke")
         context.sometimes(Check.ran, true)
-        if context.seed == UInt64(context.parameters[Parameter.spinSeed]) || context.seed >= UInt64(context.parameters[Parameter.spinFrom]) { Self.spin() }
+        if context.seed == UInt64(context.parameters[Parameter.spinSeed]) || context.parameters[Parameter.spinAll] == 1 { Self.spin() }
         precondition(context.seed != UInt64(context.parameters[Parameter.crashSeed]), "crash-test: deliberate crash on seed \(context.seed)")
         context.always(Check.crashTestOk, context.seed != UInt64(context.parameters[Parameter.failSeed]), "tester saw seed \(context.seed) fail on purpose")
         try context.throwIfStopped()

@@ -52,7 +52,7 @@ import Testing
         #expect(sweep.output.contains("FAIL seed 5: kernel: stuck job: rehearsal watchdog"), "\(sweep.output)")
         #expect(sweep.output.contains("3 seeds run, 2 passed, 1 failed"), "\(sweep.output)")
         #expect(!sweep.output.contains("shrunk seed 5"), "\(sweep.output)")
-        let many = try rehearse(["fuzz", "crash-test", "--seeds", "1..<5", "--param", "spinFrom=1", "--stuck-job-limit", "1s", "--in-process", "--keep-going", "--no-shrink", "--quiet"])
+        let many = try rehearse(["fuzz", "crash-test", "--seeds", "1..<5", "--param", "spinAll=1", "--stuck-job-limit", "1s", "--in-process", "--keep-going", "--no-shrink", "--quiet"])
         #expect(many.status == 70, "\(many.output)")
         #expect(many.output.contains("stopping the process (2 stuck runs already abandoned, each holding a core)"), "\(many.output)")
     }
