@@ -74,7 +74,6 @@ public enum Simulation {
         let watchdog = Watchdog(limit: limit) { [unowned scheduler] ordinal in scheduler.executorLabels[Int(ordinal)] }
         scheduler.watchdog = watchdog
         let unchecked = UncheckedRun(scheduler: scheduler, box: box)
-        watchdog.start()
         let ran = WatchedRun<SimulationResult<Output>>.run(watchdog) {
             unchecked.scheduler.adoptCurrentThread()
             SimulationContext.set(unchecked.scheduler)

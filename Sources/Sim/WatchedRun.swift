@@ -32,26 +32,26 @@ final class WatchedRun<Result: Sendable>: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Runs `work` on a new thread watched by `watchdog`: its result, or the stuck-job line.
+    /// Runs `work` on a runner thread watched by `watchdog` (started here, stopped by `work`): its
+    /// result, or the stuck-job line.
     static func run(_ watchdog: Watchdog, _ work: @escaping () -> Result) -> Swift.Result<Result, StuckJob> {
         let run = WatchedRun(work)
         watchdog.contain = { line in run.settle(.stuck(line)) }
-        var thread = pthread_t()
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        pthread_attr_setstacksize(&attributes, 8 << 20)
-        let context = Unmanaged.passRetained(run as AnyObject).toOpaque()
-        let status = pthread_create(&thread, &attributes, watchedRunEntry, context)
-        pthread_attr_destroy(&attributes)
-        precondition(status == 0, "pthread_create failed: \(status)")
-        pthread_detach(thread)
-        return run.wait()
+        watchdog.start()
+        let runner = RunnerThread.acquire()
+        runner.submit { run.main() }
+        let result = run.wait()
+        // A stuck runner stays with its job; it comes back by itself if the job ever returns.
+        if case .success = result { runner.recycle() }
+        return result
     }
 
-    /// The run thread's body. A run abandoned as stuck that ends after all gives its place in the
-    /// budget back: its thread no longer holds a core.
-    fileprivate func main() {
-        if !settle(.finished(work())) { AbandonedRuns.release() }
+    /// The run thread's body; true when the run had been abandoned as stuck and ended after all
+    /// (its thread no longer holds a core, and gives its place in the budget back).
+    fileprivate func main() -> Bool {
+        if settle(.finished(work())) { return false }
+        AbandonedRuns.release()
+        return true
     }
 
     /// The first of a finished run and a stuck job wins (true); the other is dropped (false).
@@ -110,11 +110,62 @@ enum AbandonedRuns {
     static var current: Int { count.load(ordering: .relaxed) }
 }
 
-private protocol WatchedRunMain: AnyObject { func main() }
-extension WatchedRun: WatchedRunMain {}
+/// A thread that runs watched runs one after another, kept between runs (a thread and its
+/// stack made once, not per seed): idle ones wait in a pool for the next run.
+final class RunnerThread: @unchecked Sendable {
+    private static let idle = Mutex<[RunnerThread]>([])
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    /// The job to run next (guarded by `mutex`); it returns true when the runner should put itself
+    /// back in the pool (an abandoned run that ended after all).
+    private var job: (() -> Bool)?
 
-private func watchedRunEntry(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    let run = Unmanaged<AnyObject>.fromOpaque(context!).takeRetainedValue() as! any WatchedRunMain
-    run.main()
-    return nil
+    private init() {
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+    }
+
+    /// An idle runner, or a new one.
+    static func acquire() -> RunnerThread {
+        if let runner = idle.withLock({ $0.popLast() }) { return runner }
+        let runner = RunnerThread()
+        var thread = pthread_t()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        pthread_attr_setstacksize(&attributes, 8 << 20)
+        let context = Unmanaged.passRetained(runner).toOpaque()
+        let status = pthread_create(&thread, &attributes, runnerThreadEntry, context)
+        pthread_attr_destroy(&attributes)
+        precondition(status == 0, "pthread_create failed: \(status)")
+        pthread_detach(thread)
+        return runner
+    }
+
+    /// Hands the runner its next job.
+    func submit(_ next: @escaping () -> Bool) {
+        pthread_mutex_lock(mutex)
+        precondition(job == nil, "a runner takes one job at a time")
+        job = next
+        pthread_cond_signal(condition)
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Puts the runner back in the pool (its job is done, or about to return).
+    func recycle() { Self.idle.withLock { $0.append(self) } }
+
+    /// The thread's life: wait for a job, run it, forever.
+    fileprivate func loop() -> Never {
+        while true {
+            pthread_mutex_lock(mutex)
+            while job == nil { pthread_cond_wait(condition, mutex) }
+            let next = job!
+            job = nil
+            pthread_mutex_unlock(mutex)
+            if next() { recycle() }
+        }
+    }
+}
+
+private func runnerThreadEntry(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    Unmanaged<RunnerThread>.fromOpaque(context!).takeRetainedValue().loop()
 }
