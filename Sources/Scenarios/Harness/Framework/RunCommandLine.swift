@@ -62,6 +62,7 @@ package struct RunCommandLine: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The line as a user types it (names and values never need quoting: they are validated words),
-    /// starting with the program's name (`rehearse`, or a user's `Rehearse.main` executable).
-    package var description: String { ([ScenarioRegistry.commandName] + arguments).joined(separator: " ") }
+    /// starting with the program's name (`rehearse`, a user's `Rehearse.main` executable, or in a
+    /// test process a placeholder for it: `ScenarioRegistry.program(for:)`).
+    package var description: String { ([ScenarioRegistry.program(for: scenario)] + arguments).joined(separator: " ") }
 }

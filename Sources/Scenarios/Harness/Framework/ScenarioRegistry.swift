@@ -12,7 +12,8 @@ public enum ScenarioRegistry {
         var catalog: [any Scenario] = []
         var registered: [any Scenario] = []
         var hidden: [any Scenario] = []
-        var commandName = "rehearse"
+        /// Set by a program's `Rehearse.main`; nil in a test process, which has no program.
+        var commandName: String?
     }
 
     /// The catalog's scenarios, then registered ones, in registration order.
@@ -35,8 +36,19 @@ public enum ScenarioRegistry {
 
     /// The name replay hints print for the program (`rehearse`, or a user's executable).
     package static var commandName: String {
-        get { state.withLock { $0.commandName } }
+        get { state.withLock { $0.commandName ?? "rehearse" } }
         set { state.withLock { $0.commandName = newValue } }
+    }
+
+    /// The program a command line for `scenario` names: this program's (`Rehearse.main`), else
+    /// `rehearse` for a built-in scenario, else a placeholder for the user's executable (a test
+    /// process registered the scenario, and no program it knows lists it).
+    package static func program(for scenario: String) -> String {
+        state.withLock { state in
+            if let name = state.commandName { return name }
+            let builtIn = (state.catalog + state.hidden).contains { $0.name == scenario }
+            return builtIn || !state.registered.contains { $0.name == scenario } ? "rehearse" : "<your Rehearse.main executable>"
+        }
     }
 
     /// Adds `scenarios` (listed after the built-in ones). A name of a built-in scenario, or two
