@@ -28,6 +28,9 @@ public struct RehearsalFailure: Sendable, Hashable, CustomStringConvertible {
     public var artifact: String?
     /// The failing run's parameters, every one (scenarios only; empty for a closure).
     public var parameters: [String: Int] = [:]
+    /// How the parameters shrank (scenarios only): the changed ones and whether they are a local
+    /// minimum ("buyers 4→2; local minimum: …").
+    public var parameterShrink: String?
     /// The failing run's story (scenarios only): the events that led to the violation.
     public var story: [String]
     /// The build that found it (`Rehearsal.currentBuild`): its decisions belong to this binary.
@@ -63,6 +66,7 @@ public struct RehearsalFailure: Sendable, Hashable, CustomStringConvertible {
             "Rehearsal found a failure at seed \(seed), strategy \(strategy): \(message)",
             "shrunk decisions (\(preemptionsBefore) -> \(preemptionsAfter) preemptions): \(Self.literal(decisions))",
         ]
+        if let parameterShrink { lines.append("parameters: \(parameterShrink)") }
         if let scheduleSearch { lines.append("schedule: \(scheduleSearch)") }
         if !story.isEmpty { lines.append("story:"); lines += story.map { "  \($0)" } }
         if let artifact {

@@ -87,6 +87,11 @@ struct ScenarioSweep {
             story: (report.story ?? []).map { line in "t=\(ReportFormat.duration(line.timeNanoseconds)) \(line.user): \(line.event)" },
             build: Rehearsal.currentBuild, scheduleSearch: artifact.shrink?.scheduleSearch, artifact: path)
         failure.parameters = artifact.parameters
+        if let shrink = artifact.shrink, let ending = shrink.parametersEnding {
+            let changed = artifact.parameters.keys.sorted().filter { shrink.parametersBefore[$0] != artifact.parameters[$0] }
+                .map { "\($0) \(shrink.parametersBefore[$0].map(String.init) ?? "?")→\(artifact.parameters[$0]!)" }
+            failure.parameterShrink = (changed.isEmpty ? "unchanged" : changed.joined(separator: ", ")) + "; " + ending
+        }
         return failure
     }
 

@@ -346,6 +346,7 @@ extension Rehearse {
                 let changed = artifact.parameters.keys.sorted().filter { shrink.parametersBefore[$0] != artifact.parameters[$0] }
                     .map { "\($0) \(shrink.parametersBefore[$0]!)→\(artifact.parameters[$0]!)" }
                 print("shrunk seed \(artifact.seed) in \(shrink.runs) runs: preemptions \(shrink.preemptionsBefore)→\(shrink.preemptionsAfter); fault kinds \(shrink.faultKindsBefore.count)→\(shrink.faultKindsAfter.count); parameters \(changed.isEmpty ? "unchanged" : changed.joined(separator: ", "))")
+                if let ending = shrink.parametersEnding { print("  parameters: \(ending)") }
                 if let search = shrink.scheduleSearch { print("  schedule: \(search)") }
                 if let needs = shrink.needs { print("world: \(needs.joined(separator: "; "))") }
             }

@@ -28,6 +28,14 @@ public struct FailureArtifact: Sendable, Hashable, Codable, IdentifiedRun {
         /// Whether the reported schedule has the fewest preemptions a failing schedule of this
         /// seed has (absent: not searched).
         public var scheduleSearch: ScheduleSearch? = nil
+        /// True when the parameters are a local minimum: no single step of one parameter toward its
+        /// minimum still fails; false when the shrink's budget ran out first (absent: not judged).
+        public var parametersLocalMinimum: Bool? = nil
+
+        /// How the parameters ended, as fuzz and a sweep's failure print it.
+        public var parametersEnding: String? {
+            parametersLocalMinimum.map { $0 ? "local minimum: no single step of one parameter toward its minimum still fails" : "not a local minimum: the shrink's budget ran out first" }
+        }
     }
 
     /// The file format version (`currentSchemaVersion`).

@@ -63,6 +63,7 @@ public enum FailureShrinker {
             parameters = current.parameters
         }
         shrinkParameters(&current, parameters: &parameters, scenario: scenario, budget: budget)
+        let localMinimum = descendToLocalMinimum(&current, parameters: &parameters, scenario: scenario, budget: budget)
         let kindsBefore = current.swarm.map { enabled($0, in: scenario) } ?? []
         shrinkFaultKinds(&current, scenario: scenario, budget: budget)
         var (replay, final) = try shrinkDecisions(current, budget: budget)
@@ -73,6 +74,7 @@ public enum FailureShrinker {
             preemptionsBefore: DecisionShrinker.preemptions(first.decisions),
             preemptionsAfter: DecisionShrinker.preemptions(replay.request.decisions ?? []), runs: budget.runs, needs: needs.isEmpty ? nil : needs)
         summary.scheduleSearch = search
+        summary.parametersLocalMinimum = localMinimum
         var artifact = FailureArtifact(failed: final, request: replay.request, shrink: summary)
         artifact.decisions = replay.request.decisions ?? []
         return Result(request: replay.request, execution: final, artifact: artifact)
@@ -157,6 +159,29 @@ public enum FailureShrinker {
             }
             parameters[spec.name] = value
         }
+    }
+
+    /// Phase 1b: single steps down until none still fails (the halving of phase 1 can stop above
+    /// a value one step lower that fails, and a parameter shrunk later can let an earlier one go
+    /// lower). True at a local minimum, false when the budget ran out first.
+    private static func descendToLocalMinimum(
+        _ current: inout RunRequest, parameters: inout [String: Int], scenario: any Scenario, budget: Budget
+    ) -> Bool {
+        var stepped = true
+        while stepped {
+            stepped = false
+            for spec in scenario.parameters where parameters[spec.name]! > spec.minimum {
+                guard budget.runs < budget.maxRuns else { return false }
+                var candidate = current
+                candidate.parameters[spec.name] = parameters[spec.name]! - 1
+                if budget.stillFails(candidate) {
+                    current = candidate
+                    parameters[spec.name]! -= 1
+                    stepped = true
+                }
+            }
+        }
+        return true
     }
 
     /// Phase 2: the swarm's fault kinds, one by one.
