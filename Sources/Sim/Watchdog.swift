@@ -26,8 +26,9 @@ final class Watchdog: @unchecked Sendable {
     /// Names of tasks started by `Simulation.spawn` or `named`, by runtime task id (written when one
     /// starts, read only when a job is stuck).
     private let names = Mutex<[UInt64: String]>([:])
-    /// Ends the watched run with the stuck-job line instead of the process (set before `start`).
-    nonisolated(unsafe) var contain: ((String) -> Void)?
+    /// Ends the watched run with the stuck-job line instead of the process (set before `start`);
+    /// false when the run had finished meanwhile.
+    nonisolated(unsafe) var contain: ((String) -> Bool)?
     /// The monitor's view: the last step count seen and how long it has not moved (monitor thread only).
     fileprivate var lastSeen: UInt64 = .max
     fileprivate var stillNanoseconds: Int64 = 0
@@ -109,7 +110,8 @@ final class WatchdogMonitor: @unchecked Sendable {
             }
             guard let (watchdog, line) = stuck else { continue }
             if let contain = watchdog.contain, let abandoned = AbandonedRuns.claim() {
-                contain(line + "; this run fails and its thread is abandoned, still in the job (\(abandoned) of \(AbandonedRuns.budget) stuck threads a process may hold at once)")
+                let line = line + "; this run fails and its thread is abandoned, still in the job (\(abandoned) of \(AbandonedRuns.budget) stuck threads a process may hold at once)"
+                if !contain(line) { AbandonedRuns.release() }
                 continue
             }
             let why = watchdog.contain == nil ? "" : " (\(AbandonedRuns.budget) stuck runs already abandoned, each holding a core)"

@@ -36,7 +36,7 @@ final class WatchedRun<Result: Sendable>: @unchecked Sendable {
     /// result, or the stuck-job line.
     static func run(_ watchdog: Watchdog, _ work: @escaping () -> Result) -> Swift.Result<Result, StuckJob> {
         let run = WatchedRun(work)
-        watchdog.contain = { line in run.settle(.stuck(line)) }
+        watchdog.contain = { line in run.settle(.stuck(line)) }  // false: the run had just finished
         watchdog.start()
         let runner = RunnerThread.acquire()
         runner.submit { run.main() }
