@@ -43,6 +43,9 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         // Only `rehearse bench` uses it: the TestClock-driven timeline it is compared against.
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+        // The functions host the Firestore emulator posts trigger events to (`TriggerHost`): a small
+        // HTTP server on Swift concurrency and sockets, which builds in seconds (no SwiftNIO).
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         .target(
@@ -76,8 +79,11 @@ let package = Package(
             resources: [.embedInCode("KNB/knb.rules"), .embedInCode("SafeNSound/safensound.rules"), .embedInCode("SafeNSound/safensound-dev-catch-all.rules"), .embedInCode("Stampbook/stampbook.rules"), .embedInCode("UFree/ufree.rules"), .embedInCode("UFree/ufree-seed.rules"), .embedInCode("Inspired/inspired.rules"), .embedInCode("SafeNSound/firestore.indexes.json")]
         ),
         // A client of Firestore's v1 REST API (the emulator's and production's): the same values and
-        // writes as the simulated Firebase, against a real server.
-        .target(name: "FirestoreREST", dependencies: ["SimulatedFirebase"], path: "Sources/Domain/FirestoreREST"),
+        // writes as the simulated Firebase, against a real server; and the host its emulator posts
+        // trigger events to.
+        .target(
+            name: "FirestoreREST", dependencies: ["SimulatedFirebase", .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "FlyingSocks", package: "FlyingFox")],
+            path: "Sources/Domain/FirestoreREST"),
         .target(name: "FirebaseHarness", dependencies: ["Harness", "SimulatedFirebase", "Sim"], path: "Sources/Scenarios/FirebaseHarness"),
         .target(
             name: "Scenarios",

@@ -8,6 +8,8 @@ public enum RESTError: Error, Sendable, Hashable, CustomStringConvertible {
     case malformedResponse(String)
     /// A value of a type the simulated Firebase does not model (bytes, references, geo points).
     case unsupportedValue(String)
+    /// A request this client refuses to send (a malformed trigger name or pattern), before any I/O.
+    case badRequest(String)
 
     /// The gRPC status name as the SDKs report it (`UNAVAILABLE` when nothing answered).
     public var code: String {
@@ -15,6 +17,7 @@ public enum RESTError: Error, Sendable, Hashable, CustomStringConvertible {
         case .status(let code, _, _): code
         case .unreachable: "UNAVAILABLE"
         case .malformedResponse, .unsupportedValue: "INTERNAL"
+        case .badRequest: "INVALID_ARGUMENT"
         }
     }
 
@@ -25,6 +28,7 @@ public enum RESTError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unreachable(let why): "unreachable: \(why)"
         case .malformedResponse(let why): "not a Firestore REST answer: \(why)"
         case .unsupportedValue(let kind): "a \(kind) field, which the simulated Firebase does not model"
+        case .badRequest(let why): why
         }
     }
 }

@@ -26,8 +26,8 @@ public final class EmailService: Sendable {
         let rateLimitProbability = outages.probability(faults.emailRateLimitProbability, of: .sendGrid, atElapsed: env.clock.elapsedNanoseconds)
         let rateLimited = random.chance(rateLimitProbability)
         let timesOut = random.chance(faults.emailTimeoutProbability)
-        ledger.opportunity(.emailRateLimit, probability: rateLimitProbability)
         try? await env.clock.sleep(for: latency)
+        ledger.opportunity(.emailRateLimit, probability: rateLimitProbability)  // once decided (ClientNetwork.send)
         if rateLimited {
             ledger.observe(.emailRateLimit, subject: "\(message.type) \(message.subject)")
             throw .resourceExhausted("SendGrid returned 429 Too Many Requests")

@@ -64,8 +64,10 @@ public final class ClientNetwork: Sendable {
         let fails = random.chance(failureProbability)
         let timeoutProbability = outages.probability(faults.networkTimeoutProbability, of: .lostAnswers, atElapsed: env.clock.elapsedNanoseconds)
         let timesOut = random.chance(timeoutProbability)
-        ledger.opportunity(.networkFailure, probability: failureProbability)
         try? await env.clock.sleep(for: requestLatency)
+        // Counted once the outcome happens, as it is observed: a request still on its way when
+        // the run ends has no outcome, and counting its chance would expect failures never seen.
+        ledger.opportunity(.networkFailure, probability: failureProbability)
         if fails {
             ledger.observe(.networkFailure, subject: label.description)
             throw .unavailable("network error during \(label)")

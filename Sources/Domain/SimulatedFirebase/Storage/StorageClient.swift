@@ -37,8 +37,8 @@ public final class StorageClient: Sendable {
         let failureProbability = backend.outages.probability(
             faults.storageUploadFailureProbability, of: .storage, atElapsed: backend.env.clock.elapsedNanoseconds)
         let fails = random.chance(failureProbability)
-        backend.faultLedger.opportunity(.storageUploadFailure, probability: failureProbability)
         try? await backend.env.clock.sleep(for: requestLatency)
+        backend.faultLedger.opportunity(.storageUploadFailure, probability: failureProbability)  // once decided (ClientNetwork.send)
         if fails {
             backend.faultLedger.observe(.storageUploadFailure, subject: path)
             throw .unavailable("upload of \(path) failed mid-transfer; nothing was stored")
