@@ -26,7 +26,7 @@ public final class FirestoreClient: Sendable {
     init(auth: AuthContext?, label: String, backend: Backend) {
         self.auth = auth
         self.backend = backend
-        self.network = ClientNetwork(label: label, env: backend.env, faults: backend.faults, ledger: backend.faultLedger, outages: backend.outages)
+        self.network = backend.network(of: label)
         self.backoffRandom = SharedRandom(backend.env, stream: "firestore.transaction.backoff/\(label)")
         self.label = label
     }

@@ -48,6 +48,9 @@ public final class Backend: Sendable {
     /// The run's provider outages (`BackendFaults.outages`); checks read their windows.
     public let outages: Outages
     private let deployedRules = Mutex(SecurityRules())
+    /// Each device's connection, by label: one per device however many clients an app makes for
+    /// it, so its requests draw from one stream in turn and it is offline for all of them.
+    private let networks = Mutex<[String: ClientNetwork]>([:])
 
     /// A project with no rules deployed, on `env`, with `faults`; its outbox keeps `outbox`
     /// (every record unless a run no checker reads, such as a load test, asks for counts).
@@ -100,6 +103,18 @@ public final class Backend: Sendable {
     /// must be stable and unique per device (e.g. the user id).
     public func client(auth: AuthContext?, label: String) -> FirestoreClient {
         FirestoreClient(auth: auth, label: label, backend: self)
+    }
+
+    /// The connection of the device `label` (made at its first client, kept for the run): a
+    /// client made again for the same device continues its random stream instead of replaying
+    /// it, which made every request of a re-made client fail or pass together.
+    func network(of label: String) -> ClientNetwork {
+        networks.withLock { networks in
+            if let known = networks[label] { return known }
+            let made = ClientNetwork(label: label, env: env, faults: faults, ledger: faultLedger, outages: outages)
+            networks[label] = made
+            return made
+        }
     }
 
     /// The Cloud Storage SDK of the device `client` (same user, same connection); `label` names
