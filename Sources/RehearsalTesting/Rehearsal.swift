@@ -348,15 +348,7 @@ public enum Rehearsal {
                 scenario: scenario.name, seed: seed, strategy: parsed, parameters: parameters, variant: variant, decisions: decisions)
             request.limits = limits
             request.world = world
-            let execution = try ScenarioRunner.execute(request)
-            if !execution.report.passed {
-                let message = execution.report.failure?.message ?? execution.report.outcomeDetail
-                Issue.record(Comment(rawValue: "replayed \(scenario.name) seed \(seed): \(message)"), sourceLocation: location)
-            }
-            if let divergence = execution.replayDivergence {
-                Issue.record(Comment(rawValue: buildNote(build) + "the decisions log does not fit this scenario any more: \(divergence)"), sourceLocation: location)
-            }
-            return execution.report
+            return try replayed(request, what: "\(scenario.name) seed \(seed)", note: buildNote(build), at: location)
         } catch {
             Issue.record(Comment(rawValue: "bad input: \(error)"), sourceLocation: location)
             return nil
@@ -380,19 +372,25 @@ public enum Rehearsal {
             let artifact = try ReplayArtifact.read(path, scenario: scenario.name)
             let note = artifact.build.binary.map { $0 == BuildFingerprint.executableBuildID } == false
                 ? "\(path) was recorded on \(artifact.build); this is \(currentBuild): a schedule belongs to one binary. " : ""
-            let request = try artifact.replayRequest(gitCommit: nil)
-            let execution = try ScenarioRunner.execute(request)
-            if let divergence = execution.replayDivergence {
-                Issue.record(Comment(rawValue: note + "the decisions log does not fit this scenario any more: \(divergence)"), sourceLocation: location)
-            } else if !execution.report.passed {
-                let message = execution.report.failure?.message ?? execution.report.outcomeDetail
-                Issue.record(Comment(rawValue: note + "replayed \(path): \(message)"), sourceLocation: location)
-            }
-            return execution.report
+            return try replayed(try artifact.replayRequest(gitCommit: nil), what: path, note: note, at: location)
         } catch {
             Issue.record(Comment(rawValue: "bad input: \(error)"), sourceLocation: location)
             return nil
         }
+    }
+
+    /// Runs a replay's `request`; records its failure (`what` names the run) and a decisions log
+    /// that no longer fits, each after `note` (which build found it, when another did).
+    private static func replayed(_ request: RunRequest, what: String, note: String, at location: SourceLocation) throws(ScenarioError) -> RunReport {
+        let execution = try ScenarioRunner.execute(request)
+        if !execution.report.passed {
+            let message = execution.report.failure?.message ?? execution.report.outcomeDetail
+            Issue.record(Comment(rawValue: note + "replayed \(what): \(message)"), sourceLocation: location)
+        }
+        if let divergence = execution.replayDivergence {
+            Issue.record(Comment(rawValue: note + "the decisions log does not fit this scenario any more: \(divergence)"), sourceLocation: location)
+        }
+        return execution.report
     }
 
     /// Records the refusal (the missing linker setting) when virtual time is not in effect.
