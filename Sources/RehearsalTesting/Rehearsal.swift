@@ -206,7 +206,7 @@ public enum Rehearsal {
                 timingWindowNanoseconds: window, message: failed.outcome.description, decisions: failed.decisions,
                 preemptionsBefore: DecisionShrinker.preemptions(failed.decisions), preemptionsAfter: DecisionShrinker.preemptions(failed.decisions),
                 replayCall: "Rehearsal.replay(seed: \(failed.configuration.seed), decisions: \(RehearsalFailure.literal(failed.decisions))\(windowArgument)\(limitsArgument(failed.configuration))) { … }",
-                build: currentBuild, scheduleSearch: .notSearched("a stuck job: every try would cost the stuck-job limit and abandon a thread"))
+                build: currentBuild, scheduleSearch: stuckJobNotSearched)
         }
         let sameKind = { (result: SimulationResult<Void>) in result.outcome.kind == kind }
         let outcome = DecisionShrinker.shrink(failed.configuration, decisions: failed.decisions, maxRuns: maxRuns, stillFails: sameKind, body)
@@ -378,6 +378,9 @@ public enum Rehearsal {
             return nil
         }
     }
+
+    /// Why a stuck job's schedule is kept as found (closures and scenarios alike).
+    static let stuckJobNotSearched = ScheduleSearch.notSearched("a stuck job: every try would cost the stuck-job limit and abandon a thread")
 
     /// Runs a replay's `request`; records its failure (`what` names the run) and a decisions log
     /// that no longer fits, each after `note` (which build found it, when another did).

@@ -30,7 +30,7 @@ struct ScenarioSweep {
                     request.world = WorldDraw.draw(seed: seed, scenario: scenario, pinned: parameters, drawsFaults: true)
                 }
                 let report = try ScenarioRunner.execute(request).report
-                if report.outcome == SimulationOutcome.stuckJob("").kind { return stuck(scenario, request, report) }
+                if report.outcome == SimulationOutcome.stuckJob("").kind { return stuck(report) }
                 if !report.passed { return try shrink(scenario, request) }
                 if SweepRunner.isDeterminismSample(seed, every: options.determinismEvery) {
                     let again = try ScenarioRunner.execute(request).report
@@ -43,12 +43,12 @@ struct ScenarioSweep {
 
     /// A stuck job, as found: not run again, since each try costs the stuck-job limit in wall time
     /// and abandons a thread. Its seed and strategy replay it.
-    func stuck<S: Scenario>(_ scenario: S, _ request: RunRequest, _ report: RunReport) -> RehearsalFailure {
+    func stuck(_ report: RunReport) -> RehearsalFailure {
         RehearsalFailure(
             seed: report.seed, strategy: report.strategy, timingWindowNanoseconds: report.timingWindowNanoseconds ?? 0,
             message: report.failure?.message ?? report.outcomeDetail, decisions: [], preemptionsBefore: 0, preemptionsAfter: 0,
             replayCall: "(none: replaying a stuck job would abandon another thread; fix the loop the message names, then sweep seeds \(report.seed)..<\(report.seed + 1) again)",
-            build: Rehearsal.currentBuild, scheduleSearch: .notSearched("a stuck job: every try would cost the stuck-job limit and abandon a thread"))
+            build: Rehearsal.currentBuild, scheduleSearch: Rehearsal.stuckJobNotSearched)
     }
 
     /// A nondeterminism finding: the two trace hashes and the usual causes.
