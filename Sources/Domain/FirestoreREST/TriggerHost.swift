@@ -16,10 +16,10 @@ public final class TriggerHost: Sendable {
     /// Every event decoded, in the order the emulator posted them.
     public let deliveries: AsyncStream<TriggerDelivery>
     private let server: HTTPServer
-    private let running: Task<Void, any Error>
+    private let running: Task<Void, Never>
     private let endpoint: TriggerEndpoint
 
-    private init(address: String, deliveries: AsyncStream<TriggerDelivery>, server: HTTPServer, running: Task<Void, any Error>, endpoint: TriggerEndpoint) {
+    private init(address: String, deliveries: AsyncStream<TriggerDelivery>, server: HTTPServer, running: Task<Void, Never>, endpoint: TriggerEndpoint) {
         self.address = address
         self.deliveries = deliveries
         self.server = server
@@ -45,18 +45,17 @@ public final class TriggerHost: Sendable {
         } catch {
             throw .badRequest("cannot listen on 127.0.0.1:\(port): \(error)")
         }
-        let running = Task { try await server.run() }
-        do {
-            try await server.waitUntilListening(timeout: 10)
-        } catch {
-            running.cancel()
-            throw .badRequest("cannot listen on 127.0.0.1:\(port): \((try? await running.value).map { _ in "" } ?? "\(error)")")
+        let ended = ServerEnding()
+        let running = Task { do { try await server.run() } catch { ended.failure.withLock { $0 = "\(error)" } } }
+        // No deadline: binding either happens or fails (a port in use ends the server's task),
+        // however busy the machine.
+        while true {
+            if case .ip4(_, let bound)? = await server.listeningAddress {
+                return TriggerHost(address: "127.0.0.1:\(bound)", deliveries: deliveries, server: server, running: running, endpoint: endpoint)
+            }
+            if let failure = ended.failure.withLock({ $0 }) { throw .badRequest("cannot listen on 127.0.0.1:\(port): \(failure)") }
+            try? await Task.sleep(for: .milliseconds(10))
         }
-        guard case .ip4(_, let bound)? = await server.listeningAddress else {
-            running.cancel()
-            throw .badRequest("the trigger host is not listening on an IPv4 loopback address")
-        }
-        return TriggerHost(address: "127.0.0.1:\(bound)", deliveries: deliveries, server: server, running: running, endpoint: endpoint)
     }
 
     /// Stops listening and ends `deliveries`.
@@ -94,4 +93,9 @@ final class TriggerEndpoint: HTTPHandler {
             return HTTPResponse(statusCode: .badRequest, body: Data("\(error)".utf8))
         }
     }
+}
+
+/// The server task's error once it ended (a port in use), as `TriggerHost.start` waits to bind.
+final class ServerEnding: Sendable {
+    let failure = Mutex<String?>(nil)
 }
