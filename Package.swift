@@ -97,6 +97,11 @@ let package = Package(
             dependencies: ["Scenarios", "FirebaseHarness", "Harness", "Domain", "SimulatedFirebase", "Sim"],
             path: "Sources/Scenarios/Timeline"
         ),
+        // The Firestore emulator as the server of `rehearse load --backend emulator`: projects,
+        // deployments and the trigger events it delivers to the apps' functions in this process.
+        .target(
+            name: "RealFirebase", dependencies: ["FirebaseHarness", "FirestoreREST", "Harness", "SimulatedFirebase"],
+            path: "Sources/Scenarios/RealFirebase"),
         // The differential oracle: generated programs on the simulated Firebase and on a real
         // Firestore (the emulator), compared and shrunk.
         .target(name: "Conformance", dependencies: ["SimulatedFirebase", "FirestoreREST"], path: "Sources/Scenarios/Conformance"),
@@ -112,7 +117,7 @@ let package = Package(
         .target(
             name: "RehearseTools",
             dependencies: [
-                "RehearseCLI", "Scenarios", "Timeline", "Conformance", "RulesConformance", "FirestoreREST", "FirebaseHarness", "Harness", "Domain", "SimulatedFirebase", "Sim", "KernelWorkloads",
+                "RehearseCLI", "Scenarios", "Timeline", "Conformance", "RulesConformance", "FirestoreREST", "RealFirebase", "FirebaseHarness", "Harness", "Domain", "SimulatedFirebase", "Sim", "KernelWorkloads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
@@ -144,7 +149,7 @@ let package = Package(
         // The harness alone: it imports no app, no backend and no built-in scenario (the fixture is app-free).
         .testTarget(name: "HarnessTests", dependencies: ["Harness", "Sim", "ScenarioFixtures"], linkerSettings: exportDynamic),
         // Against Google's Firestore emulator (started by the tests; .ci/run requires it installed).
-        .testTarget(name: "FirestoreRESTTests", dependencies: ["FirestoreREST", "Conformance", "RulesConformance", "Domain", "SimulatedFirebase", "RehearsalTestSupport"]),
+        .testTarget(name: "FirestoreRESTTests", dependencies: ["FirestoreREST", "RealFirebase", "Scenarios", "FirebaseHarness", "Harness", "Conformance", "RulesConformance", "Domain", "SimulatedFirebase", "RehearsalTestSupport"]),
         .testTarget(name: "TimelineTests", dependencies: ["Timeline", "Scenarios", "FirebaseHarness", "Harness", "Domain", "SimulatedFirebase", "Sim"], linkerSettings: exportDynamic),
         .testTarget(name: "RehearsalTestingTests", dependencies: ["RehearsalTesting", "Harness", "Sim"], linkerSettings: exportDynamic),
         .testTarget(name: "RehearseTests", dependencies: ["rehearse", "ChildProcess", "RehearsalTestSupport"], linkerSettings: exportDynamic),

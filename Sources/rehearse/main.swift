@@ -9,4 +9,5 @@ import Scenarios
 // run (it lives in no library product).
 ScenarioRegistry.registerCatalog(BuiltInScenarios.all)
 ScenarioRegistry.registerHidden(CrashTestScenario())
+RehearseTools.registerServers()
 Rehearse.main(scenarios: [], tools: RehearseTools.commands)

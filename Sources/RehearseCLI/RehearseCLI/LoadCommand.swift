@@ -33,13 +33,17 @@ extension Rehearse {
         func run() throws {
             try ReportDirectory.check(reportDir)
             let request = try options.request(scenario: scenario, variant: variant)
+            let choice = try LoadProfile.named(request.scenario).flatMap { try options.serverChoice(for: $0) }
+            let server = try choice.map { try Self.start($0) }
             if !quiet {
                 print("\(ScenarioRegistry.commandName) load \(request.scenario) \(request.modelDescription) on \(Self.where(request))")
+                if let server { print("  against \(server.name)") }
                 if let profile = LoadProfile.named(request.scenario) { print("  set-up (not timed): \(profile.users) users, \(profile.summary)") }
                 fflush(nil)
             }
             let started = ContinuousClock.now  // wall clock on purpose: printed, never in the report
-            let report = Self.execute(request)
+            let report = Self.execute(request, server: server)
+            if let server { BlockingWait.run { await server.stop() } }
             let folder = try ReportWriter.write(report, trace: [], to: reportDir)
             if !quiet {
                 if let setup = report.load?.setupNanoseconds { print("  set-up took \(ReportFormat.duration(setup)) wall before the first arrival") }
@@ -61,12 +65,30 @@ extension Rehearse {
             request.clock == .virtual ? "the simulator (virtual time, seed \(request.seed))" : "\(ProcessInfo.processInfo.activeProcessorCount) cores (wall clock)"
         }
 
-        /// Runs `request` on its clock and returns the report.
-        static func execute(_ request: LoadRequest) -> RunReport {
+        /// Starts the real server `choice` names; a failure is one line, exit 2, before any load.
+        static func start(_ choice: (name: String, address: String?, options: [String: String])) throws -> any LoadServer {
+            guard let starter = LoadServers.starter(choice.name) else { throw InputError.fail("no server named \(choice.name)") }
+            let result = Mutex<Result<any LoadServer, LoadServerError>?>(nil)
+            BlockingWait.run {
+                do throws(LoadServerError) {
+                    let server = try await starter(choice.address, choice.options)
+                    result.withLock { $0 = .success(server) }
+                } catch {
+                    result.withLock { $0 = .failure(error) }
+                }
+            }
+            switch result.withLock({ $0! }) {
+            case .success(let server): return server
+            case .failure(let error): throw InputError.fail("--backend \(choice.name): \(error)")
+            }
+        }
+
+        /// Runs `request` on its clock (against `server` when given) and returns the report.
+        static func execute(_ request: LoadRequest, server: (any LoadServer)? = nil) -> RunReport {
             if request.clock == .virtual { return LoadRunner.runVirtual(request) }
             let result = Mutex<RunReport?>(nil)
             BlockingWait.run {
-                let report = await LoadRunner.run(request)
+                let report = await LoadRunner.run(request, server: server)
                 result.withLock { $0 = report }
             }
             return result.withLock { $0! }

@@ -28,6 +28,33 @@ struct LoadOptions: ParsableArguments {
     var seed: UInt64 = 1
     @Option(name: .long, parsing: .singleValue, help: "Latency threshold such as placeBid.p99<2s (repeatable).", transform: ArgumentValue.threshold)
     var threshold: [Threshold] = []
+    @Option(name: .long, parsing: .unconditional, help: "The backend under load: simulated (default), or a real server: emulator (Google's Firestore emulator, started for the run) or emulator=HOST:PORT (one already running, with --functions-port).")
+    var backend: String = "simulated"
+    @Option(name: .customLong("functions-port"), parsing: .unconditional, help: "With --backend emulator: the loopback port trigger events are posted to (the emulator's --functions_emulator 127.0.0.1:PORT; default a free one).")
+    var functionsPort: String?
+
+    /// The real server `--backend` names (nil: the simulated backend), validated; started later.
+    func serverChoice(for profile: LoadProfile) throws -> (name: String, address: String?, options: [String: String])? {
+        let parts = backend.split(separator: "=", maxSplits: 1).map(String.init)
+        let name = parts.first ?? ""
+        if name == "simulated" && parts.count == 1 {
+            if functionsPort != nil { throw InputError.fail("--functions-port belongs to --backend emulator") }
+            return nil
+        }
+        guard LoadServers.starter(name) != nil else {
+            throw InputError.fail("--backend \(backend): one of simulated, \(LoadServers.names.map { "\($0)[=HOST:PORT]" }.joined(separator: ", "))")
+        }
+        if virtual { throw InputError.fail("--virtual runs on the simulator; a real server (--backend \(backend)) runs on the wall clock") }
+        guard profile.runsOnRealServer else {
+            let able = LoadProfile.all.filter(\.runsOnRealServer).map(\.scenario)
+            throw InputError.fail("\(profile.scenario)'s load profile does not run on a real server yet; these do: \(able.joined(separator: ", "))")
+        }
+        let address = parts.count == 2 ? parts[1] : nil
+        if let address, LoopbackAddress(parsing: address) == nil {
+            throw InputError.fail("--backend \(backend): HOST:PORT with a loopback host (127.0.0.1, localhost or ::1)")
+        }
+        return (name, address, functionsPort.map { ["functions-port": $0] } ?? [:])
+    }
 
     /// The validated request for `scenario` (bad input → exit 2 with one line).
     func request(scenario: String, variant: String?) throws -> LoadRequest {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import RealFirebase
 import RehearseCLI
 
 /// The built-in `rehearse`'s own commands: they know the five apps and the kernel's workloads, so a
@@ -8,4 +9,7 @@ public enum RehearseTools {
     public static let commands: [any ParsableCommand.Type] = [
         Rehearse.ZooCommand.self, Rehearse.TimelineCommand.self, SelfCheckCommand.self, BenchCommand.self, ConformanceCommand.self,
     ]
+
+    /// Registers the real servers `rehearse load --backend` can name (`emulator`).
+    public static func registerServers() { EmulatorLoadServer.register() }
 }

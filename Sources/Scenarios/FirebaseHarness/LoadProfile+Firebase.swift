@@ -19,6 +19,7 @@ extension LoadProfile {
         /// project beside the main one); its faults and coverage are reported with the run's, and a
         /// virtual run terminates it at the end.
         public func companionBackend() -> Backend {
+            precondition(backend.remote == nil, "a profile with a companion backend does not run on a real server")
             let companion = Backend(env: env, faults: backend.faults, outbox: .counts)
             companions.add(companion)
             return companion
@@ -36,7 +37,7 @@ extension LoadProfile {
     /// `faults` (on the real runtime: `ContinuousClock`, the concurrent pool and the seed; in a
     /// virtual run: the simulator's), and `setUp` builds the app and its users on it.
     public init(
-        scenario: String, summary: String, operations: [String], users: Int, faults: BackendFaults,
+        scenario: String, summary: String, operations: [String], users: Int, faults: BackendFaults, runsOnRealServer: Bool = false,
         setUp: @escaping @Sendable (_ setup: Setup) async -> Workload
     ) {
         self.init(
@@ -48,7 +49,15 @@ extension LoadProfile {
             case .wall: env = DomainEnvironment.realRuntime(seed: environment.seed, epochUnixNanoseconds: environment.epochUnixNanoseconds)
             case .virtual: env = SimulatedEnvironment.current()
             }
-            let backend = Backend(env: env, faults: faults, outbox: .counts)  // no checker reads a load run's outbox
+            let backend: Backend
+            if let server = environment.server as? any FirestoreLoadServer {
+                // Firestore is the server's; FCM, SendGrid and Storage stay simulated, on the wall clock.
+                backend = Backend(
+                    env: env, faults: .realServer(simulating: faults), outbox: .counts, remote: server.newProject(for: scenario))
+                server.attach(backend)
+            } else {
+                backend = Backend(env: env, faults: faults, outbox: .counts)  // no checker reads a load run's outbox
+            }
             let companions = Companions()
             if environment.clock == .virtual {
                 Simulation.atEnd {
@@ -63,5 +72,6 @@ extension LoadProfile {
                 clock: RunClock(elapsedNanoseconds: { clock.elapsedNanoseconds }, sleep: { try await clock.sleep(for: $0) }),
                 taskExecutor: env.taskExecutor, participants: ([backend] + companions.all).map(BackendParticipant.init))
         }
+        self.runsOnRealServer = runsOnRealServer
     }
 }

@@ -42,7 +42,7 @@ public final class InspiredApp: Sendable {
         self.usernameAttemptsMaximum = 10
         self.probe = probe
         self.deviceMemory = InstanceMemory(env: backend.env, label: "inspired-devices")
-        backend.setRules(Self.securityRules)
+        backend.setRules(Self.securityRules, source: Self.rulesText)
         backend.storage.setRules(Self.storageRules)
         // Both triggers are idempotent and deployed with retries: a crashed or timed-out invocation
         // would lose its event otherwise (MODEL_RULES §20).

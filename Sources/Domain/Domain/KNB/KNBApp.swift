@@ -40,7 +40,7 @@ public final class KNBApp: Sendable {
         self.website = website
         self.websiteRandom = website == nil ? nil : SharedRandom(backend.env, stream: "knb-website")
         self.deviceMemory = InstanceMemory(env: backend.env, label: "knb-devices")
-        backend.setRules(KNBRules.rules)
+        backend.setRules(KNBRules.rules, source: KNBRules.rulesText)
         backend.storage.setRules(KNBRules.storageRules(checksSize: variant != .storageRulesNoSizeCheck))
         installFunctions()
     }

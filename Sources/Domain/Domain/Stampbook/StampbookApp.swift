@@ -34,7 +34,7 @@ public final class StampbookApp: Sendable {
         self.backend = backend
         self.variant = variant
         self.deviceMemory = InstanceMemory(env: backend.env, label: "stampbook-devices")
-        backend.setRules(Self.securityRules)
+        backend.setRules(Self.securityRules, source: Self.rulesText)
         backend.storage.setRules(Self.storageRules)
     }
 

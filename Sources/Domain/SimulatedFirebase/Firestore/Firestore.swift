@@ -12,6 +12,8 @@ public final class Firestore: Sendable {
     let ledger: FaultLedger
     /// The transactions that hold or may hold document locks (MODEL_RULES §23).
     let transactionLocks: TransactionLocks
+    /// The real server every read, write, query and transaction goes to (nil: this simulation).
+    let remote: (any FirestoreRemote)?
     /// The collections by path, and in the order they were first used (parking walks that order).
     private let collections = Mutex<(byPath: [String: CollectionStore], ordered: [CollectionStore])>(([:], []))
     private let autoIds: SharedRandom
@@ -33,7 +35,11 @@ public final class Firestore: Sendable {
     /// test sets the threshold, to park every idle actor).
     private let actorCensus = Mutex<(live: Int, parkAt: Int, threshold: Int, rebuilt: Int, secondChance: Bool)>((0, 4_096, 4_096, 0, true))
 
-    init(env: DomainEnvironment, faults: BackendFaults, tracker: TaskTracker, ledger: FaultLedger, coverage: CoverageLedger = CoverageLedger()) {
+    init(
+        env: DomainEnvironment, faults: BackendFaults, tracker: TaskTracker, ledger: FaultLedger, coverage: CoverageLedger = CoverageLedger(),
+        remote: (any FirestoreRemote)? = nil
+    ) {
+        self.remote = remote
         self.ledger = ledger
         self.env = env
         self.faults = faults
@@ -43,7 +49,7 @@ public final class Firestore: Sendable {
         self.adminLatencyRandom = SharedRandom(env, stream: "firestore.admin.latency")
         self.adminFailureRandom = SharedRandom(env, stream: "firestore.admin.failure")
         self.adminAnswerRandom = SharedRandom(env, stream: "firestore.admin.answer")
-        self.triggers = TriggerDispatcher(env: env, faults: faults, tracker: tracker, ledger: ledger, coverage: coverage)
+        self.triggers = TriggerDispatcher(env: env, faults: faults, tracker: tracker, ledger: ledger, coverage: coverage, remote: remote)
         self.transactionLocks = TransactionLocks(clock: env.clock, faults: faults, ledger: ledger)
     }
 
@@ -174,10 +180,14 @@ public final class Firestore: Sendable {
 
     /// Reads one document (an admin round trip, then a hop to its actor).
     public func get(_ path: DocumentPath) async -> DocumentSnapshot {
+        if let remote { return await remoteRead(path, remote) }
         await adminRoundTrip()
         try? Invocation.admitCurrent()  // a read has no effect to stop; it counts toward a crash
         return await actor(path).snapshot()
     }
+
+    /// A new transaction number (every attempt has its own).
+    func nextTransactionNumber() -> UInt64 { transactionCounter.wrappingAdd(1, ordering: .relaxed).newValue }
 
     /// A server transaction's read in a pessimistic database: an admin round trip, then the
     /// document under a read lock held until the transaction's attempt ends.
@@ -236,6 +246,7 @@ public final class Firestore: Sendable {
     /// answer leaves. Queries in functions take time, so a write can land between a function's
     /// query and what it does with the results.
     public func fetch(_ collection: String, where predicate: (DocumentSnapshot) -> Bool = { _ in true }) async -> [DocumentSnapshot] {
+        if let remote { return await remoteQuery(Query(collection), remote).filter(predicate) }
         await adminRoundTrip()
         try? Invocation.admitCurrent()  // a read has no effect to stop; it counts toward a crash
         return query(collection, where: predicate)
@@ -243,6 +254,7 @@ public final class Firestore: Sendable {
 
     /// `fetch` on a single-field index (`query(_:whereField:isEqualTo:)`).
     public func fetch(_ collection: String, whereField field: String, isEqualTo value: Value) async -> [DocumentSnapshot] {
+        if let remote { return await remoteQuery(Query(collection, filter: .field(field, .equal, value)), remote) }
         await adminRoundTrip()
         try? Invocation.admitCurrent()
         return query(collection, whereField: field, isEqualTo: value)
@@ -320,6 +332,7 @@ public final class Firestore: Sendable {
     /// the answer as it stands when it leaves; INVALID_ARGUMENT for a query Firestore refuses,
     /// FAILED_PRECONDITION when it needs an index not deployed (`Backend.setIndexes`).
     public func fetch(_ query: Query) async throws(BackendError) -> [DocumentSnapshot] {
+        if let remote { return try await remote.query(query, as: .admin) }
         await adminRoundTrip()
         try? Invocation.admitCurrent()
         return try answer(query, judgingIndexes: true)
@@ -349,6 +362,7 @@ public final class Firestore: Sendable {
     /// does, in one attempt (a batch is never retried: an `ALREADY_EXISTS` or `NOT_FOUND` is the
     /// answer). In a pessimistic database it waits for the locks server transactions hold.
     public func commitBatch(_ writes: [(DocumentPath, WriteOperation)]) async throws(BackendError) {
+        if let remote { return try await remote.commit(writes, as: .admin, transaction: nil) }
         let transaction = Transaction(id: transactionCounter.wrappingAdd(1, ordering: .relaxed).newValue, firestore: self, client: nil)
         for (path, operation) in writes { transaction.buffer(path, operation) }
         await adminRoundTrip()
@@ -361,7 +375,12 @@ public final class Firestore: Sendable {
     /// reads lock the documents until it ends, so contention shows as lock waits and, between two
     /// transactions, as the younger one aborted and retried; 5 attempts, then ABORTED.
     public func runTransaction<T>(_ body: (Transaction) async throws -> T) async throws -> T {
-        try await runTransaction(
+        if let remote {
+            return try await runRemoteTransaction(
+                remote, as: .admin, maxAttempts: faults.serverTransactionMaxAttempts,
+                backoffInitial: faults.serverTransactionBackoffInitial, random: backoffRandom, body)
+        }
+        return try await runTransaction(
             client: nil, maxAttempts: faults.serverTransactionMaxAttempts,
             backoffInitial: faults.serverTransactionBackoffInitial, random: backoffRandom, body)
     }
@@ -369,6 +388,7 @@ public final class Firestore: Sendable {
     // MARK: Core
 
     func write(_ path: DocumentPath, _ operation: WriteOperation, authorize: Authorizer?) async throws(BackendError) -> DocumentSnapshot {
+        if let remote { return try await remoteWrite(path, operation, as: .admin, remote) }
         // Clients reach here through their network (and an authorizer); the admin SDK pays its own hop.
         guard authorize == nil else { return try await actor(path).write(operation, authorize: authorize) }
         await adminRoundTrip()

@@ -68,9 +68,13 @@ public final class FirestoreClient: Sendable {
         }
     }
 
+    /// Who this device is to a real server.
+    private var caller: RemoteCaller { auth.map { .user($0) } ?? .signedOut }
+
     /// `getDocument()`.
     public func get(_ path: DocumentPath) async throws(BackendError) -> DocumentSnapshot {
-        try await network.roundTrip(.get(path)) { () async throws(BackendError) in
+        if let remote = backend.remote { return try await remote.get(path, as: caller, transaction: nil) }
+        return try await network.roundTrip(.get(path)) { () async throws(BackendError) in
             let snapshot = await firestore.snapshot(path)
             try checkRead(snapshot, .get)
             return snapshot
@@ -114,7 +118,8 @@ public final class FirestoreClient: Sendable {
     public func query(_ collection: String, where predicate: @Sendable (DocumentSnapshot) -> Bool = { _ in true })
         async throws(BackendError) -> [DocumentSnapshot]
     {
-        try await network.roundTrip(.query(collection)) { () async throws(BackendError) in
+        if let remote = backend.remote { return try await remote.query(Query(collection), as: caller).filter(predicate) }
+        return try await network.roundTrip(.query(collection)) { () async throws(BackendError) in
             try checkList(collection, constraints: [:])
             return firestore.query(collection, where: predicate)
         }
@@ -125,7 +130,8 @@ public final class FirestoreClient: Sendable {
     /// hold; INVALID_ARGUMENT for a query Firestore refuses; FAILED_PRECONDITION when it needs an
     /// index not deployed (`Backend.setIndexes`).
     public func query(_ query: Query) async throws(BackendError) -> [DocumentSnapshot] {
-        try await network.roundTrip(.query(query.collection)) { () async throws(BackendError) in
+        if let remote = backend.remote { return try await remote.query(query, as: caller) }
+        return try await network.roundTrip(.query(query.collection)) { () async throws(BackendError) in
             for constraints in query.filter?.ruleCases ?? [[:]] { try checkList(query.collection, constraints: constraints) }
             return try firestore.answer(query, judgingIndexes: true)
         }
@@ -143,6 +149,11 @@ public final class FirestoreClient: Sendable {
     /// ABORTED; errors thrown by `body` itself and PERMISSION_DENIED are not retried.
     public func runTransaction<T>(_ body: (Transaction) async throws -> T) async throws -> T {
         guard network.isOnline else { throw BackendError.unavailable("transactions fail while the device is offline") }
+        if let remote = backend.remote {
+            return try await firestore.runRemoteTransaction(
+                remote, as: caller, maxAttempts: backend.faults.transactionMaxAttempts,
+                backoffInitial: backend.faults.transactionBackoffInitial, random: backoffRandom, body)
+        }
         return try await firestore.runTransaction(
             client: self, maxAttempts: backend.faults.transactionMaxAttempts,
             backoffInitial: backend.faults.transactionBackoffInitial, random: backoffRandom, body)
@@ -193,6 +204,7 @@ public final class FirestoreClient: Sendable {
     private func listen(
         _ collection: String, document: DocumentPath?, onError: SnapshotListener.ErrorHandler?, _ delivery: SnapshotListener.Delivery
     ) -> SnapshotListener {
+        precondition(backend.remote == nil, "device listeners are not available on a real server yet")
         let label = "\(auth?.uid ?? "anonymous")/\(document?.description ?? collection)"
         let listener = backend.listen(
             collection, label: label, connection: connection(document == nil ? .list : .get, document: document),
@@ -226,6 +238,7 @@ public final class FirestoreClient: Sendable {
     /// Writes through the network; the device's listeners on `path` show the write at once and
     /// settle it when the answer comes (latency compensation, MODEL_RULES §19).
     private func write(_ path: DocumentPath, _ operation: WriteOperation) async throws(BackendError) -> DocumentSnapshot {
+        if let remote = backend.remote { return try await firestore.remoteWrite(path, operation, as: caller, remote) }
         let authorize = authorizer
         let covering = listeners(covering: path)
         let shown = covering.isEmpty ? [] : await show(path, operation, on: covering)

@@ -13,7 +13,15 @@ public final class Transaction {
         var firstWrite = Int.max
     }
 
+    /// A transaction a real server runs (`Backend.remote`): its id there and who speaks.
+    struct RemoteAttempt {
+        let id: String
+        let caller: RemoteCaller
+    }
+
     let id: UInt64
+    /// Set when the transaction runs on a real server: reads go there inside it.
+    let remote: RemoteAttempt?
     /// A server transaction in a pessimistic database: its reads take locks (MODEL_RULES §23).
     let locking: Bool
     private let firestore: Firestore
@@ -28,8 +36,9 @@ public final class Transaction {
     private var hasWrites: Bool { writtenDocuments > 0 }
     private static let indexedFrom = 9
 
-    init(id: UInt64, firestore: Firestore, client: FirestoreClient?, locking: Bool = false) {
+    init(id: UInt64, firestore: Firestore, client: FirestoreClient?, locking: Bool = false, remote: RemoteAttempt? = nil) {
         self.id = id
+        self.remote = remote
         self.locking = locking
         self.firestore = firestore
         self.client = client
@@ -41,7 +50,9 @@ public final class Transaction {
             throw BackendError.invalidArgument("a transaction must do all its reads before its writes (\(path))")
         }
         let snapshot: DocumentSnapshot
-        if let client {
+        if let remote, let server = firestore.remote {
+            snapshot = try await server.get(path, as: remote.caller, transaction: remote.id)
+        } else if let client {
             snapshot = try await client.get(path)
         } else if locking {
             snapshot = try await firestore.lockedGet(path, transaction: id)
@@ -69,6 +80,14 @@ public final class Transaction {
     public func update(_ path: DocumentPath, _ updates: FieldUpdates) { buffer(path, .update(updates)) }
     /// Deletes the document at commit.
     public func delete(_ path: DocumentPath) { buffer(path, .delete) }
+
+    /// The buffered writes as one commit request: each document's in call order, the documents in
+    /// the order of their first writes.
+    var bufferedWrites: [(DocumentPath, WriteOperation)] {
+        documents.filter { !$0.writes.isEmpty }.sorted { $0.firstWrite < $1.firstWrite }.flatMap { document in
+            document.writes.map { (document.path, $0) }
+        }
+    }
 
     /// Appends `operation` to the writes of `path`.
     func buffer(_ path: DocumentPath, _ operation: WriteOperation) {

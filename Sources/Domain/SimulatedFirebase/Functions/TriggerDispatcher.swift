@@ -57,12 +57,18 @@ final class TriggerDispatcher: Sendable {
     private let reorderRandom: SharedRandom
     private let retryRandom: SharedRandom
     private let lateRandom: SharedRandom
+    /// The real server that delivers this project's events (nil: its own commits do).
+    private let remote: (any FirestoreRemote)?
     /// Cold starts of every function invocation (triggers, callables, scheduled runs).
     let coldStarts: ColdStarts
     /// Timeouts and crashes of every function invocation.
     let invocations: Invocations
 
-    init(env: DomainEnvironment, faults: BackendFaults, tracker: TaskTracker, ledger: FaultLedger, coverage: CoverageLedger) {
+    init(
+        env: DomainEnvironment, faults: BackendFaults, tracker: TaskTracker, ledger: FaultLedger, coverage: CoverageLedger,
+        remote: (any FirestoreRemote)? = nil
+    ) {
+        self.remote = remote
         self.ledger = ledger
         self.coverage = coverage
         self.env = env
@@ -86,6 +92,19 @@ final class TriggerDispatcher: Sendable {
             state.registrations.append(registration)
         }
         coverage.declare(.trigger, name)
+        remote?.deployTrigger(name: name, collection: pattern, kinds: kinds)
+    }
+
+    /// An event the real server delivered to `trigger`: handed to its handler as a committed
+    /// change's event is (retries, instance limits, coverage), without the simulated delivery's
+    /// delay, duplicates or reordering (the server's are what they are).
+    func deliverRemote(trigger: String, before: DocumentSnapshot, after: DocumentSnapshot) {
+        guard let registration = state.withLock({ $0.registrations.first { $0.name == trigger } }) else { return }
+        let kind: TriggerKind = before.exists ? (after.exists ? .update : .delete) : .create
+        guard registration.kinds & Self.bit(kind) != 0 else { return }
+        let event = TriggerEvent(kind: kind, before: before, after: after, isDuplicate: false, ownsDuplicateId: false, attempt: 1)
+        let key = Self.orderKey(trigger, after.path)
+        tracker.spawn { [self] in await deliver(registration, event, key: key) }
     }
 
     /// Drops every registration and the ordering model's memory (`Backend.terminate`).

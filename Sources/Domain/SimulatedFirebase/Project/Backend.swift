@@ -47,16 +47,24 @@ public final class Backend: Sendable {
     public let coverage: CoverageLedger
     /// The run's provider outages (`BackendFaults.outages`); checks read their windows.
     public let outages: Outages
+    /// The real Firestore this project's Firestore calls go to (nil: the simulated one).
+    public let remote: (any FirestoreRemote)?
     private let deployedRules = Mutex(SecurityRules())
     /// Each device's connection, by label: one per device however many clients an app makes for
     /// it, so its requests draw from one stream in turn and it is offline for all of them.
     private let networks = Mutex<[String: ClientNetwork]>([:])
 
     /// A project with no rules deployed, on `env`, with `faults`; its outbox keeps `outbox`
-    /// (every record unless a run no checker reads, such as a load test, asks for counts).
-    public init(env: DomainEnvironment, faults: BackendFaults = .default, outbox retention: Outbox.Retention = .records) {
+    /// (every record unless a run no checker reads, such as a load test, asks for counts). With
+    /// `remote`, Firestore is that real server and its triggers arrive from it
+    /// (`deliverRemoteEvent`); Functions, FCM, SendGrid and Storage stay simulated on `env`.
+    public init(
+        env: DomainEnvironment, faults: BackendFaults = .default, outbox retention: Outbox.Retention = .records,
+        remote: (any FirestoreRemote)? = nil
+    ) {
         self.env = env
         self.faults = faults
+        self.remote = remote
         let tracker = TaskTracker(taskExecutor: env.taskExecutor)
         self.tracker = tracker
         let ledger = FaultLedger(clock: env.clock)
@@ -65,7 +73,7 @@ public final class Backend: Sendable {
         self.outages = outages
         let coverage = CoverageLedger()
         self.coverage = coverage
-        let firestore = Firestore(env: env, faults: faults, tracker: tracker, ledger: ledger, coverage: coverage)
+        let firestore = Firestore(env: env, faults: faults, tracker: tracker, ledger: ledger, coverage: coverage, remote: remote)
         self.firestore = firestore
         let functions = Functions(env: env, dispatcher: firestore.triggers, coverage: coverage)
         self.functions = functions
@@ -77,10 +85,22 @@ public final class Backend: Sendable {
         self.email = EmailService(env: env, faults: faults, outbox: outbox, ledger: ledger, outages: outages)
     }
 
-    /// Deploys security rules for client requests (replacing earlier ones).
-    public func setRules(_ rules: SecurityRules) {
+    /// Deploys security rules for client requests (replacing earlier ones); `source` is the
+    /// same rules as the app's rules file, which a real server (`remote`) enforces instead.
+    public func setRules(_ rules: SecurityRules, source: String? = nil) {
         deployedRules.withLock { $0 = rules }
         for pattern in rules.patterns { coverage.declare(.rule, pattern) }
+        if let remote {
+            precondition(source != nil, "a project on a real server needs its rules file (setRules(_:source:))")
+            remote.deployRules(source ?? "")
+        }
+    }
+
+    /// An event a real server (`remote`) delivered to the trigger `trigger`: the document before
+    /// and after the change. Handed to the trigger's handler with its retries, instance limits
+    /// and coverage, as a simulated commit's event is; an unknown trigger is ignored.
+    public func deliverRemoteEvent(trigger: String, before: DocumentSnapshot, after: DocumentSnapshot) {
+        firestore.triggers.deliverRemote(trigger: trigger, before: before, after: after)
     }
 
     var rules: SecurityRules { deployedRules.withLock { $0 } }

@@ -28,6 +28,8 @@ public struct LoadProfile: Sendable {
         package let clock: ClockKind
         /// The calendar instant of the run's start.
         package let epochUnixNanoseconds: Int64
+        /// The real server the run drives instead of the simulated backend (wall clock only).
+        package var server: (any LoadServer)? = nil
     }
 
     /// A set-up world: the workload, the clock it runs on, and what its backend observed.
@@ -60,6 +62,8 @@ public struct LoadProfile: Sendable {
     package let users: Int
     /// The simulator's timing window for a virtual run (the backend's concurrency window).
     package let timingWindowNanoseconds: UInt64
+    /// Whether the profile can run against a real server (`rehearse load --backend`).
+    package var runsOnRealServer = false
     /// Builds the world (backend, app, users) and returns it (not timed).
     package let setUp: @Sendable (_ environment: Environment) async -> World
 

@@ -15,20 +15,21 @@ package enum LoadRunner {
     package static var profiledScenarios: [String] { LoadProfile.all.map(\.scenario) }
 
     /// Runs `request` on its clock (`runWall` must not be called on a simulation thread).
-    package static func run(_ request: LoadRequest) async -> RunReport {
+    package static func run(_ request: LoadRequest, server: (any LoadServer)? = nil) async -> RunReport {
         switch request.clock {
-        case .wall: await runWall(request)
+        case .wall: await runWall(request, server: server)
         case .virtual: runVirtual(request)
         }
     }
 
     /// On the real runtime, all cores, wall-clock latency. Always returns: arrivals stop at the
     /// duration, and iterations still running after the graceful stop are abandoned.
-    static func runWall(_ request: LoadRequest) async -> RunReport {
+    static func runWall(_ request: LoadRequest, server: (any LoadServer)? = nil) async -> RunReport {
         let profile = profile(request)
         let epoch = Int64(Date().timeIntervalSince1970 * 1e9)  // wall clock on purpose (see the top of this file)
         let setupStart = ContinuousClock.now  // wall clock on purpose: how long the untimed set-up took
-        let world = await profile.setUp(LoadProfile.Environment(seed: request.seed, variant: request.variant, clock: .wall, epochUnixNanoseconds: epoch))
+        let world = await profile.setUp(LoadProfile.Environment(
+            seed: request.seed, variant: request.variant, clock: .wall, epochUnixNanoseconds: epoch, server: server))
         let setup = setupStart.duration(to: .now)
         let metrics = LoadMetrics(span: span(request))
         let elapsed = await LoadDriver(request: request, users: profile.users, workload: world.workload, clock: world.clock, metrics: metrics, taskExecutor: world.taskExecutor).run()
@@ -36,7 +37,18 @@ package enum LoadRunner {
         report.load?.setupNanoseconds = UInt64(max(0, setup.components.seconds)) * 1_000_000_000 + UInt64(max(0, setup.components.attoseconds / 1_000_000_000))
         report.faults = observations(world).faults
         report.coverage = observations(world).coverage
+        if let server { await describe(server, in: &report) }
         return report
+    }
+
+    /// Names the real server in the report, and fails the run when the server had a problem.
+    private static func describe(_ server: any LoadServer, in report: inout RunReport) async {
+        report.load?.server = server.name
+        report.load?.serverNotes = await server.notes()
+        if let problem = await server.problem(), report.failure == nil {
+            report.passed = false
+            report.failure = .init(kind: .load, message: "the server: \(problem)")
+        }
     }
 
     /// On the simulator: one thread, virtual time, the request's seed and the scenarios' strategy

@@ -44,4 +44,9 @@ public struct LoadSummary: Sendable, Hashable, Codable {
     /// Wall time of the profile's set-up before the first arrival (users signed up, data seeded;
     /// not timed as load); absent for virtual runs.
     public var setupNanoseconds: UInt64?
+    /// The real server the run drove (`--backend`); absent when it drove the simulated backend.
+    public var server: String?
+    /// What the report says of that server: real and simulated services, what it does not
+    /// model, what it delivered.
+    public var serverNotes: [String]?
 }

@@ -16,6 +16,9 @@ extension ReportWriter {
         body += "<h2 id=\"run\">Run</h2>\n<p>run <code>\(e(report.runId))</code> · seed \(report.seed) · strategy <code>\(e(report.strategy))</code> · variant <code>\(e(report.variant ?? "careful"))</code> · \(report.steps) steps · \(e(ReportFormat.duration(report.virtualNanoseconds))) \(report.clockKind)\(report.calendar.map { " (from \(PlotAxis.utc($0.unixNanoseconds(0))))" } ?? "") · trace <code>\(e(report.traceHash))</code> · \(e(report.build.compiler)) \(e(report.build.configuration)) @ \(e(report.build.commit))</p>\n"
         let parameters = report.parameters.keys.sorted().map { "\($0)=\(report.parameters[$0]!)" }.joined(separator: " ")
         body += "<p>parameters: <code>\(e(parameters))</code>\(report.swarm.map { " · swarm: <code>\(e($0.description))</code>" } ?? "")</p>\n"
+        if let server = report.load?.server {
+            body += "<p>backend: \(e(server))</p>\n<ul>\((report.load?.serverNotes ?? []).map { "<li>\(e($0))</li>" }.joined())</ul>\n"
+        }
         body += "<h2 id=\"checks\">Checks</h2>\n<table><tr><th>check</th><th>kind</th><th>status</th><th>observations</th><th>asserts</th></tr>\n"
         for check in report.checks {
             body += "<tr class=\"\(check.status)\"><td>\(e(check.name))</td><td>\(check.kind.rawValue)</td><td>\(e(check.status.rawValue))\(check.unreachableReason.map { " (\(e($0)))" } ?? "")</td><td>\(check.observations)</td><td>\(e(check.summary))</td></tr>\n"

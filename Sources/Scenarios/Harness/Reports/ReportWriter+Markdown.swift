@@ -19,6 +19,8 @@ extension ReportWriter {
         if let load = report.load {
             let errors = load.errors.keys.sorted().map { "\($0)=\(load.errors[$0]!)" }.joined(separator: " ")
             lines.append("- load: \(load.description); \(load.iterationsCompleted)/\(load.iterationsStarted) iterations, offered \(String(format: "%.1f", load.achievedRatePerSecond))/s, throughput \(String(format: "%.1f", load.throughputPerSecond))/s on \(load.cores) cores; failed operations: \(errors.isEmpty ? "none" : errors); dropped iterations (max-vus \(load.maxVUs) running): \(load.droppedIterations); peak in flight: \(load.peakInFlight)\(load.setupNanoseconds.map { "; set-up before the first arrival (not timed): \(ReportFormat.duration($0))" } ?? "")")
+            lines.append("- backend: \(load.server ?? "the simulated Firebase (the profile's latency model and faults)")")
+            for note in load.serverNotes ?? [] { lines.append("  - \(note)") }
         }
         lines.append("- build: \(report.build.compiler) \(report.build.configuration) @ \(report.build.commit)")
         if !report.notChecked.isEmpty {

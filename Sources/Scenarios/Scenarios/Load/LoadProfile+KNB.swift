@@ -11,7 +11,7 @@ extension LoadProfile {
     /// 10 % double taps) and defaults (5 % duplicate trigger events).
     static let auctionRace = LoadProfile(
         scenario: "auction-race", summary: "placeBid on 500 honors by a pool of 2,000 users (read, outbid, retry a lost race up to 3 times; 10 % double taps)",
-        operations: ["placeBid"], users: 2_000, faults: KNBScenarioSupport.faults(duplicatePercent: 5)
+        operations: ["placeBid"], users: 2_000, faults: KNBScenarioSupport.faults(duplicatePercent: 5), runsOnRealServer: true
     ) { setup in
         let app = KNBScenarioSupport.makeApp(setup)
         let retry = ClientRetry.on(setup.env.clock)
@@ -39,7 +39,7 @@ extension LoadProfile {
     /// them), with replies to the latest announcement and likes of those replies.
     static let adminBroadcast = LoadProfile(
         scenario: "admin-broadcast", summary: "announce (2 %) to a pool of 1,000 members, reply (38 %) to the latest one, likeReply (60 %)",
-        operations: ["announce", "reply", "likeReply"], users: 1_000, faults: .default
+        operations: ["announce", "reply", "likeReply"], users: 1_000, faults: .default, runsOnRealServer: true
     ) { setup in
         let app = KNBScenarioSupport.makeApp(setup)
         let retry = ClientRetry.on(setup.env.clock)
@@ -70,7 +70,7 @@ extension LoadProfile {
     /// like / unlike / reply on one KNB post by a pool of users.
     static let likeStorm = LoadProfile(
         scenario: "like-storm", summary: "like (50 %), unlike (25 %), reply (25 %) on one post by a pool of 20 users",
-        operations: ["like", "unlike", "reply"], users: 20, faults: KNBScenarioSupport.faults(duplicatePercent: 10)
+        operations: ["like", "unlike", "reply"], users: 20, faults: KNBScenarioSupport.faults(duplicatePercent: 10), runsOnRealServer: true
     ) { setup in
         let app = KNBScenarioSupport.makeApp(setup)
         let retry = ClientRetry.on(setup.env.clock)
@@ -96,7 +96,7 @@ extension LoadProfile {
     /// reserve / release on 20 KNB seats by a pool of users.
     static let seatContention = LoadProfile(
         scenario: "seat-contention", summary: "reserveSeat on one of 20 seats by a pool of 40 users, releaseSeat when it was won",
-        operations: ["reserveSeat", "releaseSeat"], users: 40, faults: KNBScenarioSupport.faults(duplicatePercent: 0)
+        operations: ["reserveSeat", "releaseSeat"], users: 40, faults: KNBScenarioSupport.faults(duplicatePercent: 0), runsOnRealServer: true
     ) { setup in
         let app = KNBScenarioSupport.makeApp(setup)
         let retry = ClientRetry.on(setup.env.clock)

@@ -1,0 +1,78 @@
+/// The calls of a project on a real server (`Backend.remote`): the same API, answered by the
+/// server. No latency model, fault or lock table applies: the server's own do.
+extension Firestore {
+    /// An admin read, which the API cannot fail: a server that does not answer after three tries
+    /// reads as a missing document, noted in the fault ledger (`remote-read-failed`).
+    func remoteRead(_ path: DocumentPath, _ remote: any FirestoreRemote) async -> DocumentSnapshot {
+        var last: BackendError?
+        for _ in 1...3 {
+            do throws(BackendError) {
+                return try await remote.get(path, as: .admin, transaction: nil)
+            } catch {
+                last = error
+            }
+        }
+        ledger.note("remote-read-failed", subject: "\(path): \(last.map { "\($0)" } ?? "")")
+        return DocumentSnapshot(path: path, fields: nil, version: 0, updateTime: env.clock.now)
+    }
+
+    /// An admin query the API cannot fail: as `remoteRead`, an unanswered one reads as empty.
+    func remoteQuery(_ query: Query, _ remote: any FirestoreRemote) async -> [DocumentSnapshot] {
+        var last: BackendError?
+        for _ in 1...3 {
+            do throws(BackendError) {
+                return try await remote.query(query, as: .admin)
+            } catch {
+                last = error
+            }
+        }
+        ledger.note("remote-read-failed", subject: "query \(query.collection): \(last.map { "\($0)" } ?? "")")
+        return []
+    }
+
+    /// One write; the snapshot it leaves is what a `set` or `create` wrote, and otherwise the
+    /// document read back (an update's or merge's result depends on what it met).
+    func remoteWrite(
+        _ path: DocumentPath, _ operation: WriteOperation, as caller: RemoteCaller, _ remote: any FirestoreRemote
+    ) async throws(BackendError) -> DocumentSnapshot {
+        try await remote.commit([(path, operation)], as: caller, transaction: nil)
+        switch operation {
+        case .delete: return DocumentSnapshot(path: path, fields: nil, version: 0, updateTime: env.clock.now)
+        case .create(let fields), .set(let fields): return DocumentSnapshot(path: path, fields: fields, version: 0, updateTime: env.clock.now)
+        default: return try await remote.get(path, as: caller, transaction: nil)
+        }
+    }
+
+    /// A transaction on the server: begin, the body's reads inside it, its writes committed in it;
+    /// a retryable error (as the SDK of `caller` retries) rolls back and runs the body again after
+    /// the SDK's backoff, up to `maxAttempts`, then ABORTED.
+    func runRemoteTransaction<T>(
+        _ remote: any FirestoreRemote, as caller: RemoteCaller, maxAttempts: Int, backoffInitial: Duration, random: SharedRandom,
+        _ body: (Transaction) async throws -> T
+    ) async throws -> T {
+        var backoff = backoffInitial
+        for attempt in 1...max(1, maxAttempts) {
+            let serverId = try await remote.beginTransaction(as: caller)
+            let transaction = Transaction(
+                id: nextTransactionNumber(), firestore: self, client: nil, remote: Transaction.RemoteAttempt(id: serverId, caller: caller))
+            do {
+                let value = try await body(transaction)
+                try await remote.commit(transaction.bufferedWrites, as: caller, transaction: serverId)
+                return value
+            } catch let error as BackendError where caller == .admin ? error.isRetryableInServerTransaction : error.isRetryableInTransaction {
+                await remote.rollback(serverId, as: caller)
+                if attempt == maxAttempts {
+                    if case .aborted = error { break }
+                    throw error
+                }
+                let jitter = faults.transactionBackoffJitter
+                try await env.clock.sleep(for: backoff * (1 - jitter + 2 * jitter * random.unitInterval()))
+                backoff = min(backoff * faults.transactionBackoffMultiplier, faults.transactionBackoffMax)
+            } catch {
+                await remote.rollback(serverId, as: caller)
+                throw error
+            }
+        }
+        throw BackendError.aborted(.contention)
+    }
+}
