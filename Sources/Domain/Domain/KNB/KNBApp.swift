@@ -59,6 +59,35 @@ public final class KNBApp: Sendable {
 
     var firestore: Firestore { backend.firestore }
 
+    /// Creates the accounts' user documents as `register` then `registerToken` leave them, in
+    /// admin batches of 500 writes: a load run's set-up against a real server, where thousands of
+    /// sign-ins one request at a time would take tens of seconds. Existing users are overwritten.
+    public func importUsers(_ accounts: [(email: String, name: String, token: String)]) async throws(BackendError) {
+        let now = backend.env.clock.now
+        try await commitInBatches(accounts.map { account in
+            var fields = KNBClient.newUser(email: account.email, name: account.name)
+            fields["fcmTokens"] = .map([account.token: KNBClient.tokenEntry(at: now)])
+            return (Self.userPath(account.email), .set(fields))
+        })
+    }
+
+    /// Creates honors as an admin's `createHonor` leaves them (category `general`), in admin
+    /// batches of 500 writes: a load run's set-up against a real server.
+    public func importHonors(_ honors: [(id: String, name: String, buyNowPrice: Double)]) async throws(BackendError) {
+        try await commitInBatches(honors.map { honor in
+            (DocumentPath("honors", honor.id), .set(KNBClient.newHonor(name: honor.name, buyNowPrice: honor.buyNowPrice, category: "general")))
+        })
+    }
+
+    /// `writes` as admin batches of at most 500 (Firestore's limit per commit).
+    private func commitInBatches(_ writes: [(DocumentPath, WriteOperation)]) async throws(BackendError) {
+        var start = 0
+        while start < writes.count {
+            try await backend.firestore.commitBatch(Array(writes[start..<min(writes.count, start + 500)]))
+            start += 500
+        }
+    }
+
     static func userPath(_ email: String) -> DocumentPath { DocumentPath("users", email) }
     static func markPath(_ key: String) -> DocumentPath { DocumentPath("knb_marks", key) }
 }

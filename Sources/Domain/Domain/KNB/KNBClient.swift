@@ -83,19 +83,35 @@ public final class KNBClient: Sendable {
     public func register() async throws(KNBError) {
         do {
             let path = KNBApp.userPath(email)
-            let prefs: Value = ["adminPosts": true, "postLikes": true, "postReplies": true, "replyLikes": true, "outbid": true]
             try await firestore.runTransaction { tx in
                 if try await tx.get(path).exists {
                     tx.update(path, ["name": .set(.string(self.name))])
                     return
                 }
-                tx.set(path, [
-                    "name": .string(self.name), "email": .string(self.email), "totalPledged": .double(0), "isAdmin": false,
-                    "notificationPrefs": prefs, "fcmTokens": .map([:]),
-                ])
+                tx.set(path, Self.newUser(email: self.email, name: self.name))
             }
         } catch { throw .wrap(error) }
     }
+
+    /// The honor document `createHonor` writes.
+    static func newHonor(name: String, buyNowPrice: Double, category: String) -> Fields {
+        [
+            "name": .string(name), "description": "", "currentBid": .double(0), "buyNowPrice": .double(buyNowPrice),
+            "isSold": false, "category": .string(category), "bids": [],
+        ]
+    }
+
+    /// The user document `register` creates for a new account.
+    static func newUser(email: String, name: String) -> Fields {
+        let prefs: Value = ["adminPosts": true, "postLikes": true, "postReplies": true, "replyLikes": true, "outbid": true]
+        return [
+            "name": .string(name), "email": .string(email), "totalPledged": .double(0), "isAdmin": false,
+            "notificationPrefs": prefs, "fcmTokens": .map([:]),
+        ]
+    }
+
+    /// One device's entry in `fcmTokens`, as `registerToken` writes it at `time`.
+    static func tokenEntry(at time: Timestamp) -> Value { ["platform": "iOS", "updatedAt": .timestamp(time)] }
 
     /// Profile edit: the app shows (and bids with) `newName` at once, then writes
     /// `users/{email}.name`; `onUserUpdate` carries it into the user's bids and posts.
@@ -147,9 +163,7 @@ public final class KNBClient: Sendable {
     /// Records this device's push token under the user.
     public func registerToken(_ token: String) async throws(KNBError) {
         do {
-            try await firestore.updateData(KNBApp.userPath(email), [
-                "fcmTokens.\(token)": .set(["platform": "iOS", "updatedAt": .timestamp(now)]),
-            ])
+            try await firestore.updateData(KNBApp.userPath(email), ["fcmTokens.\(token)": .set(Self.tokenEntry(at: now))])
         } catch { throw .wrap(error) }
     }
 
@@ -172,10 +186,7 @@ public final class KNBClient: Sendable {
     /// Admin only (rules).
     public func createHonor(id: String, name: String, buyNowPrice: Double, category: String = "general") async throws(KNBError) {
         do {
-            try await firestore.setData(DocumentPath("honors", id), [
-                "name": .string(name), "description": "", "currentBid": .double(0), "buyNowPrice": .double(buyNowPrice),
-                "isSold": false, "category": .string(category), "bids": [],
-            ])
+            try await firestore.setData(DocumentPath("honors", id), Self.newHonor(name: name, buyNowPrice: buyNowPrice, category: category))
         } catch { throw .wrap(error) }
     }
 

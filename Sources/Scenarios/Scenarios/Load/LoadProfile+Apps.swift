@@ -10,7 +10,7 @@ extension LoadProfile {
     /// `bookKiddush` on one of 21 Shabbat dates by a pool of users (a taken date is a business outcome).
     static let kiddushBooking = LoadProfile(
         scenario: "kiddush-booking", summary: "bookKiddush on one of 21 dates by a pool of 40 users (a taken date is not a failure)",
-        operations: ["bookKiddush"], users: 40, faults: KNBScenarioSupport.faults(duplicatePercent: 5)
+        operations: ["bookKiddush"], users: 40, faults: KNBScenarioSupport.faults(duplicatePercent: 5), runsOnRealServer: true
     ) { setup in
         let app = KNBScenarioSupport.makeApp(setup)
         let retry = ClientRetry.on(setup.env.clock)

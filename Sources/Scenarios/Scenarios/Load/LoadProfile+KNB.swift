@@ -17,12 +17,10 @@ extension LoadProfile {
         let retry = ClientRetry.on(setup.env.clock)
         let admin = await KNBScenarioSupport.signUp(app, email: "admin@knb.org", name: "Admin", admin: true, retry: retry)
         let honorIds = (0..<500).map { "h\($0)" }
-        await withTaskGroup(of: Void.self) { group in  // concurrently: 500 sequential round trips are a minute of wall time
-            for id in honorIds {
-                group.addTask {
-                    _ = try? await retry { try await admin.createHonor(id: id, name: "Honor \(id)", buyNowPrice: AuctionRaceScenario.buyNowPrice) }
-                }
-            }
+        if app.backend.remote != nil {  // on a real server, in one batch (the same documents)
+            _ = try? await retry { try await app.importHonors(honorIds.map { ($0, "Honor \($0)", AuctionRaceScenario.buyNowPrice) }) }
+        } else {
+            await createHonors(honorIds, by: admin, retry: retry)
         }
         let users = await signUpPool(app, count: 2_000, retry: retry)
         return Workload { index, user, recorder in
@@ -32,6 +30,18 @@ extension LoadProfile {
                 raiseOwn: draw.below(100, salt: 2) < 15, doubleTap: draw.below(100, salt: 3) < 10,
                 buyNowPrice: AuctionRaceScenario.buyNowPrice, retry: retry, backend: app.backend, observer: SilentObserver())
             recorder.record("placeBid", failed: !placed)
+        }
+    }
+
+    /// The auction's honors, created concurrently by the admin's device (500 sequential round trips
+    /// are a minute of wall time).
+    private static func createHonors(_ honorIds: [String], by admin: KNBClient, retry: ClientRetry) async {
+        await withTaskGroup(of: Void.self) { group in
+            for id in honorIds {
+                group.addTask {
+                    _ = try? await retry { try await admin.createHonor(id: id, name: "Honor \(id)", buyNowPrice: AuctionRaceScenario.buyNowPrice) }
+                }
+            }
         }
     }
 
@@ -124,9 +134,15 @@ extension LoadProfile {
 
     // MARK: - Support
 
-    /// `count` users signed up concurrently (set-up is not timed, but should not take long).
+    /// `count` users signed up concurrently (set-up is not timed, but should not take long); on a
+    /// real server, imported in batches (`KNBApp.importUsers`: the same documents).
     static func signUpPool(_ app: KNBApp, count: Int, retry: ClientRetry) async -> [KNBClient] {
-        await withTaskGroup(of: (Int, KNBClient).self) { group in
+        if app.backend.remote != nil {
+            let accounts = (0..<count).map { (email: "u\($0)@knb.org", name: "User \($0)", token: KNBScenarioSupport.token("u\($0)@knb.org")) }
+            _ = try? await retry { try await app.importUsers(accounts) }
+            return accounts.map { app.client(email: $0.email, name: $0.name) }
+        }
+        return await withTaskGroup(of: (Int, KNBClient).self) { group in
             for index in 0..<count {
                 group.addTask { (index, await KNBScenarioSupport.signUp(app, email: "u\(index)@knb.org", name: "User \(index)", retry: retry)) }
             }

@@ -1,0 +1,102 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import RehearsalTestSupport
+import Testing
+
+/// `rehearse load … --backend emulator`: the KNB profiles against Google's Firestore emulator
+/// (started by each run), every operation answered by the server, the report naming it and the
+/// trigger events it delivered; and each way the choice can be wrong, one line and exit 2 before
+/// any load. No timing assertions: counts, verdicts and the report's words.
+@Suite(.serialized, .needsFirestoreEmulator, .tags(.subprocess)) struct RealServerLoadTests {
+    @Test(arguments: [("seat-contention", "reserveSeat", false), ("auction-race", "placeBid", true), ("like-storm", "reply", true), ("kiddush-booking", "bookKiddush", true)])
+    func aProfileRunsAgainstTheEmulator(scenario: String, operation: String, firesTriggers: Bool) throws {
+        let folder = try LoadCommandTests.freshFolder()
+        let result = try CommandLineRunner.run([
+            "load", scenario, "--backend", "emulator", "--rate", "10/s", "--duration", "1s", "--report-dir", folder.path,
+        ])
+        #expect(result.status == 0, "\(result.standardOutput) \(result.standardError)")
+        #expect(result.standardOutput.contains("against Firestore emulator at 127.0.0.1:"))
+        let runId = "\(scenario)-load-wall-constant-arrival-rate-10ps"
+        let report = try LoadCommandTests.reportJSON(folder, scenario: scenario, runId: runId)
+        let load = try #require(report["load"] as? [String: Any])
+        #expect((load["server"] as? String)?.hasPrefix("Firestore emulator at 127.0.0.1:") == true)
+        #expect((load["errors"] as? [String: Int] ?? [:]).values.allSatisfy { $0 == 0 }, "\(load["errors"] ?? "")")
+        let latency = try #require(report["latency"] as? [[String: Any]])
+        #expect((latency.first { $0["operation"] as? String == operation }?["count"] as? Int ?? 0) >= 1)
+        let notes = load["serverNotes"] as? [String] ?? []
+        #expect(notes.contains { $0.hasPrefix("Firestore: Firestore emulator at") && $0.contains("project r-\(scenario)-") })
+        #expect(notes.contains { $0.contains("FCM, SendGrid and Storage: simulated") })
+        // Triggers fire for the bids and posts: the emulator delivered their events to the functions here.
+        let delivered = notes.first { $0.hasPrefix("triggers: ") }.flatMap { Int($0.dropFirst("triggers: ".count).prefix { $0.isNumber }) }
+        #expect(firesTriggers ? (delivered ?? 0) > 0 : delivered == 0, "\(notes)")
+        let markdown = try String(contentsOf: folder.appendingPathComponent("\(scenario)/\(runId)/report.md"), encoding: .utf8)
+        #expect(markdown.contains("- backend: Firestore emulator at 127.0.0.1:"))
+    }
+
+    @Test(arguments: [
+        (["--backend", "nowhere"], "--backend nowhere: one of simulated, emulator[=HOST:PORT]"),
+        (["--backend", "emulator", "--virtual"], "--virtual runs on the simulator"),
+        (["--backend", "emulator=10.0.0.1:8080", "--functions-port", "9"], "HOST:PORT with a loopback host"),
+        (["--backend", "emulator=127.0.0.1:8080"], "needs --functions-port"),
+        (["--functions-port", "9000"], "--functions-port belongs to --backend emulator"),
+        (["--backend", "emulator", "--functions-port", "70000"], "--functions-port 70000: a port from 1 to 65535"),
+    ])
+    func aWrongBackendIsOneLineAndExitTwo(arguments: [String], expected: String) throws {
+        let result = try CommandLineRunner.run(["load", "seat-contention", "--rate", "5/s", "--duration", "1s"] + arguments)
+        #expect(result.status == 2, "\(result.standardOutput) \(result.standardError)")
+        #expect(result.standardError.contains(expected), "\(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
+        #expect(!result.standardOutput.contains("PASS"))
+    }
+
+    @Test func aProfileWithoutRealModeIsRefused() throws {
+        let result = try CommandLineRunner.run(["load", "nudge-storm", "--backend", "emulator", "--rate", "5/s", "--duration", "1s"])
+        #expect(result.status == 2, "\(result.standardError)")
+        #expect(result.standardError.contains("does not run on a real server yet; these do: auction-race"), "\(result.standardError)")
+    }
+
+    @Test func anEmulatorThatIsNotThereIsOneLine() throws {
+        // Port 1 on loopback: nothing listens there (the trigger host takes a free port of its own).
+        let free = try ListeningPort.open()
+        let port = free.port
+        free.close()
+        let result = try CommandLineRunner.run([
+            "load", "seat-contention", "--backend", "emulator=127.0.0.1:1", "--functions-port", "\(port)", "--rate", "5/s", "--duration", "1s",
+        ])
+        #expect(result.status == 2, "\(result.standardOutput) \(result.standardError)")
+        #expect(result.standardError.contains("no Firestore emulator answers at 127.0.0.1:1"), "\(result.standardError)")
+    }
+
+    @Test func aFunctionsPortInUseIsOneLine() throws {
+        let taken = try ListeningPort.open()
+        defer { taken.close() }
+        let result = try CommandLineRunner.run([
+            "load", "seat-contention", "--backend", "emulator", "--functions-port", "\(taken.port)", "--rate", "5/s", "--duration", "1s",
+        ])
+        #expect(result.status == 2, "\(result.standardError)")
+        #expect(result.standardError.contains("the trigger host: cannot listen on 127.0.0.1:\(taken.port)"), "\(result.standardError)")
+    }
+}
+
+/// A loopback port this process listens on (a port in use for another process).
+struct ListeningPort {
+    let descriptor: Int32
+    let port: Int
+
+    static func open() throws -> ListeningPort {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
+        guard descriptor >= 0, bound == 0, listen(descriptor, 1) == 0 else { throw POSIXError(.EADDRINUSE) }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
+        return ListeningPort(descriptor: descriptor, port: Int(UInt16(bigEndian: address.sin_port)))
+    }
+
+    func close() { _ = Glibc.close(descriptor) }
+}
