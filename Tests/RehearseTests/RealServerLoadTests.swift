@@ -18,7 +18,7 @@ import Testing
         ])
         #expect(result.status == 0, "\(result.standardOutput) \(result.standardError)")
         #expect(result.standardOutput.contains("against Firestore emulator at 127.0.0.1:"))
-        let runId = "\(scenario)-load-wall-constant-arrival-rate-10ps"
+        let runId = "\(scenario)-load-emulator-constant-arrival-rate-10ps"
         let report = try LoadCommandTests.reportJSON(folder, scenario: scenario, runId: runId)
         let load = try #require(report["load"] as? [String: Any])
         #expect((load["server"] as? String)?.hasPrefix("Firestore emulator at 127.0.0.1:") == true)
@@ -33,6 +33,21 @@ import Testing
         #expect(firesTriggers ? (delivered ?? 0) > 0 : delivered == 0, "\(notes)")
         let markdown = try String(contentsOf: folder.appendingPathComponent("\(scenario)/\(runId)/report.md"), encoding: .utf8)
         #expect(markdown.contains("- backend: Firestore emulator at 127.0.0.1:"))
+    }
+
+    @Test func compareRunsTheWorkloadOnBothBackendsSideBySide() throws {
+        let folder = try LoadCommandTests.freshFolder()
+        let result = try CommandLineRunner.run([
+            "compare", "seat-contention", "--backend", "emulator", "--rate", "10/s", "--duration", "1s", "--report-dir", folder.path,
+        ])
+        #expect(result.status == 0, "\(result.standardOutput) \(result.standardError)")
+        #expect(result.standardOutput.contains("the simulated Firebase (virtual time, seed 1) vs Firestore emulator at 127.0.0.1:"))
+        #expect(result.standardOutput.contains("baseline  seat-contention-load-virtual-constant-arrival-rate-10ps: PASS"))
+        #expect(result.standardOutput.contains("candidate seat-contention-load-emulator-constant-arrival-rate-10ps: PASS"))
+        #expect(result.standardOutput.contains("reserveSeat.p99: "))
+        #expect(result.standardOutput.contains("verdicts equal: PASS on both"))
+        let virtual = try LoadCommandTests.reportJSON(folder, scenario: "seat-contention", runId: "seat-contention-load-virtual-constant-arrival-rate-10ps")
+        #expect((virtual["load"] as? [String: Any])?["server"] == nil)
     }
 
     @Test(arguments: [

@@ -12,8 +12,11 @@ extension Rehearse {
             discussion: """
                 rehearse compare baseline.json candidate.json
                 rehearse compare auction-race --variant outbid-no-dedup --rate 500/s --duration 1m [--seed N]
+                rehearse compare auction-race --backend emulator --rate 30/s --duration 10s
                 The second form runs the scenario's load profile on the simulator (--virtual is implied) for the \
-                careful design and for the variant, writes both reports, and prints the differences.
+                careful design and for the variant, writes both reports, and prints the differences. The third runs \
+                the same workload on the simulated Firebase (virtual time) and against the real server, and prints \
+                them side by side: verdicts that differ are a fidelity bug of the simulation (exit 1).
                 """)
 
         @Argument(help: "Baseline report.json, or a scenario with a load profile (with --variant).") var baseline: String
@@ -39,6 +42,7 @@ extension Rehearse {
                 print("  reports: \(folderA)/report.md, \(folderB)/report.md")
                 return
             }
+            if candidate == nil, load.backend != "simulated" { return try compareWithServer() }
             guard let candidate else { throw InputError.fail("give two report.json files, or a scenario with --variant V and load options") }
             let a: RunReport, b: RunReport
             do {
@@ -48,6 +52,34 @@ extension Rehearse {
                 throw InputError.fail(error.description)
             }
             Self.printDiff(a, b)
+        }
+
+        /// The same workload on the simulated Firebase (virtual time, by seed) and on the real server
+        /// `--backend` names; verdicts that differ are a fidelity bug (exit 1).
+        func compareWithServer() throws {
+            try ReportDirectory.check(reportDir)
+            if load.virtual { throw InputError.fail("compare --backend runs the simulated side in virtual time itself; drop --virtual") }
+            var real = try load.request(scenario: baseline, variant: nil)
+            guard let profile = LoadProfile.named(real.scenario), let choice = try load.serverChoice(for: profile) else {
+                throw InputError.fail("compare --backend needs a real server, e.g. --backend emulator")
+            }
+            real.backend = choice.name
+            var simulated = real
+            simulated.clock = .virtual
+            simulated.backend = nil
+            let server = try LoadCommand.start(choice)
+            let a = LoadRunner.runVirtual(simulated)
+            let b = LoadCommand.execute(real, server: server)
+            BlockingWait.run { await server.stop() }
+            let folderA = try ReportWriter.write(a, trace: [], to: reportDir), folderB = try ReportWriter.write(b, trace: [], to: reportDir)
+            print("compare \(baseline) under \(real.modelDescription): the simulated Firebase (virtual time, seed \(real.seed)) vs \(server.name)")
+            Self.printDiff(a, b)
+            print("  reports: \(folderA)/report.md, \(folderB)/report.md")
+            if a.passed != b.passed {
+                print("FIDELITY: the verdicts differ (simulated \(a.passed ? "PASS" : "FAIL"), server \(b.passed ? "PASS" : "FAIL")): \(b.failure?.message ?? a.failure?.message ?? "")")
+                throw ExitCode(1)
+            }
+            print("verdicts equal: \(a.passed ? "PASS" : "FAIL") on both")
         }
 
         /// Verdicts, load counters and latency percentiles of `a` → `b` (deterministic text).

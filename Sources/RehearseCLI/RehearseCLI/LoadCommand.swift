@@ -32,8 +32,9 @@ extension Rehearse {
 
         func run() throws {
             try ReportDirectory.check(reportDir)
-            let request = try options.request(scenario: scenario, variant: variant)
+            var request = try options.request(scenario: scenario, variant: variant)
             let choice = try LoadProfile.named(request.scenario).flatMap { try options.serverChoice(for: $0) }
+            request.backend = choice?.name
             let server = try choice.map { try Self.start($0) }
             if !quiet {
                 print("\(ScenarioRegistry.commandName) load \(request.scenario) \(request.modelDescription) on \(Self.where(request))")

@@ -32,6 +32,9 @@ package struct LoadRequest: Sendable, Hashable {
     package var gitCommit: String?
     /// The command line, for the report (its replay command).
     package var commandLine: String
+    /// The real server's kind (`emulator`) when the run drives one (`--backend`); nil for the
+    /// simulated backend. It names the run's folder in place of the clock.
+    package var backend: String?
 
     /// A load run of `scenario` under `executor`; the rest has k6's defaults.
     package init(
@@ -58,9 +61,10 @@ package struct LoadRequest: Sendable, Hashable {
     }
 
     /// Folder name of the run: `auction-race-load-virtual-constant-arrival-rate-500ps`,
-    /// `like-storm-load-wall-constant-vus-4vus`, with `-<variant>` for a variant.
+    /// `like-storm-load-wall-constant-vus-4vus`, `seat-contention-load-emulator-…` against a real
+    /// server, with `-<variant>` for a variant.
     package var runId: String {
-        var id = "\(scenario)-load-\(clock.rawValue)-\(executor.name)"
+        var id = "\(scenario)-load-\(backend ?? clock.rawValue)-\(executor.name)"
         switch executor {
         case .constantArrivalRate(let rate, _): id += "-\(LoadStage.format(rate))ps"
         case .rampingArrivalRate(let start, let stages): id += "-\(LoadStage.format(start))ps-to-\(LoadStage.format(stages.last?.target ?? start))ps"
