@@ -8,9 +8,11 @@ import Testing
 /// the emulator loaded with the app's rules file does, and a rules file that drifts from the Swift
 /// rules is caught.
 @Suite struct RulesOracleTests {
-    func oracle() async throws -> RulesOracle {
+    /// An oracle on the shared emulator; tests that load different rules files run at once, so each
+    /// has its own project prefix (a program's project is `<prefix>-<app>-<seed>`).
+    func oracle(_ prefix: String = "demo-rules-test") async throws -> RulesOracle {
         let emulator = try await SharedEmulator.shared.emulator()
-        return RulesOracle(client: FirestoreRESTClient(baseURL: emulator.baseURL, project: "demo-rules-test"), projectPrefix: "demo-rules-test")
+        return RulesOracle(client: FirestoreRESTClient(baseURL: emulator.baseURL, project: prefix), projectPrefix: prefix)
     }
 
     @Test(.needsFirestoreEmulator, .tags(.subprocess), arguments: RulesWorld.all.map(\.app))
@@ -26,12 +28,30 @@ import Testing
         #expect(rows.values.contains { $0.allowed > 0 } && rows.values.contains { $0.denied > 0 }, "\(table.text)")
     }
 
+    /// The first bid on an honor: the rules file once compared `afterBids[0:0]`, an evaluation
+    /// error on the emulator, so it denied what the Swift rules allow. Only an app's append (one
+    /// more array element, a raised number) reaches that comparison; the generator draws them.
+    @Test(.needsFirestoreEmulator, .tags(.subprocess)) func anEmptyListSliceInTheRulesFileIsCaught() async throws {
+        var world = RulesWorld.knb
+        let guarded = "(beforeBids.size() == 0 || afterBids[0:beforeBids.size()] == beforeBids)"
+        #expect(world.rulesText.contains(guarded))
+        world.rulesText = world.rulesText.replacingOccurrences(of: guarded, with: "afterBids[0:beforeBids.size()] == beforeBids")
+        let oracle = try await oracle("demo-rules-slice")
+        var found: RulesMismatch?
+        for seed in UInt64(0)..<100 where found == nil {
+            found = try await oracle.check(world, seed: seed, requests: RulesRun.requestsPerProgram).mismatch
+        }
+        let mismatch = try #require(found)
+        #expect(mismatch.request.operation == .update && mismatch.request.collection == "honors")
+        #expect(mismatch.simulated == .allowed && mismatch.real == .denied)
+    }
+
     @Test(.needsFirestoreEmulator, .tags(.subprocess)) func aRulesFileThatDriftsFromTheSwiftRulesIsCaught() async throws {
         var world = RulesWorld.knb
         let strict = "allow create: if hasEmail() && request.resource.data.get('reservedBy', null) == request.auth.token.email;"
         #expect(world.rulesText.contains(strict))
         world.rulesText = world.rulesText.replacingOccurrences(of: strict, with: "allow create: if signedIn();")
-        let oracle = try await oracle()
+        let oracle = try await oracle("demo-rules-drift")
         var found: RulesMismatch?
         for seed in UInt64(0)..<40 where found == nil {
             found = try await oracle.check(world, seed: seed, requests: RulesRun.requestsPerProgram).mismatch

@@ -7,8 +7,10 @@ struct RulesEmulatorSide: Sendable {
     /// The owner's client of the program's project.
     let owner: FirestoreRESTClient
 
-    /// Loads the rules file and stores `documents`.
+    /// Empties the project (a program run again, as its replay line does, meets only its own
+    /// documents), loads the rules file and stores `documents`.
     func prepare(_ world: RulesWorld, _ documents: [(DocumentPath, Fields)]) async throws(RESTError) {
+        try await owner.resetEmulator()
         try await owner.loadRules(world.rulesText)
         if !documents.isEmpty { try await owner.commit(documents.map { RESTWrite(.set($0.1), at: $0.0) }) }
     }

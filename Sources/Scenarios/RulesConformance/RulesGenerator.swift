@@ -99,14 +99,53 @@ struct RulesGenerator {
         return fields
     }
 
-    /// `fields` with one or two fields redrawn, or (now and then) one removed.
+    /// `fields` with one or two fields redrawn, or (now and then) one removed; a quarter of the
+    /// time an app's append instead (`append`): a rule that compares an array's old prefix and a
+    /// rising number is reached only by such writes.
     private mutating func mutate(_ fields: Fields, _ collection: RulesWorld.Collection) -> Fields {
+        if random.chance(25), let appended = append(fields, collection) { return appended }
         var result = fields
         for _ in 0..<(random.chance(30) ? 2 : 1) {
             let field = random.pick(collection.fields)
             if random.chance(12) { result[field.name] = nil } else { result[field.name] = random.pick(field.values) }
         }
         return result
+    }
+
+    /// An app's append: one array field (present, or missing and read as empty) grown by one
+    /// element and one number raised, the rest unchanged (a bid, a like); nil when the collection
+    /// has no array field.
+    private mutating func append(_ fields: Fields, _ collection: RulesWorld.Collection) -> Fields? {
+        let arrays = collection.fields.filter { field in field.values.contains { $0.arrayValue != nil } }
+        guard !arrays.isEmpty else { return nil }
+        var result = fields
+        let array = random.pick(arrays)
+        result[array.name] = grow(fields[array.name] ?? .array([]), array)
+        let numbers = collection.fields.filter { field in field.values.contains { $0.doubleValue != nil } }
+        if !numbers.isEmpty {
+            let number = random.pick(numbers)
+            if let raised = grow(fields[number.name] ?? .int(0), number) { result[number.name] = raised }
+        }
+        return result
+    }
+
+    /// `value` with one more element drawn from the field's arrays (an array) or raised to a
+    /// larger drawn number (a number); nil for anything else.
+    private mutating func grow(_ value: Value?, _ field: RulesWorld.Field) -> Value? {
+        switch value {
+        case .array(let elements)?:
+            let pool = field.values.flatMap { $0.arrayValue.map(Array.init) ?? [] }
+            guard !pool.isEmpty else { return nil }
+            return .array(ValueArray(Array(elements) + [random.pick(pool)]))
+        case .int, .double:
+            let larger = field.values.filter { candidate in
+                guard let a = candidate.doubleValue, let b = value?.doubleValue else { return false }
+                return a > b
+            }
+            return larger.isEmpty ? nil : random.pick(larger)
+        default:
+            return nil
+        }
     }
 
     /// The collection pattern `path` was drawn in.
