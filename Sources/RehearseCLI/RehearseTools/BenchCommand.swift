@@ -25,12 +25,15 @@ struct BenchCommand: ParsableCommand {
         case usersMemory = "users-memory"
         /// Bounded exhaustive exploration of the ported programs (not in the default set).
         case explore
+        /// `rehearse load`'s generator against wrk, one document write per request to the
+        /// Firestore emulator (not in the default set: it starts the emulator and needs wrk).
+        case serverWrites = "server-writes"
     }
 
     /// The sections run when `--only` is not given.
     static let defaultSections: [Section] = [.memory, .kernel, .timeline, .seeds]
 
-    @Option(parsing: .unconditional, help: "Comma-separated sections: kernel, timeline, seeds, memory, users-memory, explore (default: the first four).", transform: ArgumentValue.benchSections)
+    @Option(parsing: .unconditional, help: "Comma-separated sections: kernel, timeline, seeds, memory, users-memory, explore, server-writes (default: the first four).", transform: ArgumentValue.benchSections)
     var only: [Section]?
 
     @Option(parsing: .unconditional, help: "Round trips for ping-pong; messages for fan-in.")
@@ -85,6 +88,7 @@ struct BenchCommand: ParsableCommand {
             case .memory: missed += runMemory()
             case .usersMemory: missed += try runScenarioMemory()
             case .explore: missed += runExplore()
+            case .serverWrites: missed += try runServerWrites()
             }
         }
         print("")

@@ -23,9 +23,10 @@ package enum LoadRunner {
     }
 
     /// On the real runtime, all cores, wall-clock latency. Always returns: arrivals stop at the
-    /// duration, and iterations still running after the graceful stop are abandoned.
-    static func runWall(_ request: LoadRequest, server: (any LoadServer)? = nil) async -> RunReport {
-        let profile = profile(request)
+    /// duration, and iterations still running after the graceful stop are abandoned. `given` runs
+    /// a profile no scenario declares (a benchmark's own workload).
+    package static func runWall(_ request: LoadRequest, server: (any LoadServer)? = nil, profile given: LoadProfile? = nil) async -> RunReport {
+        let profile = given ?? profile(request)
         let epoch = Int64(Date().timeIntervalSince1970 * 1e9)  // wall clock on purpose (see the top of this file)
         let setupStart = ContinuousClock.now  // wall clock on purpose: how long the untimed set-up took
         let world = await profile.setUp(LoadProfile.Environment(
