@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import Harness
 
@@ -30,6 +31,12 @@ struct LoadOptions: ParsableArguments {
     var threshold: [Threshold] = []
     @Option(name: .long, parsing: .unconditional, help: "The backend under load: simulated (default), or a real server: emulator (Google's Firestore emulator, started for the run) or emulator=HOST:PORT (one already running, with --functions-port).")
     var backend: String = "simulated"
+    @Option(name: .long, parsing: .unconditional, help: "Run share i of n of the load, e.g. 0/4: every n-th arrival of the whole schedule from the i-th (open model), or every n-th virtual user (closed); `rehearse merge` combines the shards' reports.", transform: ArgumentValue.shard)
+    var shard: ShardSelection?
+    @Flag(name: .customLong("shard-from-env"), help: "Take the shard from the job array: JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID (Slurm job array).")
+    var shardFromEnv = false
+    @Option(name: .long, parsing: .unconditional, help: "Shard count with --shard-from-env (default: JOB_COMPLETIONS or SLURM_ARRAY_TASK_COUNT).")
+    var shards: Int?
     @Option(name: .customLong("functions-port"), parsing: .unconditional, help: "With --backend emulator: the loopback port trigger events are posted to (the emulator's --functions_emulator 127.0.0.1:PORT; default a free one).")
     var functionsPort: String?
 
@@ -72,10 +79,13 @@ struct LoadOptions: ParsableArguments {
         for threshold in self.threshold where !profile.operations.contains(threshold.operation) {
             throw InputError.fail("threshold '\(threshold.expression)' names no operation of \(scenario)'s load profile; operations: \(profile.operations.joined(separator: ", "))")
         }
-        return LoadRequest(
+        var request = LoadRequest(
             scenario: scenario, executor: executor, thinkTime: thinkTime ?? .zero, clock: virtual ? .virtual : .wall, variant: variant,
             thresholds: threshold, seed: seed, maxVUs: maxVUs, gracefulStop: gracefulStop, gitCommit: Fingerprint.current.commit,
             commandLine: (["rehearse"] + CommandLine.arguments.dropFirst()).joined(separator: " "))
+        let selection = try ShardSelection.resolve(shard: shard, fromEnvironment: shardFromEnv, shards: shards, environment: ProcessInfo.processInfo.environment)
+        request.shard = selection.map { LoadShard(index: $0.index, count: $0.count) }
+        return request
     }
 
     /// The executor the flags describe.

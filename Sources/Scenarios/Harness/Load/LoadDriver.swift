@@ -29,12 +29,14 @@ struct LoadDriver: Sendable {
         if request.executor.isOpen {
             var arrivals = LoadArrivals(request.executor)
             while let due = arrivals.next(), due < end {
+                let index = arrivals.index - 1
+                // A shard takes every n-th arrival of the whole schedule: the shards' union is it.
+                if let shard = request.shard, index % shard.count != shard.index { continue }
                 await sleep(until: due, now)
                 if metrics.inFlight >= request.maxVUs {
                     metrics.dropped()
                     continue
                 }
-                let index = arrivals.index - 1
                 metrics.started()
                 running.count.withLock { $0 += 1 }
                 Task(executorPreference: taskExecutor) { [workload, metrics, users] in
@@ -46,7 +48,7 @@ struct LoadDriver: Sendable {
             }
         } else {
             let schedule = LoadVUSchedule(request.executor)
-            for vu in 0..<request.executor.peakVUs {
+            for vu in 0..<request.executor.peakVUs where request.shard.map({ vu % $0.count == $0.index }) ?? true {
                 running.count.withLock { $0 += 1 }
                 Task(executorPreference: taskExecutor) { [self] in
                     await virtualUser(vu, schedule: schedule, end: end, now: now, running: running)
@@ -68,10 +70,11 @@ struct LoadDriver: Sendable {
         while time < end {
             guard let active = schedule.activation(of: vu, from: time), active < end else { return }
             if active > time { await sleep(until: active, now) }
-            let index = running.nextIndex.withLock { index in
+            let local = running.nextIndex.withLock { index in
                 defer { index += 1 }
                 return index
             }
+            let index = request.shard.map { local * $0.count + $0.index } ?? local  // distinct over the shards
             metrics.started()
             let recorder = LoadProfile.LoadRecorder(intendedStartNanoseconds: now(), now: now, metrics: metrics)
             await workload.iterate(index, vu % users, recorder)

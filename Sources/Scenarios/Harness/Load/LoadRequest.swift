@@ -35,6 +35,9 @@ package struct LoadRequest: Sendable, Hashable {
     /// The real server's kind (`emulator`) when the run drives one (`--backend`); nil for the
     /// simulated backend. It names the run's folder in place of the clock.
     package var backend: String?
+    /// The share of the load this process runs (`--shard i/n`): every n-th arrival from the i-th,
+    /// or every n-th virtual user; nil for all of it.
+    package var shard: LoadShard?
 
     /// A load run of `scenario` under `executor`; the rest has k6's defaults.
     package init(
@@ -72,6 +75,22 @@ package struct LoadRequest: Sendable, Hashable {
         case .rampingVUs(let start, let stages): id += "-\(start)vus-to-\(Int(stages.last?.target ?? Double(start)))vus"
         }
         if let variant { id += "-\(variant)" }
+        if let shard { id += "-shard-\(shard.index)-of-\(shard.count)" }
         return id
+    }
+}
+
+/// One share of a load run (`--shard i/n`, 0 ≤ i < n).
+package struct LoadShard: Sendable, Hashable {
+    /// Which share, from 0.
+    package let index: Int
+    /// How many shares the load is split into.
+    package let count: Int
+
+    /// Share `index` of `count`.
+    package init(index: Int, count: Int) {
+        precondition(count >= 1 && index >= 0 && index < count, "shard \(index)/\(count)")
+        self.index = index
+        self.count = count
     }
 }

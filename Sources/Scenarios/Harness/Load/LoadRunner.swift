@@ -137,6 +137,8 @@ package enum LoadRunner {
             elapsedNanoseconds: elapsed, errors: errors, droppedIterations: state.dropped, maxVUs: request.maxVUs,
             peakInFlight: state.peakInFlight, abandoned: abandoned, cores: cores)
         describeExecutor(request, summary: &summary, parameters: &parameters)
+        summary.shard = request.shard.map { "\($0.index)/\($0.count)" }
+        summary.histograms = state.operations.mapValues { HdrHistogramCodec.encode($0.histogram) }
         let errorCount = errors.values.reduce(0, +)
         let clockName = request.clock == .wall ? "wall" : "virtual"
         let detail = "\(state.completed) iterations in \(ReportFormat.duration(elapsed)) \(clockName) (\(request.modelDescription)); "

@@ -49,4 +49,12 @@ public struct LoadSummary: Sendable, Hashable, Codable {
     /// What the report says of that server: real and simulated services, what it does not
     /// model, what it delivered.
     public var serverNotes: [String]?
+    /// The share this run was (`0/4`: every 4th arrival from the first, or every 4th virtual
+    /// user); absent for a whole run. `rehearse merge` combines a complete set of shares.
+    public var shard: String?
+    /// Each operation's latency histogram (µs, HdrHistogram's compressed base64 encoding), what
+    /// `rehearse merge` adds up over shards.
+    public var histograms: [String: String]?
+    /// The shard reports a merged report was made from (absent otherwise).
+    public var mergedShards: Int?
 }
