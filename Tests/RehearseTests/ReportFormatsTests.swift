@@ -194,7 +194,8 @@ import Testing
     /// Every field of report.json and of sweep results is declared in docs/schema (with its
     /// type; objects allow no undeclared field), every required one is present, and every
     /// declared field occurs in at least one of the encoded samples (a failing run, a swarm
-    /// run, a load run, a replayed shrunk artifact; a failing shard, a merge with thresholds).
+    /// run, load runs (sharded and merged, against the emulator), a replayed shrunk artifact; a
+    /// failing shard, a merge with thresholds).
     @Test(.ciOnly, .tags(.subprocess)) func reportsAndSweepResultsMatchTheirPublishedSchemas() throws {
         let dir = temporaryDirectory()
         _ = try CommandLineRunner.run(["run", "auction-race", "--variant", "outbid-self-notify", "--seed", "3", "--report-dir", dir, "--quiet"])
@@ -205,6 +206,16 @@ import Testing
             let load = try CommandLineRunner.run(["load", "like-storm", "--duration", "200ms", "--report-dir", dir, "--quiet"] + model)
             #expect(load.status == 0, "\(load.standardError)")
         }
+        // Two shards of a load run and their merge; a run against the emulator (CI has it installed).
+        for index in 0..<2 {
+            let shard = try CommandLineRunner.run(["load", "like-storm", "--virtual", "--rate", "20/s", "--duration", "1s", "--shard", "\(index)/2", "--report-dir", dir, "--quiet"])
+            #expect(shard.status == 0, "\(shard.standardError)")
+        }
+        let shardReports = (0..<2).map { "\(dir)/like-storm/like-storm-load-virtual-constant-arrival-rate-20ps-shard-\($0)-of-2/report.json" }
+        let mergedLoad = try CommandLineRunner.run(["merge"] + shardReports + ["--report-dir", dir])
+        #expect(mergedLoad.status == 0, "\(mergedLoad.standardOutput) \(mergedLoad.standardError)")
+        let real = try CommandLineRunner.run(["load", "seat-contention", "--backend", "emulator", "--rate", "5/s", "--duration", "400ms", "--report-dir", dir, "--quiet"])
+        #expect(real.status == 0, "\(real.standardOutput) \(real.standardError)")
         // Seeds whose drawn worlds show the bug with outages in them (seeds 8 and 9 fail in debug and
         // release); no snipers, so snipe-landed is unreachable and the result lists it.
         let fuzz = try CommandLineRunner.run(["fuzz", "auction-race", "--variant", "outbid-self-notify", "--seeds", "8..<11", "--param", "sniperPercent=0", "--shard", "0/1", "--keep-going", "--shrink-runs", "10",

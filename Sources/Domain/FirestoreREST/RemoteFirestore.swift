@@ -58,7 +58,11 @@ public final class RemoteFirestore: FirestoreRemote {
         pending.withLock { $0.append(Task { await step() }) }
     }
 
-    public func deployRules(_ source: String) {
+    public func deployRules(_ source: String?) {
+        guard let source else {
+            problems.withLock { $0.append("rules: this design's Swift rules have no rules file to deploy") }
+            return
+        }
         let admin = admin
         deploy {
             do { try await admin.loadRules(source); return nil } catch { return "rules: \(error)" }

@@ -24,7 +24,7 @@ extension SafeNSoundApp {
             environment: backend.env, configuration: configuration, messenger: messenger ?? SafeNSoundBackendMessenger(backend: backend),
             store: store ?? SafeNSoundFirestoreStore(firestore: backend.firestore), probe: SafeNSoundProbe(), backend: backend)
         app.register(on: backend.functions)
-        backend.setRules(securityRules(configuration.variant))
+        backend.setRules(securityRules(configuration.variant), source: rulesFile(configuration.variant))
         deployIndexes(on: backend, variant: configuration.variant)
         return app
     }

@@ -23,6 +23,16 @@ extension SafeNSoundApp {
     /// are denied (the admin SDK the functions use bypasses rules). The variant
     /// `rules-auth-not-null-only` allows every request of a signed-in user on the three collections;
     /// `rules-dev-catch-all` adds a read rule for every document after the careful ones.
+    /// The rules file equal to `securityRules(variant)`: the careful one's, the catch-all's for
+    /// `rules-dev-catch-all`; nil for `rules-auth-not-null-only`, which has no file.
+    static func rulesFile(_ variant: SafeNSoundVariant) -> String? {
+        switch variant {
+        case .rulesDevCatchAll: devCatchAllRulesText
+        case .rulesAuthNotNullOnly: nil
+        default: rulesText
+        }
+    }
+
     public static func securityRules(_ variant: SafeNSoundVariant) -> SecurityRules {
         var rules = SecurityRules()
         if variant == .rulesAuthNotNullOnly {

@@ -29,7 +29,7 @@ public final class UFreeApp: Sendable {
         self.variant = variant
         self.nudgeCooldown = nudgeCooldown
         self.deviceMemory = InstanceMemory(env: backend.env, label: "ufree-devices")
-        backend.setRules(Self.securityRules(for: variant))
+        backend.setRules(Self.securityRules(for: variant), source: Self.rulesFile(for: variant))
     }
 
     static func user(_ uid: String) -> DocumentPath { DocumentPath("users", uid) }
@@ -355,6 +355,16 @@ public final class UFreeApp: Sendable {
 
     /// The seed's rules as written (`ufree-seed.rules`, the variant `seed-rules-literal`): the same
     /// as `securityRules(for: .seedRulesLiteral)`.
+    /// The rules file equal to `securityRules(for: variant)`: the careful one's, the seed's for
+    /// `seed-rules-literal`; nil for a variant whose Swift rules change and have no file.
+    static func rulesFile(for variant: UFreeVariant) -> String? {
+        switch variant {
+        case .seedRulesLiteral: seedRulesText
+        case .lastArrivalWins: nil
+        default: rulesText
+        }
+    }
+
     public static var seedRulesText: String { String(decoding: PackageResources.ufree_seed_rules, as: UTF8.self) }
 
     /// UFree's rules as `variant` deploys them. The careful design adds one condition for the

@@ -26,8 +26,9 @@ public protocol FirestoreRemote: Sendable {
     func beginTransaction(as caller: RemoteCaller) async throws(BackendError) -> String
     /// Ends a transaction without committing it (errors ignored: the server expires it anyway).
     func rollback(_ transaction: String, as caller: RemoteCaller) async
-    /// Deploys the app's rules file (replacing earlier ones) before the next request.
-    func deployRules(_ source: String)
+    /// Deploys the app's rules file (replacing earlier ones) before the next request; nil: the
+    /// design's rules have no file, a deployment problem every later request reports.
+    func deployRules(_ source: String?)
     /// Registers a Firestore trigger with the server before the next request: its events for
     /// documents of collections matching `collection` reach `Backend.deliverRemoteEvent`.
     func deployTrigger(name: String, collection: String, kinds: Set<TriggerKind>)

@@ -34,7 +34,7 @@ extension LoadProfile {
     /// Friend requests, answers and removals between neighbours in a pool of UFree users.
     static let friendHandshake = LoadProfile(
         scenario: "friend-handshake", summary: "sendFriendRequest, respondToFriendRequest (accept), removeFriend between pool neighbours (60 users)",
-        operations: ["sendFriendRequest", "respondToFriendRequest", "removeFriend"], users: 60, faults: .default
+        operations: ["sendFriendRequest", "respondToFriendRequest", "removeFriend"], users: 60, faults: .default, runsOnRealServer: true
     ) { setup in
         let (app, users, retry) = await ufreePool(setup, count: 60)
         return Workload { index, user, recorder in
@@ -56,7 +56,7 @@ extension LoadProfile {
     /// Nudges between friends (a ring of friendships) in a pool of UFree users.
     static let nudgeStorm = LoadProfile(
         scenario: "nudge-storm", summary: "nudge a friend (ring of 40 friendships; the cooldown refusal is not a failure)",
-        operations: ["nudge"], users: 40, faults: .default
+        operations: ["nudge"], users: 40, faults: .default, runsOnRealServer: true
     ) { setup in
         let (app, users, retry) = await ufreePool(setup, count: 40)
         for (index, first) in users.enumerated() {
@@ -82,7 +82,7 @@ extension LoadProfile {
     /// Stamp collection and likes on feed posts by a pool of Stampbook users.
     static let stampCollect = LoadProfile(
         scenario: "stamp-collect", summary: "collectStamp (50 %) on one of 10 stamps, setLike (50 %) on a collector's post; 40 users",
-        operations: ["collectStamp", "setLike"], users: 40, faults: .default
+        operations: ["collectStamp", "setLike"], users: 40, faults: .default, runsOnRealServer: true
     ) { setup in
         let app = StampbookApp(backend: setup.backend, variant: ScenarioSupport.variant(named: setup.variant, StampbookVariant.self))
         let retry = ClientRetry.on(setup.env.clock)
@@ -106,7 +106,7 @@ extension LoadProfile {
     /// "Only You" copy), the next comments on it, the next follows or unfollows, the next deletes it.
     static let stampSocial = LoadProfile(
         scenario: "stamp-social", summary: "createPost, addComment on it, setFollowing, deletePost of it (25 % each, in turn); 40 users",
-        operations: ["createPost", "addComment", "setFollowing", "deletePost"], users: 40, faults: .default
+        operations: ["createPost", "addComment", "setFollowing", "deletePost"], users: 40, faults: .default, runsOnRealServer: true
     ) { setup in
         let app = StampbookApp(backend: setup.backend, variant: ScenarioSupport.variant(named: setup.variant, StampbookVariant.self))
         let retry = ClientRetry.on(setup.env.clock)
@@ -137,7 +137,7 @@ extension LoadProfile {
     /// failure; the other half are raced for) or has an owner edit their studio's about.
     static let studioClaim = LoadProfile(
         scenario: "studio-claim", summary: "claimStudio on one of 200 seeded studios, half already claimed (50 %), updateStudioAbout by an owner (50 %); 40 users",
-        operations: ["claimStudio", "updateStudioAbout"], users: 40, faults: .default
+        operations: ["claimStudio", "updateStudioAbout"], users: 40, faults: .default, runsOnRealServer: true
     ) { setup in
         let (app, clients, retry) = LoadProfile.inspiredPool(setup, count: 40)
         let places = InspiredPlaces(count: 200, origin: setup.env.clock.now, openingSpan: .zero, seed: 1)
@@ -164,7 +164,7 @@ extension LoadProfile {
     /// not a failure), privacy toggles (25 %), leaving or re-joining a community (25 %).
     static let privacyRevocation = LoadProfile(
         scenario: "privacy-revocation", summary: "profile read (50 %), updatePrivacy public/private (25 %), leaveCommunity/joinCommunity (25 %); 40 users",
-        operations: ["profile", "updatePrivacy", "community"], users: 40, faults: .default
+        operations: ["profile", "updatePrivacy", "community"], users: 40, faults: .default, runsOnRealServer: true
     ) { setup in
         let (app, clients, retry) = LoadProfile.inspiredPool(setup, count: 40)
         for (index, client) in clients.enumerated() {
@@ -192,7 +192,7 @@ extension LoadProfile {
     /// Profile reads (public or private) and post likes by a pool of Inspired users.
     static let privacyAccess = LoadProfile(
         scenario: "privacy-access", summary: "profile read (50 %, a private profile's refusal is not a failure), likePost/unlikePost (50 %); 40 users",
-        operations: ["profile", "likePost", "unlikePost"], users: 40, faults: .default
+        operations: ["profile", "likePost", "unlikePost"], users: 40, faults: .default, runsOnRealServer: true
     ) { setup in
         let (app, clients, retry) = LoadProfile.inspiredPool(setup, count: 40)
         for (index, client) in clients.enumerated() {
@@ -228,7 +228,7 @@ extension LoadProfile {
     /// SafeNSound heartbeats (check-ins) from a pool of registered users, on the Firestore store.
     static let heartbeatTimeline = LoadProfile(
         scenario: "heartbeat-timeline", summary: "recordHeartbeat (a check-in) by one of 200 registered users, on the Firestore-backed store",
-        operations: ["recordHeartbeat"], users: 200, faults: .default
+        operations: ["recordHeartbeat"], users: 200, faults: .default, runsOnRealServer: true
     ) { setup in
         let variant = ScenarioSupport.variant(named: setup.variant, SafeNSoundVariant.self)
         SafeNSoundApp.deployIndexes(on: setup.backend, variant: variant)

@@ -56,7 +56,7 @@ extension LoadProfile {
     static let calendarSync = LoadProfile(
         scenario: "calendar-sync", summary: "bookKiddush on one of 8 dates by a pool of 40 users, cancelKiddush of half the bookings, while the website syncs tick every 30 min",
         operations: ["bookKiddush", "cancelKiddush"], users: 40,
-        faults: KNBScenarioSupport.faults(duplicatePercent: CalendarSyncScenario.Parameter.duplicatePercent.defaultValue)
+        faults: KNBScenarioSupport.faults(duplicatePercent: CalendarSyncScenario.Parameter.duplicatePercent.defaultValue), runsOnRealServer: true
     ) { setup in
         let p = LoadProfile.defaults(of: CalendarSyncScenario())
         let retry = ClientRetry.on(setup.env.clock)
@@ -104,7 +104,7 @@ extension LoadProfile {
     /// (75 %; the daily lookup quota's refusal is not a failure).
     static let contactDiscovery = LoadProfile(
         scenario: "contact-discovery", summary: "registerPhoneNumber (25 %) or discoverContacts of a 12-entry address book (75 %) by a pool of 200 users (quota refusals are not failures)",
-        operations: ["registerPhoneNumber", "discoverContacts"], users: 200, faults: .default
+        operations: ["registerPhoneNumber", "discoverContacts"], users: 200, faults: .default, runsOnRealServer: true
     ) { setup in
         let p = LoadProfile.defaults(of: ContactDiscoveryScenario())
         let app = UFreeApp(backend: setup.backend, variant: ScenarioSupport.variant(named: setup.variant, UFreeVariant.self))
@@ -225,7 +225,7 @@ extension LoadProfile {
     /// last one is not a failure) or changes the reminder's settings (50 %: off, or on at a new time).
     static let dailyReminder = LoadProfile(
         scenario: "daily-reminder", summary: "checkIn (50 %) or settings (50 %: reminder off, or on at a new time) by a pool of 100 users while sendDailyReminders ticks every 5 min",
-        operations: ["checkIn", "settings"], users: 100, faults: .default
+        operations: ["checkIn", "settings"], users: 100, faults: .default, runsOnRealServer: true
     ) { setup in
         let p = LoadProfile.defaults(of: DailyReminderScenario())
         var configuration = SafeNSoundConfiguration(variant: ScenarioSupport.variant(named: setup.variant, SafeNSoundVariant.self))
@@ -266,7 +266,7 @@ extension LoadProfile {
     /// background upsert settles (50 %).
     static let whosFree = LoadProfile(
         scenario: "whos-free", summary: "setAvailability by one of 10 friends (50 %), refresh of a viewer's badge with its background upsert (50 %); 20 users, 7 days",
-        operations: ["setAvailability", "refresh"], users: 20, faults: .default
+        operations: ["setAvailability", "refresh"], users: 20, faults: .default, runsOnRealServer: true
     ) { setup in
         let p = LoadProfile.defaults(of: WhosFreeScenario())
         let (app, users, retry) = await ufreePool(setup, count: 20)
