@@ -28,35 +28,34 @@ import Testing
         #expect(rows.values.contains { $0.allowed > 0 } && rows.values.contains { $0.denied > 0 }, "\(table.text)")
     }
 
+    /// KNB's world with `original` in its rules file replaced, and the first mismatch the oracle
+    /// finds in programs of seeds 0..<`seeds` (the test fails when none is found).
+    func firstMismatch(replacing original: String, with drifted: String, prefix: String, seeds: UInt64) async throws -> (RulesWorld, RulesMismatch) {
+        var world = RulesWorld.knb
+        #expect(world.rulesText.contains(original))
+        world.rulesText = world.rulesText.replacingOccurrences(of: original, with: drifted)
+        let oracle = try await oracle(prefix)
+        var found: RulesMismatch?
+        for seed in UInt64(0)..<seeds where found == nil {
+            found = try await oracle.check(world, seed: seed, requests: RulesRun.requestsPerProgram).mismatch
+        }
+        return (world, try #require(found))
+    }
+
     /// The first bid on an honor: the rules file once compared `afterBids[0:0]`, an evaluation
     /// error on the emulator, so it denied what the Swift rules allow. Only an app's append (one
     /// more array element, a raised number) reaches that comparison; the generator draws them.
     @Test(.needsFirestoreEmulator, .tags(.subprocess)) func anEmptyListSliceInTheRulesFileIsCaught() async throws {
-        var world = RulesWorld.knb
         let guarded = "(beforeBids.size() == 0 || afterBids[0:beforeBids.size()] == beforeBids)"
-        #expect(world.rulesText.contains(guarded))
-        world.rulesText = world.rulesText.replacingOccurrences(of: guarded, with: "afterBids[0:beforeBids.size()] == beforeBids")
-        let oracle = try await oracle("demo-rules-slice")
-        var found: RulesMismatch?
-        for seed in UInt64(0)..<100 where found == nil {
-            found = try await oracle.check(world, seed: seed, requests: RulesRun.requestsPerProgram).mismatch
-        }
-        let mismatch = try #require(found)
+        let (_, mismatch) = try await firstMismatch(replacing: guarded, with: "afterBids[0:beforeBids.size()] == beforeBids", prefix: "demo-rules-slice", seeds: 100)
         #expect(mismatch.request.operation == .update && mismatch.request.collection == "honors")
         #expect(mismatch.simulated == .allowed && mismatch.real == .denied)
     }
 
     @Test(.needsFirestoreEmulator, .tags(.subprocess)) func aRulesFileThatDriftsFromTheSwiftRulesIsCaught() async throws {
-        var world = RulesWorld.knb
         let strict = "allow create: if hasEmail() && request.resource.data.get('reservedBy', null) == request.auth.token.email;"
-        #expect(world.rulesText.contains(strict))
-        world.rulesText = world.rulesText.replacingOccurrences(of: strict, with: "allow create: if signedIn();")
+        let (world, mismatch) = try await firstMismatch(replacing: strict, with: "allow create: if signedIn();", prefix: "demo-rules-drift", seeds: 40)
         let oracle = try await oracle("demo-rules-drift")
-        var found: RulesMismatch?
-        for seed in UInt64(0)..<40 where found == nil {
-            found = try await oracle.check(world, seed: seed, requests: RulesRun.requestsPerProgram).mismatch
-        }
-        let mismatch = try #require(found)
         #expect(mismatch.known == nil)
         #expect(mismatch.request.operation == .create && mismatch.request.collection == "seat_reservations")
         #expect(mismatch.simulated == .denied && mismatch.real == .allowed)
