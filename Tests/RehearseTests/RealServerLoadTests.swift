@@ -67,7 +67,7 @@ import Testing
     }
 
     @Test func aProfileWithoutRealModeIsRefused() throws {
-        let result = try CommandLineRunner.run(["load", "offline-sync", "--backend", "emulator", "--rate", "5/s", "--duration", "1s"])
+        let result = try CommandLineRunner.run(["load", "media-uploads", "--backend", "emulator", "--rate", "5/s", "--duration", "1s"])
         #expect(result.status == 2, "\(result.standardError)")
         #expect(result.standardError.contains("does not run on a real server yet; these do: auction-race"), "\(result.standardError)")
     }

@@ -73,7 +73,7 @@ public final class FirestoreClient: Sendable {
 
     /// `getDocument()`.
     public func get(_ path: DocumentPath) async throws(BackendError) -> DocumentSnapshot {
-        if let remote = backend.remote { return try await remote.get(path, as: caller, transaction: nil) }
+        if let remote = backend.remote { return try await network.roundTrip(.get(path)) { () async throws(BackendError) in try await remote.get(path, as: caller, transaction: nil) } }
         return try await network.roundTrip(.get(path)) { () async throws(BackendError) in
             let snapshot = await firestore.snapshot(path)
             try checkRead(snapshot, .get)
@@ -118,7 +118,9 @@ public final class FirestoreClient: Sendable {
     public func query(_ collection: String, where predicate: @Sendable (DocumentSnapshot) -> Bool = { _ in true })
         async throws(BackendError) -> [DocumentSnapshot]
     {
-        if let remote = backend.remote { return try await remote.query(Query(collection), as: caller).filter(predicate) }
+        if let remote = backend.remote {
+            return try await network.roundTrip(.query(collection)) { () async throws(BackendError) in try await remote.query(Query(collection), as: caller) }.filter(predicate)
+        }
         return try await network.roundTrip(.query(collection)) { () async throws(BackendError) in
             try checkList(collection, constraints: [:])
             return firestore.query(collection, where: predicate)
@@ -130,7 +132,7 @@ public final class FirestoreClient: Sendable {
     /// hold; INVALID_ARGUMENT for a query Firestore refuses; FAILED_PRECONDITION when it needs an
     /// index not deployed (`Backend.setIndexes`).
     public func query(_ query: Query) async throws(BackendError) -> [DocumentSnapshot] {
-        if let remote = backend.remote { return try await remote.query(query, as: caller) }
+        if let remote = backend.remote { return try await network.roundTrip(.query(query.collection)) { () async throws(BackendError) in try await remote.query(query, as: caller) } }
         return try await network.roundTrip(.query(query.collection)) { () async throws(BackendError) in
             for constraints in query.filter?.ruleCases ?? [[:]] { try checkList(query.collection, constraints: constraints) }
             return try firestore.answer(query, judgingIndexes: true)
@@ -238,7 +240,9 @@ public final class FirestoreClient: Sendable {
     /// Writes through the network; the device's listeners on `path` show the write at once and
     /// settle it when the answer comes (latency compensation, MODEL_RULES §19).
     private func write(_ path: DocumentPath, _ operation: WriteOperation) async throws(BackendError) -> DocumentSnapshot {
-        if let remote = backend.remote { return try await firestore.remoteWrite(path, operation, as: caller, remote) }
+        if let remote = backend.remote {
+            return try await network.roundTrip(.write(path)) { () async throws(BackendError) in try await firestore.remoteWrite(path, operation, as: caller, remote) }
+        }
         let authorize = authorizer
         let covering = listeners(covering: path)
         let shown = covering.isEmpty ? [] : await show(path, operation, on: covering)

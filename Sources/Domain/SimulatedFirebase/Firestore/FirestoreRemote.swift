@@ -37,7 +37,8 @@ public protocol FirestoreRemote: Sendable {
 extension BackendFaults {
     /// The faults a run against a real server keeps: none of Firestore's, the network's or the
     /// functions' (the server and the wall clock are what they are), every one of the services
-    /// that stay simulated (FCM, SendGrid, Storage) and their outages.
+    /// that stay simulated (FCM, SendGrid, Storage) and their outages. A device still goes
+    /// offline when its app takes it offline (`ClientNetwork.setOnline`).
     public static func realServer(simulating faults: BackendFaults) -> BackendFaults {
         var kept = BackendFaults.none
         kept.fcmMaxTokensPerCall = faults.fcmMaxTokensPerCall
@@ -50,7 +51,7 @@ extension BackendFaults {
         kept.emailTimeout = faults.emailTimeout
         kept.storageUploadLatency = faults.storageUploadLatency
         kept.storageUploadFailureProbability = faults.storageUploadFailureProbability
-        kept.outages = faults.outages
+        kept.outages = faults.outages.filter { [.sendGrid, .fcm, .storage].contains($0.service) }
         return kept
     }
 }

@@ -15,7 +15,7 @@ extension LoadProfile {
     /// days; before an edit a device may go offline or come back (refresh, then sync its queue).
     static let offlineSync = LoadProfile(
         scenario: "offline-sync", summary: "edit a day on one of 40 devices (20 users × phone, tablet), after going offline or back online (30 %: reconnect = refresh + sync)",
-        operations: ["edit", "reconnect"], users: 40, faults: .default
+        operations: ["edit", "reconnect"], users: 40, faults: .default, runsOnRealServer: true
     ) { setup in
         let p = LoadProfile.defaults(of: OfflineSyncScenario())
         let app = UFreeApp(backend: setup.backend, variant: ScenarioSupport.variant(named: setup.variant, UFreeVariant.self))
