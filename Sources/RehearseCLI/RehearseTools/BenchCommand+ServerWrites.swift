@@ -34,19 +34,24 @@ extension BenchCommand {
             if warm.count >= 6, run.throughput < warm[warm.count - 2] * 1.1 { break }
         }
         print("warm-up (wrk, 4 s each): \(warm.map { String(format: "%.0f", $0) }.joined(separator: ", ")) writes/s")
+        let wrkCPUStart = Self.cpuMicroseconds(RUSAGE_CHILDREN.rawValue)
         guard let before = Self.runWrk(wrk, script: script, address: emulator.address, seconds: 5) else {
             print("wrk printed no Requests/sec: section skipped")
             return []
         }
-        print(String(format: "wrk -t2 -c16 5 s: %.0f writes/s, p50 %@, p99 %@", before.throughput, before.p50, before.p99))
+        let wrkCPU = Double(Self.cpuMicroseconds(RUSAGE_CHILDREN.rawValue) - wrkCPUStart) / max(1, before.throughput * 5)
+        print(String(format: "wrk -t2 -c16 5 s: %.0f writes/s, p50 %@, p99 %@; wrk's CPU %.0f µs per write", before.throughput, before.p50, before.p99, wrkCPU))
         print("rehearse load (open model, max-vus 64, 3 s per rate):")
         print("rate/s | completed/s | p50      | p99      | dropped")
         let client = FirestoreRESTClient(baseURL: emulator.baseURL, project: "bench-rehearse")
         var best = 0.0
+        var generatorCPU = 0.0
         var rate = 500.0
         while rate <= 20_000 {
+            let cpuStart = Self.cpuMicroseconds(RUSAGE_SELF.rawValue)
             let report = Self.generatorRun(rate: rate, client: client)
             let throughput = report.load?.throughputPerSecond ?? 0
+            if throughput > best { generatorCPU = Double(Self.cpuMicroseconds(RUSAGE_SELF.rawValue) - cpuStart) / Double(max(1, report.load?.iterationsCompleted ?? 1)) }
             best = max(best, throughput)
             let write = report.latency.first { $0.operation == "write" }
             print(String(format: "%6.0f | %11.0f | %@ | %@ | %d", rate, throughput,
@@ -59,10 +64,18 @@ extension BenchCommand {
         let after = Self.runWrk(wrk, script: script, address: emulator.address, seconds: 5)
         let reference = (throughput: max(before.throughput, after?.throughput ?? 0), p50: before.p50, p99: before.p99)
         print(String(format: "wrk again: %.0f writes/s", after?.throughput ?? 0))
+        print(String(format: "CPU per write at the best rate: rehearse %.0f µs, wrk %.0f µs (the emulator runs on the same cores)", generatorCPU, wrkCPU))
         let ratio = best / reference.throughput
         let met = ratio >= 0.9
         print(String(format: "generator vs wrk: %.0f / %.0f writes/s = %.2f (target ≥ 0.90): %@", best, reference.throughput, ratio, met ? "met" : "MISSED"))
         return met ? [] : [String(format: "server-writes: generator at %.2f of wrk", ratio)]
+    }
+
+    /// User and system CPU of `who` (this process, or its waited-for children) so far, in µs.
+    static func cpuMicroseconds(_ who: Int32) -> Int64 {
+        var usage = rusage()
+        getrusage(__rusage_who_t(who), &usage)
+        return Int64(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1_000_000 + Int64(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
     }
 
     /// A wrk script: PATCH a new document of `w` (per thread and request) with one integer field, as the owner.
