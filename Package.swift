@@ -149,7 +149,7 @@ let package = Package(
         // The harness alone: it imports no app, no backend and no built-in scenario (the fixture is app-free).
         .testTarget(name: "HarnessTests", dependencies: ["Harness", "Sim", "ScenarioFixtures"], linkerSettings: exportDynamic),
         // Against Google's Firestore emulator (started by the tests; .ci/run requires it installed).
-        .testTarget(name: "FirestoreRESTTests", dependencies: ["FirestoreREST", "Conformance", "RulesConformance", "Domain", "SimulatedFirebase", "RehearsalTestSupport"]),
+        .testTarget(name: "FirestoreRESTTests", dependencies: ["FirestoreREST", "RealFirebase", "Harness", "Conformance", "RulesConformance", "Domain", "SimulatedFirebase", "RehearsalTestSupport"]),
         .testTarget(name: "TimelineTests", dependencies: ["Timeline", "Scenarios", "FirebaseHarness", "Harness", "Domain", "SimulatedFirebase", "Sim"], linkerSettings: exportDynamic),
         .testTarget(name: "RehearsalTestingTests", dependencies: ["RehearsalTesting", "Harness", "Sim"], linkerSettings: exportDynamic),
         .testTarget(name: "RehearseTests", dependencies: ["rehearse", "ChildProcess", "RehearsalTestSupport"], linkerSettings: exportDynamic),

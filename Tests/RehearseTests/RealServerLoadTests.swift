@@ -57,6 +57,12 @@ import Testing
         (["--backend", "emulator=127.0.0.1:8080"], "needs --functions-port"),
         (["--functions-port", "9000"], "--functions-port belongs to --backend emulator"),
         (["--backend", "emulator", "--functions-port", "70000"], "--functions-port 70000: a port from 1 to 65535"),
+        (["--backend", "firestore"], "--backend firestore needs --project P"),
+        (["--project", "my-staging"], "--project belongs to --backend firestore"),
+        (["--backend", "emulator", "--project", "my-staging"], "--project belongs to --backend firestore"),
+        (["--backend", "firestore", "--project", "my-staging", "--functions-port", "9"], "--functions-port belongs to --backend emulator"),
+        (["--backend", "firestore=127.0.0.1:8080", "--project", "my-staging"], "--backend firestore takes no address"),
+        (["--backend", "firestore", "--project", "X"], "a project id is 6 to 30 lowercase letters"),
     ])
     func aWrongBackendIsOneLineAndExitTwo(arguments: [String], expected: String) throws {
         let result = try CommandLineRunner.run(["load", "seat-contention", "--rate", "5/s", "--duration", "1s"] + arguments)

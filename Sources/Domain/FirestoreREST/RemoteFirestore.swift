@@ -11,17 +11,20 @@ public final class RemoteFirestore: FirestoreRemote {
     public let serverDescription: String
     /// The project's owner (admin SDK) client.
     public let admin: FirestoreRESTClient
-    /// Registers triggers (nil: the server delivers none, as for a real project here).
-    private let registersTriggers: Bool
+    /// An emulator: triggers are registered with it, rules loaded into it, and a device speaks as
+    /// its user (an unsigned ID token). A real project: none of it (its functions and rules are
+    /// deployed by its team; no ID token can be minted here), every request speaks as the admin.
+    private let emulator: Bool
     private let users = Mutex<[String: FirestoreRESTClient]>([:])
     private let pending = Mutex<[Task<String?, Never>]>([])
     private let problems = Mutex<[String]>([])
 
-    /// A project on the server `admin` speaks to, as its owner.
-    public init(admin: FirestoreRESTClient, serverDescription: String, registersTriggers: Bool = true) {
+    /// A project on the server `admin` speaks to, as its owner (`emulator`: false for a real
+    /// project, see `emulator`).
+    public init(admin: FirestoreRESTClient, serverDescription: String, emulator: Bool = true) {
         self.admin = admin
         self.serverDescription = serverDescription
-        self.registersTriggers = registersTriggers
+        self.emulator = emulator
     }
 
     /// Deployments that failed (rules refused, a trigger the server would not register), one line each.
@@ -29,6 +32,7 @@ public final class RemoteFirestore: FirestoreRemote {
 
     /// The client speaking for `caller`.
     func client(_ caller: RemoteCaller) -> FirestoreRESTClient {
+        guard emulator else { return admin }
         switch caller {
         case .admin: return admin
         case .signedOut: return admin.speaking(for: .anonymous)
@@ -59,6 +63,7 @@ public final class RemoteFirestore: FirestoreRemote {
     }
 
     public func deployRules(_ source: String?) {
+        guard emulator else { return }
         guard let source else {
             problems.withLock { $0.append("rules: this design's Swift rules have no rules file to deploy") }
             return
@@ -70,7 +75,7 @@ public final class RemoteFirestore: FirestoreRemote {
     }
 
     public func deployTrigger(name: String, collection: String, kinds: Set<TriggerKind>) {
-        guard registersTriggers else { return }
+        guard emulator else { return }
         let admin = admin
         let event: EmulatorTrigger.Event
         if kinds.count == 1, let kind = kinds.first {

@@ -29,7 +29,7 @@ struct LoadOptions: ParsableArguments {
     var seed: UInt64 = 1
     @Option(name: .long, parsing: .singleValue, help: "Latency threshold such as placeBid.p99<2s (repeatable).", transform: ArgumentValue.threshold)
     var threshold: [Threshold] = []
-    @Option(name: .long, parsing: .unconditional, help: "The backend under load: simulated (default), or a real server: emulator (Google's Firestore emulator, started for the run) or emulator=HOST:PORT (one already running, with --functions-port).")
+    @Option(name: .long, parsing: .unconditional, help: "The backend under load: simulated (default), or a real server: emulator (Google's Firestore emulator, started for the run), emulator=HOST:PORT (one already running, with --functions-port), or firestore (a real project: --project P, token in REHEARSAL_FIRESTORE_TOKEN).")
     var backend: String = "simulated"
     @Option(name: .long, parsing: .unconditional, help: "Run share i of n of the load, e.g. 0/4: every n-th arrival of the whole schedule from the i-th (open model), or every n-th virtual user (closed); `rehearse merge` combines the shards' reports.", transform: ArgumentValue.shard)
     var shard: ShardSelection?
@@ -37,6 +37,8 @@ struct LoadOptions: ParsableArguments {
     var shardFromEnv = false
     @Option(name: .long, parsing: .unconditional, help: "Shard count with --shard-from-env (default: JOB_COMPLETIONS or SLURM_ARRAY_TASK_COUNT).")
     var shards: Int?
+    @Option(name: .long, parsing: .unconditional, help: "With --backend firestore: the Firebase project id (its token in REHEARSAL_FIRESTORE_TOKEN).")
+    var project: String?
     @Option(name: .customLong("functions-port"), parsing: .unconditional, help: "With --backend emulator: the loopback port trigger events are posted to (the emulator's --functions_emulator 127.0.0.1:PORT; default a free one).")
     var functionsPort: String?
 
@@ -46,10 +48,13 @@ struct LoadOptions: ParsableArguments {
         let name = parts.first ?? ""
         if name == "simulated" && parts.count == 1 {
             if functionsPort != nil { throw InputError.fail("--functions-port belongs to --backend emulator") }
+            if project != nil { throw InputError.fail("--project belongs to --backend firestore") }
             return nil
         }
+        if name != "firestore" && project != nil { throw InputError.fail("--project belongs to --backend firestore") }
+        if name != "emulator" && functionsPort != nil { throw InputError.fail("--functions-port belongs to --backend emulator") }
         guard LoadServers.starter(name) != nil else {
-            throw InputError.fail("--backend \(backend): one of simulated, \(LoadServers.names.map { "\($0)[=HOST:PORT]" }.joined(separator: ", "))")
+            throw InputError.fail("--backend \(backend): one of simulated, \(LoadServers.usages.joined(separator: ", "))")
         }
         if virtual { throw InputError.fail("--virtual runs on the simulator; a real server (--backend \(backend)) runs on the wall clock") }
         guard profile.runsOnRealServer else {
@@ -57,10 +62,13 @@ struct LoadOptions: ParsableArguments {
             throw InputError.fail("\(profile.scenario)'s load profile does not run on a real server yet; these do: \(able.joined(separator: ", "))")
         }
         let address = parts.count == 2 ? parts[1] : nil
-        if let address, LoopbackAddress(parsing: address) == nil {
+        if name == "emulator", let address, LoopbackAddress(parsing: address) == nil {
             throw InputError.fail("--backend \(backend): HOST:PORT with a loopback host (127.0.0.1, localhost or ::1)")
         }
-        return (name, address, functionsPort.map { ["functions-port": $0] } ?? [:])
+        var options: [String: String] = [:]
+        if let functionsPort { options["functions-port"] = functionsPort }
+        if let project { options["project"] = project }
+        return (name, address, options)
     }
 
     /// The validated request for `scenario` (bad input → exit 2 with one line).

@@ -10,6 +10,9 @@ public enum RehearseTools {
         Rehearse.ZooCommand.self, Rehearse.TimelineCommand.self, SelfCheckCommand.self, BenchCommand.self, ConformanceCommand.self,
     ]
 
-    /// Registers the real servers `rehearse load --backend` can name (`emulator`).
-    public static func registerServers() { EmulatorLoadServer.register() }
+    /// Registers the real servers `rehearse load --backend` can name (`emulator`, `firestore`).
+    public static func registerServers() {
+        EmulatorLoadServer.register()
+        ProjectLoadServer.register()
+    }
 }

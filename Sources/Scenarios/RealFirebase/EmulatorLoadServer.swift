@@ -36,7 +36,7 @@ public final class EmulatorLoadServer: FirestoreLoadServer {
 
     /// Makes `--backend emulator[=HOST:PORT]` available to `rehearse load`.
     public static func register() {
-        LoadServers.register("emulator", summary: "Google's Firestore emulator: started for the run, or the one at HOST:PORT") { address, options throws(LoadServerError) in
+        LoadServers.register("emulator", usage: "emulator[=HOST:PORT]", summary: "Google's Firestore emulator: started for the run, or the one at HOST:PORT") { address, options throws(LoadServerError) in
             try await start(address: address, functionsPort: options["functions-port"])
         }
     }

@@ -28,18 +28,19 @@ public struct LoadServerError: Error, Sendable, CustomStringConvertible {
 public enum LoadServers {
     /// Starts a server; `address` is what followed `=` (nil: start one of its own).
     public typealias Starter = @Sendable (_ address: String?, _ options: [String: String]) async throws(LoadServerError) -> any LoadServer
-    private static let registry = Mutex<[(name: String, summary: String, start: Starter)]>([])
+    private static let registry = Mutex<[(name: String, usage: String, summary: String, start: Starter)]>([])
 
-    /// Makes `--backend name` start servers with `start`; `summary` is its help line.
-    public static func register(_ name: String, summary: String, start: @escaping Starter) {
+    /// Makes `--backend name` start servers with `start`; `usage` is how it is written
+    /// (`emulator[=HOST:PORT]`), `summary` its help line.
+    public static func register(_ name: String, usage: String? = nil, summary: String, start: @escaping Starter) {
         registry.withLock { registry in
             registry.removeAll { $0.name == name }
-            registry.append((name, summary, start))
+            registry.append((name, usage ?? name, summary, start))
         }
     }
 
-    /// The registered names, in registration order.
-    package static var names: [String] { registry.withLock { $0.map(\.name) } }
+    /// How each registered server is written, in registration order.
+    package static var usages: [String] { registry.withLock { $0.map(\.usage) } }
 
     /// The starter of `name`, if registered.
     package static func starter(_ name: String) -> Starter? { registry.withLock { $0.first { $0.name == name }?.start } }
