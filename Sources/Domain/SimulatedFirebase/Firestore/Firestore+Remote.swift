@@ -30,16 +30,18 @@ extension Firestore {
         return []
     }
 
-    /// One write; the snapshot it leaves is what a `set` or `create` wrote, and otherwise the
-    /// document read back (an update's or merge's result depends on what it met).
+    /// One write; the snapshot it leaves is what a `set` or `create` wrote. An admin's update or
+    /// merge reads the document back (its result depends on what it met, and functions use it); a
+    /// device's does not, as the client SDK's write answers nothing (no app reads it, and a read
+    /// after every like would double what the load measures): its snapshot has no fields.
     func remoteWrite(
         _ path: DocumentPath, _ operation: WriteOperation, as caller: RemoteCaller, _ remote: any FirestoreRemote
     ) async throws(BackendError) -> DocumentSnapshot {
         try await remote.commit([(path, operation)], as: caller, transaction: nil)
         switch operation {
-        case .delete: return DocumentSnapshot(path: path, fields: nil, version: 0, updateTime: env.clock.now)
         case .create(let fields), .set(let fields): return DocumentSnapshot(path: path, fields: fields, version: 0, updateTime: env.clock.now)
-        default: return try await remote.get(path, as: caller, transaction: nil)
+        case .merge, .update where caller == .admin: return try await remote.get(path, as: caller, transaction: nil)
+        default: return DocumentSnapshot(path: path, fields: nil, version: 0, updateTime: env.clock.now)
         }
     }
 
