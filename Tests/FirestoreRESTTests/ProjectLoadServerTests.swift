@@ -24,7 +24,7 @@ import Testing
         remote.deployRules("service cloud.firestore { match /databases/{d}/documents { match /{doc=**} { allow read, write: if false; } } }")
         let path = DocumentPath("seat_reservations", "A-1")
         // Rules that refuse everything are not deployed, and a device speaks as the admin.
-        try await remote.commit([(path, .set(["reservedBy": "ann"]))], as: .user(AuthContext(uid: "ann", email: "ann@knb.test")), transaction: nil)
+        try await remote.commit([(path, .set(["reservedBy": "ann"]))], as: .user(AuthContext(uid: "ann", email: "ann@knb.test")), transaction: nil, expecting: [:])
         #expect(try await remote.get(path, as: .signedOut, transaction: nil)["reservedBy"] == "ann")
         let notes = await server.notes()
         #expect(notes.contains { $0.contains("security rules are not enforced") })

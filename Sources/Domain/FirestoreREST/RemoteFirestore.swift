@@ -106,10 +106,21 @@ public final class RemoteFirestore: FirestoreRemote {
         }
     }
 
-    public func commit(_ writes: [(DocumentPath, WriteOperation)], as caller: RemoteCaller, transaction: String?) async throws(BackendError) {
+    public func commit(
+        _ writes: [(DocumentPath, WriteOperation)], as caller: RemoteCaller, transaction: String?, expecting: [DocumentPath: UInt64]
+    ) async throws(BackendError) {
         try await settle()
+        var expected = expecting
+        let requests = writes.map { path, operation in
+            var write = RESTWrite(operation, at: path)
+            // The first write of a document read by an optimistic transaction carries the version read.
+            if let version = expected.removeValue(forKey: path) {
+                write.precondition = version == 0 ? .exists(false) : .updateTime(Timestamp(unixNanoseconds: Int64(version)))
+            }
+            return write
+        }
         do {
-            try await client(caller).commit(writes.map { RESTWrite($0.1, at: $0.0) }, transaction: transaction)
+            try await client(caller).commit(requests, transaction: transaction)
         } catch {
             throw Self.backendError(error, path: writes.first?.0, operation: "write")
         }

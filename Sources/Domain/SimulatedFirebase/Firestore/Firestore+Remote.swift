@@ -37,7 +37,7 @@ extension Firestore {
     func remoteWrite(
         _ path: DocumentPath, _ operation: WriteOperation, as caller: RemoteCaller, _ remote: any FirestoreRemote
     ) async throws(BackendError) -> DocumentSnapshot {
-        try await remote.commit([(path, operation)], as: caller, transaction: nil)
+        try await remote.commit([(path, operation)], as: caller, transaction: nil, expecting: [:])
         switch operation {
         case .create(let fields), .set(let fields): return DocumentSnapshot(path: path, fields: fields, version: 0, updateTime: env.clock.now)
         case .merge, .update where caller == .admin: return try await remote.get(path, as: caller, transaction: nil)
@@ -45,24 +45,27 @@ extension Firestore {
         }
     }
 
-    /// A transaction on the server: begin, the body's reads inside it, its writes committed in it;
-    /// a retryable error (as the SDK of `caller` retries) rolls back and runs the body again after
-    /// the SDK's backoff, up to `maxAttempts`, then ABORTED.
+    /// A transaction on the server, as the caller's SDK runs one. The admin SDK's is pessimistic:
+    /// begin, the body's reads inside it (the server locks what they read), its writes committed in
+    /// it. A device SDK's is optimistic (MODEL_RULES §1–4): plain reads, then one commit whose
+    /// writes each require the version their document was read at. A retryable error (as that SDK
+    /// retries) runs the body again after the SDK's backoff, up to `maxAttempts`, then ABORTED.
     func runRemoteTransaction<T>(
         _ remote: any FirestoreRemote, as caller: RemoteCaller, maxAttempts: Int, backoffInitial: Duration, random: SharedRandom,
         _ body: (Transaction) async throws -> T
     ) async throws -> T {
         var backoff = backoffInitial
+        let pessimistic = caller == .admin
         for attempt in 1...max(1, maxAttempts) {
-            let serverId = try await remote.beginTransaction(as: caller)
+            let serverId = pessimistic ? try await remote.beginTransaction(as: caller) : nil
             let transaction = Transaction(
                 id: nextTransactionNumber(), firestore: self, client: nil, remote: Transaction.RemoteAttempt(id: serverId, caller: caller))
             do {
                 let value = try await body(transaction)
-                try await remote.commit(transaction.bufferedWrites, as: caller, transaction: serverId)
+                try await remote.commit(transaction.bufferedWrites, as: caller, transaction: serverId, expecting: pessimistic ? [:] : transaction.readVersions)
                 return value
-            } catch let error as BackendError where caller == .admin ? error.isRetryableInServerTransaction : error.isRetryableInTransaction {
-                await remote.rollback(serverId, as: caller)
+            } catch let error as BackendError where pessimistic ? error.isRetryableInServerTransaction : error.isRetryableInTransaction {
+                if let serverId { await remote.rollback(serverId, as: caller) }
                 if attempt == maxAttempts {
                     if case .aborted = error { break }
                     throw error
@@ -71,7 +74,7 @@ extension Firestore {
                 try await env.clock.sleep(for: backoff * (1 - jitter + 2 * jitter * random.unitInterval()))
                 backoff = min(backoff * faults.transactionBackoffMultiplier, faults.transactionBackoffMax)
             } catch {
-                await remote.rollback(serverId, as: caller)
+                if let serverId { await remote.rollback(serverId, as: caller) }
                 throw error
             }
         }

@@ -362,7 +362,7 @@ public final class Firestore: Sendable {
     /// does, in one attempt (a batch is never retried: an `ALREADY_EXISTS` or `NOT_FOUND` is the
     /// answer). In a pessimistic database it waits for the locks server transactions hold.
     public func commitBatch(_ writes: [(DocumentPath, WriteOperation)]) async throws(BackendError) {
-        if let remote { return try await remote.commit(writes, as: .admin, transaction: nil) }
+        if let remote { return try await remote.commit(writes, as: .admin, transaction: nil, expecting: [:]) }
         let transaction = Transaction(id: transactionCounter.wrappingAdd(1, ordering: .relaxed).newValue, firestore: self, client: nil)
         for (path, operation) in writes { transaction.buffer(path, operation) }
         await adminRoundTrip()

@@ -18,8 +18,12 @@ public protocol FirestoreRemote: Sendable {
     var serverDescription: String { get }
     /// One document (nil fields when missing), inside `transaction` when given.
     func get(_ path: DocumentPath, as caller: RemoteCaller, transaction: String?) async throws(BackendError) -> DocumentSnapshot
-    /// Commits `writes` atomically (in `transaction` when given).
-    func commit(_ writes: [(DocumentPath, WriteOperation)], as caller: RemoteCaller, transaction: String?) async throws(BackendError)
+    /// Commits `writes` atomically (in `transaction` when given). `expecting` holds the version
+    /// (`DocumentSnapshot.version`; 0: missing) an optimistic transaction read of each document it
+    /// writes: the commit fails FAILED_PRECONDITION when one changed since.
+    func commit(
+        _ writes: [(DocumentPath, WriteOperation)], as caller: RemoteCaller, transaction: String?, expecting: [DocumentPath: UInt64]
+    ) async throws(BackendError)
     /// The documents `query` returns, as the server orders them.
     func query(_ query: Query, as caller: RemoteCaller) async throws(BackendError) -> [DocumentSnapshot]
     /// Begins a read-write transaction.

@@ -13,9 +13,10 @@ public final class Transaction {
         var firstWrite = Int.max
     }
 
-    /// A transaction a real server runs (`Backend.remote`): its id there and who speaks.
+    /// A transaction on a real server (`Backend.remote`): its id there (nil: a device's
+    /// optimistic one, whose reads are plain) and who speaks.
     struct RemoteAttempt {
-        let id: String
+        let id: String?
         let caller: RemoteCaller
     }
 
@@ -87,6 +88,13 @@ public final class Transaction {
         documents.filter { !$0.writes.isEmpty }.sorted { $0.firstWrite < $1.firstWrite }.flatMap { document in
             document.writes.map { (document.path, $0) }
         }
+    }
+
+    /// The version each written document was read at (0: missing), for an optimistic commit.
+    var readVersions: [DocumentPath: UInt64] {
+        var versions: [DocumentPath: UInt64] = [:]
+        for document in documents where !document.writes.isEmpty { if let read = document.readVersion { versions[document.path] = read } }
+        return versions
     }
 
     /// Appends `operation` to the writes of `path`.
