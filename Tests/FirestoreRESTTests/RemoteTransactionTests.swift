@@ -32,4 +32,28 @@ import Testing
         #expect(runs.withLock { $0 } == 2)
         #expect(try await admin.get(counter).fields?["n"] == 11)
     }
+
+    /// A function's ordered range query (`fetch(_:whereField:isEqualTo:orderedBy:from:through:)`)
+    /// is the server's answer: the equal field, the timestamps in the range, in their order.
+    @Test func aFunctionsRangeQueryIsTheServersAnswer() async throws {
+        let emulator = try await SharedEmulator.shared.emulator()
+        let admin = FirestoreRESTClient(baseURL: emulator.baseURL, project: "demo-remote-range")
+        let backend = Backend(
+            env: .realRuntime(seed: 1, epochUnixNanoseconds: 0), faults: .realServer(simulating: .none),
+            remote: RemoteFirestore(admin: admin, serverDescription: "emulator"))
+        defer { backend.terminate() }
+        func at(_ seconds: Int64) -> Value { .timestamp(Timestamp(unixNanoseconds: 1_800_000_000_000_000_000 + seconds * 1_000_000_000)) }
+        try await backend.firestore.commitBatch([
+            (DocumentPath("alerts", "late"), .set(["status": "scheduled", "due": at(30)])),
+            (DocumentPath("alerts", "early"), .set(["status": "scheduled", "due": at(10)])),
+            (DocumentPath("alerts", "sent"), .set(["status": "sent", "due": at(5)])),
+            (DocumentPath("alerts", "never"), .set(["status": "scheduled", "due": "tomorrow"])),
+            (DocumentPath("alerts", "beyond"), .set(["status": "scheduled", "due": at(90)])),
+        ])
+        let through = Timestamp(unixNanoseconds: 1_800_000_000_000_000_000 + 60_000_000_000)
+        let due = try await backend.firestore.fetch("alerts", whereField: "status", isEqualTo: "scheduled", orderedBy: "due", through: through)
+        #expect(due.map(\.id) == ["early", "late"])
+        let all = try await backend.firestore.fetch("alerts", orderedBy: "due")
+        #expect(all.map(\.id) == ["sent", "early", "late", "beyond"])
+    }
 }

@@ -30,6 +30,19 @@ extension Firestore {
         return []
     }
 
+    /// `fetch(_:whereField:isEqualTo:orderedBy:from:through:)` as a server's query: the equality,
+    /// the timestamps of `orderField` in the range (only timestamps, as the simulated index keeps
+    /// only timestamps; every timestamp an app writes is after 1970), ordered by `orderField`.
+    static func rangeQuery(
+        _ collection: String, equalField: String?, equalValue: Value?, orderField: String, from lower: Timestamp?, through upper: Timestamp?
+    ) -> Query {
+        var conjuncts: [QueryFilter] = []
+        if let equalField, let equalValue { conjuncts.append(.field(equalField, .equal, equalValue)) }
+        conjuncts.append(.field(orderField, .greaterThanOrEqual, .timestamp(lower ?? Timestamp(unixNanoseconds: 0))))
+        if let upper { conjuncts.append(.field(orderField, .lessThanOrEqual, .timestamp(upper))) }
+        return Query(collection, filter: conjuncts.count == 1 ? conjuncts[0] : .and(conjuncts), orderBy: [Query.Order(orderField)])
+    }
+
     /// One write; the snapshot it leaves is what a `set` or `create` wrote. An admin's update or
     /// merge reads the document back (its result depends on what it met, and functions use it); a
     /// device's does not, as the client SDK's write answers nothing (no app reads it, and a read

@@ -267,6 +267,11 @@ public final class Firestore: Sendable {
         _ collection: String, whereField equalField: String? = nil, isEqualTo equalValue: Value? = nil,
         orderedBy orderField: String, from lower: Timestamp? = nil, through upper: Timestamp? = nil
     ) async throws(BackendError) -> [DocumentSnapshot] {
+        if let remote {
+            return try await remote.query(
+                Self.rangeQuery(collection, equalField: equalField, equalValue: equalValue, orderField: orderField, from: lower, through: upper),
+                as: .admin)
+        }
         await adminRoundTrip()
         try? Invocation.admitCurrent()
         let indexes = deployedIndexes.withLock { $0 }
