@@ -42,8 +42,8 @@ import Testing
         return (world, try #require(found))
     }
 
-    /// The first bid on an honor: the rules file once compared `afterBids[0:0]`, an evaluation
-    /// error on the emulator, so it denied what the Swift rules allow. Only an app's append (one
+    /// The first bid on an honor: without its guard, KNB's rules file compares `afterBids[0:0]`, an
+    /// evaluation error on the emulator, and so denies what the Swift rules allow. Only an app's append (one
     /// more array element, a raised number) reaches that comparison; the generator draws them.
     @Test(.needsFirestoreEmulator, .tags(.subprocess)) func anEmptyListSliceInTheRulesFileIsCaught() async throws {
         let guarded = "(beforeBids.size() == 0 || afterBids[0:beforeBids.size()] == beforeBids)"
