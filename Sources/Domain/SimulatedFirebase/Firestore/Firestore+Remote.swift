@@ -4,30 +4,30 @@ extension Firestore {
     /// An admin read, which the API cannot fail: a server that does not answer after three tries
     /// reads as a missing document, noted in the fault ledger (`remote-read-failed`).
     func remoteRead(_ path: DocumentPath, _ remote: any FirestoreRemote) async -> DocumentSnapshot {
-        var last: BackendError?
-        for _ in 1...3 {
-            do throws(BackendError) {
-                return try await remote.get(path, as: .admin, transaction: nil)
-            } catch {
-                last = error
-            }
+        await unfailing(subject: "\(path)", otherwise: DocumentSnapshot(path: path, fields: nil, version: 0, updateTime: env.clock.now)) { () async throws(BackendError) in
+            try await remote.get(path, as: .admin, transaction: nil)
         }
-        ledger.note("remote-read-failed", subject: "\(path): \(last.map { "\($0)" } ?? "")")
-        return DocumentSnapshot(path: path, fields: nil, version: 0, updateTime: env.clock.now)
     }
 
     /// An admin query the API cannot fail: as `remoteRead`, an unanswered one reads as empty.
     func remoteQuery(_ query: Query, _ remote: any FirestoreRemote) async -> [DocumentSnapshot] {
+        await unfailing(subject: "query \(query.collection)", otherwise: []) { () async throws(BackendError) in
+            try await remote.query(query, as: .admin)
+        }
+    }
+
+    /// `read`'s answer within three tries, else `otherwise`, the last error noted as `remote-read-failed`.
+    private func unfailing<T>(subject: String, otherwise: T, _ read: () async throws(BackendError) -> T) async -> T {
         var last: BackendError?
         for _ in 1...3 {
             do throws(BackendError) {
-                return try await remote.query(query, as: .admin)
+                return try await read()
             } catch {
                 last = error
             }
         }
-        ledger.note("remote-read-failed", subject: "query \(query.collection): \(last.map { "\($0)" } ?? "")")
-        return []
+        ledger.note("remote-read-failed", subject: "\(subject): \(last.map { "\($0)" } ?? "")")
+        return otherwise
     }
 
     /// `fetch(_:whereField:isEqualTo:orderedBy:from:through:)` as a server's query: the equality,
