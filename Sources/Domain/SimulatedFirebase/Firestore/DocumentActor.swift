@@ -89,6 +89,14 @@ actor DocumentActor: DomainActor {
         DocumentSnapshot(path: path, fields: fields, version: version, updateTime: updateTime)
     }
 
+    /// The committed document as a reader outside the commit sees it: once every commit that is
+    /// installing it has installed all its documents (`CommitVisibility`). Its own install runs
+    /// on this actor, so a commit that starts installing after the check has not changed it yet.
+    func visibleSnapshot() async -> DocumentSnapshot {
+        await firestore.visibility.waitUntilVisible(.document(path))
+        return snapshot()
+    }
+
     /// A single write outside any transaction. Returns the snapshot after it.
     func write(_ operation: WriteOperation, authorize: Authorizer?) async throws(BackendError) -> DocumentSnapshot {
         defer { updateParkable() }

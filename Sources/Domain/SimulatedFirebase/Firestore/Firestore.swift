@@ -29,6 +29,8 @@ public final class Firestore: Sendable {
     private let deployedIndexes = Mutex(FirestoreIndexes.none)
     /// Replaced versions, for reads at a past instant (kept once a read-only transaction began).
     let versions = VersionHistory()
+    /// Keeps each commit whole to readers while its documents install.
+    let visibility = CommitVisibility()
     /// Live document actors over every collection, and the count at which idle ones are next
     /// parked (`CollectionStore.parkIdleActors`).
     /// `secondChance`: actors handed out again since the last pass are spared once (off when a
@@ -183,7 +185,7 @@ public final class Firestore: Sendable {
         if let remote { return await remoteRead(path, remote) }
         await adminRoundTrip()
         try? Invocation.admitCurrent()  // a read has no effect to stop; it counts toward a crash
-        return await actor(path).snapshot()
+        return await actor(path).visibleSnapshot()
     }
 
     /// A new transaction number (every attempt has its own).
@@ -199,7 +201,7 @@ public final class Firestore: Sendable {
 
     /// The committed document now, without latency: for clients (who pay their own network) and
     /// for checkers that read end state.
-    public func snapshot(_ path: DocumentPath) async -> DocumentSnapshot { await actor(path).snapshot() }
+    public func snapshot(_ path: DocumentPath) async -> DocumentSnapshot { await actor(path).visibleSnapshot() }
 
     /// Server `create()`: ALREADY_EXISTS if the document exists.
     @discardableResult
@@ -249,7 +251,7 @@ public final class Firestore: Sendable {
         if let remote { return await remoteQuery(Query(collection), remote).filter(predicate) }
         await adminRoundTrip()
         try? Invocation.admitCurrent()  // a read has no effect to stop; it counts toward a crash
-        return query(collection, where: predicate)
+        return await visibility.read(.collection(collection)) { query(collection, where: predicate) }
     }
 
     /// `fetch` on a single-field index (`query(_:whereField:isEqualTo:)`).
@@ -257,7 +259,7 @@ public final class Firestore: Sendable {
         if let remote { return await remoteQuery(Query(collection, filter: .field(field, .equal, value)), remote) }
         await adminRoundTrip()
         try? Invocation.admitCurrent()
-        return query(collection, whereField: field, isEqualTo: value)
+        return await visibility.read(.collection(collection)) { query(collection, whereField: field, isEqualTo: value) }
     }
 
     /// `fetch` on a composite index (`query(_:whereField:isEqualTo:orderedBy:from:through:)`):
@@ -281,7 +283,9 @@ public final class Firestore: Sendable {
             if let equalField, let equalValue { equivalent.filter = .field(equalField, .equal, equalValue) }
             try indexes.check(equivalent, project: Self.project)
         }
-        return query(collection, whereField: equalField, isEqualTo: equalValue, orderedBy: orderField, from: lower, through: upper)
+        return await visibility.read(.collection(collection)) {
+            query(collection, whereField: equalField, isEqualTo: equalValue, orderedBy: orderField, from: lower, through: upper)
+        }
     }
 
     /// Existing documents of `collection` that satisfy `predicate`, sorted by id, at once: for
@@ -340,7 +344,15 @@ public final class Firestore: Sendable {
         if let remote { return try await remote.query(query, as: .admin) }
         await adminRoundTrip()
         try? Invocation.admitCurrent()
-        return try answer(query, judgingIndexes: true)
+        return try await visibleAnswer(query, judgingIndexes: true)
+    }
+
+    /// `answer` once no installing commit writes into the collections `query` reads.
+    func visibleAnswer(_ query: Query, judgingIndexes: Bool) async throws(BackendError) -> [DocumentSnapshot] {
+        let target: CommitVisibility.Target = query.allDescendants ? .collectionGroup(query.collection) : .collection(query.collection)
+        return try await visibility.read(target) { () -> Result<[DocumentSnapshot], BackendError> in
+            do throws(BackendError) { return .success(try answer(query, judgingIndexes: judgingIndexes)) } catch { return .failure(error) }
+        }.get()
     }
 
     /// Replaces the deployed indexes.
@@ -497,6 +509,9 @@ public final class Firestore: Sendable {
             throw answer
         }
         assert(prepared.count == documents.count, "every document must be prepared before any commits")
+        // Decided: readers of what it writes wait until every document is installed.
+        visibility.begin(transaction.id, writing: documents.filter { !$0.writes.isEmpty }.map(\.path))
+        defer { visibility.end(transaction.id) }
         // One sequence number and one commit time for every document of the commit.
         let sequence = nextCommitSequence()
         let commitTime = env.clock.now

@@ -123,7 +123,7 @@ public final class FirestoreClient: Sendable {
         }
         return try await network.roundTrip(.query(collection)) { () async throws(BackendError) in
             try checkList(collection, constraints: [:])
-            return firestore.query(collection, where: predicate)
+            return await firestore.visibility.read(.collection(collection)) { firestore.query(collection, where: predicate) }
         }
     }
 
@@ -135,7 +135,7 @@ public final class FirestoreClient: Sendable {
         if let remote = backend.remote { return try await network.roundTrip(.query(query.collection)) { () async throws(BackendError) in try await remote.query(query, as: caller) } }
         return try await network.roundTrip(.query(query.collection)) { () async throws(BackendError) in
             for constraints in query.filter?.ruleCases ?? [[:]] { try checkList(query.collection, constraints: constraints) }
-            return try firestore.answer(query, judgingIndexes: true)
+            return try await firestore.visibleAnswer(query, judgingIndexes: true)
         }
     }
 
