@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import ChildProcess
 import RehearsalTestSupport
 import Testing
 
@@ -76,6 +77,68 @@ import Testing
         let result = try CommandLineRunner.run(["load", "media-uploads", "--backend", "emulator", "--rate", "5/s", "--duration", "1s"])
         #expect(result.status == 2, "\(result.standardError)")
         #expect(result.standardError.contains("does not run on a real server yet; these do: auction-race"), "\(result.standardError)")
+    }
+
+    /// The emulator dies 12 s into a two-minute run: the run stops there (it does not wait out the
+    /// duration), exits 3, and keeps a report marked incomplete whose figures end at the stop.
+    @Test func aServerThatDiesMidRunStopsTheRunWithAnIncompleteReport() throws {
+        let folder = try LoadCommandTests.freshFolder()
+        let (result, port) = try Self.loadUntilTheEmulatorDies(reportDir: folder.path)
+        #expect(result.status == 3, "\(result.output) \(result.error)")
+        #expect(result.output.contains("INCOMPLETE seat-contention-load-emulator-constant-arrival-rate-10ps: Firestore emulator at 127.0.0.1:\(port)"), "\(result.output)")
+        #expect(result.output.contains("stopped answering"), "\(result.output)")
+        let report = try LoadCommandTests.reportJSON(folder, scenario: "seat-contention", runId: "seat-contention-load-emulator-constant-arrival-rate-10ps")
+        #expect((report["failure"] as? [String: Any])?["kind"] as? String == "server")
+        let loadSummary = try #require(report["load"] as? [String: Any])
+        let stopped = try #require(loadSummary["stoppedEarlyNanoseconds"] as? Int)
+        #expect(stopped < 60_000_000_000, "stopped \(stopped) ns into a 120 s run")
+        #expect((loadSummary["iterationsStarted"] as? Int ?? .max) < 600)
+        let markdown = try String(contentsOf: folder.appendingPathComponent("seat-contention/seat-contention-load-emulator-constant-arrival-rate-10ps/report.md"), encoding: .utf8)
+        #expect(markdown.contains("- **incomplete**: the server stopped answering"))
+    }
+
+    /// Runs a two-minute seat-contention load against an emulator this test starts, and kills the
+    /// emulator 12 s in; returns what `rehearse` answered and the emulator's port.
+    static func loadUntilTheEmulatorDies(reportDir: String) throws -> (ChildProcess.Result, Int) {
+        let launcher = try #require(firestoreEmulatorLauncher)
+        let (port, functionsPort) = try (freePort(), freePort())
+        // setsid: the launcher and its Java share a new process group, killed together below.
+        let emulator = try ChildProcess("/usr/bin/setsid", [launcher, "start", "--host=127.0.0.1", "--port=\(port)", "--functions_emulator=127.0.0.1:\(functionsPort)"],
+                                        standardOutput: .discard, standardError: .discard)
+        defer { _ = kill(-emulator.pid, SIGKILL); _ = emulator.wait(timeLimit: 10) }
+        try waitUntilAnswering(port: port)
+        let load = try ChildProcess(CommandLineRunner.binary.path, [
+            "load", "seat-contention", "--backend", "emulator=127.0.0.1:\(port)", "--functions-port", "\(functionsPort)",
+            "--rate", "10/s", "--duration", "120s", "--report-dir", reportDir,
+        ])
+        sleep(12)
+        _ = kill(-emulator.pid, SIGKILL)
+        return (load.wait(timeLimit: CommandLineRunner.hangLimit), port)
+    }
+
+    /// A loopback port nothing listens on now.
+    static func freePort() throws -> Int {
+        let free = try ListeningPort.open()
+        defer { free.close() }
+        return free.port
+    }
+
+    /// Polls `127.0.0.1:port` until a connection is accepted (at most 180 s).
+    static func waitUntilAnswering(port: Int) throws {
+        for _ in 0..<900 {
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            close(descriptor)
+            if connected == 0 { return }
+            usleep(200_000)
+        }
+        Issue.record("the emulator on port \(port) never answered")
     }
 
     @Test func anEmulatorThatIsNotThereIsOneLine() throws {

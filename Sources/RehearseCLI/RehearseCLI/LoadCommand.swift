@@ -17,7 +17,9 @@ extension Rehearse {
                 dropped. Closed model (constant-vus: --vus N --duration D; ramping-vus: --vus N --stages \
                 '30s:10,1m:50'): each virtual user loops iteration → --think-time. --virtual runs it on the \
                 simulator: 10 virtual minutes in seconds, the same report for the same --seed. \
-                Profiles: \(LoadRunner.profiledScenarios.joined(separator: ", ")).
+                Profiles: \(LoadRunner.profiledScenarios.joined(separator: ", ")). Exit status: 0 passed; 1 failed (a \
+                threshold, abandoned iterations, a server problem found at the end); 2 bad input; 3 the real server \
+                stopped answering mid-run (the run stopped there; its report is written, marked incomplete).
                 """)
 
         @Argument(help: "Scenario with a load profile (\(LoadRunner.profiledScenarios.joined(separator: ", "))).")
@@ -52,6 +54,11 @@ extension Rehearse {
                 if request.clock == .virtual {
                     print("  simulated in \(String(format: "%.2f", Double((ContinuousClock.now - started).components.seconds) + Double((ContinuousClock.now - started).components.attoseconds) / 1e18)) s wall, \(report.steps) steps, trace \(report.traceHash)")
                 }
+            }
+            if let failure = report.failure, failure.kind == .server {
+                print("INCOMPLETE \(report.runId): \(failure.message)")
+                print("  report: \(folder)/report.md")
+                throw ExitCode(3)
             }
             if let failure = report.failure {
                 print("FAIL \(report.runId): \(failure.kind): \(failure.message)")

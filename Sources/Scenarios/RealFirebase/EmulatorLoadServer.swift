@@ -117,6 +117,8 @@ public final class EmulatorLoadServer: FirestoreLoadServer {
         }
     }
 
+    public func isAnswering() async -> Bool { await emulator.isAlive() }
+
     public func problem() async -> String? {
         if !(await emulator.isAlive()) { return "the emulator at \(emulator.address) stopped answering" }
         return routing.projects.flatMap { $0.remote.deploymentProblems }.first

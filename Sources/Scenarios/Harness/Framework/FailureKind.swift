@@ -11,6 +11,9 @@ public enum FailureKind: String, Sendable, Hashable, Codable, CaseIterable, Cust
     case threshold
     /// A load run left iterations running past its drain time-out.
     case load
+    /// The real server a load run drove stopped answering: the run stopped there, and its report
+    /// covers the load until then (incomplete; the CLI exits 3).
+    case server
     /// The seed killed its worker process (a trap, a signal).
     case crash
     /// The same seed ran twice gave two trace hashes.

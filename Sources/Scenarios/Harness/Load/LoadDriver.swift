@@ -12,6 +12,10 @@ struct LoadDriver: Sendable {
     let metrics: LoadMetrics
     /// The executor iterations and VUs prefer (the world's task executor).
     let taskExecutor: (any TaskExecutor)?
+    /// Raised to end the load early (its server died); nil: it runs to the end.
+    var stop: LoadStop? = nil
+    /// How long what is running may drain after an early stop.
+    static let stoppedDrainNanoseconds: UInt64 = 5_000_000_000
 
     /// Tasks (open-model iterations or closed-model VUs) still running.
     private final class Running: Sendable {
@@ -33,6 +37,7 @@ struct LoadDriver: Sendable {
                 // A shard takes every n-th arrival of the whole schedule: the shards' union is it.
                 if let shard = request.shard, index % shard.count != shard.index { continue }
                 await sleep(until: due, now)
+                if stop?.isRaised == true { break }
                 if metrics.inFlight >= request.maxVUs {
                     metrics.dropped()
                     continue
@@ -55,9 +60,14 @@ struct LoadDriver: Sendable {
                     running.count.withLock { $0 -= 1 }
                 }
             }
-            await sleep(until: end, now)
+            if let stop {
+                while now() < end && !stop.isRaised { await sleep(until: min(end, now() + 100_000_000), now) }
+            } else {
+                await sleep(until: end, now)
+            }
         }
-        let deadline = max(end, now()) + LoadExecutor.nanoseconds(request.gracefulStop)
+        let drain = stop?.isRaised == true ? Self.stoppedDrainNanoseconds : LoadExecutor.nanoseconds(request.gracefulStop)
+        let deadline = max(stop?.isRaised == true ? 0 : end, now()) + drain
         while running.count.withLock({ $0 }) > 0 && now() < deadline {
             await sleep(until: min(deadline, now() + 5_000_000), now)
         }
@@ -67,7 +77,7 @@ struct LoadDriver: Sendable {
     /// One closed-model VU: while the schedule has it active, iteration → think time.
     private func virtualUser(_ vu: Int, schedule: LoadVUSchedule, end: UInt64, now: @escaping @Sendable () -> UInt64, running: Running) async {
         var time = now()
-        while time < end {
+        while time < end && stop?.isRaised != true {
             guard let active = schedule.activation(of: vu, from: time), active < end else { return }
             if active > time { await sleep(until: active, now) }
             let local = running.nextIndex.withLock { index in

@@ -33,13 +33,51 @@ package enum LoadRunner {
             seed: request.seed, variant: request.variant, clock: .wall, epochUnixNanoseconds: epoch, server: server))
         let setup = setupStart.duration(to: .now)
         let metrics = LoadMetrics(span: span(request))
-        let elapsed = await LoadDriver(request: request, users: profile.users, workload: world.workload, clock: world.clock, metrics: metrics, taskExecutor: world.taskExecutor).run()
+        var driver = LoadDriver(request: request, users: profile.users, workload: world.workload, clock: world.clock, metrics: metrics, taskExecutor: world.taskExecutor)
+        let stop = server.map { _ in LoadStop() }
+        driver.stop = stop
+        if let server, let stop, !(await server.isAnswering()) {
+            stop.raise("\(server.name) stopped answering during the set-up, before the first arrival;", atNanoseconds: 0)
+        }
+        let watcher = server.map { server in Task { await watch(server, stop: stop!, from: .now) } }
+        let elapsed = await driver.run()
+        watcher?.cancel()
         var report = report(request, metrics.snapshot, elapsed: elapsed, cores: ProcessInfo.processInfo.activeProcessorCount)
-        report.load?.setupNanoseconds = UInt64(max(0, setup.components.seconds)) * 1_000_000_000 + UInt64(max(0, setup.components.attoseconds / 1_000_000_000))
+        report.load?.setupNanoseconds = nanoseconds(setup)
         report.faults = observations(world).faults
         report.coverage = observations(world).coverage
+        if let (reason, at) = stop?.raisedWith {
+            report.passed = false
+            report.load?.stoppedEarlyNanoseconds = at
+            // Offered over the time the load ran, not the whole duration it was meant to run.
+            report.load?.achievedRatePerSecond = at == 0 ? 0 : Double(metrics.snapshot.started) / (Double(at) / 1e9)
+            let when = at == 0 ? "" : " \(ReportFormat.duration(at)) into the load;"
+            report.failure = .init(kind: .server, message: "\(reason)\(when) the run stopped there and this report covers the load until then (incomplete)")
+        }
         if let server { await describe(server, in: &report) }
         return report
+    }
+
+    /// Polls `server` while the load runs (wall clock on purpose: a real server's health): after
+    /// `watchMisses` unanswered looks in a row, stops the load.
+    private static func watch(_ server: any LoadServer, stop: LoadStop, from start: ContinuousClock.Instant) async {
+        var misses = 0
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(misses == 0 ? 500 : 250))
+            if Task.isCancelled { return }
+            misses = await server.isAnswering() ? 0 : misses + 1
+            if misses >= watchMisses {
+                stop.raise("\(server.name) stopped answering", atNanoseconds: nanoseconds(start.duration(to: .now)))
+                return
+            }
+        }
+    }
+
+    /// Unanswered looks in a row that make a server dead (each look waits up to 2 s for an answer).
+    static let watchMisses = 3
+
+    private static func nanoseconds(_ duration: Duration) -> UInt64 {
+        UInt64(max(0, duration.components.seconds)) * 1_000_000_000 + UInt64(max(0, duration.components.attoseconds / 1_000_000_000))
     }
 
     /// Names the real server in the report, and fails the run when the server had a problem.

@@ -13,6 +13,14 @@ public protocol LoadServer: Sendable {
     func problem() async -> String?
     /// Stops what the server's start began (a child process, a listening port).
     func stop() async
+    /// Whether the server still answers; polled while the load runs, so a server that died stops
+    /// the run early (`FailureKind.server`).
+    func isAnswering() async -> Bool
+}
+
+extension LoadServer {
+    /// A server nobody can watch is taken to answer; its failed requests still count.
+    public func isAnswering() async -> Bool { true }
 }
 
 /// Why a real server could not be started or used: one line, before any load starts.

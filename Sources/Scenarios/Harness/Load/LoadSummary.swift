@@ -57,4 +57,7 @@ public struct LoadSummary: Sendable, Hashable, Codable {
     public var histograms: [String: String]?
     /// The shard reports a merged report was made from (absent otherwise).
     public var mergedShards: Int?
+    /// When the run stopped early because its real server stopped answering (ns from the first
+    /// arrival's start); absent for a run that ran to its end. Such a report is incomplete.
+    public var stoppedEarlyNanoseconds: UInt64?
 }

@@ -21,6 +21,10 @@ extension ReportWriter {
             lines.append("- load: \(load.description); \(load.iterationsCompleted)/\(load.iterationsStarted) iterations, offered \(String(format: "%.1f", load.achievedRatePerSecond))/s, throughput \(String(format: "%.1f", load.throughputPerSecond))/s on \(load.cores) cores; failed operations: \(errors.isEmpty ? "none" : errors); dropped iterations (max-vus \(load.maxVUs) running): \(load.droppedIterations); peak in flight: \(load.peakInFlight)\(load.setupNanoseconds.map { "; set-up before the first arrival (not timed): \(ReportFormat.duration($0))" } ?? "")")
             lines.append("- backend: \(load.server ?? "the simulated Firebase (the profile's latency model and faults)")")
             for note in load.serverNotes ?? [] { lines.append("  - \(note)") }
+            if let stopped = load.stoppedEarlyNanoseconds {
+                let when = stopped == 0 ? "during the set-up, so no load ran" : "\(ReportFormat.duration(stopped)) into the load; the run stopped there, and every figure above covers the load until then"
+                lines.append("- **incomplete**: the server stopped answering \(when)")
+            }
         }
         lines.append("- build: \(report.build.compiler) \(report.build.configuration) @ \(report.build.commit)")
         if !report.notChecked.isEmpty {
