@@ -32,6 +32,10 @@ import Testing
         // Triggers fire for the bids and posts: the emulator delivered their events to the functions here.
         let delivered = notes.first { $0.hasPrefix("triggers: ") }.flatMap { Int($0.dropFirst("triggers: ".count).prefix { $0.isNumber }) }
         #expect(firesTriggers ? (delivered ?? 0) > 0 : delivered == 0, "\(notes)")
+        // Every event the run's commits owed arrived: received equals owed, none lost.
+        let owed = try #require(notes.first { $0.hasPrefix("trigger events owed by the run's commits vs received: ") }, "\(notes)")
+        let counts = owed.dropFirst("trigger events owed by the run's commits vs received: ".count).split(separator: " ").prefix(3)
+        #expect(counts.count == 3 && counts.first == counts.last && owed.contains("none lost"), "\(owed)")
         let markdown = try String(contentsOf: folder.appendingPathComponent("\(scenario)/\(runId)/report.md"), encoding: .utf8)
         #expect(markdown.contains("- backend: Firestore emulator at 127.0.0.1:"))
     }

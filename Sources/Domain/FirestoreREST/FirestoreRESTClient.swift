@@ -106,10 +106,19 @@ public final class FirestoreRESTClient: Sendable {
     /// Commits `writes` atomically (in `transaction` when given); returns the commit time.
     @discardableResult
     public func commit(_ writes: [RESTWrite], transaction: String? = nil) async throws(RESTError) -> Timestamp? {
+        try await commitAnswer(writes, transaction: transaction).commitTime
+    }
+
+    /// `commit`, with each write's update time as the server answered it: the commit time when the
+    /// write changed its document, the document's earlier update time when it changed nothing,
+    /// nil for a delete.
+    public func commitAnswer(_ writes: [RESTWrite], transaction: String? = nil) async throws(RESTError) -> (commitTime: Timestamp?, updateTimes: [Timestamp?]) {
         var body: [String: Any] = ["writes": writes.map(encode)]
         if let transaction { body["transaction"] = transaction }
-        let answer = try await post("\(documentsRoot):commit", body)
-        return ((answer as? [String: Any])?["commitTime"] as? String).flatMap { try? RFC3339.parse($0) }
+        let answer = try await post("\(documentsRoot):commit", body) as? [String: Any]
+        let commitTime = (answer?["commitTime"] as? String).flatMap { try? RFC3339.parse($0) }
+        let results = answer?["writeResults"] as? [[String: Any]] ?? []
+        return (commitTime, results.map { ($0["updateTime"] as? String).flatMap { try? RFC3339.parse($0) } })
     }
 
     /// Begins a transaction; read-only ones take no locks and may read at `readTime`.

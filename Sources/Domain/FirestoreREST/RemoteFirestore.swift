@@ -18,6 +18,8 @@ public final class RemoteFirestore: FirestoreRemote {
     private let users = Mutex<[String: FirestoreRESTClient]>([:])
     private let pending = Mutex<[Task<String?, Never>]>([])
     private let problems = Mutex<[String]>([])
+    /// The trigger events the committed writes owe.
+    private let expectation = TriggerExpectation()
 
     /// A project on the server `admin` speaks to, as its owner (`emulator`: false for a real
     /// project, see `emulator`).
@@ -77,16 +79,10 @@ public final class RemoteFirestore: FirestoreRemote {
     public func deployTrigger(name: String, collection: String, kinds: Set<TriggerKind>) {
         guard emulator else { return }
         let admin = admin
-        let event: EmulatorTrigger.Event
-        if kinds.count == 1, let kind = kinds.first {
-            switch kind {
-            case .create: event = .create
-            case .update: event = .update
-            case .delete: event = .delete
-            }
-        } else {
-            event = .write  // several kinds: the handler's own kinds filter what it runs for
-        }
+        // Every change of the collection, whatever the handler's kinds (they filter what it runs
+        // for, `TriggerDispatcher.deliverRemote`), so the events owed can be counted exactly.
+        let event = EmulatorTrigger.Event.write
+        expectation.deploy(name, collection: collection)
         deploy {
             do {
                 try await admin.register(try EmulatorTrigger(name: name, event: event, document: "\(collection)/{__rehearsalDocument}"))
@@ -120,10 +116,18 @@ public final class RemoteFirestore: FirestoreRemote {
             return write
         }
         do {
-            try await client(caller).commit(requests, transaction: transaction)
+            let answer = try await client(caller).commitAnswer(requests, transaction: transaction)
+            expectation.record(
+                writes.map(\.0), deletes: writes.map { if case .delete = $0.1 { true } else { false } },
+                commitTime: answer.commitTime, updateTimes: answer.updateTimes)
         } catch {
             throw Self.backendError(error, path: writes.first?.0, operation: "write")
         }
+    }
+
+    /// The trigger events the run's commits owe each deployed trigger, by trigger name.
+    public var owedEvents: [(trigger: String, changes: Int, deletes: Int)] {
+        expectation.owed.sorted { $0.key < $1.key }.map { ($0.key, $0.value.changes, $0.value.deletes) }
     }
 
     public func query(_ query: Query, as caller: RemoteCaller) async throws(BackendError) -> [DocumentSnapshot] {

@@ -101,6 +101,10 @@ public final class EmulatorLoadServer: FirestoreLoadServer {
         let projects = routing.projects
         var lines = projects.map { "Firestore: \($0.remote.serverDescription); rules and \($0.triggers) triggers deployed from the app" }
         lines.append("triggers: \(routing.delivered) events delivered by the emulator to the app's functions in this process (\(host.refused) malformed)")
+        let tally = routing.tally()
+        lines.append("trigger events owed by the run's commits vs received: \(tally.receivedChanges) of \(tally.owedChanges) for created or changed documents"
+            + (tally.short.isEmpty ? ", none lost" : ", lost: \(tally.short.joined(separator: ", "))")
+            + "; \(tally.receivedDeletes) for the \(tally.owedDeletes) deletes (one each whose document existed)")
         lines.append("FCM, SendGrid and Storage: simulated on the wall clock, with the profile's faults")
         lines.append("not modelled by the emulator (none of them happens here): trigger retries, duplicate, late and reordered events, cold starts, instance limits, network faults, per-document write-rate limits")
         return lines
@@ -144,6 +148,8 @@ final class EventRouting: Sendable {
         var order: [String] = []
         var made = 0
         var delivered = 0
+        /// Events received per project and trigger: (changes, deletes).
+        var received: [String: [String: (changes: Int, deletes: Int)]] = [:]
         var probed = false
     }
     private let state = Mutex(State())
@@ -156,6 +162,28 @@ final class EventRouting: Sendable {
         }
     }
     var projects: [Project] { state.withLock { state in state.order.compactMap { state.projects[$0] } } }
+
+    /// Events owed by each project's commits against those received, summed over the projects:
+    /// changes owed and received, deletes owed (an upper bound) and received, and the triggers
+    /// that received fewer change events than they were owed.
+    func tally() -> (owedChanges: Int, receivedChanges: Int, owedDeletes: Int, receivedDeletes: Int, short: [String]) {
+        state.withLock { state in
+            var tally = (owedChanges: 0, receivedChanges: 0, owedDeletes: 0, receivedDeletes: 0, short: [String]())
+            for name in state.order {
+                guard let project = state.projects[name] else { continue }
+                let received = state.received[name] ?? [:]
+                for owed in project.remote.owedEvents {
+                    let got = received[owed.trigger] ?? (0, 0)
+                    tally.owedChanges += owed.changes
+                    tally.owedDeletes += owed.deletes
+                    tally.receivedChanges += got.changes
+                    tally.receivedDeletes += got.deletes
+                    if got.changes < owed.changes { tally.short.append("\(owed.trigger) \(got.changes) of \(owed.changes)") }
+                }
+            }
+            return tally
+        }
+    }
     var delivered: Int { state.withLock { $0.delivered } }
     var probed: Bool { state.withLock { $0.probed } }
     func removeAll() { state.withLock { $0.projects = [:] } }
@@ -166,6 +194,9 @@ final class EventRouting: Sendable {
             if delivery.trigger == "rehearsalProbe" { state.probed = true; return nil }
             guard let project = state.projects[delivery.project] else { return nil }
             state.delivered += 1
+            var counts = state.received[delivery.project, default: [:]][delivery.trigger] ?? (0, 0)
+            if delivery.value == nil { counts.deletes += 1 } else { counts.changes += 1 }
+            state.received[delivery.project, default: [:]][delivery.trigger] = counts
             return project.backend
         }
         guard let backend else { return }

@@ -9,7 +9,7 @@
 /// (a `String.split` at every trigger dispatch and rule evaluation would be a sizeable share of a
 /// load test's work); any other goes through `split`, whose `Character` comparison treats
 /// canonically equivalent spellings as equal.
-struct PathPattern: Sendable {
+package struct PathPattern: Sendable {
     /// The pattern as written.
     let pattern: String
     /// Its segments as `split(separator: "/")` gives them.
@@ -19,7 +19,7 @@ struct PathPattern: Sendable {
     private let literals: [[UInt8]?]?
 
     /// The pattern `pattern`.
-    init(_ pattern: String) {
+    package init(_ pattern: String) {
         self.pattern = pattern
         segments = pattern.split(separator: "/")
         let literals = segments.map { Self.isWildcard($0) ? nil : Array($0.utf8) }
@@ -33,7 +33,7 @@ struct PathPattern: Sendable {
     static func isRecursive(_ segment: Substring) -> Bool { isWildcard(segment) && segment.hasSuffix("=**}") }
 
     /// Whether the collection path `path` matches.
-    func matches(_ path: String) -> Bool {
+    package func matches(_ path: String) -> Bool {
         if let last = segments.last, Self.isRecursive(last) {
             let prefix = segments.dropLast()
             let parts = path.split(separator: "/")
