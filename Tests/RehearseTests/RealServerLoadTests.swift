@@ -36,22 +36,29 @@ import Testing
         let owed = try #require(notes.first { $0.hasPrefix("trigger events owed by the run's commits vs received: ") }, "\(notes)")
         let counts = owed.dropFirst("trigger events owed by the run's commits vs received: ".count).split(separator: " ").prefix(3)
         #expect(counts.count == 3 && counts.first == counts.last && owed.contains("none lost"), "\(owed)")
+        // The scenario's own checks, judged against the server (the profiles that declare them).
+        let checks = (report["checks"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String != "sometimes" }
+        #expect(checks.allSatisfy { $0["status"] as? String == "passed" }, "\(checks)")
+        if ["seat-contention", "auction-race"].contains(scenario) { #expect(!checks.isEmpty) }
         let markdown = try String(contentsOf: folder.appendingPathComponent("\(scenario)/\(runId)/report.md"), encoding: .utf8)
         #expect(markdown.contains("- backend: Firestore emulator at 127.0.0.1:"))
     }
 
+    /// The planted double booking (`seat-random-id`) under the same load on both backends: the
+    /// scenario's own check fails on each, and the verdicts agree.
     @Test func compareRunsTheWorkloadOnBothBackendsSideBySide() throws {
         let folder = try LoadCommandTests.freshFolder()
         let result = try CommandLineRunner.run([
-            "compare", "seat-contention", "--backend", "emulator", "--rate", "10/s", "--duration", "1s", "--report-dir", folder.path,
+            "compare", "seat-contention", "--backend", "emulator", "--variant", "seat-random-id", "--rate", "20/s", "--duration", "4s", "--report-dir", folder.path,
         ])
         #expect(result.status == 0, "\(result.standardOutput) \(result.standardError)")
         #expect(result.standardOutput.contains("the simulated Firebase (virtual time, seed 1) vs Firestore emulator at 127.0.0.1:"))
-        #expect(result.standardOutput.contains("baseline  seat-contention-load-virtual-constant-arrival-rate-10ps: PASS"))
-        #expect(result.standardOutput.contains("candidate seat-contention-load-emulator-constant-arrival-rate-10ps: PASS"))
+        #expect(result.standardOutput.contains("baseline  seat-contention-load-virtual-constant-arrival-rate-20ps-seat-random-id: FAIL"))
+        #expect(result.standardOutput.contains("candidate seat-contention-load-emulator-constant-arrival-rate-20ps-seat-random-id: FAIL"))
+        #expect(result.standardOutput.contains("  check no-seat-double-booked: violated → violated"))
         #expect(result.standardOutput.contains("reserveSeat.p99: "))
-        #expect(result.standardOutput.contains("verdicts equal: PASS on both"))
-        let virtual = try LoadCommandTests.reportJSON(folder, scenario: "seat-contention", runId: "seat-contention-load-virtual-constant-arrival-rate-10ps")
+        #expect(result.standardOutput.contains("verdicts equal: FAIL on both"))
+        let virtual = try LoadCommandTests.reportJSON(folder, scenario: "seat-contention", runId: "seat-contention-load-virtual-constant-arrival-rate-20ps-seat-random-id")
         #expect((virtual["load"] as? [String: Any])?["server"] == nil)
     }
 

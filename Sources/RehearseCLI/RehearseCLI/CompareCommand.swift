@@ -12,22 +12,24 @@ extension Rehearse {
             discussion: """
                 rehearse compare baseline.json candidate.json
                 rehearse compare auction-race --variant outbid-no-dedup --rate 500/s --duration 1m [--seed N]
-                rehearse compare auction-race --backend emulator --rate 30/s --duration 10s
+                rehearse compare auction-race --backend emulator --rate 30/s --duration 10s [--variant V]
                 The second form runs the scenario's load profile on the simulator (--virtual is implied) for the \
                 careful design and for the variant, writes both reports, and prints the differences. The third runs \
-                the same workload on the simulated Firebase (virtual time) and against the real server, and prints \
-                them side by side: verdicts that differ are a fidelity bug of the simulation (exit 1).
+                the same workload (of the careful design, or of --variant V) on the simulated Firebase (virtual time) and \
+                against the real server, and prints them side by side, checks included: verdicts that differ are a \
+                fidelity bug of the simulation (exit 1).
                 """)
 
         @Argument(help: "Baseline report.json, or a scenario with a load profile (with --variant).") var baseline: String
         @Argument(help: "Candidate report.json (not with --variant).") var candidate: String?
-        @Option(name: .long, parsing: .unconditional, help: "Load comparison: the variant to compare with the careful design.")
+        @Option(name: .long, parsing: .unconditional, help: "Load comparison: the variant to compare with the careful design (with --backend: the design run on both).")
         var variant: String?
         @OptionGroup var load: LoadOptions
         @Option(name: .long, parsing: .unconditional, help: "Load comparison: folder for the two reports.")
         var reportDir: String = "reports"
 
         func run() throws {
+            if candidate == nil, load.backend != "simulated" { return try compareWithServer() }
             if let variant {
                 guard candidate == nil else { throw InputError.fail("compare <scenario> --variant V takes one scenario, not a second report") }
                 try ReportDirectory.check(reportDir)
@@ -42,7 +44,6 @@ extension Rehearse {
                 print("  reports: \(folderA)/report.md, \(folderB)/report.md")
                 return
             }
-            if candidate == nil, load.backend != "simulated" { return try compareWithServer() }
             guard let candidate else { throw InputError.fail("give two report.json files, or a scenario with --variant V and load options") }
             let a: RunReport, b: RunReport
             do {
@@ -59,7 +60,7 @@ extension Rehearse {
         func compareWithServer() throws {
             try ReportDirectory.check(reportDir)
             if load.virtual { throw InputError.fail("compare --backend runs the simulated side in virtual time itself; drop --virtual") }
-            var real = try load.request(scenario: baseline, variant: nil)
+            var real = try load.request(scenario: baseline, variant: variant)
             guard let profile = LoadProfile.named(real.scenario), let choice = try load.serverChoice(for: profile) else {
                 throw InputError.fail("compare --backend needs a real server, e.g. --backend emulator")
             }
@@ -86,6 +87,10 @@ extension Rehearse {
         static func printDiff(_ a: RunReport, _ b: RunReport) {
             print("baseline  \(a.runId): \(a.passed ? "PASS" : "FAIL") trace \(a.traceHash)")
             print("candidate \(b.runId): \(b.passed ? "PASS" : "FAIL") trace \(b.traceHash)")
+            for check in a.checks {
+                guard let other = b.checks.first(where: { $0.name == check.name }) else { continue }
+                print("  check \(check.name): \(check.status) → \(other.status)\(check.status == other.status ? "" : " (differs)")")
+            }
             if let x = a.load, let y = b.load {
                 func row(_ name: String, _ left: Double, _ right: Double, _ format: String = "%.0f") {
                     let change = left != 0 ? String(format: " (%+.1f%%)", (right - left) / left * 100) : ""

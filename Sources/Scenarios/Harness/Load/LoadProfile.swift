@@ -11,9 +11,18 @@ public struct LoadProfile: Sendable {
     public struct Workload: Sendable {
         /// Runs iteration `index` as pool user `user`, reporting each timed operation.
         package let iterate: @Sendable (_ index: Int, _ user: Int, _ record: LoadRecorder) async -> Void
+        /// The checks its iterations and `settle` judge (nil: none).
+        package var checks: LoadCheckLog?
+        /// Judges the settled state into `checks` once the load ended.
+        package var settle: (@Sendable () async -> Void)?
 
-        /// A workload whose iterations run `iterate`.
-        package init(iterate: @escaping @Sendable (_ index: Int, _ user: Int, _ record: LoadRecorder) async -> Void) {
+        /// A workload whose iterations run `iterate`, judging `checks` (during the load, and in `settle` after it).
+        package init(
+            checks: LoadCheckLog? = nil, settle: (@Sendable () async -> Void)? = nil,
+            iterate: @escaping @Sendable (_ index: Int, _ user: Int, _ record: LoadRecorder) async -> Void
+        ) {
+            self.checks = checks
+            self.settle = settle
             self.iterate = iterate
         }
     }

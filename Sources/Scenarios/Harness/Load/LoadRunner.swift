@@ -42,7 +42,11 @@ package enum LoadRunner {
         let watcher = server.map { server in Task { await watch(server, stop: stop!, from: .now) } }
         let elapsed = await driver.run()
         watcher?.cancel()
+        // A real server's notes wait for its trigger events to drain: the settled state is judged after.
+        let notes = await server?.notes()
+        if stop?.isRaised != true { await world.workload.settle?() }
         var report = report(request, metrics.snapshot, elapsed: elapsed, cores: ProcessInfo.processInfo.activeProcessorCount)
+        judge(world.workload.checks, in: &report)
         report.load?.setupNanoseconds = nanoseconds(setup)
         report.faults = observations(world).faults
         report.coverage = observations(world).coverage
@@ -54,8 +58,18 @@ package enum LoadRunner {
             let when = at == 0 ? "" : " \(ReportFormat.duration(at)) into the load;"
             report.failure = .init(kind: .server, message: "\(reason)\(when) the run stopped there and this report covers the load until then (incomplete)")
         }
-        if let server { await describe(server, in: &report) }
+        if let server { await describe(server, notes: notes ?? [], in: &report) }
         return report
+    }
+
+    /// The profile's checks in the report; the first violation fails the run (unless it failed already).
+    private static func judge(_ checks: LoadCheckLog?, in report: inout RunReport) {
+        guard let checks else { return }
+        report.checks = checks.results
+        if let (check, message) = checks.firstViolation, report.failure == nil {
+            report.passed = false
+            report.failure = .init(kind: .invariant, message: "\(check): \(message)")
+        }
     }
 
     /// Polls `server` while the load runs (wall clock on purpose: a real server's health): after
@@ -81,9 +95,9 @@ package enum LoadRunner {
     }
 
     /// Names the real server in the report, and fails the run when the server had a problem.
-    private static func describe(_ server: any LoadServer, in report: inout RunReport) async {
+    private static func describe(_ server: any LoadServer, notes: [String], in report: inout RunReport) async {
         report.load?.server = server.name
-        report.load?.serverNotes = await server.notes()
+        report.load?.serverNotes = notes
         if let problem = await server.problem(), report.failure == nil {
             report.passed = false
             report.failure = .init(kind: .load, message: "the server: \(problem)")
@@ -106,8 +120,9 @@ package enum LoadRunner {
             let world = await profile.setUp(LoadProfile.Environment(
                 seed: request.seed, variant: request.variant, clock: .virtual, epochUnixNanoseconds: SimClock().unixNanoseconds(at: SimClock().now)))
             let elapsed = await LoadDriver(request: request, users: profile.users, workload: world.workload, clock: world.clock, metrics: metrics, taskExecutor: world.taskExecutor).run()
+            await world.workload.settle?()
             let observed = observations(world)
-            return Observed(elapsed: elapsed, faults: observed.faults, coverage: observed.coverage)
+            return Observed(elapsed: elapsed, faults: observed.faults, coverage: observed.coverage, checks: world.workload.checks)
         }
         let observed = result.output
         var report = report(request, metrics.snapshot, elapsed: observed?.elapsed ?? 0, cores: 1)
@@ -121,6 +136,7 @@ package enum LoadRunner {
         report.timingChoicePoints = Int(result.timingDecisions)
         report.faults = observed?.faults
         report.coverage = observed?.coverage
+        judge(observed?.checks, in: &report)
         if !result.outcome.isSuccess && report.failure == nil {
             report.passed = false
             report.failure = .init(kind: .kernel, message: result.outcome.description)
@@ -134,6 +150,7 @@ package enum LoadRunner {
         var elapsed: UInt64
         var faults: [FaultObservation]
         var coverage: [CoverageEntry]
+        var checks: LoadCheckLog?
     }
 
     /// What the world's participants observed, summed.

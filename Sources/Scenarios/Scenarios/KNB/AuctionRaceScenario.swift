@@ -243,8 +243,16 @@ public struct AuctionRaceScenario: FirebaseScenario {
     /// Always-checks over the live honors and the outbox, everything re-read: the reference the
     /// incremental `StateMonitor` is checked against in debug builds.
     static func fullPass(_ app: KNBApp) -> [StateMonitor.Observation] {
+        let (observations, honorBids, bidsById) = honorObservations(app.backend.firestore.query("honors"))
+        return observations + fullPassPushes(app.backend.outbox.records, honorBids: honorBids, bidsById: bidsById)
+    }
+
+    /// The honors' always-checks (`honors` as any reader got them: the live index, or a load
+    /// run's settled read from a real server), with each honor's bids and the bids' ids.
+    static func honorObservations(
+        _ honors: [DocumentSnapshot]
+    ) -> (observations: [StateMonitor.Observation], honorBids: [[Fields]], bidsById: [String: (honor: Int, index: Int)]) {
         var observations: [StateMonitor.Observation] = []
-        let honors = app.backend.firestore.query("honors")
         // Bid id → (honor, index in its bids); one hash per bid also finds duplicate ids.
         var honorBids: [[Fields]] = []
         var bidsById: [String: (honor: Int, index: Int)] = [:]
@@ -254,8 +262,7 @@ public struct AuctionRaceScenario: FirebaseScenario {
             honorBids.append(bids)
             observations += fullPassHonor(honor, bids: bids, honorIndex: honorIndex, bidsById: &bidsById)
         }
-        observations += fullPassPushes(app.backend.outbox.records, honorBids: honorBids, bidsById: bidsById)
-        return observations
+        return (observations, honorBids, bidsById)
     }
 
     /// One honor's four observations in the full pass, indexing its bids' ids on the way.

@@ -23,13 +23,30 @@ extension LoadProfile {
             await createHonors(honorIds, by: admin, retry: retry)
         }
         let users = await signUpPool(app, count: 2_000, retry: retry)
-        return Workload { index, user, recorder in
+        let checks = LoadCheckLog([
+            AuctionRaceScenario.Check.bidsStrictlyIncreasing, AuctionRaceScenario.Check.winnerIsHighestBidder,
+            AuctionRaceScenario.Check.noBidAfterSold, AuctionRaceScenario.Check.soldByBuyNow,
+        ])
+        return Workload(checks: checks, settle: { await settleHonors(app, checks) }) { index, user, recorder in
             let draw = LoadDraw(index)
             let placed = await KNBBidding.placeBid(
                 users[user % users.count], honorId: honorIds[index % honorIds.count], increment: Double(1 + draw.below(20, salt: 1)),
                 raiseOwn: draw.below(100, salt: 2) < 15, doubleTap: draw.below(100, salt: 3) < 10,
                 buyNowPrice: AuctionRaceScenario.buyNowPrice, retry: retry, backend: app.backend, observer: SilentObserver())
             recorder.record("placeBid", failed: !placed)
+        }
+    }
+
+    /// Once the load settled: the auction-race scenario's checks of every honor, on the honors as
+    /// a function reads them (from the server in real mode).
+    private static func settleHonors(_ app: KNBApp, _ checks: LoadCheckLog) async {
+        if app.backend.remote == nil { await app.backend.waitUntilIdle() }
+        for observation in AuctionRaceScenario.honorObservations(await app.backend.firestore.fetch("honors")).observations {
+            switch observation {
+            case .always(let check, let failure): checks.always(check, failure: failure)
+            case .sometimes(let goal, let reached): checks.sometimes(goal, reached)
+            case .batch(let check, let count, let failure): checks.always(check, observations: count, firstFailure: failure)
+            }
         }
     }
 
@@ -105,13 +122,16 @@ extension LoadProfile {
 
     /// reserve / release on 20 KNB seats by a pool of users.
     static let seatContention = LoadProfile(
-        scenario: "seat-contention", summary: "reserveSeat on one of 20 seats by a pool of 40 users, releaseSeat when it was won",
+        scenario: "seat-contention", summary: "reserveSeat on one of 20 seats by a pool of 40 users; a won seat is held 0.5-2 s, then releaseSeat",
         operations: ["reserveSeat", "releaseSeat"], users: 40, faults: KNBScenarioSupport.faults(duplicatePercent: 0), runsOnRealServer: true
     ) { setup in
         let app = KNBScenarioSupport.makeApp(setup)
         let retry = ClientRetry.on(setup.env.clock)
         let users = await signUpPool(app, count: 40, retry: retry)
-        return Workload { index, user, recorder in
+        let checks = LoadCheckLog([SeatContentionScenario.Check.noSeatDoubleBooked, SeatContentionScenario.Check.seatTaken])
+        let holds = SeatHolds()
+        let clock = setup.env.clock
+        return Workload(checks: checks, settle: { await settleSeats(app, checks) }) { index, user, recorder in
             let client = users[user % users.count]
             let seat = 1 + (index * 7 + user) % 20
             let path: DocumentPath?
@@ -120,16 +140,39 @@ extension LoadProfile {
                 path = try await retry { try await client.reserveSeat(row: "A", number: seat) }
             } catch KNBError.seatTaken {
                 path = nil  // a business outcome, not a failure
+                checks.sometimes(SeatContentionScenario.Check.seatTaken, true)
             } catch {
                 path = nil
                 failed = true
             }
             recorder.record("reserveSeat", failed: failed)
             guard let path else { return }
+            let others = holds.reserved(seat, by: user, at: recorder.now())
+            checks.always(SeatContentionScenario.Check.noSeatDoubleBooked, failure: others.isEmpty ? nil
+                : "user \(user) was told seat A-\(seat) is reserved while user \(others.map(String.init).joined(separator: " and ")) still held it")
+            // The user keeps the seat a while (contention for it), then gives it back.
+            try? await clock.sleep(for: .milliseconds(500 + LoadDraw(index).below(1_500, salt: 1)))
             let start = recorder.now()
+            holds.released(seat, by: user, at: start)
             let releaseFailed = (try? await retry { try await client.releaseSeat(path) }) == nil
             recorder.record("releaseSeat", start: start, failed: releaseFailed)
         }
+    }
+
+    /// Once the load settled: no seat has two reservations on the server (read as a function
+    /// reads it, so from the server in real mode).
+    private static func settleSeats(_ app: KNBApp, _ checks: LoadCheckLog) async {
+        if app.backend.remote == nil { await app.backend.waitUntilIdle() }
+        var holders: [String: [String]] = [:]
+        for reservation in await app.backend.firestore.fetch("seat_reservations") {
+            let seat = "\(reservation["row"]?.stringValue ?? "?")-\(reservation["number"]?.intValue ?? -1)"
+            holders[seat, default: []].append(reservation["reservedBy"]?.stringValue ?? "?")
+        }
+        for seat in holders.keys.sorted() {
+            checks.always(SeatContentionScenario.Check.noSeatDoubleBooked, failure: holders[seat]!.count <= 1 ? nil
+                : "at the end, seat \(seat) is reserved by \(holders[seat]!.joined(separator: " and "))")
+        }
+        if holders.isEmpty { checks.always(SeatContentionScenario.Check.noSeatDoubleBooked, failure: nil) }
     }
 
     // MARK: - Support

@@ -1,0 +1,36 @@
+@testable import Harness
+@testable import Scenarios
+import Testing
+
+/// Load runs judge the scenario's own checks: while the load runs (what users were told) and once
+/// it settled (the backend's state as a function reads it). The careful design passes them; the
+/// planted design each check is for fails them, with the check named.
+@Suite struct LoadChecksTests {
+    init() { BuiltInScenarios.register() }
+
+    private func status(_ report: RunReport, _ check: String) -> CheckStatus? { report.checks.first { $0.name == check }?.status }
+
+    @Test func seatContentionJudgesDoubleBookingWhileAndAfterTheLoad() throws {
+        let careful = LoadRunner.runVirtual(VirtualLoadTests.request("seat-contention", .constantArrivalRate(rate: 50, duration: .seconds(10))))
+        #expect(careful.passed, "\(careful.failure?.message ?? "")")
+        #expect(status(careful, "no-seat-double-booked") == .passed)
+        #expect((careful.checks.first { $0.name == "no-seat-double-booked" }?.observations ?? 0) > 20)
+        #expect(status(careful, "seat-taken") == .reached)
+
+        let planted = LoadRunner.runVirtual(VirtualLoadTests.request(
+            "seat-contention", .constantArrivalRate(rate: 50, duration: .seconds(10)), variant: "seat-random-id"))
+        #expect(!planted.passed)
+        #expect(planted.failure?.kind == .invariant)
+        #expect(planted.failure?.message.hasPrefix("no-seat-double-booked: user ") == true, "\(planted.failure?.message ?? "")")
+        #expect(status(planted, "no-seat-double-booked") == .violated)
+    }
+
+    @Test func auctionRaceJudgesEveryHonorOnceSettled() throws {
+        let careful = LoadRunner.runVirtual(VirtualLoadTests.request("auction-race", .constantArrivalRate(rate: 50, duration: .seconds(4))))
+        #expect(careful.passed, "\(careful.failure?.message ?? "")")
+        for check in ["bids-strictly-increasing", "winner-is-highest-bidder", "no-bid-after-sold"] {
+            #expect(status(careful, check) == .passed, "\(check)")
+        }
+        #expect((careful.checks.first { $0.name == "bids-strictly-increasing" }?.observations ?? 0) == 500)  // one per honor
+    }
+}
