@@ -33,4 +33,15 @@ import Testing
         }
         #expect((careful.checks.first { $0.name == "bids-strictly-increasing" }?.observations ?? 0) == 500)  // one per honor
     }
+
+    @Test func likeStormJudgesItsCountersOnceSettled() throws {
+        let careful = LoadRunner.runVirtual(VirtualLoadTests.request("like-storm", .constantArrivalRate(rate: 50, duration: .seconds(10))))
+        #expect(careful.passed, "\(careful.failure?.message ?? "")")
+        #expect(status(careful, "like-count-matches-likes") == .passed)
+        #expect(status(careful, "reply-count-matches-replies") == .passed)
+        for (variant, check) in [("like-arrayunion-increment", "like-count-matches-likes"), ("reply-count-trigger-increment", "reply-count-matches-replies")] {
+            let planted = LoadRunner.runVirtual(VirtualLoadTests.request("like-storm", .constantArrivalRate(rate: 50, duration: .seconds(10)), variant: variant))
+            #expect(planted.failure?.message.hasPrefix("\(check): ") == true, "\(variant): \(planted.failure?.message ?? "passed")")
+        }
+    }
 }

@@ -106,7 +106,10 @@ public final class EmulatorLoadServer: FirestoreLoadServer {
             + (tally.short.isEmpty ? ", none lost" : ", lost: \(tally.short.joined(separator: ", "))")
             + "; \(tally.receivedDeletes) for the \(tally.owedDeletes) deletes (one each whose document existed)")
         lines.append("FCM, SendGrid and Storage: simulated on the wall clock, with the profile's faults")
-        lines.append("not modelled by the emulator (none of them happens here): trigger retries, duplicate, late and reordered events, cold starts, instance limits, network faults, per-document write-rate limits")
+        let lost = projects.reduce(0) { $0 + $1.backend.functions.lostEvents.count }
+        let backoff = BackendFaults.realServerRetryBackoff, window = BackendFaults.realServerRetryWindow
+        lines.append("trigger retries: the emulator never redelivers; the functions here retried each failed retry-enabled event after \(backoff.lowerBound.components.seconds)-\(backoff.upperBound.components.seconds) s of backoff, for up to \(window.components.seconds) s (\(lost) events lost)")
+        lines.append("not modelled by the emulator (none of them happens here): duplicate, late and reordered events, cold starts, instance limits, network faults, per-document write-rate limits")
         return lines
     }
 

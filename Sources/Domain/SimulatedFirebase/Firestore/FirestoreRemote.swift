@@ -43,6 +43,11 @@ extension BackendFaults {
     /// functions' (the server and the wall clock are what they are), every one of the services
     /// that stay simulated (FCM, SendGrid, Storage) and their outages. A device still goes
     /// offline when its app takes it offline (`ClientNetwork.setOnline`).
+    /// The backoff of a retried trigger event in real mode (production's runs for days).
+    public static let realServerRetryBackoff: ClosedRange<Duration> = .seconds(1) ... .seconds(8)
+    /// How long a retried trigger event keeps being retried in real mode.
+    public static let realServerRetryWindow: Duration = .seconds(120)
+
     public static func realServer(simulating faults: BackendFaults) -> BackendFaults {
         var kept = BackendFaults.none
         kept.fcmMaxTokensPerCall = faults.fcmMaxTokensPerCall
@@ -56,6 +61,11 @@ extension BackendFaults {
         kept.storageUploadLatency = faults.storageUploadLatency
         kept.storageUploadFailureProbability = faults.storageUploadFailureProbability
         kept.outages = faults.outages.filter { [.sendGrid, .fcm, .storage].contains($0.service) }
+        // The emulator never redelivers an event; the functions here retry a retry-enabled one
+        // themselves, as production would, on a short schedule so a run settles in minutes.
+        kept.triggerRetryBackoffMin = realServerRetryBackoff.lowerBound
+        kept.triggerRetryBackoffMax = realServerRetryBackoff.upperBound
+        kept.triggerRetryWindow = realServerRetryWindow
         return kept
     }
 }

@@ -40,7 +40,7 @@ extension LoadProfile {
     /// Once the load settled: the auction-race scenario's checks of every honor, on the honors as
     /// a function reads them (from the server in real mode).
     private static func settleHonors(_ app: KNBApp, _ checks: LoadCheckLog) async {
-        if app.backend.remote == nil { await app.backend.waitUntilIdle() }
+        await app.backend.waitUntilIdle()  // triggers and their retries (bounded in real mode)
         for observation in AuctionRaceScenario.honorObservations(await app.backend.firestore.fetch("honors")).observations {
             switch observation {
             case .always(let check, let failure): checks.always(check, failure: failure)
@@ -104,7 +104,10 @@ extension LoadProfile {
         let author = await KNBScenarioSupport.signUp(app, email: "author@knb.org", name: "Author", retry: retry)
         let post = (try? await retry { try await author.createPost("The post") })?.id ?? "missing"
         let users = await signUpPool(app, count: 20, retry: retry)
-        return Workload { index, user, recorder in
+        let checks = LoadCheckLog([
+            LikeStormScenario.Check.likeCountMatchesLikes, LikeStormScenario.Check.likeCountNotNegative, LikeStormScenario.Check.replyCountMatchesReplies,
+        ])
+        return Workload(checks: checks, settle: { await settlePosts(app, checks) }) { index, user, recorder in
             let client = users[user % users.count]
             switch index % 4 {
             case 0, 2:
@@ -117,6 +120,24 @@ extension LoadProfile {
                 let failed = (try? await retry { try await client.reply(to: post, "Reply from \(client.name)") }) == nil
                 recorder.record("reply", failed: failed)
             }
+        }
+    }
+
+    /// Once the load settled (the reply counter's trigger included): like-storm's counter checks on
+    /// every post, as a function reads the posts (from the server in real mode).
+    private static func settlePosts(_ app: KNBApp, _ checks: LoadCheckLog) async {
+        await app.backend.waitUntilIdle()  // triggers and their retries (bounded in real mode)
+        let posts = await app.backend.firestore.fetch("social_posts")
+        for post in posts {
+            let likes = post["likes"]?.arrayValue?.count ?? 0
+            let count = post["likeCount"]?.intValue ?? 0
+            checks.always(LikeStormScenario.Check.likeCountMatchesLikes, failure: count == Int64(likes) ? nil : "post \(post.id) likeCount \(count) but \(likes) likes")
+            checks.always(LikeStormScenario.Check.likeCountNotNegative, failure: count >= 0 ? nil : "post \(post.id) likeCount \(count)")
+        }
+        for post in posts where post["parentPostId"] == .null {
+            let replies = posts.count { $0["parentPostId"] == .string(post.id) }
+            let count = post["replyCount"]?.intValue ?? -1
+            checks.always(LikeStormScenario.Check.replyCountMatchesReplies, failure: count == Int64(replies) ? nil : "post \(post.id) replyCount \(count) but \(replies) replies")
         }
     }
 
@@ -162,7 +183,7 @@ extension LoadProfile {
     /// Once the load settled: no seat has two reservations on the server (read as a function
     /// reads it, so from the server in real mode).
     private static func settleSeats(_ app: KNBApp, _ checks: LoadCheckLog) async {
-        if app.backend.remote == nil { await app.backend.waitUntilIdle() }
+        await app.backend.waitUntilIdle()  // triggers and their retries (bounded in real mode)
         var holders: [String: [String]] = [:]
         for reservation in await app.backend.firestore.fetch("seat_reservations") {
             let seat = "\(reservation["row"]?.stringValue ?? "?")-\(reservation["number"]?.intValue ?? -1)"
