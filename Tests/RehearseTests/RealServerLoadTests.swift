@@ -39,7 +39,7 @@ import Testing
         // The scenario's own checks, judged against the server (the profiles that declare them).
         let checks = (report["checks"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String != "sometimes" }
         #expect(checks.allSatisfy { $0["status"] as? String == "passed" }, "\(checks)")
-        if ["seat-contention", "auction-race", "like-storm"].contains(scenario) { #expect(!checks.isEmpty) }
+        #expect(!checks.isEmpty)
         let markdown = try String(contentsOf: folder.appendingPathComponent("\(scenario)/\(runId)/report.md"), encoding: .utf8)
         #expect(markdown.contains("- backend: Firestore emulator at 127.0.0.1:"))
     }

@@ -44,4 +44,12 @@ import Testing
             #expect(planted.failure?.message.hasPrefix("\(check): ") == true, "\(variant): \(planted.failure?.message ?? "passed")")
         }
     }
+
+    @Test func kiddushBookingJudgesOneBookingPerDate() throws {
+        let careful = LoadRunner.runVirtual(VirtualLoadTests.request("kiddush-booking", .constantArrivalRate(rate: 50, duration: .seconds(4))))
+        #expect(careful.passed, "\(careful.failure?.message ?? "")")
+        #expect(status(careful, "one-booking-per-date") == .passed)
+        let planted = LoadRunner.runVirtual(VirtualLoadTests.request("kiddush-booking", .constantArrivalRate(rate: 50, duration: .seconds(4)), variant: "kiddush-random-id"))
+        #expect(planted.failure?.message.hasPrefix("one-booking-per-date: ") == true, "\(planted.failure?.message ?? "passed")")
+    }
 }

@@ -15,7 +15,8 @@ extension LoadProfile {
         let app = KNBScenarioSupport.makeApp(setup)
         let retry = ClientRetry.on(setup.env.clock)
         let users = await signUpPool(app, count: 40, retry: retry)
-        return Workload { index, user, recorder in
+        let checks = LoadCheckLog([KiddushBookingScenario.Check.oneBookingPerDate])
+        return Workload(checks: checks, settle: { await settleBookings(app, checks) }) { index, user, recorder in
             var failed = false
             do {
                 _ = try await retry {
@@ -28,6 +29,17 @@ extension LoadProfile {
                 failed = true
             }
             recorder.record("bookKiddush", failed: failed)
+        }
+    }
+
+    /// Once the load settled: kiddush-booking's one-booking-per-date over the sponsorships, as a
+    /// function reads them (from the server in real mode).
+    private static func settleBookings(_ app: KNBApp, _ checks: LoadCheckLog) async {
+        await app.backend.waitUntilIdle()  // triggers and their retries (bounded in real mode)
+        var byDate: [String: Int] = [:]
+        for booking in await app.backend.firestore.fetch("kiddush_sponsorships") { byDate[booking["date"]?.stringValue ?? "?", default: 0] += 1 }
+        for date in byDate.keys.sorted() {
+            checks.always(KiddushBookingScenario.Check.oneBookingPerDate, failure: byDate[date]! <= 1 ? nil : "\(byDate[date]!) sponsorships of \(date)")
         }
     }
 
