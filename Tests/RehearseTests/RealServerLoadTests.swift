@@ -134,22 +134,39 @@ import Testing
         return free.port
     }
 
-    /// Polls `127.0.0.1:port` until a connection is accepted (at most 180 s).
+    /// Polls `127.0.0.1:port` until the emulator's root page answers `Ok` (at most 180 s): a port
+    /// that accepts connections is not yet an emulator that serves requests.
     static func waitUntilAnswering(port: Int) throws {
         for _ in 0..<900 {
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            close(descriptor)
-            if connected == 0 { return }
+            if rootPage(port: port).contains("\r\n\r\nOk") { return }
             usleep(200_000)
         }
         Issue.record("the emulator on port \(port) never answered")
+    }
+
+    /// `GET /` on `127.0.0.1:port`, the raw answer ("" when nothing answers).
+    private static func rootPage(port: Int) -> String {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var timeout = timeval(tv_sec: 2, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { return "" }
+        let request = Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
+        guard send(descriptor, request, request.count, 0) == request.count else { return "" }
+        var answer: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 4_096)
+        while true {
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            answer += buffer[0..<count]
+        }
+        return String(decoding: answer, as: UTF8.self)
     }
 
     @Test func anEmulatorThatIsNotThereIsOneLine() throws {
