@@ -52,4 +52,11 @@ import Testing
         let planted = LoadRunner.runVirtual(VirtualLoadTests.request("kiddush-booking", .constantArrivalRate(rate: 50, duration: .seconds(4)), variant: "kiddush-random-id"))
         #expect(planted.failure?.message.hasPrefix("one-booking-per-date: ") == true, "\(planted.failure?.message ?? "passed")")
     }
+
+    @Test func friendHandshakeJudgesEveryPairOnceSettled() throws {
+        let careful = LoadRunner.runVirtual(VirtualLoadTests.request("friend-handshake", .constantArrivalRate(rate: 50, duration: .seconds(6))))
+        #expect(careful.passed, "\(careful.failure?.message ?? "")")
+        #expect(status(careful, "friendship-bidirectional") == .passed)
+        #expect((careful.checks.first { $0.name == "friendship-bidirectional" }?.observations ?? 0) == 60 * 59 / 2)  // every pair of the pool
+    }
 }

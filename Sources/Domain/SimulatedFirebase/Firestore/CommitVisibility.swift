@@ -16,30 +16,30 @@ final class CommitVisibility: Sendable {
         /// Every collection whose last segment is this id (a collection-group query).
         case collectionGroup(String)
 
-        /// Whether a commit writing `paths` writes anything this read covers.
-        func overlaps(_ paths: [DocumentPath]) -> Bool {
+        /// Whether a commit of `documents` writes anything this read covers.
+        func overlaps(_ documents: [Transaction.Document]) -> Bool {
             switch self {
-            case .document(let path): paths.contains(path)
-            case .collection(let collection): paths.contains { $0.collection == collection }
-            case .collectionGroup(let id): paths.contains { $0.collection == id || $0.collection.hasSuffix("/" + id) }
+            case .document(let path): documents.contains { !$0.writes.isEmpty && $0.path == path }
+            case .collection(let collection): documents.contains { !$0.writes.isEmpty && $0.path.collection == collection }
+            case .collectionGroup(let id):
+                documents.contains { !$0.writes.isEmpty && ($0.path.collection == id || $0.path.collection.hasSuffix("/" + id)) }
             }
         }
     }
 
     private struct State {
-        /// Commits decided and still installing, with the documents they write.
-        var installing: [(transaction: UInt64, paths: [DocumentPath])] = []
+        /// Commits decided and still installing, with their documents (those with writes count).
+        var installing: [(transaction: UInt64, documents: [Transaction.Document])] = []
         var waiters: [CheckedContinuation<Void, Never>] = []
 
-        func blocks(_ target: Target) -> Bool { installing.contains { target.overlaps($0.paths) } }
+        func blocks(_ target: Target) -> Bool { !installing.isEmpty && installing.contains { target.overlaps($0.documents) } }
     }
 
     private let state = Mutex(State())
 
-    /// `transaction` is decided and starts installing the documents at `paths`.
-    func begin(_ transaction: UInt64, writing paths: [DocumentPath]) {
-        guard !paths.isEmpty else { return }
-        state.withLock { $0.installing.append((transaction, paths)) }
+    /// `transaction` is decided and starts installing `documents` (those with writes).
+    func begin(_ transaction: UInt64, installing documents: [Transaction.Document]) {
+        state.withLock { $0.installing.append((transaction, documents)) }
     }
 
     /// `transaction` installed its last document: readers waiting on it look again.
@@ -70,13 +70,10 @@ final class CommitVisibility: Sendable {
         }
     }
 
-    /// Runs `read` once no installing commit writes what `target` covers, with no commit able to
-    /// start installing while it runs: its answer holds each commit whole or not at all.
-    nonisolated(nonsending) func read<Result: Sendable>(_ target: Target, _ read: () -> Result) async -> Result {
-        while true {
-            let answer: Result? = state.withLock { state in state.blocks(target) ? nil : read() }
-            if let answer { return answer }
-            await waitUntilVisible(target)
-        }
+    /// `read`'s answer, taken with no commit able to start installing while it runs, or nil (not
+    /// run) while an installing commit writes what `target` covers: wait (`waitUntilVisible`) and
+    /// ask again. Its answer holds each commit whole or not at all.
+    func readIfVisible<Result>(_ target: Target, _ read: () -> Result) -> Result? {
+        state.withLock { state in state.blocks(target) ? nil : read() }
     }
 }

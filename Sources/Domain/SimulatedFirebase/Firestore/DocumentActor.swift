@@ -89,12 +89,11 @@ actor DocumentActor: DomainActor {
         DocumentSnapshot(path: path, fields: fields, version: version, updateTime: updateTime)
     }
 
-    /// The committed document as a reader outside the commit sees it: once every commit that is
-    /// installing it has installed all its documents (`CommitVisibility`). Its own install runs
-    /// on this actor, so a commit that starts installing after the check has not changed it yet.
-    func visibleSnapshot() async -> DocumentSnapshot {
-        await firestore.visibility.waitUntilVisible(.document(path))
-        return snapshot()
+    /// The committed document, or nil while a commit installing it is still installing others
+    /// (`CommitVisibility`): the check and the read are one step on this actor, where that
+    /// commit installs this document, so a commit that starts after the check has not changed it.
+    func snapshotIfVisible() -> DocumentSnapshot? {
+        firestore.visibility.isBlocked(.document(path)) ? nil : snapshot()
     }
 
     /// A single write outside any transaction. Returns the snapshot after it.

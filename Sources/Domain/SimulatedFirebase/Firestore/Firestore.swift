@@ -185,7 +185,7 @@ public final class Firestore: Sendable {
         if let remote { return await remoteRead(path, remote) }
         await adminRoundTrip()
         try? Invocation.admitCurrent()  // a read has no effect to stop; it counts toward a crash
-        return await actor(path).visibleSnapshot()
+        return await visibleSnapshot(path)
     }
 
     /// A new transaction number (every attempt has its own).
@@ -201,7 +201,25 @@ public final class Firestore: Sendable {
 
     /// The committed document now, without latency: for clients (who pay their own network) and
     /// for checkers that read end state.
-    public func snapshot(_ path: DocumentPath) async -> DocumentSnapshot { await actor(path).visibleSnapshot() }
+    public func snapshot(_ path: DocumentPath) async -> DocumentSnapshot { await visibleSnapshot(path) }
+
+    /// The committed document once no commit installing it is still installing others
+    /// (`CommitVisibility`): one hop to its actor, which checks and reads in one step.
+    private nonisolated(nonsending) func visibleSnapshot(_ path: DocumentPath) async -> DocumentSnapshot {
+        let documentActor = actor(path)
+        while true {
+            if let snapshot = await documentActor.snapshotIfVisible() { return snapshot }
+            await visibility.waitUntilVisible(.document(path))
+        }
+    }
+
+    /// `query`'s answer once no installing commit writes into `target` (`CommitVisibility`).
+    nonisolated(nonsending) func visibleQuery(_ target: CommitVisibility.Target, _ query: () -> [DocumentSnapshot]) async -> [DocumentSnapshot] {
+        while true {
+            if let answer = visibility.readIfVisible(target, query) { return answer }
+            await visibility.waitUntilVisible(target)
+        }
+    }
 
     /// Server `create()`: ALREADY_EXISTS if the document exists.
     @discardableResult
@@ -251,7 +269,7 @@ public final class Firestore: Sendable {
         if let remote { return await remoteQuery(Query(collection), remote).filter(predicate) }
         await adminRoundTrip()
         try? Invocation.admitCurrent()  // a read has no effect to stop; it counts toward a crash
-        return await visibility.read(.collection(collection)) { query(collection, where: predicate) }
+        return await visibleQuery(.collection(collection)) { query(collection, where: predicate) }
     }
 
     /// `fetch` on a single-field index (`query(_:whereField:isEqualTo:)`).
@@ -259,7 +277,7 @@ public final class Firestore: Sendable {
         if let remote { return await remoteQuery(Query(collection, filter: .field(field, .equal, value)), remote) }
         await adminRoundTrip()
         try? Invocation.admitCurrent()
-        return await visibility.read(.collection(collection)) { query(collection, whereField: field, isEqualTo: value) }
+        return await visibleQuery(.collection(collection)) { query(collection, whereField: field, isEqualTo: value) }
     }
 
     /// `fetch` on a composite index (`query(_:whereField:isEqualTo:orderedBy:from:through:)`):
@@ -283,7 +301,7 @@ public final class Firestore: Sendable {
             if let equalField, let equalValue { equivalent.filter = .field(equalField, .equal, equalValue) }
             try indexes.check(equivalent, project: Self.project)
         }
-        return await visibility.read(.collection(collection)) {
+        return await visibleQuery(.collection(collection)) {
             query(collection, whereField: equalField, isEqualTo: equalValue, orderedBy: orderField, from: lower, through: upper)
         }
     }
@@ -348,11 +366,15 @@ public final class Firestore: Sendable {
     }
 
     /// `answer` once no installing commit writes into the collections `query` reads.
-    func visibleAnswer(_ query: Query, judgingIndexes: Bool) async throws(BackendError) -> [DocumentSnapshot] {
+    nonisolated(nonsending) func visibleAnswer(_ query: Query, judgingIndexes: Bool) async throws(BackendError) -> [DocumentSnapshot] {
         let target: CommitVisibility.Target = query.allDescendants ? .collectionGroup(query.collection) : .collection(query.collection)
-        return try await visibility.read(target) { () -> Result<[DocumentSnapshot], BackendError> in
-            do throws(BackendError) { return .success(try answer(query, judgingIndexes: judgingIndexes)) } catch { return .failure(error) }
-        }.get()
+        while true {
+            let visible = visibility.readIfVisible(target) { () -> Result<[DocumentSnapshot], BackendError> in
+                do throws(BackendError) { return .success(try answer(query, judgingIndexes: judgingIndexes)) } catch { return .failure(error) }
+            }
+            if let visible { return try visible.get() }
+            await visibility.waitUntilVisible(target)
+        }
     }
 
     /// Replaces the deployed indexes.
@@ -510,7 +532,7 @@ public final class Firestore: Sendable {
         }
         assert(prepared.count == documents.count, "every document must be prepared before any commits")
         // Decided: readers of what it writes wait until every document is installed.
-        visibility.begin(transaction.id, writing: documents.filter { !$0.writes.isEmpty }.map(\.path))
+        visibility.begin(transaction.id, installing: documents)
         defer { visibility.end(transaction.id) }
         // One sequence number and one commit time for every document of the commit.
         let sequence = nextCommitSequence()

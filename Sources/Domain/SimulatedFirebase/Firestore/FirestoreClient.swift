@@ -123,7 +123,7 @@ public final class FirestoreClient: Sendable {
         }
         return try await network.roundTrip(.query(collection)) { () async throws(BackendError) in
             try checkList(collection, constraints: [:])
-            return await firestore.visibility.read(.collection(collection)) { firestore.query(collection, where: predicate) }
+            return await firestore.visibleQuery(.collection(collection)) { firestore.query(collection, where: predicate) }
         }
     }
 

@@ -49,7 +49,8 @@ extension LoadProfile {
         operations: ["sendFriendRequest", "respondToFriendRequest", "removeFriend"], users: 60, faults: .default, runsOnRealServer: true
     ) { setup in
         let (app, users, retry) = await ufreePool(setup, count: 60)
-        return Workload { index, user, recorder in
+        let checks = LoadCheckLog(friendHandshakeChecks)
+        return Workload(checks: checks, settle: { await settleFriendships(app, users: users.map(\.uid), checks) }) { index, user, recorder in
             let me = users[user % users.count], other = users[(user + 1 + index % 5) % users.count]
             switch index % 3 {
             case 0:

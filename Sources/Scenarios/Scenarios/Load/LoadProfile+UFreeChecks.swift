@@ -1,0 +1,48 @@
+import Domain
+import FirebaseHarness
+import Harness
+import SimulatedFirebase
+
+// friend-handshake's checks for its load profile, judged once the load settled on the documents
+// as a function reads them (from the server in real mode): the scenario's own checks, by name.
+extension LoadProfile {
+    /// The checks friend-handshake's profile judges.
+    static let friendHandshakeChecks = [
+        FriendHandshakeScenario.Check.oneFriendshipPerPair, FriendHandshakeScenario.Check.noDuplicateRequests,
+        FriendHandshakeScenario.Check.friendshipBidirectional,
+    ]
+
+    /// One friendship document per pair, at most one open request per pair and none between
+    /// friends, and `friendIds` symmetric and matching the friendship documents, over `users`.
+    static func settleFriendships(_ app: UFreeApp, users: [String], _ checks: LoadCheckLog) async {
+        await app.backend.waitUntilIdle()
+        let firestore = app.backend.firestore
+        var friendships: [String: Int] = [:], pending: [String: Int] = [:]
+        for document in await firestore.fetch("friendships") {
+            let pair = (document["members"]?.arrayValue ?? []).compactMap(\.stringValue).sorted().joined(separator: "+")
+            if document["state"]?.stringValue == "pending" { pending[pair, default: 0] += 1 } else { friendships[pair, default: 0] += 1 }
+        }
+        for pair in friendships.keys.sorted() {
+            checks.always(FriendHandshakeScenario.Check.oneFriendshipPerPair, failure: friendships[pair]! <= 1 ? nil
+                : "\(pair) linked by \(friendships[pair]!) friendship documents")
+        }
+        for pair in pending.keys.sorted() {
+            let count = pending[pair]!, linked = friendships[pair, default: 0]
+            checks.always(FriendHandshakeScenario.Check.noDuplicateRequests, failure: count <= 1 && linked == 0 ? nil
+                : "\(pair) has \(count) open request(s) and \(linked) friendship(s)")
+        }
+        var friends: [String: Set<String>] = [:]
+        for user in await firestore.fetch("users") where users.contains(user.id) {
+            friends[user.id] = Set((user["friendIds"]?.arrayValue ?? []).compactMap(\.stringValue))
+        }
+        for (index, first) in users.enumerated() {
+            for second in users[(index + 1)...] {
+                let forward = friends[first, default: []].contains(second), backward = friends[second, default: []].contains(first)
+                let documents = friendships[[first, second].sorted().joined(separator: "+"), default: 0]
+                checks.always(FriendHandshakeScenario.Check.friendshipBidirectional,
+                              failure: forward == backward && (documents == 1) == forward && documents <= 1 ? nil
+                                : "\(first) → \(second): \(forward), \(second) → \(first): \(backward), \(documents) friendship document(s)")
+            }
+        }
+    }
+}
