@@ -51,7 +51,7 @@ public final class ProjectLoadServer: FirestoreLoadServer {
         }
         let client = FirestoreRESTClient(baseURL: url, project: project, credential: .accessToken(token), timeout: .seconds(10))
         do {
-            _ = try await client.get(DocumentPath("rehearsal_probe", "probe"))
+            try await probe(client)
         } catch {
             switch error.code {
             case "UNAUTHENTICATED", "PERMISSION_DENIED": throw LoadServerError("project \(project) refused the token in \(tokenVariable): \(error)")
@@ -62,6 +62,20 @@ public final class ProjectLoadServer: FirestoreLoadServer {
             }
         }
         return ProjectLoadServer(client: client)
+    }
+
+    /// One read of a document nobody writes: what the server says of the project and the token.
+    /// A server that does not answer in time is asked again, three times in all (a busy server's
+    /// first answer can be slow); any answer, error or not, is final.
+    private static func probe(_ client: FirestoreRESTClient) async throws(RESTError) {
+        for attempt in 1...3 {
+            do {
+                _ = try await client.get(DocumentPath("rehearsal_probe", "probe"))
+                return
+            } catch {
+                guard case .unreachable = error, attempt < 3 else { throw error }
+            }
+        }
     }
 
     public func newProject(for scenario: String) -> any FirestoreRemote {
