@@ -53,6 +53,19 @@ import Testing
         #expect(planted.failure?.message.hasPrefix("one-booking-per-date: ") == true, "\(planted.failure?.message ?? "passed")")
     }
 
+    @Test func stampCollectJudgesItsCountersOnceSettled() throws {
+        let careful = LoadRunner.runVirtual(VirtualLoadTests.request("stamp-collect", .constantArrivalRate(rate: 50, duration: .seconds(6))))
+        #expect(careful.passed, "\(careful.failure?.message ?? "")")
+        for check in ["collectors-consistent", "collectors-match-records", "like-count-not-negative", "like-count-matches-likes"] {
+            #expect(status(careful, check) == .passed, "\(check)")
+        }
+        #expect((careful.checks.first { $0.name == "collectors-match-records" }?.observations ?? 0) == 10)  // one per stamp
+        for (variant, check) in [("increment-collectors", "collectors-consistent"), ("blind-like-increment", "like-count-matches-likes")] {
+            let planted = LoadRunner.runVirtual(VirtualLoadTests.request("stamp-collect", .constantArrivalRate(rate: 50, duration: .seconds(6)), variant: variant))
+            #expect(planted.failure?.kind == .invariant && status(planted, check) == .violated, "\(variant): \(planted.failure?.message ?? "passed")")
+        }
+    }
+
     @Test func friendHandshakeJudgesEveryPairOnceSettled() throws {
         let careful = LoadRunner.runVirtual(VirtualLoadTests.request("friend-handshake", .constantArrivalRate(rate: 50, duration: .seconds(6))))
         #expect(careful.passed, "\(careful.failure?.message ?? "")")

@@ -82,6 +82,10 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
     /// A trigger event was held back minutes, so the document's later events could be delivered
     /// before it, however far apart they were committed (§29).
     case triggerLate = "trigger-late"
+    /// A client request's rules read more distinct documents with `get()`/`exists()` than one
+    /// request may (10, or 20 for a query or a commit of several writes) and it was denied
+    /// (MODEL_RULES §31). A limit: counted when it happens.
+    case rulesAccessLimit = "rules-access-limit"
 
     /// What else makes this kind happen besides its drawn probability, which is all the
     /// expectation counts; nil when the draws are its only source. A sweep whose count is far
@@ -134,6 +138,7 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
         case .localWriteRollback: 30
         case .downloadURLBypass: 31
         case .triggerLate: 32
+        case .rulesAccessLimit: 33
         }
     }
 }

@@ -459,7 +459,7 @@ public final class Firestore: Sendable {
                 let value = try await body(transaction)
                 if let client {
                     try await client.network.roundTrip(.commit) { () async throws(BackendError) in
-                        try await self.commit(transaction, authorize: client.authorizer)
+                        try await self.commit(transaction, authorize: client.authorizer(writes: transaction.writeCount))
                     }
                 } else {
                     await adminRoundTrip()

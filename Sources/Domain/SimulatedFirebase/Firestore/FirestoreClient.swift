@@ -45,25 +45,28 @@ public final class FirestoreClient: Sendable {
 
     private var firestore: Firestore { backend.firestore }
 
-    /// The write check this client's rules impose.
-    var authorizer: Authorizer {
+    /// The write check this client's rules impose on a commit of `writes` writes (each write's
+    /// rules have their own `RuleAccessBudget`; several writes also share one).
+    func authorizer(writes: Int) -> Authorizer {
         let backend = backend
         let rules = backend.rules
         let auth = auth
         let firestore = firestore
+        let commit = writes > 1 ? RuleAccessBudget(limit: RuleAccessBudget.multiDocument, firestore: firestore) : nil
         return { path, before, after in
-            backend.evaluateRules(RuleRequest(
+            let budget = RuleAccessBudget(limit: RuleAccessBudget.singleDocument, firestore: firestore, within: commit)
+            return backend.evaluateRules(RuleRequest(
                 auth: auth, operation: ruleOperation(before: before, after: after), path: path,
-                resource: before, data: after, lookup: { firestore.liveFields($0) }), rules)
+                resource: before, data: after, lookup: { budget.read($0) }), rules, budget: budget)
         }
     }
 
     private func checkRead(_ snapshot: DocumentSnapshot, _ operation: RuleOperation) throws(BackendError) {
-        let firestore = firestore
+        let budget = RuleAccessBudget(limit: RuleAccessBudget.singleDocument, firestore: firestore)
         let request = RuleRequest(
             auth: auth, operation: operation, path: snapshot.path, resource: snapshot.fields, data: nil,
-            lookup: { firestore.liveFields($0) })
-        if !backend.evaluateRules(request) {
+            lookup: { budget.read($0) })
+        if !backend.evaluateRules(request, budget: budget) {
             throw .permissionDenied(operation: operation.rawValue, path: snapshot.path.description)
         }
     }
@@ -140,9 +143,9 @@ public final class FirestoreClient: Sendable {
     }
 
     private func checkList(_ collection: String, constraints: Fields) throws(BackendError) {
-        let firestore = firestore
-        let request = RuleRequest.list(auth: auth, collection: collection, constraints: constraints, lookup: { firestore.liveFields($0) })
-        if !backend.evaluateRules(request) {
+        let budget = RuleAccessBudget(limit: RuleAccessBudget.multiDocument, firestore: firestore)
+        let request = RuleRequest.list(auth: auth, collection: collection, constraints: constraints, lookup: { budget.read($0) })
+        if !backend.evaluateRules(request, budget: budget) {
             throw .permissionDenied(operation: RuleOperation.list.rawValue, path: collection)
         }
     }
@@ -225,9 +228,10 @@ public final class FirestoreClient: Sendable {
         let auth = auth
         let firestore = firestore
         return ListenerConnection(faults: backend.faults, ledger: backend.faultLedger, document: document) { change in
-            backend.evaluateRules(RuleRequest(
+            let budget = RuleAccessBudget(limit: RuleAccessBudget.multiDocument, firestore: firestore)
+            return backend.evaluateRules(RuleRequest(
                 auth: auth, operation: operation, path: change.path, resource: change.after.fields ?? change.before.fields,
-                data: nil, lookup: { firestore.liveFields($0) }), rules)
+                data: nil, lookup: { budget.read($0) }), rules, budget: budget)
         }
     }
 
@@ -243,7 +247,7 @@ public final class FirestoreClient: Sendable {
         if let remote = backend.remote {
             return try await network.roundTrip(.write(path)) { () async throws(BackendError) in try await firestore.remoteWrite(path, operation, as: caller, remote) }
         }
-        let authorize = authorizer
+        let authorize = authorizer(writes: 1)
         let covering = listeners(covering: path)
         let shown = covering.isEmpty ? [] : await show(path, operation, on: covering)
         do throws(BackendError) {

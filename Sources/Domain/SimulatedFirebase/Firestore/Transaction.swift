@@ -90,6 +90,9 @@ public final class Transaction {
         }
     }
 
+    /// How many writes the commit request carries.
+    var writeCount: Int { documents.reduce(0) { $0 + $1.writes.count } }
+
     /// The version each written document was read at (0: missing), for an optimistic commit.
     var readVersions: [DocumentPath: UInt64] {
         var versions: [DocumentPath: UInt64] = [:]

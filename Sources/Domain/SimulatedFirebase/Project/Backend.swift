@@ -108,13 +108,15 @@ public final class Backend: Sendable {
     public func setIndexes(_ indexes: FirestoreIndexes) { firestore.setIndexes(indexes) }
 
     /// Evaluates the deployed rules for a client request at the server's time (`request.time`)
-    /// and counts the evaluation (coverage).
-    func evaluateRules(_ request: RuleRequest, _ rules: SecurityRules? = nil) -> Bool {
+    /// and counts the evaluation (coverage); denied when its `get()` calls went past `budget`.
+    func evaluateRules(_ request: RuleRequest, _ rules: SecurityRules? = nil, budget: RuleAccessBudget) -> Bool {
         var request = request
         request.time = env.clock.now
         let decision = (rules ?? self.rules).decide(request)
-        coverage.count(.rule, decision.rule, failed: !decision.allowed)
-        return decision.allowed
+        let allowed = decision.allowed && !budget.exceeded
+        if budget.exceeded { faultLedger.observe(.rulesAccessLimit, subject: "\(request.operation.rawValue) \(request.path)") }
+        coverage.count(.rule, decision.rule, failed: !allowed)
+        return allowed
     }
 
     /// A device signed in as `auth` (nil: signed out); `label` names its random streams and

@@ -92,9 +92,11 @@ extension LoadProfile {
         }
     }
 
-    /// Stamp collection and likes on feed posts by a pool of Stampbook users.
+    /// Stamp collection and likes on feed posts by a pool of Stampbook users: at set-up each user
+    /// collects one stamp (so each has a post); then collects of any stamp, and likes and unlikes
+    /// of the next user's post.
     static let stampCollect = LoadProfile(
-        scenario: "stamp-collect", summary: "collectStamp (50 %) on one of 10 stamps, setLike (50 %) on a collector's post; 40 users",
+        scenario: "stamp-collect", summary: "collectStamp (50 %) on one of 10 stamps, setLike (50 %) on the next user's post; 40 users",
         operations: ["collectStamp", "setLike"], users: 40, faults: .default, runsOnRealServer: true
     ) { setup in
         let app = StampbookApp(backend: setup.backend, variant: ScenarioSupport.variant(named: setup.variant, StampbookVariant.self))
@@ -102,13 +104,16 @@ extension LoadProfile {
         let stampIds = (0..<10).map { "s\($0)" }
         for id in stampIds { _ = try? await retry { try await app.addStamp(stampId: id, name: "Stamp \(id)") } }
         let clients = (0..<40).map { app.client(uid: "u\($0)") }
-        return Workload { index, user, recorder in
+        for (index, client) in clients.enumerated() { _ = try? await retry { try await client.collectStamp(stampIds[index % stampIds.count]) } }
+        let checks = LoadCheckLog(stampCollectChecks)
+        return Workload(checks: checks, settle: { await settleStamps(app, users: (0..<40).map { "u\($0)" }, checks) }) { index, user, recorder in
             let client = clients[user % clients.count]
             if index % 2 == 0 {
                 let failed = await LoadProfile.failed(retry) { try await client.collectStamp(stampIds[index / 2 % stampIds.count]) }
                 recorder.record("collectStamp", failed: failed)
             } else {
-                let postId = "u\((user + 1) % clients.count)_\(stampIds[index / 2 % stampIds.count])"
+                let next = (user + 1) % clients.count
+                let postId = "u\(next)_\(stampIds[next % stampIds.count])"
                 let failed = await LoadProfile.failed(retry) { try await client.setLike(postId: postId, liked: index % 4 == 1) }
                 recorder.record("setLike", failed: failed)
             }
