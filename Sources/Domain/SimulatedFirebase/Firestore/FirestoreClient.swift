@@ -51,22 +51,21 @@ public final class FirestoreClient: Sendable {
         let backend = backend
         let rules = backend.rules
         let auth = auth
-        let firestore = firestore
         let commit = writes > 1 ? RuleAccessBudget(limit: RuleAccessBudget.multiDocument, firestore: firestore) : nil
         return { path, before, after in
-            let budget = RuleAccessBudget(limit: RuleAccessBudget.singleDocument, firestore: firestore, within: commit)
-            return backend.evaluateRules(RuleRequest(
-                auth: auth, operation: ruleOperation(before: before, after: after), path: path,
-                resource: before, data: after, lookup: { budget.read($0) }), rules, budget: budget)
+            backend.evaluateRules(limit: RuleAccessBudget.singleDocument, within: commit, rules) { budget in
+                RuleRequest(
+                    auth: auth, operation: ruleOperation(before: before, after: after), path: path,
+                    resource: before, data: after, lookup: { budget.read($0) })
+            }
         }
     }
 
     private func checkRead(_ snapshot: DocumentSnapshot, _ operation: RuleOperation) throws(BackendError) {
-        let budget = RuleAccessBudget(limit: RuleAccessBudget.singleDocument, firestore: firestore)
-        let request = RuleRequest(
-            auth: auth, operation: operation, path: snapshot.path, resource: snapshot.fields, data: nil,
-            lookup: { budget.read($0) })
-        if !backend.evaluateRules(request, budget: budget) {
+        let allowed = backend.evaluateRules(limit: RuleAccessBudget.singleDocument) { budget in
+            RuleRequest(auth: auth, operation: operation, path: snapshot.path, resource: snapshot.fields, data: nil, lookup: { budget.read($0) })
+        }
+        if !allowed {
             throw .permissionDenied(operation: operation.rawValue, path: snapshot.path.description)
         }
     }
@@ -143,9 +142,10 @@ public final class FirestoreClient: Sendable {
     }
 
     private func checkList(_ collection: String, constraints: Fields) throws(BackendError) {
-        let budget = RuleAccessBudget(limit: RuleAccessBudget.multiDocument, firestore: firestore)
-        let request = RuleRequest.list(auth: auth, collection: collection, constraints: constraints, lookup: { budget.read($0) })
-        if !backend.evaluateRules(request, budget: budget) {
+        let allowed = backend.evaluateRules(limit: RuleAccessBudget.multiDocument) { budget in
+            RuleRequest.list(auth: auth, collection: collection, constraints: constraints, lookup: { budget.read($0) })
+        }
+        if !allowed {
             throw .permissionDenied(operation: RuleOperation.list.rawValue, path: collection)
         }
     }
@@ -226,12 +226,12 @@ public final class FirestoreClient: Sendable {
         let backend = backend
         let rules = backend.rules
         let auth = auth
-        let firestore = firestore
         return ListenerConnection(faults: backend.faults, ledger: backend.faultLedger, document: document) { change in
-            let budget = RuleAccessBudget(limit: RuleAccessBudget.multiDocument, firestore: firestore)
-            return backend.evaluateRules(RuleRequest(
-                auth: auth, operation: operation, path: change.path, resource: change.after.fields ?? change.before.fields,
-                data: nil, lookup: { budget.read($0) }), rules, budget: budget)
+            backend.evaluateRules(limit: RuleAccessBudget.multiDocument, rules) { budget in
+                RuleRequest(
+                    auth: auth, operation: operation, path: change.path, resource: change.after.fields ?? change.before.fields,
+                    data: nil, lookup: { budget.read($0) })
+            }
         }
     }
 

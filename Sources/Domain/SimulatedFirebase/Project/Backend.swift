@@ -29,6 +29,8 @@ public final class Backend: Sendable {
     public let tracker: TaskTracker
     /// The admin SDK view (Cloud Functions): no rules, no client network.
     public let firestore: Firestore
+    /// The budgets rules' `get()` calls draw on, reused across evaluations.
+    let ruleBudgets: RuleAccessBudget.Pool
     /// Cloud Functions: triggers, callables and scheduled jobs.
     public let functions: Functions
     /// Cloud Scheduler: ticks of the scheduled jobs, with jitter and duplicates.
@@ -75,6 +77,7 @@ public final class Backend: Sendable {
         self.coverage = coverage
         let firestore = Firestore(env: env, faults: faults, tracker: tracker, ledger: ledger, coverage: coverage, remote: remote)
         self.firestore = firestore
+        self.ruleBudgets = RuleAccessBudget.Pool(firestore: firestore)
         let functions = Functions(env: env, dispatcher: firestore.triggers, coverage: coverage)
         self.functions = functions
         self.storage = CloudStorage(env: env, coverage: coverage, firestore: firestore)
@@ -107,16 +110,22 @@ public final class Backend: Sendable {
     /// project has): a query needing one not deployed fails FAILED_PRECONDITION.
     public func setIndexes(_ indexes: FirestoreIndexes) { firestore.setIndexes(indexes) }
 
-    /// Evaluates the deployed rules for a client request at the server's time (`request.time`)
-    /// and counts the evaluation (coverage); denied when its `get()` calls went past `budget`.
-    func evaluateRules(_ request: RuleRequest, _ rules: SecurityRules? = nil, budget: RuleAccessBudget) -> Bool {
-        var request = request
+    /// Evaluates the deployed rules for the client request `build` makes (its `lookup` reads
+    /// through the budget it is given: `limit` documents, and `commit`'s) at the server's time
+    /// (`request.time`), and counts the evaluation (coverage); denied when its `get()` calls went
+    /// past a budget.
+    func evaluateRules(
+        limit: Int, within commit: RuleAccessBudget? = nil, _ rules: SecurityRules? = nil, _ build: (RuleAccessBudget) -> RuleRequest
+    ) -> Bool {
+        let budget = ruleBudgets.take(limit: limit, within: commit)
+        defer { ruleBudgets.give(budget) }
+        var request = build(budget)
         request.time = env.clock.now
         let decision = (rules ?? self.rules).decide(request)
-        let allowed = decision.allowed && !budget.exceeded
-        if budget.exceeded { faultLedger.observe(.rulesAccessLimit, subject: "\(request.operation.rawValue) \(request.path)") }
-        coverage.count(.rule, decision.rule, failed: !allowed)
-        return allowed
+        let exceeded = budget.exceeded
+        if exceeded { faultLedger.observe(.rulesAccessLimit, subject: "\(request.operation.rawValue) \(request.path)") }
+        coverage.count(.rule, decision.rule, failed: !decision.allowed || exceeded)
+        return decision.allowed && !exceeded
     }
 
     /// A device signed in as `auth` (nil: signed out); `label` names its random streams and
