@@ -66,6 +66,19 @@ import Testing
         }
     }
 
+    @Test func stampSocialJudgesPostsAndFollowsOnceSettled() throws {
+        let careful = LoadRunner.runVirtual(VirtualLoadTests.request("stamp-social", .constantArrivalRate(rate: 50, duration: .seconds(6))))
+        #expect(careful.passed, "\(careful.failure?.message ?? "")")
+        for check in LoadProfile.stampSocialChecks.map(\.name) {
+            #expect(status(careful, check) == .passed, "\(check)")
+        }
+        #expect((careful.checks.first { $0.name == "follow-counts-match-records" }?.observations ?? 0) == 40)  // one per user
+        for (variant, check) in [("post-delete-feed-only", "no-orphaned-comments-or-likes"), ("comment-count-increment", "comment-count-matches-comments")] {
+            let planted = LoadRunner.runVirtual(VirtualLoadTests.request("stamp-social", .constantArrivalRate(rate: 50, duration: .seconds(6)), variant: variant))
+            #expect(planted.failure?.kind == .invariant && status(planted, check) == .violated, "\(variant): \(planted.failure?.message ?? "passed")")
+        }
+    }
+
     @Test func friendHandshakeJudgesEveryPairOnceSettled() throws {
         let careful = LoadRunner.runVirtual(VirtualLoadTests.request("friend-handshake", .constantArrivalRate(rate: 50, duration: .seconds(6))))
         #expect(careful.passed, "\(careful.failure?.message ?? "")")

@@ -129,12 +129,14 @@ extension LoadProfile {
         let app = StampbookApp(backend: setup.backend, variant: ScenarioSupport.variant(named: setup.variant, StampbookVariant.self))
         let retry = ClientRetry.on(setup.env.clock)
         let clients = (0..<40).map { app.client(uid: "u\($0)") }
-        return Workload { index, user, recorder in
+        let checks = LoadCheckLog(stampSocialChecks), created = StampSocialScenario.PostBoard()
+        return Workload(checks: checks, settle: { await settleSocial(app, users: (0..<40).map { "u\($0)" }, created: created, checks) }) { index, user, recorder in
             let round = index / 4
             let author = clients[round % clients.count]
             let postId = "p\(round)"
             switch index % 4 {
             case 0:
+                created.add(postId)
                 recorder.record("createPost", failed: await LoadProfile.failed(retry) { try await author.createPost(postId: postId, stampId: "s0", caption: "") })
             case 1:
                 let commenter = clients[(round + 1 + user) % clients.count]
