@@ -79,6 +79,17 @@ import Testing
         }
     }
 
+    @Test func nudgeStormJudgesTheCooldownOnceSettled() throws {
+        let load = LoadExecutor.constantArrivalRate(rate: 5, duration: .seconds(90))  // past the 60 s cooldown
+        let careful = LoadRunner.runVirtual(VirtualLoadTests.request("nudge-storm", load))
+        #expect(careful.passed, "\(careful.failure?.message ?? "")")
+        #expect(status(careful, "one-nudge-per-cooldown") == .passed)
+        for variant in ["nudge-cooldown-half", "client-tap-guard-only"] {
+            let planted = LoadRunner.runVirtual(VirtualLoadTests.request("nudge-storm", load, variant: variant))
+            #expect(planted.failure?.kind == .invariant && status(planted, "one-nudge-per-cooldown") == .violated, "\(variant): \(planted.failure?.message ?? "passed")")
+        }
+    }
+
     @Test func friendHandshakeJudgesEveryPairOnceSettled() throws {
         let careful = LoadRunner.runVirtual(VirtualLoadTests.request("friend-handshake", .constantArrivalRate(rate: 50, duration: .seconds(6))))
         #expect(careful.passed, "\(careful.failure?.message ?? "")")

@@ -77,7 +77,8 @@ extension LoadProfile {
             _ = try? await retry { try await first.client.sendFriendRequest(to: second.uid) }
             _ = try? await retry { try await second.client.respondToFriendRequest(from: first.uid, accept: true) }
         }
-        return Workload { index, user, recorder in
+        let checks = LoadCheckLog([NudgeStormScenario.Check.oneNudgePerCooldown])
+        return Workload(checks: checks, settle: { await settleNudges(app, users: users.map(\.uid), checks) }) { index, user, recorder in
             let me = users[user % users.count]
             let friend = users[(user + (index % 2 == 0 ? 1 : users.count - 1)) % users.count]
             var failed = false

@@ -46,3 +46,26 @@ extension LoadProfile {
         }
     }
 }
+
+// nudge-storm's check for its load profile, judged the same way.
+extension LoadProfile {
+    /// Nudges from one sender to one recipient at least `app.nudgeCooldown` apart, over every
+    /// recipient's notifications in `users`.
+    static func settleNudges(_ app: UFreeApp, users: [String], _ checks: LoadCheckLog) async {
+        await app.backend.waitUntilIdle()
+        let cooldown = app.nudgeCooldown.nanoseconds
+        for recipient in users {
+            var bySender: [String: [Int64]] = [:]
+            for nudge in await app.backend.firestore.fetch("users/\(recipient)/notifications") where nudge["type"] == "nudge" {
+                bySender[nudge["senderId"]?.stringValue ?? "?", default: []].append(nudge["createdAt"]?.timestampValue?.unixNanoseconds ?? 0)
+            }
+            for sender in bySender.keys.sorted() {
+                let times = bySender[sender]!.sorted()
+                let tooClose = zip(times, times.dropFirst()).first { $1 - $0 < cooldown }
+                checks.always(NudgeStormScenario.Check.oneNudgePerCooldown, failure: tooClose.map {
+                    "\(recipient) got nudges from \(sender) \(Double($0.1 - $0.0) / 1e9) s apart (cooldown \(app.nudgeCooldown))"
+                })
+            }
+        }
+    }
+}
