@@ -90,6 +90,18 @@ import Testing
         }
     }
 
+    @Test func studioClaimJudgesWhatClaimantsWereTold() throws {
+        let careful = LoadRunner.runVirtual(VirtualLoadTests.request("studio-claim", .constantArrivalRate(rate: 50, duration: .seconds(10))))
+        #expect(careful.passed, "\(careful.failure?.message ?? "")")
+        for check in ["one-owner-told-per-studio", "claimed-has-owner", "claim-kept"] {
+            #expect(status(careful, check) == .passed, "\(check)")
+        }
+        #expect((careful.checks.first { $0.name == "claimed-has-owner" }?.observations ?? 0) == 200)  // one per studio
+        let planted = LoadRunner.runVirtual(VirtualLoadTests.request(
+            "studio-claim", .constantArrivalRate(rate: 50, duration: .seconds(10)), variant: "claim-check-then-write"))
+        #expect(planted.failure?.message.hasPrefix("one-owner-told-per-studio: ") == true, "\(planted.failure?.message ?? "passed")")
+    }
+
     @Test func friendHandshakeJudgesEveryPairOnceSettled() throws {
         let careful = LoadRunner.runVirtual(VirtualLoadTests.request("friend-handshake", .constantArrivalRate(rate: 50, duration: .seconds(6))))
         #expect(careful.passed, "\(careful.failure?.message ?? "")")

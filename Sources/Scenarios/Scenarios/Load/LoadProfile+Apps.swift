@@ -155,7 +155,8 @@ extension LoadProfile {
 
     /// Inspired studios under contention: 200 shadow studios seeded and half of them claimed by
     /// their owners at set-up; each iteration claims a studio (a claimed one is refused, not a
-    /// failure; the other half are raced for) or has an owner edit their studio's about.
+    /// failure; the other half are raced for, two claimants a studio) or has an owner edit their
+    /// studio's about.
     static let studioClaim = LoadProfile(
         scenario: "studio-claim", summary: "claimStudio on one of 200 seeded studios, half already claimed (50 %), updateStudioAbout by an owner (50 %); 40 users",
         operations: ["claimStudio", "updateStudioAbout"], users: 40, faults: .default, runsOnRealServer: true
@@ -165,14 +166,25 @@ extension LoadProfile {
         app.deployStudios(places: places, seedEvery: .seconds(1_800))
         try? await setup.backend.functions.runScheduled("seedShadowStudios", at: setup.env.clock.now)
         let owned = stride(from: 0, to: places.count, by: 2).map { InspiredPlaces.studioId($0) }
+        let checks = LoadCheckLog(studioClaimChecks), book = StudioClaimScenario.ClaimBook()
         for (index, studioId) in owned.enumerated() {
-            _ = try? await retry { try await clients[index % clients.count].claimStudio(studioId, code: places.claimCode(studioId)) }
+            let owner = clients[index % clients.count]
+            if (try? await retry { try await owner.claimStudio(studioId, code: places.claimCode(studioId)) }) != nil {
+                told(studioId, owner: "u\(index % clients.count)", book: book, checks)
+            }
         }
-        return Workload { index, user, recorder in
+        return Workload(checks: checks, settle: { await settleStudios(app, book: book, checks) }) { index, user, recorder in
             if index % 2 == 0 {
-                let studioId = InspiredPlaces.studioId(index / 2 % places.count)
-                let client = clients[(index / 2 + user) % clients.count]
-                recorder.record("claimStudio", failed: await LoadProfile.failed(retry) { try await client.claimStudio(studioId, code: places.claimCode(studioId)) })
+                let studioId = InspiredPlaces.studioId(index / 4 % places.count)
+                let claimant = (index / 2 + user) % clients.count
+                var failed = false
+                do {
+                    try await retry { try await clients[claimant].claimStudio(studioId, code: places.claimCode(studioId)) }
+                    told(studioId, owner: "u\(claimant)", book: book, checks)
+                } catch {
+                    failed = BackendError.inside(error) != nil  // a refusal (already claimed) is the design
+                }
+                recorder.record("claimStudio", failed: failed)
             } else {
                 let slot = index / 2 % owned.count
                 let owner = clients[slot % clients.count]
