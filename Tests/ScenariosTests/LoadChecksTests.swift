@@ -102,6 +102,18 @@ import Testing
         #expect(planted.failure?.message.hasPrefix("one-owner-told-per-studio: ") == true, "\(planted.failure?.message ?? "passed")")
     }
 
+    @Test func privacyAccessJudgesReadsAsTheyAnswerAndLikesOnceSettled() throws {
+        let careful = LoadRunner.runVirtual(VirtualLoadTests.request("privacy-access", .constantArrivalRate(rate: 50, duration: .seconds(6))))
+        #expect(careful.passed, "\(careful.failure?.message ?? "")")
+        for check in LoadProfile.privacyAccessChecks.map(\.name) {
+            #expect(status(careful, check) == .passed, "\(check)")
+        }
+        #expect((careful.checks.first { $0.name == "no-unauthorised-read" }?.observations ?? 0) > 20)  // refused private reads
+        let planted = LoadRunner.runVirtual(VirtualLoadTests.request(
+            "privacy-access", .constantArrivalRate(rate: 50, duration: .seconds(6)), variant: "like-without-transaction"))
+        #expect(planted.failure?.message.hasPrefix("like-count-matches-likes: ") == true, "\(planted.failure?.message ?? "passed")")
+    }
+
     @Test func friendHandshakeJudgesEveryPairOnceSettled() throws {
         let careful = LoadRunner.runVirtual(VirtualLoadTests.request("friend-handshake", .constantArrivalRate(rate: 50, duration: .seconds(6))))
         #expect(careful.passed, "\(careful.failure?.message ?? "")")

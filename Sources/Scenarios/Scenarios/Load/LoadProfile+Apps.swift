@@ -236,16 +236,23 @@ extension LoadProfile {
             }
             _ = try? await retry { try await client.createPost(postId: "p\(index)", content: "Post \(index)", source: (type: "studio", name: "Studio")) }
         }
-        return Workload { index, user, recorder in
+        let checks = LoadCheckLog(privacyAccessChecks)
+        return Workload(checks: checks, settle: { await settleProfiles(app, checks) }) { index, user, recorder in
             let me = clients[user % clients.count]
             let target = (user + 1 + index % 7) % clients.count
             switch index % 4 {
             case 0, 2:
+                // Public: the odd half; a shared community: the same index modulo 3.
+                let allowed = target % 2 == 1 || target % 3 == user % clients.count % 3
                 var failed = false
-                do { _ = try await retry { try await me.profile(of: "u\(target)") } } catch InspiredError.backend {
+                do {
+                    _ = try await retry { try await me.profile(of: "u\(target)") }
+                    if !allowed { checks.always(PrivacyAccessScenario.Check.noUnauthorisedRead, failure: "u\(user % clients.count) read private u\(target)") }
+                } catch InspiredError.backend {
                     failed = true
                 } catch {
-                    failed = false  // a private profile's refusal is the design, not a failure
+                    // A private profile's refusal is the design, not a failure.
+                    if case InspiredError.profileNotVisible = error, !allowed { checks.always(PrivacyAccessScenario.Check.noUnauthorisedRead, failure: nil) }
                 }
                 recorder.record("profile", failed: failed)
             case 1:

@@ -35,3 +35,36 @@ extension LoadProfile {
         }
     }
 }
+
+// privacy-access's checks for its load profile, judged the same way.
+extension LoadProfile {
+    /// The checks privacy-access's profile judges.
+    static let privacyAccessChecks = [
+        PrivacyAccessScenario.Check.noUnauthorisedRead, PrivacyAccessScenario.Check.usernamesUnique, PrivacyAccessScenario.Check.likeCountNotNegative,
+        PrivacyAccessScenario.Check.likeCountMatchesLikes, PrivacyAccessScenario.Check.everyUserNamed,
+    ]
+
+    /// Usernames unique and given to every user; each post's `stats.likeCount` not negative and
+    /// equal to its likes.
+    static func settleProfiles(_ app: InspiredApp, _ checks: LoadCheckLog) async {
+        await app.backend.waitUntilIdle()
+        let firestore = app.backend.firestore
+        var owners: [String: String] = [:]
+        for user in await firestore.fetch("users") {
+            guard let username = user["username"]?.stringValue else {
+                checks.always(PrivacyAccessScenario.Check.everyUserNamed, failure: "\(user.id) has no username")
+                continue
+            }
+            checks.always(PrivacyAccessScenario.Check.everyUserNamed, failure: nil)
+            checks.always(PrivacyAccessScenario.Check.usernamesUnique, failure: owners[username].map { "\(user.id) and \($0) both have username \(username)" })
+            owners[username] = user.id
+        }
+        for post in await firestore.fetch("posts") {
+            let likes = await firestore.fetch("posts/\(post.id)/likes").count
+            let count = post["stats"]?.mapValue?["likeCount"]?.intValue ?? 0
+            checks.always(PrivacyAccessScenario.Check.likeCountNotNegative, failure: count >= 0 ? nil : "post \(post.id) likeCount \(count)")
+            checks.always(PrivacyAccessScenario.Check.likeCountMatchesLikes, failure: count == Int64(likes) ? nil
+                : "post \(post.id) likeCount \(count) but \(likes) like document(s)")
+        }
+    }
+}
