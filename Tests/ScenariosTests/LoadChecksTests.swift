@@ -114,6 +114,17 @@ import Testing
         #expect(planted.failure?.message.hasPrefix("like-count-matches-likes: ") == true, "\(planted.failure?.message ?? "passed")")
     }
 
+    @Test func adminBroadcastJudgesEveryInboxOnceSettled() throws {
+        let careful = LoadRunner.runVirtual(VirtualLoadTests.request("admin-broadcast", .constantArrivalRate(rate: 50, duration: .seconds(4))))
+        #expect(careful.passed, "\(careful.failure?.message ?? "")")
+        #expect(status(careful, "announcement-in-every-inbox") == .passed)
+        #expect((careful.checks.first { $0.name == "announcement-in-every-inbox" }?.observations ?? 0) >= 2)  // one per announcement
+        #expect((careful.checks.first { $0.name == "no-announcement-when-opted-out" }?.observations ?? 0) == 101)  // the admin and 100 members
+        let planted = LoadRunner.runVirtual(VirtualLoadTests.request(
+            "admin-broadcast", .constantArrivalRate(rate: 50, duration: .seconds(4)), variant: "broadcast-ignores-preference"))
+        #expect(planted.failure?.message.hasPrefix("no-announcement-when-opted-out: ") == true, "\(planted.failure?.message ?? "passed")")
+    }
+
     @Test func friendHandshakeJudgesEveryPairOnceSettled() throws {
         let careful = LoadRunner.runVirtual(VirtualLoadTests.request("friend-handshake", .constantArrivalRate(rate: 50, duration: .seconds(6))))
         #expect(careful.passed, "\(careful.failure?.message ?? "")")

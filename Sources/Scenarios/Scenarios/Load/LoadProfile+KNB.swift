@@ -65,7 +65,7 @@ extension LoadProfile {
     /// Announcements by the super admin to a pool of 1,000 members (each fanned out to all of
     /// them), with replies to the latest announcement and likes of those replies.
     static let adminBroadcast = LoadProfile(
-        scenario: "admin-broadcast", summary: "announce (2 %) to a pool of 1,000 members, reply (38 %) to the latest one, likeReply (60 %)",
+        scenario: "admin-broadcast", summary: "announce (2 %) to a pool of 1,000 members (every tenth turned them off), reply (38 %) to the latest one, likeReply (60 %)",
         operations: ["announce", "reply", "likeReply"], users: 1_000, faults: .default, runsOnRealServer: true
     ) { setup in
         let app = KNBScenarioSupport.makeApp(setup)
@@ -73,8 +73,18 @@ extension LoadProfile {
         let admin = await KNBScenarioSupport.signUp(app, email: KNBRules.superAdminEmail, name: "Admin", retry: retry)
         let users = await signUpPool(app, count: 1_000, retry: retry)
         let latest = LatestPosts()
+        // Every tenth member turns announcements off; one whose change was not confirmed is judged neither way.
+        var audience = BroadcastLoadAudience(wanting: [], optedOut: [admin.email])
+        for (index, member) in users.enumerated() {
+            guard index % 10 == 9 else {
+                audience.wanting.append(member.email)
+                continue
+            }
+            if (try? await retry { try await member.setPreference("adminPosts", false) }) != nil { audience.optedOut.append(member.email) }
+        }
         if let first = try? await retry({ try await admin.createPost("Announcement") }) { latest.post(first.id) }
-        return Workload { index, user, recorder in
+        let checks = LoadCheckLog(adminBroadcastChecks)
+        return Workload(checks: checks, settle: { [audience] in await settleAnnouncements(app, audience: audience, posted: latest, checks) }) { index, user, recorder in
             let draw = LoadDraw(index)
             let client = users[user % users.count]
             switch draw.below(100, salt: 1) {
@@ -213,6 +223,42 @@ extension LoadProfile {
             var clients: [(Int, KNBClient)] = []
             for await entry in group { clients.append(entry) }
             return clients.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+    }
+}
+
+// admin-broadcast's checks for its load profile, judged once the load settled on the inboxes as a
+// function reads them (from the server in real mode).
+extension LoadProfile {
+    /// The checks admin-broadcast's profile judges.
+    static let adminBroadcastChecks = [
+        AdminBroadcastScenario.Check.announcementInEveryInbox, AdminBroadcastScenario.Check.noAnnouncementWhenOptedOut,
+    ]
+
+    /// Who wants announcements, and who must get none (the admin, members who turned them off).
+    struct BroadcastLoadAudience: Sendable {
+        var wanting: [String]
+        var optedOut: [String]
+    }
+
+    /// Every announcement in the in-app notifications of every member who wants them, and none in
+    /// the admin's or an opted-out member's.
+    static func settleAnnouncements(_ app: KNBApp, audience: BroadcastLoadAudience, posted: LatestPosts, _ checks: LoadCheckLog) async {
+        await app.backend.waitUntilIdle()
+        var inboxes: [String: Set<String>] = [:]
+        let everyInbox = Query("notifications", allDescendants: true)
+        for notification in (try? await app.backend.firestore.fetch(everyInbox)) ?? [] where notification["type"] == "ADMIN_POST" {
+            let owner = notification.path.collection.split(separator: "/").dropFirst().first.map(String.init) ?? "?"
+            inboxes[owner, default: []].insert(notification["data"]?.mapValue?["postId"]?.stringValue ?? "?")
+        }
+        for postId in posted.posts {
+            let missing = audience.wanting.filter { inboxes[$0]?.contains(postId) != true }
+            checks.always(AdminBroadcastScenario.Check.announcementInEveryInbox, failure: missing.isEmpty ? nil
+                : "announcement \(postId) is missing from \(missing.count) inbox(es), first \(missing.prefix(3))")
+        }
+        for member in audience.optedOut {
+            checks.always(AdminBroadcastScenario.Check.noAnnouncementWhenOptedOut, failure: (inboxes[member] ?? []).isEmpty ? nil
+                : "\(member) turned announcements off but got \(inboxes[member]!.sorted())")
         }
     }
 }
