@@ -32,7 +32,7 @@ final class CommitVisibility: Sendable {
         var installing: [(transaction: UInt64, documents: [Transaction.Document])] = []
         var waiters: [CheckedContinuation<Void, Never>] = []
 
-        func blocks(_ target: Target) -> Bool { !installing.isEmpty && installing.contains { target.overlaps($0.documents) } }
+        func blocks(_ target: Target) -> Bool { installing.contains { target.overlaps($0.documents) } }
     }
 
     private let state = Mutex(State())
