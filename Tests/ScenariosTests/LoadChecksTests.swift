@@ -125,6 +125,16 @@ import Testing
         #expect(planted.failure?.message.hasPrefix("no-announcement-when-opted-out: ") == true, "\(planted.failure?.message ?? "passed")")
     }
 
+    @Test func contactDiscoveryJudgesEachDiscoveryAsItAnswers() throws {
+        let careful = LoadRunner.runVirtual(VirtualLoadTests.request("contact-discovery", .constantArrivalRate(rate: 50, duration: .seconds(6))))
+        #expect(careful.passed, "\(careful.failure?.message ?? "")")
+        #expect(status(careful, "contacts-found") == .passed)
+        #expect((careful.checks.first { $0.name == "contacts-found" }?.observations ?? 0) > 150)  // every discovery that answered
+        let planted = LoadRunner.runVirtual(VirtualLoadTests.request(
+            "contact-discovery", .constantArrivalRate(rate: 50, duration: .seconds(6)), variant: "contacts-not-normalized"))
+        #expect(planted.failure?.message.hasPrefix("contacts-found: ") == true, "\(planted.failure?.message ?? "passed")")
+    }
+
     @Test func friendHandshakeJudgesEveryPairOnceSettled() throws {
         let careful = LoadRunner.runVirtual(VirtualLoadTests.request("friend-handshake", .constantArrivalRate(rate: 50, duration: .seconds(6))))
         #expect(careful.passed, "\(careful.failure?.message ?? "")")

@@ -120,14 +120,31 @@ extension LoadProfile {
                 }
             }
         }
-        return Workload { index, user, recorder in
+        let quota = p[ContactDiscoveryScenario.Parameter.lookupsPerDay]
+        let checks = LoadCheckLog([ContactDiscoveryScenario.Check.contactsFound]), registry = ContactDiscoveryScenario.Registry()
+        return Workload(checks: checks) { index, user, recorder in
             let person = people[user % people.count], client = clients[user % clients.count]
             if LoadDraw(index).below(4, salt: 1) == 0 {
                 let written = ContactDiscoveryScenario.written(person.number, from: person.region, style: index)
-                recorder.record("registerPhoneNumber", failed: await LoadProfile.failed(retry) { try await client.registerPhoneNumber(written, region: person.region) })
+                registry.attempted(person.uid)
+                let failed = await LoadProfile.failed(retry) {
+                    try await client.registerPhoneNumber(written, region: person.region)
+                    registry.registered(person.uid)
+                }
+                recorder.record("registerPhoneNumber", failed: failed)
             } else {
-                let entries = person.book.map(\.entry)
-                recorder.record("discoverContacts", failed: await LoadProfile.failed(retry) { try await client.discoverContacts(entries, region: person.region) })
+                let entries = person.book.map(\.entry), before = registry.all
+                var failed = false
+                do {
+                    let result = try await retry {
+                        registry.lookedUp(person.uid, numbers: person.numbers)
+                        return try await client.discoverContacts(entries, region: person.region)
+                    }
+                    judgeDiscovery(person, result, before: before, registry: registry, quota: quota, checks)
+                } catch {
+                    failed = BackendError.inside(error) != nil  // the quota's refusal is the design
+                }
+                recorder.record("discoverContacts", failed: failed)
             }
         }
     }
