@@ -135,6 +135,15 @@ import Testing
         #expect(planted.failure?.message.hasPrefix("contacts-found: ") == true, "\(planted.failure?.message ?? "passed")")
     }
 
+    @Test func whosFreeJudgesEveryBadgeAfterALastRefresh() throws {
+        let careful = LoadRunner.runVirtual(VirtualLoadTests.request("whos-free", .constantArrivalRate(rate: 50, duration: .seconds(6))))
+        #expect(careful.passed, "\(careful.failure?.message ?? "")")
+        #expect(status(careful, "badge-matches-friends") == .passed && status(careful, "store-matches-server") == .passed)
+        #expect((careful.checks.first { $0.name == "badge-matches-friends" }?.observations ?? 0) == 10 * 14)  // every viewer, every day
+        let planted = LoadRunner.runVirtual(VirtualLoadTests.request("whos-free", .constantArrivalRate(rate: 50, duration: .seconds(6)), variant: "heatmap-one-week"))
+        #expect(planted.failure?.message.hasPrefix("badge-matches-friends: ") == true, "\(planted.failure?.message ?? "passed")")
+    }
+
     @Test func friendHandshakeJudgesEveryPairOnceSettled() throws {
         let careful = LoadRunner.runVirtual(VirtualLoadTests.request("friend-handshake", .constantArrivalRate(rate: 50, duration: .seconds(6))))
         #expect(careful.passed, "\(careful.failure?.message ?? "")")

@@ -282,10 +282,9 @@ extension LoadProfile {
     /// iteration a friend sets a day's status (50 %) or a viewer pulls to refresh the badge and its
     /// background upsert settles (50 %).
     static let whosFree = LoadProfile(
-        scenario: "whos-free", summary: "setAvailability by one of 10 friends (50 %), refresh of a viewer's badge with its background upsert (50 %); 20 users, 7 days",
+        scenario: "whos-free", summary: "setAvailability by one of 10 friends (50 %), refresh of a viewer's badge with its background upsert (50 %); 20 users, 14 days",
         operations: ["setAvailability", "refresh"], users: 20, faults: .default, runsOnRealServer: true
     ) { setup in
-        let p = LoadProfile.defaults(of: WhosFreeScenario())
         let (app, users, retry) = await ufreePool(setup, count: 20)
         let friends = Array(users.prefix(10)), viewers = Array(users.suffix(10))
         await withTaskGroup(of: Void.self) { group in  // each viewer befriends every friend, viewers concurrently
@@ -300,9 +299,10 @@ extension LoadProfile {
         }
         // Days from the day after tomorrow (UTC), so no user's local today is past them on either clock.
         let first = UFreeDay.containing(setup.env.clock.now, timeZoneIdentifier: "UTC").adding(days: 2)
-        let days = (0..<p[WhosFreeScenario.Parameter.days]).map { first.adding(days: $0) }
+        let days = (0..<WhosFreeScenario.Parameter.days.range.upperBound).map { first.adding(days: $0) }  // two weeks: the badge's widest
         let screens = viewers.map { app.friendsSchedule(userId: $0.uid, device: "\($0.uid)/phone") }
-        return Workload { index, user, recorder in
+        let checks = LoadCheckLog(whosFreeChecks), friendIds = friends.map(\.uid)
+        return Workload(checks: checks, settle: { await settleBadges(app, screens: screens, friends: friendIds, days: days, checks) }) { index, user, recorder in
             let draw = LoadDraw(index)
             if draw.below(2, salt: 1) == 0 {
                 let friend = friends[user % friends.count]

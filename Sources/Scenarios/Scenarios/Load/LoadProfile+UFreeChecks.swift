@@ -69,3 +69,47 @@ extension LoadProfile {
         }
     }
 }
+
+// whos-free's checks for its load profile: once the load settled, each viewer refreshes once
+// more, and its badge and store are judged against the friends' days as a function reads them.
+extension LoadProfile {
+    /// The checks whos-free's profile judges.
+    static let whosFreeChecks = [WhosFreeScenario.Check.badgeMatchesFriends, WhosFreeScenario.Check.storeMatchesServer]
+
+    /// Each of `screens` refreshed (its background upsert finished) after the load: its badge counts,
+    /// per day, the friends the server holds free or partly free, and its store holds their days.
+    static func settleBadges(_ app: UFreeApp, screens: [UFreeFriendsSchedule], friends: [String], days: [UFreeDay], _ checks: LoadCheckLog) async {
+        await app.backend.waitUntilIdle()
+        let truth = await WhosFreeScenario.serverDays(app, friends: friends, days: days)
+        for screen in screens {
+            guard await refreshed(screen, days: days) else { continue }
+            let badge = await screen.badge
+            for (index, day) in days.enumerated() {
+                let statuses = truth.filter { $0.key.hasSuffix("/\(day.key)") }.map(\.value)
+                let free = statuses.count { $0 == .free }, partly = statuses.count { [.morningOnly, .afternoonOnly, .eveningOnly].contains($0) }
+                let shown = index < badge.count && badge[index].day == day ? (badge[index].freeCount, badge[index].partlyFreeCount) : (-1, -1)
+                checks.always(WhosFreeScenario.Check.badgeMatchesFriends, failure: shown == (free, partly) ? nil
+                    : "\(screen.device): the badge shows \(day.key) free \(shown.0), partly free \(shown.1); the friends' days say \(free) and \(partly)")
+            }
+            var stored: [String: UFreeAvailabilityStatus] = [:]
+            for row in await screen.storedRows { if let status = row.status { stored["\(row.friendId)/\(row.day.key)"] = status } }
+            let wrong = Set(stored.keys).union(truth.keys).sorted().filter { stored[$0] != truth[$0] }
+            checks.always(WhosFreeScenario.Check.storeMatchesServer, failure: wrong.isEmpty ? nil
+                : "\(screen.device): the store disagrees with the server on \(wrong.prefix(3).joined(separator: ", "))")
+        }
+    }
+
+    /// One pull to refresh of `screen` and its background upsert, tried up to five times.
+    private static func refreshed(_ screen: UFreeFriendsSchedule, days: [UFreeDay]) async -> Bool {
+        for _ in 0..<5 {
+            do {
+                try await screen.refresh(days: days)
+                await screen.settle()
+                return true
+            } catch {
+                continue
+            }
+        }
+        return false
+    }
+}
