@@ -144,6 +144,17 @@ import Testing
         #expect(planted.failure?.message.hasPrefix("badge-matches-friends: ") == true, "\(planted.failure?.message ?? "passed")")
     }
 
+    @Test func heartbeatTimelineJudgesEveryAcceptedCheckIn() throws {
+        let careful = LoadRunner.runVirtual(VirtualLoadTests.request("heartbeat-timeline", .constantArrivalRate(rate: 50, duration: .seconds(10))))
+        #expect(careful.passed, "\(careful.failure?.message ?? "")")
+        #expect(status(careful, "rate-limit-respected") == .passed)
+        #expect((careful.checks.first { $0.name == "rate-limit-respected" }?.observations ?? 0) >= 200)  // each user's first check-in at least
+        for variant in ["rate-limit-in-memory", "read-then-write-rate-limit"] {
+            let planted = LoadRunner.runVirtual(VirtualLoadTests.request("heartbeat-timeline", .constantArrivalRate(rate: 50, duration: .seconds(10)), variant: variant))
+            #expect(planted.failure?.message.hasPrefix("rate-limit-respected: ") == true, "\(variant): \(planted.failure?.message ?? "passed")")
+        }
+    }
+
     @Test func friendHandshakeJudgesEveryPairOnceSettled() throws {
         let careful = LoadRunner.runVirtual(VirtualLoadTests.request("friend-handshake", .constantArrivalRate(rate: 50, duration: .seconds(6))))
         #expect(careful.passed, "\(careful.failure?.message ?? "")")

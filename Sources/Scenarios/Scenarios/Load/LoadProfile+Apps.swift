@@ -267,7 +267,7 @@ extension LoadProfile {
 
     /// SafeNSound heartbeats (check-ins) from a pool of registered users, on the Firestore store.
     static let heartbeatTimeline = LoadProfile(
-        scenario: "heartbeat-timeline", summary: "recordHeartbeat (a check-in) by one of 200 registered users, on the Firestore-backed store",
+        scenario: "heartbeat-timeline", summary: "recordHeartbeat (a check-in, 10 % double taps) by one of 200 registered users, on the Firestore-backed store",
         operations: ["recordHeartbeat"], users: 200, faults: .default, runsOnRealServer: true
     ) { setup in
         let variant = ScenarioSupport.variant(named: setup.variant, SafeNSoundVariant.self)
@@ -281,18 +281,30 @@ extension LoadProfile {
                 userId: "u\(index)", name: "User \(index)", fcmToken: "fcm\(index)", emergencyContactEmails: ["c\(index)@ex.io"],
                 checkInThresholdHours: [24, 48, 72][index % 3], lastHeartbeat: now, timeZoneIdentifier: "UTC"))
         }
-        return Workload { _, user, recorder in
-            let userId = "u\(user % 200)"
-            var failed = false
+        let checks = LoadCheckLog([HeartbeatTimelineScenario.Check.rateLimitRespected]), accepted = AcceptedHeartbeats()
+        let spacing = SafeNSoundConfiguration(variant: variant).heartbeatMinimumSpacing
+        @Sendable func checkIn(_ userId: String) async -> Bool {
             do {
-                _ = try await app.recordHeartbeat(
+                let response = try await app.recordHeartbeat(
                     authenticatedUserId: userId, request: SafeNSoundHeartbeatRequest(userId: userId, timeZoneIdentifier: "UTC", deviceModel: "load"))
+                judgeHeartbeat(response, of: userId, accepted: accepted, spacing: spacing, checks)
+                return false
             } catch SafeNSoundError.rateLimited {
-                failed = false  // too soon after the last check-in: the design's refusal, not a failure
+                return false  // too soon after the last check-in: the design's refusal, not a failure
             } catch {
-                failed = true
+                return true
             }
-            recorder.record("recordHeartbeat", failed: failed)
+        }
+        return Workload(checks: checks) { index, user, recorder in
+            let userId = "u\(user % 200)"
+            if LoadDraw(index).below(10, salt: 1) == 0 {  // a double tap: two requests at once
+                async let first = checkIn(userId)
+                let second = await checkIn(userId)
+                recorder.record("recordHeartbeat", failed: await first)
+                recorder.record("recordHeartbeat", failed: second)
+            } else {
+                recorder.record("recordHeartbeat", failed: await checkIn(userId))
+            }
         }
     }
 
