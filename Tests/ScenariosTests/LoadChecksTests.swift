@@ -155,6 +155,16 @@ import Testing
         }
     }
 
+    @Test func offlineSyncJudgesTheServerAndEveryCacheOnceSynced() throws {
+        let load = LoadExecutor.constantArrivalRate(rate: 5, duration: .seconds(60))  // edits of a day far enough apart to order
+        let careful = LoadRunner.runVirtual(VirtualLoadTests.request("offline-sync", load))
+        #expect(careful.passed, "\(careful.failure?.message ?? "")")
+        #expect(status(careful, "newest-edit-wins") == .passed && status(careful, "caches-match-server") == .passed)
+        #expect((careful.checks.first { $0.name == "caches-match-server" }?.observations ?? 0) == 40 * 3)  // every device, every day
+        let planted = LoadRunner.runVirtual(VirtualLoadTests.request("offline-sync", load, variant: "last-arrival-wins"))
+        #expect(planted.failure?.message.hasPrefix("newest-edit-wins: ") == true, "\(planted.failure?.message ?? "passed")")
+    }
+
     @Test func friendHandshakeJudgesEveryPairOnceSettled() throws {
         let careful = LoadRunner.runVirtual(VirtualLoadTests.request("friend-handshake", .constantArrivalRate(rate: 50, duration: .seconds(6))))
         #expect(careful.passed, "\(careful.failure?.message ?? "")")

@@ -23,7 +23,8 @@ extension LoadProfile {
         let days = (0..<p[OfflineSyncScenario.Parameter.days]).map { OfflineSyncScenario.firstDay.adding(days: $0) }
         let offlinePercent = p[OfflineSyncScenario.Parameter.offlinePercent]
         let devices = (0..<20).flatMap { index in OfflineSyncScenario.deviceNames.map { app.device(uid: "u\(index)", named: $0) } }
-        return Workload { index, user, recorder in
+        let checks = LoadCheckLog(offlineSyncChecks), log = OfflineSyncScenario.Log(), clock = setup.env.clock
+        return Workload(checks: checks, settle: { await settleDevices(app, devices: devices, days: days, log: log, checks) }) { index, user, recorder in
             let device = devices[user % devices.count]
             let draw = LoadDraw(index)
             if draw.below(100, salt: 1) < offlinePercent {
@@ -44,7 +45,8 @@ extension LoadProfile {
             // rejected (older) write rolls back: the design's answer, so an edit never fails.
             let day = days[draw.below(days.count, salt: 2)]
             let status = UFreeAvailabilityStatus.allCases[draw.below(UFreeAvailabilityStatus.allCases.count, salt: 3)]
-            await device.set(day, status)
+            let stamp = await device.set(day, status)
+            log.edit("\(device.uid)/\(day.key)", stamp, real: clock.elapsedNanoseconds)
             await device.flush()
             recorder.record("edit")
         }

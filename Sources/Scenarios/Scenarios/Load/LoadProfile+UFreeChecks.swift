@@ -113,3 +113,54 @@ extension LoadProfile {
         return false
     }
 }
+
+// offline-sync's checks for its load profile: once the load ended, every device comes online and
+// syncs until none has a write pending or a day unread; then the server and every cache are judged.
+extension LoadProfile {
+    /// The checks offline-sync's profile judges.
+    static let offlineSyncChecks = [OfflineSyncScenario.Check.newestEditWins, OfflineSyncScenario.Check.cachesMatchServer]
+
+    /// Each user's day on the server is their newest edit (or one made within the concurrency
+    /// window of it), and every device's cache holds what the server holds.
+    static func settleDevices(_ app: UFreeApp, devices: [UFreeDevice], days: [UFreeDay], log: OfflineSyncScenario.Log, _ checks: LoadCheckLog) async {
+        await app.backend.waitUntilIdle()
+        guard await synced(devices, days: days) else { return }
+        await app.backend.waitUntilIdle()
+        let concurrent = OfflineSyncScenario.concurrentEditsNanoseconds(app.backend.faults), edits = log.edits
+        var restamped: [UFreeEditStamp: UFreeEditStamp] = [:]
+        for device in devices { restamped.merge(await device.restamped) { first, _ in first } }
+        for device in devices {
+            let cache = await device.days
+            for day in days {
+                let stamp = UFreeEditStamp(await app.backend.firestore.get(DocumentPath("users", device.uid).child("availability", day.key)).fields)
+                if device.label.hasSuffix("/\(OfflineSyncScenario.deviceNames[0])"), let dayEdits = edits["\(device.uid)/\(day.key)"],
+                   let newest = dayEdits.max(by: { $0.realNanoseconds < $1.realNanoseconds }) {
+                    let held = dayEdits.first { (restamped[$0.stamp] ?? $0.stamp) == stamp }
+                    let lag = held.map { newest.realNanoseconds - $0.realNanoseconds } ?? .max
+                    checks.always(OfflineSyncScenario.Check.newestEditWins, failure: held != nil && lag <= concurrent ? nil
+                        : "\(device.uid) \(day.key): the server holds the edit of \(stamp?.editor ?? "nobody"), not the newest, \(newest.stamp.editor)'s")
+                }
+                checks.always(OfflineSyncScenario.Check.cachesMatchServer, failure: cache[day.key]?.stamp == stamp ? nil
+                    : "\(device.label) shows \(day.key) from \(cache[day.key].map { "\($0.stamp.editor)@\($0.stamp.editedAt)" } ?? "none") but the server holds \(stamp.map { "\($0.editor)@\($0.editedAt)" } ?? "none")")
+            }
+        }
+    }
+
+    /// Every device online and its queue sent, then (all sent) every device's days read, in up to
+    /// ten rounds: true once no device has a write pending or a day unread.
+    private static func synced(_ devices: [UFreeDevice], days: [UFreeDay]) async -> Bool {
+        for _ in 0..<10 {
+            for device in devices {
+                await device.setOnline(true)
+                await device.flush()
+            }
+            var quiet = true
+            for device in devices {
+                let unread = await device.refresh(days), pending = await device.pendingCount
+                if unread > 0 || pending > 0 { quiet = false }
+            }
+            if quiet { return true }
+        }
+        return false
+    }
+}
