@@ -165,6 +165,16 @@ import Testing
         #expect(planted.failure?.message.hasPrefix("newest-edit-wins: ") == true, "\(planted.failure?.message ?? "passed")")
     }
 
+    @Test func calendarSyncJudgesEveryAppBookingOnceTheSchedulerStopped() throws {
+        let load = LoadExecutor.constantArrivalRate(rate: 20, duration: .seconds(10))
+        let careful = LoadRunner.runVirtual(VirtualLoadTests.request("calendar-sync", load))
+        #expect(careful.passed, "\(careful.failure?.message ?? "")")  // the settle stops the 30-minute ticks instead of waiting for them
+        #expect(status(careful, "calendar-keeps-app-bookings") == .passed)
+        #expect((careful.checks.first { $0.name == "calendar-keeps-app-bookings" }?.observations ?? 0) > 0)
+        let planted = LoadRunner.runVirtual(VirtualLoadTests.request("calendar-sync", load, seed: 1, variant: "sync-reads-app-entries-first"))
+        #expect(planted.failure?.message.hasPrefix("calendar-keeps-app-bookings: ") == true, "\(planted.failure?.message ?? "passed")")
+    }
+
     @Test func friendHandshakeJudgesEveryPairOnceSettled() throws {
         let careful = LoadRunner.runVirtual(VirtualLoadTests.request("friend-handshake", .constantArrivalRate(rate: 50, duration: .seconds(6))))
         #expect(careful.passed, "\(careful.failure?.message ?? "")")

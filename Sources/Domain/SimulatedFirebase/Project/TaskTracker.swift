@@ -14,10 +14,12 @@ public final class TaskTracker: Sendable {
     /// A tracker with no work in flight, whose tasks prefer `taskExecutor` (nil: none).
     public init(taskExecutor: (any TaskExecutor)? = nil) { self.taskExecutor = taskExecutor }
 
-    /// Spawns `body` as an unstructured task (the simulator captures it) and counts it.
-    public func spawn(_ body: @escaping @Sendable () async -> Void) {
+    /// Spawns `body` as an unstructured task (the simulator captures it) and counts it; the task
+    /// is returned so its owner may cancel it.
+    @discardableResult
+    public func spawn(_ body: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
         state.withLock { $0.running += 1 }
-        Task(executorPreference: taskExecutor) {
+        return Task(executorPreference: taskExecutor) {
             // Backend work a function's write set off (a trigger delivery, a listener pump) is not
             // part of that function's invocation: its timeout or crash must not reach it.
             await Invocation.$current.withValue(nil) { await body() }

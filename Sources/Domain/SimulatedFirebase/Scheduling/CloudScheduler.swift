@@ -16,6 +16,8 @@ public actor CloudScheduler: DomainActor {
     private let coverage: CoverageLedger
     private var started = false
     private var stopped = false
+    /// The tick loops `start` spawned, one per job.
+    private var loops: [Task<Void, Never>] = []
 
     init(env: DomainEnvironment, faults: BackendFaults, functions: Functions, tracker: TaskTracker, ledger: FaultLedger, coverage: CoverageLedger) {
         self.ledger = ledger
@@ -35,12 +37,16 @@ public actor CloudScheduler: DomainActor {
         started = true
         for job in functions.scheduledJobs {
             let first = firstTick ?? env.clock.now + job.period
-            tracker.spawn { [self] in await tickLoop(job, first: first, until: until) }
+            loops.append(tracker.spawn { [self] in await tickLoop(job, first: first, until: until) })
         }
     }
 
-    /// Stops issuing new ticks (runs in progress finish).
-    public func stop() { stopped = true }
+    /// Stops issuing new ticks at once, waking the loops waiting for their next one (runs in
+    /// progress finish), so `Backend.waitUntilIdle` returns when they do.
+    public func stop() {
+        stopped = true
+        for loop in loops { loop.cancel() }
+    }
 
     private func tickLoop(_ job: Functions.ScheduledJob, first: Timestamp, until: Timestamp) async {
         var tick = first

@@ -262,3 +262,24 @@ extension LoadProfile {
         }
     }
 }
+
+// calendar-sync's check for its load profile, judged once the load settled on the calendar as a
+// function reads it (from the server in real mode).
+extension LoadProfile {
+    /// Every date booked in the app shown in the calendar as the app's booking, by its sponsor
+    /// (the pool's member `u<n>@knb.org` is "User <n>"), whatever the website syncs did. The
+    /// scheduler stops first: its next tick may be minutes away.
+    static func settleCalendar(_ app: KNBApp, _ checks: LoadCheckLog) async {
+        await app.backend.scheduler.stop()
+        await app.backend.waitUntilIdle()
+        let calendar = await app.backend.firestore.fetch("kiddushCalendar")
+        for booking in await app.backend.firestore.fetch("kiddush_sponsorships") {
+            let email = booking["sponsorEmail"]?.stringValue ?? "?"
+            let sponsor = email.hasSuffix("@knb.org") && email.hasPrefix("u") ? "User \(email.dropFirst().prefix { $0 != "@" })" : "?"
+            let entry = calendar.first { $0.id == booking.id }?.fields
+            let ok = entry?["source"] == "app" && entry?["status"] == "sponsored" && entry?["sponsor"]?.stringValue == sponsor
+            let shown = entry.map { "\($0["sponsor"]?.stringValue ?? "?") (\($0["status"]?.stringValue ?? "?"), source \($0["source"]?.stringValue ?? "?"))" } ?? "no entry"
+            checks.always(CalendarSyncScenario.Check.calendarKeepsAppBookings, failure: ok ? nil : "\(booking.id) is booked in the app by \(sponsor), but the calendar shows \(shown)")
+        }
+    }
+}

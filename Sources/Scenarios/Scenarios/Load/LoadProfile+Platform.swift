@@ -78,7 +78,8 @@ extension LoadProfile {
         let members = await signUpPool(app, count: 40, retry: retry)
         await setup.backend.scheduler.start(firstTick: setup.env.clock.now, until: start + LoadProfile.scheduleSpan)
         let cancelPercent = p[CalendarSyncScenario.Parameter.cancelPercent]
-        return Workload { index, user, recorder in
+        let checks = LoadCheckLog([CalendarSyncScenario.Check.calendarKeepsAppBookings])
+        return Workload(checks: checks, settle: { await settleCalendar(app, checks) }) { index, user, recorder in
             let member = members[user % members.count]
             let draw = LoadDraw(index)
             let date = site.dates[draw.below(site.dates.count, salt: 1)]
