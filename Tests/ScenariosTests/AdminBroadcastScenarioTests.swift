@@ -38,7 +38,7 @@ import Testing
         ("broadcast-ignores-preference", [:], "no-announcement-when-opted-out"),
         ("stale-tokens-kept", [:], "dead-tokens-removed"),
         ("broadcast-lease-plain-write", [:], "announcement-in-every-inbox"),
-        ("broadcast-collapse-per-type", [:], "announcement-rings-every-device"),
+        ("broadcast-push-now-or-never", [:], "announcement-rings-every-device"),
     ])
     func variantsAreCaught(variant: String, parameters: [String: Int], check: String) throws {
         let caught = try caughtSeeds("admin-broadcast", variant: variant, parameters: parameters, strategy: .random, seeds: 1...6)

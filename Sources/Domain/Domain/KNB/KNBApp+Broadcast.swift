@@ -193,10 +193,10 @@ extension KNBApp {
         ]
     }
 
-    /// The push of an announcement to `user`'s devices (`broadcast-collapse-per-type`: collapsed
-    /// by its type, so a newer announcement replaces one still waiting for an away device).
+    /// The push of an announcement to `user`'s devices (`broadcast-push-now-or-never`: with a
+    /// time to live of zero, dropped for a device that is away).
     func announcementPush(to user: String, postId: String, content: String) -> PushMessage {
         PushMessage(recipient: user, type: "ADMIN_POST", title: "New announcement", body: content, data: ["postId": postId],
-                    collapseKey: has(.broadcastCollapsePerType) ? "ADMIN_POST" : nil)
+                    timeToLive: has(.broadcastPushNowOrNever) ? .zero : nil)
     }
 }

@@ -141,10 +141,10 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
     /// duplicate waits and finds the mark, until a surge briefly runs a second instance past the
     /// limit (the platform allows it) and both send.
     case kiddushOneInstance = "kiddush-one-instance"
-    /// ADMIN_POST pushes sent with their type as FCM's collapse key, to keep a member's tray
-    /// short: an announcement still waiting for an away phone is replaced by the next one, and
-    /// that device never rings for the first.
-    case broadcastCollapsePerType = "broadcast-collapse-per-type"
+    /// ADMIN_POST pushes sent with a time to live of zero ("an announcement is news now": FCM's
+    /// `ttl: 0`, APNs' `apns-expiration: 0`): a phone that is away when one is sent never rings
+    /// for it, and the platform keeps nothing to deliver when it returns.
+    case broadcastPushNowOrNever = "broadcast-push-now-or-never"
     /// One-line description of what the variant gets wrong.
     public var summary: String {
         switch self {
@@ -184,7 +184,7 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
         case .broadcastIgnoresPreference: return "ADMIN_POST to every user, ignoring notificationPrefs.adminPosts"
         case .staleTokensKept: return "tokens FCM reports UNREGISTERED are never deleted"
         case .broadcastProgressEveryChunk: return "ADMIN_POST progress written after every chunk: past ~1 write/s a write is refused and the chunk rings again"
-        case .broadcastCollapsePerType: return "ADMIN_POST pushes collapsed by type: an announcement waiting for an away phone is replaced by the next"
+        case .broadcastPushNowOrNever: return "ADMIN_POST pushes with a time to live of zero: a phone away when one is sent never rings for it"
         case .kiddushOneInstance: return "booking email serialized by maxInstances: 1 (check, send, mark): a second instance past the limit sends it twice"
         case .broadcastOwnLeaseBusy: return "ADMIN_POST claim mistakes its own lease for another's: a claim whose answer was lost drops the announcement"
         case .broadcastLeasePlainWrite: return "ADMIN_POST lease written with a plain set inside its transaction: it waits for its own lock, so nothing is sent"

@@ -46,19 +46,54 @@ public final class Outbox: Sendable {
         }
     }
 
-    /// Removes and returns the last push to `token` with collapse key `key` still waiting for its
-    /// device at `now` (FCM keeps only the newest; docs/domain.md, "FCM"). Pushes sent before
-    /// `horizon` are surely delivered, so the search stops there.
-    func collapse(token: String, key: String, pendingAt now: Timestamp, horizon: Timestamp) -> OutboxRecord? {
+    /// What a push superseded on its way to the device (`appendPush`).
+    package struct Superseded {
+        /// The push with the same collapse key it replaced (`fcm-collapse`).
+        package var collapsed: OutboxRecord?
+        /// The push APNs held for the away device that it replaced (`apns-replaced`).
+        package var replaced: OutboxRecord?
+    }
+
+    /// Appends `push` as FCM and APNs leave it (docs/domain.md, "FCM"). APNs stores one
+    /// notification per app for a device that is away: a push sent while an earlier one is held
+    /// for the device is held too, replaces it, and arrives when the device returns. A push held
+    /// longer than `timeToLive` is dropped (`expired`) and replaces nothing. A push with a collapse
+    /// key replaces one with the same key still on its way. Pushes sent before `horizon` have surely
+    /// arrived, so the search stops there.
+    package func appendPush(_ push: OutboxRecord, timeToLive: Duration, now: Timestamp, horizon: Timestamp) -> (record: OutboxRecord, superseded: Superseded) {
         state.withLock { state in
+            var held: Int?
+            var sameKey: Int?
             for index in state.records.indices.reversed() {
                 let record = state.records[index]
-                if record.sentAt < horizon { return nil }
-                guard record.token == token, record.collapseKey == key else { continue }
-                guard record.deliveredAt > now else { return nil }
-                return state.records.remove(at: index)
+                if record.sentAt < horizon { break }
+                guard record.channel == .push, record.token == push.token, record.fate == .delivered, record.deliveredAt > now else { continue }
+                if held == nil, record.heldForDevice { held = index }
+                if sameKey == nil, let key = push.collapseKey, record.collapseKey == key { sameKey = index }
+                if held != nil && (sameKey != nil || push.collapseKey == nil) { break }
             }
-            return nil
+            let deliveredAt = max(push.deliveredAt, held.map { state.records[$0].deliveredAt } ?? push.deliveredAt)
+            let away = push.heldForDevice || held != nil
+            var record = OutboxRecord(
+                channel: .push, recipient: push.recipient, type: push.type, payload: push.payload, sentAt: push.sentAt,
+                deliveredAt: max(deliveredAt, sameKey.map { state.records[$0].deliveredAt } ?? deliveredAt),
+                token: push.token, collapseKey: push.collapseKey, heldForDevice: away)
+            var superseded = Superseded()
+            if away && record.deliveredAt - now > timeToLive {
+                record.fate = .expired
+            } else {
+                if let sameKey {
+                    state.records[sameKey].fate = .collapsed
+                    superseded.collapsed = state.records[sameKey]
+                }
+                if let held, held != sameKey {
+                    state.records[held].fate = .replaced
+                    superseded.replaced = state.records[held]
+                }
+            }
+            state.count(.push)
+            state.records.append(record)
+            return (record, superseded)
         }
     }
 

@@ -185,6 +185,9 @@ public struct BackendFaults: Sendable, Hashable {
     public var fcmTokenFailureProbability = 0.01
     /// *Estimate*: delivery p50 under 1 s, long tail of minutes.
     public var fcmDelivery = LatencyModel(median: .milliseconds(500), tailProbability: 0.05, tailMax: .seconds(300))
+    /// Documented (MODEL_RULES §27): how long FCM keeps a push for an away device when the
+    /// message sets no time to live of its own (four weeks).
+    public var fcmDefaultTimeToLive: Duration = .seconds(28 * 24 * 3600)
 
     // MARK: SendGrid (MODEL_RULES §17)
     /// *Estimate*: probability of HTTP 429.

@@ -86,6 +86,13 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
     /// request may (10, or 20 for a query or a commit of several writes) and it was denied
     /// (MODEL_RULES §31). A limit: counted when it happens.
     case rulesAccessLimit = "rules-access-limit"
+    /// A push reached a device that was away, where APNs had stored an earlier one of the app:
+    /// APNs keeps one notification per app, so the earlier never showed (MODEL_RULES §27).
+    /// Counted when it happens.
+    case apnsReplaced = "apns-replaced"
+    /// A push waited for an away device longer than its time to live and was dropped
+    /// (MODEL_RULES §27). Counted when it happens.
+    case fcmTTLExpired = "fcm-ttl-expired"
 
     /// What else makes this kind happen besides its drawn probability, which is all the
     /// expectation counts; nil when the draws are its only source. A sweep whose count is far
@@ -139,6 +146,8 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
         case .downloadURLBypass: 31
         case .triggerLate: 32
         case .rulesAccessLimit: 33
+        case .apnsReplaced: 34
+        case .fcmTTLExpired: 35
         }
     }
 }

@@ -67,26 +67,32 @@ public final class Messaging: Sendable {
                 outcomes.append(.transientFailure)
             } else {
                 outcomes.append(.success)
-                var deliveredAt = now + random.sample(faults.fcmDelivery)  // drawn whatever the outbox keeps
+                let wait = random.sample(faults.fcmDelivery)  // drawn whatever the outbox keeps
                 guard outbox.keepsRecords else {
                     outbox.count(.push)
                     continue
                 }
-                if let key = message.collapseKey, let replaced = outbox.collapse(
-                    token: token, key: key, pendingAt: now, horizon: now - faults.fcmDelivery.tailMax) {
-                    // The device is away until the replaced push would have reached it.
-                    ledger.observe(.fcmCollapse, subject: "\(replaced.type) to \(replaced.recipient)")
-                    deliveredAt = max(deliveredAt, replaced.deliveredAt)
-                }
-                var payload = message.data
-                payload["title"] = message.title
-                payload["body"] = message.body
-                outbox.append(OutboxRecord(
-                    channel: .push, recipient: message.recipient, type: message.type, payload: payload,
-                    sentAt: now, deliveredAt: deliveredAt, token: token, collapseKey: message.collapseKey))
+                record(message, to: token, wait: wait, now: now)
             }
         }
         assert(outcomes.count == messages.count, "one outcome per message")
         return outcomes
+    }
+
+    /// Records a push FCM accepted: a wait past the delivery model's body (2 × median) found the
+    /// device away, so APNs holds it; what it supersedes or whether it expires is the outbox's
+    /// `appendPush`, and each is counted where it happens.
+    private func record(_ message: PushMessage, to token: String, wait: Duration, now: Timestamp) {
+        var payload = message.data
+        payload["title"] = message.title
+        payload["body"] = message.body
+        let push = OutboxRecord(
+            channel: .push, recipient: message.recipient, type: message.type, payload: payload, sentAt: now,
+            deliveredAt: now + wait, token: token, collapseKey: message.collapseKey, heldForDevice: wait > faults.fcmDelivery.median * 2)
+        let (record, superseded) = outbox.appendPush(
+            push, timeToLive: message.timeToLive ?? faults.fcmDefaultTimeToLive, now: now, horizon: now - faults.fcmDelivery.tailMax)
+        if let collapsed = superseded.collapsed { ledger.observe(.fcmCollapse, subject: "\(collapsed.type) to \(collapsed.recipient)") }
+        if let replaced = superseded.replaced { ledger.observe(.apnsReplaced, subject: "\(replaced.type) to \(replaced.recipient)") }
+        if record.fate == .expired { ledger.observe(.fcmTTLExpired, subject: "\(record.type) to \(record.recipient)") }
     }
 }

@@ -13,15 +13,24 @@ public struct PushMessage: Sendable, Hashable {
     /// FCM's collapse key (`android.collapseKey`, `apns-collapse-id`): a message still waiting for
     /// its device is replaced by a newer one with the same key (nil: never collapsed).
     public let collapseKey: String?
+    /// FCM's time to live (`android.ttl`, `apns-expiration`): how long the platform keeps the push
+    /// for a device that is away before dropping it; zero means "deliver now or never" (nil: FCM's
+    /// default, four weeks).
+    public let timeToLive: Duration?
 
     /// A push with every field given.
-    public init(recipient: String, type: String, title: String, body: String, data: [String: String] = [:], collapseKey: String? = nil) {
+    public init(
+        recipient: String, type: String, title: String, body: String, data: [String: String] = [:],
+        collapseKey: String? = nil, timeToLive: Duration? = nil
+    ) {
+        precondition(timeToLive.map { $0 >= .zero } ?? true, "a time to live is never negative")
         self.recipient = recipient
         self.type = type
         self.title = title
         self.body = body
         self.data = data
         self.collapseKey = collapseKey
+        self.timeToLive = timeToLive
     }
 }
 

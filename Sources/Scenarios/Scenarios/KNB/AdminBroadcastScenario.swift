@@ -27,7 +27,7 @@ public struct AdminBroadcastScenario: FirebaseScenario {
     /// The variants it should catch.
     public let variants = ScenarioSupport.variants([
         KNBVariant.broadcastOneByOne, .broadcastSingleMulticast, .broadcastIgnoresPreference, .staleTokensKept, .broadcastLeasePlainWrite,
-        .broadcastOwnLeaseBusy, .broadcastProgressEveryChunk, .broadcastCollapsePerType,
+        .broadcastOwnLeaseBusy, .broadcastProgressEveryChunk, .broadcastPushNowOrNever,
     ])
     /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [

@@ -211,8 +211,8 @@ public enum BugZoo {
             parameters: ["users": "1000"]),
         // An admin write inside a function whose answer is lost (MODEL_RULES §22).
         Bug(variant: "broadcast-own-lease-busy", app: "knb", scenario: "admin-broadcast", needs: "fault:admin-answer-lost", world: adminAnswersLost),
-        // FCM keeps only the newest push of a collapse key for a device that is away (§16).
-        Bug(variant: "broadcast-collapse-per-type", app: "knb", scenario: "admin-broadcast", needs: "fault:fcm-collapse"),
+        // A push's time to live: FCM and APNs drop one still waiting for an away device past it (MODEL_RULES §27).
+        Bug(variant: "broadcast-push-now-or-never", app: "knb", scenario: "admin-broadcast", needs: "fault:fcm-ttl-expired"),
         // Latency compensation: the listener shows the device's own write before the server has it
         // (MODEL_RULES §19); a sync line that ignores `hasPendingWrites` says it is saved.
         Bug(variant: "inbox-synced-from-echo", app: "ufree", scenario: "nudge-storm", needs: "depth-1"),
