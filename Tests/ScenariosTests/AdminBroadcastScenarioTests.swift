@@ -39,6 +39,7 @@ import Testing
         ("stale-tokens-kept", [:], "dead-tokens-removed"),
         ("broadcast-lease-plain-write", [:], "announcement-in-every-inbox"),
         ("broadcast-push-now-or-never", [:], "announcement-rings-every-device"),
+        ("token-stored-at-sign-in", ["users": 100], "announcement-rings-every-device"),
     ])
     func variantsAreCaught(variant: String, parameters: [String: Int], check: String) throws {
         let caught = try caughtSeeds("admin-broadcast", variant: variant, parameters: parameters, strategy: .random, seeds: 1...6)

@@ -2,14 +2,16 @@ import FirestoreREST
 import SimulatedFirebase
 
 /// Runs programs on a real Firestore through the REST client: a project of its own per program
-/// (so no reset is needed and programs never meet) over one client's connections, the SDKs'
-/// request forms.
+/// (so programs never meet), emptied first (an emulator kept running from an earlier process
+/// still holds that process's documents under the same ids), over one client's connections, the
+/// SDKs' request forms.
 struct EmulatorSide: Sendable {
     let client: FirestoreRESTClient
 
     /// The step outcomes of `program` (in project `project`), then the final state.
     func run(_ program: ConformanceProgram, project: String) async throws(RESTError) -> [ConformanceOutcome] {
         let client = client.inProject(project)
+        try await client.resetEmulator()
         var outcomes: [ConformanceOutcome] = []
         var commits: [Timestamp] = []
         for step in program.steps {

@@ -167,6 +167,13 @@ public final class KNBClient: Sendable {
         } catch { throw .wrap(error) }
     }
 
+    /// FCM handed this device a new token (`messaging(_:didReceiveRegistrationToken:)`): the app
+    /// records it as it records the first (`token-stored-at-sign-in`: it does not).
+    public func tokenRefreshed(_ token: String) async throws(KNBError) {
+        guard !app.has(.tokenStoredAtSignIn) else { return }
+        try await registerToken(token)
+    }
+
     /// Sets one of `adminPosts`, `postLikes`, `postReplies`, `replyLikes`, `outbid`.
     public func setPreference(_ key: String, _ enabled: Bool) async throws(KNBError) {
         do {

@@ -145,6 +145,10 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
     /// `ttl: 0`, APNs' `apns-expiration: 0`): a phone that is away when one is sent never rings
     /// for it, and the platform keeps nothing to deliver when it returns.
     case broadcastPushNowOrNever = "broadcast-push-now-or-never"
+    /// The device's FCM token stored only at sign-in, as the seed's sign-in flow lists it ("Store
+    /// FCM token"): when FCM replaces the token, the app never records the new one, the fan-out's
+    /// send to the old one answers UNREGISTERED, and that phone never rings again.
+    case tokenStoredAtSignIn = "token-stored-at-sign-in"
     /// One-line description of what the variant gets wrong.
     public var summary: String {
         switch self {
@@ -184,6 +188,7 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
         case .broadcastIgnoresPreference: return "ADMIN_POST to every user, ignoring notificationPrefs.adminPosts"
         case .staleTokensKept: return "tokens FCM reports UNREGISTERED are never deleted"
         case .broadcastProgressEveryChunk: return "ADMIN_POST progress written after every chunk: past ~1 write/s a write is refused and the chunk rings again"
+        case .tokenStoredAtSignIn: return "FCM token stored only at sign-in: once FCM replaces it, that phone never rings again"
         case .broadcastPushNowOrNever: return "ADMIN_POST pushes with a time to live of zero: a phone away when one is sent never rings for it"
         case .kiddushOneInstance: return "booking email serialized by maxInstances: 1 (check, send, mark): a second instance past the limit sends it twice"
         case .broadcastOwnLeaseBusy: return "ADMIN_POST claim mistakes its own lease for another's: a claim whose answer was lost drops the announcement"

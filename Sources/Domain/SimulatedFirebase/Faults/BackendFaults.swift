@@ -188,6 +188,10 @@ public struct BackendFaults: Sendable, Hashable {
     /// Documented (MODEL_RULES §27): how long FCM keeps a push for an away device when the
     /// message sets no time to live of its own (four weeks).
     public var fcmDefaultTimeToLive: Duration = .seconds(28 * 24 * 3600)
+    /// *Estimate* (MODEL_RULES §33): the chance a device's FCM token is replaced during a run (the
+    /// app restored on a new phone, its data cleared, FCM's own refresh); the old token answers
+    /// UNREGISTERED from then on, and the app is handed the new one.
+    public var fcmTokenRotationProbability = 0.02
 
     // MARK: SendGrid (MODEL_RULES §17)
     /// *Estimate*: probability of HTTP 429.
@@ -240,6 +244,7 @@ public struct BackendFaults: Sendable, Hashable {
         faults.networkTimeoutProbability = 0
         faults.listenerLatency = .zero
         faults.fcmTokenFailureProbability = 0
+        faults.fcmTokenRotationProbability = 0
         faults.fcmDelivery = .zero
         faults.emailRateLimitProbability = 0
         faults.emailTimeoutProbability = 0

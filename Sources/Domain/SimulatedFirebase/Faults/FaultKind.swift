@@ -93,6 +93,9 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
     /// A push waited for an away device longer than its time to live and was dropped
     /// (MODEL_RULES §27). Counted when it happens.
     case fcmTTLExpired = "fcm-ttl-expired"
+    /// FCM replaced a device's token during the run: sends to the old one answer UNREGISTERED and
+    /// the app is handed the new one to record (MODEL_RULES §33).
+    case fcmTokenRotated = "fcm-token-rotated"
 
     /// What else makes this kind happen besides its drawn probability, which is all the
     /// expectation counts; nil when the draws are its only source. A sweep whose count is far
@@ -148,6 +151,7 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
         case .rulesAccessLimit: 33
         case .apnsReplaced: 34
         case .fcmTTLExpired: 35
+        case .fcmTokenRotated: 36
         }
     }
 }

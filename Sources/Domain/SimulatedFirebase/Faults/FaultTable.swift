@@ -29,6 +29,7 @@ public enum FaultTable {
         FaultDial("admin-answer-lost", .adminAnswerLost, [\.adminAnswerLostProbability], ceiling: 0.02, source: "§22"),
         FaultDial("instance-overshoot", .instanceOvershoot, [\.instanceOvershootProbability], ceiling: 0.5, drawnAfterOutages: true, source: "§21"),
         FaultDial("trigger-late", .triggerLate, [\.triggerLateProbability], ceiling: 0.05, swarm: (.reorderedTriggers, 0.05), drawnAfterOutages: true, source: "§29"),
+        FaultDial("fcm-token-rotated", .fcmTokenRotated, [\.fcmTokenRotationProbability], ceiling: 0.2, drawnAfterOutages: true, source: "§33"),
     ]
 
     /// The dial called `name`, if any.

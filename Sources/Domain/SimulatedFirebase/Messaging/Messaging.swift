@@ -9,6 +9,8 @@ public final class Messaging: Sendable {
     private let unregisteredTokens = Mutex<Set<String>>([])
     private let failedTokens = Mutex<Set<String>>([])
     private let random: SharedRandom
+    /// Token rotations' own stream, so drawing them leaves every delivery's draws as they were.
+    private let rotations: SharedRandom
     private let ledger: FaultLedger
     private let outages: Outages
 
@@ -19,10 +21,29 @@ public final class Messaging: Sendable {
         self.faults = faults
         self.outbox = outbox
         self.random = SharedRandom(env, stream: "fcm")
+        self.rotations = SharedRandom(env, stream: "fcm-rotation")
     }
 
     /// Marks `token` as dead (the device uninstalled the app); later sends report UNREGISTERED.
     public func unregister(token: String) { _ = unregisteredTokens.withLock { $0.insert(token) } }
+
+    /// When, within `span` from now, FCM replaces `token` with a new one (drawn once per device at
+    /// `fcmTokenRotationProbability`; MODEL_RULES §33), nil if it keeps it. The caller makes it
+    /// happen then with `rotate(_:)`.
+    public func rotationOffset(of token: String, within span: Duration) -> Duration? {
+        let probability = faults.fcmTokenRotationProbability
+        ledger.opportunity(.fcmTokenRotated, probability: probability)
+        guard rotations.chance(probability) else { return nil }
+        return rotations.duration(upTo: span)
+    }
+
+    /// FCM replaces `token` with a new one, which it returns: sends to the old one answer
+    /// UNREGISTERED from now on (`fcm-token-rotated`).
+    public func rotate(_ token: String) -> String {
+        ledger.observe(.fcmTokenRotated, subject: token)
+        unregister(token: token)
+        return token + "-r"
+    }
 
     /// Whether FCM ever answered a send to `token` with a transient failure (the platform's record,
     /// for checkers: a push the sender may then have given up on).

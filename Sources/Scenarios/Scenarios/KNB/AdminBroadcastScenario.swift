@@ -6,8 +6,9 @@ import SimulatedFirebase
 
 /// KNB announcements: the super admin posts announcements that go to every member (ADMIN_POST, in
 /// the app and on each device), some members have turned announcements and reply likes off, some
-/// devices had the app uninstalled, and members reply to the first announcement and like the
-/// replies (REPLY_LIKE). Its checks judge every inbox and device against what each member chose.
+/// devices had the app uninstalled, FCM replaces a few devices' tokens meanwhile, and members
+/// reply to the first announcement and like the replies (REPLY_LIKE). Its checks judge every inbox
+/// and device against what each member chose.
 public struct AdminBroadcastScenario: FirebaseScenario {
     /// The scenario with its documented defaults (parameters come with each run).
     public init() {}
@@ -27,7 +28,7 @@ public struct AdminBroadcastScenario: FirebaseScenario {
     /// The variants it should catch.
     public let variants = ScenarioSupport.variants([
         KNBVariant.broadcastOneByOne, .broadcastSingleMulticast, .broadcastIgnoresPreference, .staleTokensKept, .broadcastLeasePlainWrite,
-        .broadcastOwnLeaseBusy, .broadcastProgressEveryChunk, .broadcastPushNowOrNever,
+        .broadcastOwnLeaseBusy, .broadcastProgressEveryChunk, .broadcastPushNowOrNever, .tokenStoredAtSignIn,
     ])
     /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
@@ -49,6 +50,7 @@ public struct AdminBroadcastScenario: FirebaseScenario {
         await Self.seedMembers(app, count: p[Parameter.users], devices: p[Parameter.devicesPerUser], audience: audience)
         await Self.optOut(app, audience: audience, context: context)
         Self.uninstall(app, audience: audience, percent: p[Parameter.staleDevicePercent])
+        let rotations = Self.drawRotations(app, audience: audience, within: Self.announcementGap * max(1, p[Parameter.announcements] - 1))
         let log = BroadcastLog()
         let monitor = BroadcastMonitor(app: app, audience: audience, log: log)
         let origin = Simulation.nowNanoseconds
@@ -58,6 +60,11 @@ public struct AdminBroadcastScenario: FirebaseScenario {
                     group.addTask {
                         await Self.announce(admin, count: p[Parameter.announcements], origin: origin, clock: app.backend.env.clock, log: log, context: context)
                     }
+                }
+                for (member, token, offset) in rotations {
+                    let client = app.client(email: member, name: "Member")
+                    let at = origin + UInt64(offset.nanoseconds)
+                    group.addTask { await Self.rotate(client, of: app, token: token, at: at, audience: audience, context: context) }
                 }
                 var random = Simulation.random("admin-broadcast/actions")
                 for index in 0..<p[Parameter.replies] {
@@ -138,6 +145,33 @@ public struct AdminBroadcastScenario: FirebaseScenario {
         }
     }
 
+    /// The installed devices whose token FCM replaces while the announcements go out (before the
+    /// last is asked for), and when (the platform draws them: `fcm-token-rotated`).
+    static func drawRotations(_ app: KNBApp, audience: BroadcastAudience, within span: Duration) -> [(member: String, token: String, offset: Duration)] {
+        audience.members.flatMap { member in
+            audience.tokens(of: member).compactMap { token in
+                guard !audience.isUninstalled(token), let offset = app.backend.messaging.rotationOffset(of: token, within: span) else { return nil }
+                return (member, token, offset)
+            }
+        }
+    }
+
+    /// At `at`, FCM replaces device `token`'s token and hands the app the new one, which the app
+    /// handles (records it under the member, or not: `token-stored-at-sign-in`).
+    static func rotate(_ member: KNBClient, of app: KNBApp, token: String, at: UInt64, audience: BroadcastAudience, context: ScenarioContext) async {
+        await KNBScenarioSupport.sleep(until: at)
+        guard !context.isStopped else { return }
+        let new = app.backend.messaging.rotate(token)
+        audience.rotated(token, to: new, at: app.backend.env.clock.now)
+        context.note(member.email, "FCM replaced device token \(token) with \(new)")
+        do {
+            try await KNBScenarioSupport.persistently { try await member.tokenRefreshed(new) }
+            audience.refreshHandled(token, at: app.backend.env.clock.now)
+        } catch {
+            context.note(member.email, "recording the new token failed: \(error)")
+        }
+    }
+
     /// The admin posts `count` announcements, `announcementGap` apart.
     static func announce(_ admin: KNBClient, count: Int, origin: UInt64, clock: DomainClock, log: BroadcastLog, context: ScenarioContext) async {
         let gap = UInt64(announcementGap.components.seconds) * 1_000_000_000
@@ -146,9 +180,10 @@ public struct AdminBroadcastScenario: FirebaseScenario {
             await KNBScenarioSupport.sleep(until: at)
             if context.isStopped { return }
             context.note(admin.email, "announce \(index)")
+            let requested = clock.now
             do {
                 let post = try await KNBScenarioSupport.persistently { try await admin.createPost("Announcement \(index)") }
-                log.announced(post.id, at: clock.now)
+                log.announced(post.id, at: clock.now, requested: requested)
             } catch {
                 context.note(admin.email, "announcement \(index) failed: \(error)")
             }

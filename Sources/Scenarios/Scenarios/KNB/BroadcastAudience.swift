@@ -1,11 +1,22 @@
+import SimulatedFirebase
 import Synchronization
 
 /// Who admin-broadcast's announcements are for: the members in id order, their devices' tokens,
 /// who turned notifications off (confirmed, or sent without an answer), which apps were
-/// uninstalled. Written during set-up, read by the checks.
+/// uninstalled, which devices FCM gave a new token. Written during the run, read by the checks.
 final class BroadcastAudience: Sendable {
     /// The announcing admin (owed nothing).
     let admin: String
+    /// A device whose token FCM replaced during the run.
+    struct Rotation: Sendable {
+        /// The token FCM handed the device instead.
+        let new: String
+        /// When FCM replaced it.
+        let at: Timestamp
+        /// When the app's refresh handler returned (nil: it never did).
+        var handledAt: Timestamp?
+    }
+
     private struct State {
         var members: [String] = []
         var tokens: [String: [String]] = [:]
@@ -13,6 +24,7 @@ final class BroadcastAudience: Sendable {
         var optedOut: Set<String> = []
         var undecided: Set<String> = []
         var uninstalled: Set<String> = []
+        var rotations: [String: Rotation] = [:]  // by the device's first token
     }
     private let state = Mutex(State())
 
@@ -32,6 +44,18 @@ final class BroadcastAudience: Sendable {
     func undecided(_ email: String) { state.withLock { _ = $0.undecided.insert(email) } }
     /// `token`'s app was uninstalled.
     func uninstalled(_ token: String) { state.withLock { _ = $0.uninstalled.insert(token) } }
+
+    /// FCM replaced device `token`'s token with `new` at `time`.
+    func rotated(_ token: String, to new: String, at time: Timestamp) {
+        state.withLock { state in
+            state.rotations[token] = Rotation(new: new, at: time)
+            state.owners[new] = state.owners[token]
+        }
+    }
+    /// The app on device `token` finished handling its new token at `time`.
+    func refreshHandled(_ token: String, at time: Timestamp) { state.withLock { $0.rotations[token]?.handledAt = time } }
+    /// The rotation of the device whose first token is `token`, if FCM replaced it.
+    func rotation(of token: String) -> Rotation? { state.withLock { $0.rotations[token] } }
 
     /// How many members there are.
     var count: Int { state.withLock { $0.members.count } }

@@ -14,16 +14,19 @@ final class BroadcastLog: Sendable {
     private struct State {
         var announcements: [String] = []
         var announcedAt: [String: Timestamp] = [:]
+        var requestedAt: [String: Timestamp] = [:]
         var replies: [String: String] = [:]  // reply id -> author
         var likes: Set<ReplyLike> = []
     }
     private let state = Mutex(State())
 
-    /// The admin was told at `time` (the backend's clock) that announcement `post` was posted.
-    func announced(_ post: String, at time: Timestamp) {
+    /// The admin was told at `time` (the backend's clock) that announcement `post`, first asked
+    /// for at `requested`, was posted.
+    func announced(_ post: String, at time: Timestamp, requested: Timestamp) {
         state.withLock { state in
             state.announcements.append(post)
             state.announcedAt[post] = time
+            state.requestedAt[post] = requested
         }
     }
     /// `author` was told their reply `reply` was posted.
@@ -35,6 +38,8 @@ final class BroadcastLog: Sendable {
     var announcements: [String] { state.withLock { $0.announcements } }
     /// When the admin was told `post` was posted.
     func announcedAt(_ post: String) -> Timestamp? { state.withLock { $0.announcedAt[post] } }
+    /// When the admin first asked to post `post` (no fan-out of it read a member before then).
+    func requestedAt(_ post: String) -> Timestamp? { state.withLock { $0.requestedAt[post] } }
     /// Confirmed replies and their authors, by reply id.
     var replies: [String: String] { state.withLock { $0.replies } }
     /// Confirmed reply likes, sorted.

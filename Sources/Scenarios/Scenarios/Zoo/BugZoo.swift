@@ -213,6 +213,8 @@ public enum BugZoo {
         Bug(variant: "broadcast-own-lease-busy", app: "knb", scenario: "admin-broadcast", needs: "fault:admin-answer-lost", world: adminAnswersLost),
         // A push's time to live: FCM and APNs drop one still waiting for an away device past it (MODEL_RULES §27).
         Bug(variant: "broadcast-push-now-or-never", app: "knb", scenario: "admin-broadcast", needs: "fault:fcm-ttl-expired"),
+        // FCM replaces a device's token now and then; the old one answers UNREGISTERED (MODEL_RULES §33).
+        Bug(variant: "token-stored-at-sign-in", app: "knb", scenario: "admin-broadcast", needs: "fault:fcm-token-rotated"),
         // Latency compensation: the listener shows the device's own write before the server has it
         // (MODEL_RULES §19); a sync line that ignores `hasPendingWrites` says it is saved.
         Bug(variant: "inbox-synced-from-echo", app: "ufree", scenario: "nudge-storm", needs: "depth-1"),
