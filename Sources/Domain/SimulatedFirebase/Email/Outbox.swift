@@ -17,8 +17,24 @@ public final class Outbox: Sendable {
 
     private struct State {
         var records: [OutboxRecord] = []
+        /// Per token, the index of its newest push that was not dropped: the only one that can be
+        /// held for the device (a push sent while another is held is held too and replaces it).
+        var newestPush: [String: Int] = [:]
         var pushes = 0
         var emails = 0
+
+        /// The newest push to `token` with collapse key `key` still on its way at `now`, searched
+        /// back to `horizon` (pushes sent before it have surely arrived).
+        func pending(to token: String?, key: String, now: Timestamp, horizon: Timestamp) -> Int? {
+            for index in records.indices.reversed() {
+                let record = records[index]
+                if record.sentAt < horizon { return nil }
+                if record.channel == .push, record.token == token, record.collapseKey == key, record.fate == .delivered, record.deliveredAt > now {
+                    return index
+                }
+            }
+            return nil
+        }
 
         mutating func count(_ channel: OutboxRecord.Channel) {
             switch channel {
@@ -62,16 +78,11 @@ public final class Outbox: Sendable {
     /// arrived, so the search stops there.
     package func appendPush(_ push: OutboxRecord, timeToLive: Duration, now: Timestamp, horizon: Timestamp) -> (record: OutboxRecord, superseded: Superseded) {
         state.withLock { state in
-            var held: Int?
-            var sameKey: Int?
-            for index in state.records.indices.reversed() {
-                let record = state.records[index]
-                if record.sentAt < horizon { break }
-                guard record.channel == .push, record.token == push.token, record.fate == .delivered, record.deliveredAt > now else { continue }
-                if held == nil, record.heldForDevice { held = index }
-                if sameKey == nil, let key = push.collapseKey, record.collapseKey == key { sameKey = index }
-                if held != nil && (sameKey != nil || push.collapseKey == nil) { break }
+            let held = push.token.flatMap { state.newestPush[$0] }.flatMap { index -> Int? in
+                let newest = state.records[index]
+                return newest.heldForDevice && newest.fate == .delivered && newest.deliveredAt > now ? index : nil
             }
+            let sameKey = push.collapseKey.flatMap { state.pending(to: push.token, key: $0, now: now, horizon: horizon) }
             let deliveredAt = max(push.deliveredAt, held.map { state.records[$0].deliveredAt } ?? push.deliveredAt)
             let away = push.heldForDevice || held != nil
             var record = OutboxRecord(
@@ -93,6 +104,7 @@ public final class Outbox: Sendable {
             }
             state.count(.push)
             state.records.append(record)
+            if let token = record.token, record.fate != .expired { state.newestPush[token] = state.records.count - 1 }
             return (record, superseded)
         }
     }
