@@ -100,7 +100,7 @@ public final class Messaging: Sendable {
         return outcomes
     }
 
-    /// Records a push FCM accepted: a wait past the delivery model's body (2 × median) found the
+    /// Records a push FCM accepted: a wait past the delivery model's body (its tail) found the
     /// device away, so APNs holds it; what it supersedes or whether it expires is the outbox's
     /// `appendPush`, and each is counted where it happens.
     private func record(_ message: PushMessage, to token: String, wait: Duration, now: Timestamp) {
@@ -109,7 +109,7 @@ public final class Messaging: Sendable {
         payload["body"] = message.body
         let push = OutboxRecord(
             channel: .push, recipient: message.recipient, type: message.type, payload: payload, sentAt: now,
-            deliveredAt: now + wait, token: token, collapseKey: message.collapseKey, heldForDevice: wait > faults.fcmDelivery.median * 2)
+            deliveredAt: now + wait, token: token, collapseKey: message.collapseKey, heldForDevice: wait > faults.fcmDelivery.bodyMax)
         let (record, superseded) = outbox.appendPush(
             push, timeToLive: message.timeToLive ?? faults.fcmDefaultTimeToLive, now: now, horizon: now - faults.fcmDelivery.tailMax)
         if let collapsed = superseded.collapsed { ledger.observe(.fcmCollapse, subject: "\(collapsed.type) to \(collapsed.recipient)") }

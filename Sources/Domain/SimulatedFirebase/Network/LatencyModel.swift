@@ -20,6 +20,9 @@ public struct LatencyModel: Sendable, Hashable {
         self.tailMax = tailMax
     }
 
+    /// The longest draw of the body (2 × median): a draw past it came from the tail.
+    public var bodyMax: Duration { median * 2 }
+
     /// No latency at all.
     public static let zero = LatencyModel(median: .zero, tailProbability: 0, tailMax: .zero)
 
