@@ -44,6 +44,27 @@ import Testing
         #expect(reached == ["cancelled-date-restored", "unchanged-page-skipped"])
     }
 
+    /// The homepage down for hours (a website outage, 503 to every fetch): the careful syncs keep
+    /// the last page they read and pass, since the end check owes only what a run outside the
+    /// outage could fetch; with short outages a stale design is still caught.
+    @Test func aWebsiteOutageOwesOnlyWhatARunCouldFetch() throws {
+        func run(_ seed: UInt64, _ outage: String, variant: String? = nil) throws -> RunReport {
+            var request = RunRequest(scenario: "calendar-sync", seed: seed, variant: variant)
+            request.world = World(faults: [:], outages: [try #require(OutageDraw(argument: outage))])
+            return try ScenarioRunner.run(request).0
+        }
+        var failedFetches = 0
+        for seed in UInt64(1)...12 {
+            let report = try run(seed, "website:6.0:900:7200:1.0:down")
+            #expect(report.passed, "seed \(seed): \(report.failure?.message ?? "")")
+            failedFetches += report.faults?.first { $0.kind.rawValue == "website-fetch-failure" }?.observed ?? 0
+        }
+        #expect(failedFetches > 12 * 20, "the outage failed most fetches of every run")
+        var caught = 0
+        for seed in UInt64(1)...6 where try !run(seed, "website:2.0:60:300:1.0", variant: "occasions-upsert-only").passed { caught += 1 }
+        #expect(caught >= 2, "short outages leave the end check its runs")
+    }
+
     @Test func theSameSeedGivesTheSameTrace() throws {
         let first = try ScenarioRunner.run(RunRequest(scenario: "calendar-sync", seed: 7)).0
         let second = try ScenarioRunner.run(RunRequest(scenario: "calendar-sync", seed: 7)).0

@@ -13,7 +13,7 @@ import Testing
         let names = FaultTable.dials.map(\.name)
         #expect(Set(names).count == names.count)
         for dial in FaultTable.dials {
-            #expect(dial.kind.map { $0.rawValue == dial.name } ?? (dial.name == "latency-tails"), "\(dial.name)")
+            #expect(dial.kind.map { $0.rawValue == dial.name } ?? ["latency-tails", "email-quota-shared"].contains(dial.name), "\(dial.name)")
             #expect(dial.defaultRate <= dial.ceiling && dial.ceiling <= 1, "\(dial.name)")
             if dial.name != "latency-tails" { #expect(dial.fields.allSatisfy { BackendFaults.default[keyPath: $0] == dial.defaultRate }) }
             #expect(dial.kind?.dial?.name == dial.kind.map { _ in dial.name }, "FaultKind.dial finds \(dial.name)")

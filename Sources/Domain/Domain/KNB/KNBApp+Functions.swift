@@ -318,7 +318,9 @@ extension KNBApp {
         a["sponsorEmail"] == b["sponsorEmail"] && a["timestamp"] == b["timestamp"]
     }
 
-    /// Retries only 429s (nothing was sent); a time-out is not retried (it may have sent).
+    /// Retries only 429s (nothing was sent), no sooner than the account's rate resets
+    /// (`X-RateLimit-Reset`), and throws for a redelivery when the reset is further off than the
+    /// function may wait; a time-out is not retried (it may have sent).
     private func sendBookingEmail(_ message: EmailMessage) async throws(BackendError) {
         var attempt = 1
         while true {
@@ -328,7 +330,9 @@ extension KNBApp {
             } catch {
                 guard case .resourceExhausted = error, attempt < Self.emailRateLimitAttempts else { throw error }
             }
-            try? await backend.env.clock.sleep(for: .seconds(Int64(2 * attempt)))
+            let reset = backend.email.retryAfter()
+            guard reset <= Self.emailResetWaitMax else { throw .resourceExhausted("SendGrid's rate resets in \(reset)") }
+            try? await backend.env.clock.sleep(for: max(.seconds(Int64(2 * attempt)), reset))
             attempt += 1
         }
     }

@@ -39,8 +39,9 @@ extension KNBApp {
                 latency = .seconds(180) + random.duration(upTo: .seconds(180))
             }
             try? await backend.env.clock.sleep(for: latency)
-            ledger.opportunity(.websiteFetchFailure, probability: website.fetchFailureProbability)
-            if !random.chance(website.fetchFailureProbability) {
+            let failure = backend.outages.probability(website.fetchFailureProbability, of: .website, atElapsed: backend.env.clock.elapsedNanoseconds)
+            ledger.opportunity(.websiteFetchFailure, probability: failure)
+            if !random.chance(failure) {
                 let now = backend.env.clock.now
                 return (website.html(at: now), now)
             }

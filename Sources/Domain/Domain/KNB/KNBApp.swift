@@ -29,6 +29,9 @@ public final class KNBApp: Sendable {
     public static let bookingSender = "noreply@knb.org"
     /// Attempts at a SendGrid call that returned 429 (nothing was sent, so retrying is safe).
     static let emailRateLimitAttempts = 3
+    /// The longest a booking email's function waits in place for SendGrid's rate to reset; a later
+    /// reset is left to the trigger's redelivery (the function's timeout is 60 s).
+    static let emailResetWaitMax = Duration.seconds(20)
 
     /// Builds the app on `backend`, deploys KNB's rules and functions.
     /// `website`, when given, deploys `syncKiddushCalendar` and `syncCommunityOccasions` (every

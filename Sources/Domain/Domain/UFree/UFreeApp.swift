@@ -335,10 +335,15 @@ public final class UFreeApp: Sendable {
         } catch { throw .backend(error) }
     }
 
-    func markAllRead(as client: FirestoreClient) async throws(UFreeError) {
+    /// Marks every notification the server has unread now; returns their ids.
+    @discardableResult
+    func markAllRead(as client: FirestoreClient) async throws(UFreeError) -> [String] {
+        var marked: [String] = []
         for notification in try await inbox(as: client) where !notification.isRead {
             try await markRead(notification.notificationId, as: client)
+            marked.append(notification.notificationId)
         }
+        return marked
     }
 
     // MARK: Rules

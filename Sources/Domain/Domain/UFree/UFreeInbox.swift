@@ -24,6 +24,8 @@ public final class UFreeInbox: Sendable {
     let client: FirestoreClient
     let countsEvents: Bool
     let trustsEcho: Bool
+    /// `mark-all-read-by-query`: the app whose server query picks what "Mark all read" marks.
+    let marksAllByQuery: UFreeApp?
 
     private struct State {
         /// The device's copy: each notification's fields as the listener shows them.
@@ -41,6 +43,7 @@ public final class UFreeInbox: Sendable {
         self.client = app.backend.client(auth: AuthContext(uid: userId), label: device)
         self.countsEvents = app.variant == .badgeCountsEvents
         self.trustsEcho = app.variant == .inboxSyncedFromEcho
+        self.marksAllByQuery = app.variant == .markAllReadByQuery ? app : nil
     }
 
     /// Opens the inbox: starts the listener (its first snapshot holds the existing notifications);
@@ -113,6 +116,18 @@ public final class UFreeInbox: Sendable {
             if case .notFound = error { throw .notificationNotFound(notificationId: id) }
             throw .backend(error)
         }
+    }
+
+    /// The user taps "Mark all read": careful, the notifications the screen shows unread now are
+    /// marked, one update each (each shows read at once); one arriving meanwhile stays unread, so
+    /// the user still sees it. Stops at the first write that fails (the rest stay unread).
+    /// Returns the ids it marked read.
+    @discardableResult
+    public func markAllRead() async throws(UFreeError) -> [String] {
+        if let app = marksAllByQuery { return try await app.markAllRead(as: client) }
+        let unread = unreadIds
+        for id in unread { try await markRead(id) }
+        return unread
     }
 }
 

@@ -70,6 +70,10 @@ public enum UFreeVariant: String, AppVariant {
     /// returns has the caller as a member, yet the rules judge a query only on what it pins, and it
     /// pins no member, so the server refuses it and no request can be sent.
     case sentRequestsQuery = "sent-requests-query"
+    /// "Mark all read" asks the server which notifications are unread at the tap and marks each
+    /// (`UFreeApp.markAllRead`): one that reached the server after the screen was drawn, or while
+    /// the query travelled, is marked read though the user never saw it.
+    case markAllReadByQuery = "mark-all-read-by-query"
     /// One sentence on what this variant gets wrong.
     public var summary: String {
         switch self {
@@ -91,6 +95,7 @@ public enum UFreeVariant: String, AppVariant {
         case .heatmapOneWeek: return "Who's-free badge counts one week: days past the seventh show nobody free."
         case .sentRequestsQuery: return "The duplicate-request guard queries sent requests by requesterId: rules are not filters, every send is refused."
         case .seedRulesLiteral: return "The seed's rules as written: nobody can notify another user or add themselves to a friend's list."
+        case .markAllReadByQuery: return "Mark all read marks what the server has unread at the tap: a nudge that arrived after the screen was drawn is read before the user saw it."
         }
     }
 

@@ -192,10 +192,24 @@ public struct BackendFaults: Sendable, Hashable {
     /// app restored on a new phone, its data cleared, FCM's own refresh); the old token answers
     /// UNREGISTERED from then on, and the app is handed the new one.
     public var fcmTokenRotationProbability = 0.02
+    /// *Estimate* (MODEL_RULES §33: FCM expires the token of a device inactive for over 270 days):
+    /// the chance a stored device token belongs to such a device when a run starts; it answers
+    /// UNREGISTERED, as after an uninstall.
+    public var fcmTokenExpiryProbability = 0.03
 
     // MARK: SendGrid (MODEL_RULES §17)
-    /// *Estimate*: probability of HTTP 429.
+    /// *Estimate*: probability of an HTTP 429 not explained by the account's rate (SendGrid's own
+    /// throttling, transient).
     public var emailRateLimitProbability = 0.01
+    /// *Estimate* (MODEL_RULES §33; SendGrid publishes the headers, not the numbers): the account's
+    /// requests per refresh period (`X-RateLimit-Limit`); past it every send answers 429 until the
+    /// period ends (`X-RateLimit-Reset`).
+    public var emailRequestsPerPeriod = 600
+    /// *Estimate*: SendGrid's refresh period.
+    public var emailRatePeriod: Duration = .seconds(60)
+    /// *Estimate*: the share of each period's requests other senders on the same account spend
+    /// (a newsletter, another environment using the key), spread evenly over the period.
+    public var emailQuotaUsedElsewhere = 0.25
     /// *Estimate*: probability the call times out after the email was sent (no idempotency key).
     public var emailTimeoutProbability = 0.005
     /// *Estimate*: request latency.
@@ -245,8 +259,11 @@ public struct BackendFaults: Sendable, Hashable {
         faults.listenerLatency = .zero
         faults.fcmTokenFailureProbability = 0
         faults.fcmTokenRotationProbability = 0
+        faults.fcmTokenExpiryProbability = 0
         faults.fcmDelivery = .zero
         faults.emailRateLimitProbability = 0
+        faults.emailQuotaUsedElsewhere = 0
+        faults.emailRequestsPerPeriod = .max
         faults.emailTimeoutProbability = 0
         faults.emailLatency = .zero
         faults.abortProbabilityPerExcessWrite = 0

@@ -33,7 +33,8 @@ public struct FaultDial: Sendable {
 
     /// The name worlds, `--fault` and reports use.
     public let name: String
-    /// The ledger's kind this rate draws (nil: `latency-tails`, which makes answers slow, not failed).
+    /// The ledger's kind this rate draws (nil: `latency-tails`, which makes answers slow, not failed,
+    /// and `email-quota-shared`, a share of SendGrid's rate whose 429s are counted when they happen).
     public let kind: FaultKind?
     /// The fields set to the rate (every latency model's tail for `latency-tails`).
     package let fields: [WritableKeyPath<BackendFaults, Double> & Sendable]

@@ -96,6 +96,13 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
     /// FCM replaced a device's token during the run: sends to the old one answer UNREGISTERED and
     /// the app is handed the new one to record (MODEL_RULES §33).
     case fcmTokenRotated = "fcm-token-rotated"
+    /// A SendGrid send found the account's requests for the refresh period spent (by this app and
+    /// the other senders sharing the account) and was answered 429 until the period's reset
+    /// (MODEL_RULES §33). A limit: counted when it happens.
+    case emailQuotaExceeded = "email-quota-exceeded"
+    /// A stored token belonged to a device inactive for over 270 days: FCM had expired it, and
+    /// sends to it answer UNREGISTERED (MODEL_RULES §33).
+    case fcmTokenExpired = "fcm-token-expired"
 
     /// What else makes this kind happen besides its drawn probability, which is all the
     /// expectation counts; nil when the draws are its only source. A sweep whose count is far
@@ -152,6 +159,8 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
         case .apnsReplaced: 34
         case .fcmTTLExpired: 35
         case .fcmTokenRotated: 36
+        case .emailQuotaExceeded: 37
+        case .fcmTokenExpired: 38
         }
     }
 }

@@ -30,6 +30,8 @@ public enum FaultTable {
         FaultDial("instance-overshoot", .instanceOvershoot, [\.instanceOvershootProbability], ceiling: 0.5, drawnAfterOutages: true, source: "§21"),
         FaultDial("trigger-late", .triggerLate, [\.triggerLateProbability], ceiling: 0.05, swarm: (.reorderedTriggers, 0.05), drawnAfterOutages: true, source: "§29"),
         FaultDial("fcm-token-rotated", .fcmTokenRotated, [\.fcmTokenRotationProbability], ceiling: 0.2, drawnAfterOutages: true, source: "§33"),
+        FaultDial("fcm-token-expired", .fcmTokenExpired, [\.fcmTokenExpiryProbability], ceiling: 0.3, drawnAfterOutages: true, source: "§33"),
+        FaultDial("email-quota-shared", nil, [\.emailQuotaUsedElsewhere], ceiling: 0.99, swarm: (.emailFailures, 4.95), drawnAfterOutages: true, source: "§33"),
     ]
 
     /// The dial called `name`, if any.

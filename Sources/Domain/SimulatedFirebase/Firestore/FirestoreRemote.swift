@@ -55,6 +55,9 @@ extension BackendFaults {
         kept.fcmTokenFailureProbability = faults.fcmTokenFailureProbability
         kept.fcmDelivery = faults.fcmDelivery
         kept.emailRateLimitProbability = faults.emailRateLimitProbability
+        kept.emailRequestsPerPeriod = faults.emailRequestsPerPeriod
+        kept.emailRatePeriod = faults.emailRatePeriod
+        kept.emailQuotaUsedElsewhere = faults.emailQuotaUsedElsewhere
         kept.emailTimeoutProbability = faults.emailTimeoutProbability
         kept.emailLatency = faults.emailLatency
         kept.emailTimeout = faults.emailTimeout

@@ -11,6 +11,8 @@ public final class Messaging: Sendable {
     private let random: SharedRandom
     /// Token rotations' own stream, so drawing them leaves every delivery's draws as they were.
     private let rotations: SharedRandom
+    /// Expiries' own stream, for the same reason.
+    private let expiries: SharedRandom
     private let ledger: FaultLedger
     private let outages: Outages
 
@@ -22,6 +24,7 @@ public final class Messaging: Sendable {
         self.outbox = outbox
         self.random = SharedRandom(env, stream: "fcm")
         self.rotations = SharedRandom(env, stream: "fcm-rotation")
+        self.expiries = SharedRandom(env, stream: "fcm-expiry")
     }
 
     /// Marks `token` as dead (the device uninstalled the app); later sends report UNREGISTERED.
@@ -35,6 +38,18 @@ public final class Messaging: Sendable {
         ledger.opportunity(.fcmTokenRotated, probability: probability)
         guard rotations.chance(probability) else { return nil }
         return rotations.duration(upTo: span)
+    }
+
+    /// Whether `token`'s device had been inactive for over 270 days when the run started (drawn
+    /// once per device at `fcmTokenExpiryProbability`; MODEL_RULES §33): FCM expired the token,
+    /// and sends to it answer UNREGISTERED (`fcm-token-expired`).
+    public func expiredForInactivity(_ token: String) -> Bool {
+        let probability = faults.fcmTokenExpiryProbability
+        ledger.opportunity(.fcmTokenExpired, probability: probability)
+        guard expiries.chance(probability) else { return false }
+        ledger.observe(.fcmTokenExpired, subject: token)
+        unregister(token: token)
+        return true
     }
 
     /// FCM replaces `token` with a new one, which it returns: sends to the old one answer

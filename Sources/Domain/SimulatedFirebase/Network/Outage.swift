@@ -20,6 +20,9 @@ public struct Outage: Sendable, Hashable {
         case fcm
         /// Cloud Storage uploads fail mid-transfer with probability `severity`.
         case storage
+        /// A website a function scrapes (KNB's congregation homepage) answers 5xx to a fetch with
+        /// probability `severity`: its host is down for minutes or hours, past any run's retries.
+        case website
 
         /// By name (the order they are drawn and reported in).
         public static func < (lhs: Service, rhs: Service) -> Bool { lhs.rawValue < rhs.rawValue }

@@ -82,7 +82,7 @@ public final class Outages: Sendable {
     }
 
     /// `base` at `elapsed`, or the outage's severity when `service` is down then (whichever is larger).
-    func probability(_ base: Double, of service: Outage.Service, atElapsed elapsed: @autoclosure () -> Int64) -> Double {
+    package func probability(_ base: Double, of service: Outage.Service, atElapsed elapsed: @autoclosure () -> Int64) -> Double {
         guard let schedule = schedules[service], schedule.isDown(atElapsed: elapsed()) else { return base }
         return max(base, schedule.outage.severity)
     }

@@ -134,12 +134,19 @@ public struct AdminBroadcastScenario: FirebaseScenario {
         }
     }
 
-    /// `percent` % of the devices had the app uninstalled: FCM answers their tokens UNREGISTERED.
+    /// `percent` % of the devices had the app uninstalled, and the platform draws those left
+    /// unused for over 270 days (`fcm-token-expired`): FCM answers their tokens UNREGISTERED, and
+    /// no one is there to see an announcement.
     static func uninstall(_ app: KNBApp, audience: BroadcastAudience, percent: Int) {
         var random = Simulation.random("admin-broadcast/uninstalls")
         for index in 0..<audience.count {
             for token in audience.tokens(of: audience.member(index)) where random.below(100) < percent {
                 app.backend.messaging.unregister(token: token)
+                audience.uninstalled(token)
+            }
+        }
+        for member in audience.members {
+            for token in audience.tokens(of: member) where !audience.isUninstalled(token) && app.backend.messaging.expiredForInactivity(token) {
                 audience.uninstalled(token)
             }
         }

@@ -33,6 +33,10 @@ extension NudgeStormScenario {
         static let readOnOtherDevice = CheckDeclaration(
             .sometimes, "read-on-other-device", "a notification read on one of a user's devices showed read on the other",
             requires: [.atLeast(Parameter.inboxPercent, 1)])
+        static let readOnlyWhatWasShown = CheckDeclaration(
+            .always, "read-only-what-was-shown", "a notification is read on the server only if a screen of its user showed it unread when they marked it read (one tapped, or Mark all read)", operations: ["read"])
+        static let markedAllRead = CheckDeclaration(
+            .sometimes, "marked-all-read", "Mark all read saved every notification the screen showed unread", requires: [.atLeast(Parameter.inboxPercent, 1), .atLeast(Parameter.markAllPercent, 1)])
         static let nudgeAllSent = CheckDeclaration(
             .sometimes, "nudge-all-sent", "Nudge All reached a free friend", requires: [.atLeast(Parameter.nudgeAllPercent, 1), .atLeast(Parameter.freePercent, 1)])
     }

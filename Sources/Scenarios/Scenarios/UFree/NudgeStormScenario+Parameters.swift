@@ -25,5 +25,7 @@ extension NudgeStormScenario {
             "freePercent", "chance a user is free on the plan day", default: 50, in: 0...100)
         static let inboxPercent = ScenarioParameter(
             "inboxPercent", "users with the notification inbox open on a phone and a tablet (a real-time listener each), tapping notifications read", default: 60, in: 0...100)
+        static let markAllPercent = ScenarioParameter(
+            "markAllPercent", "share of inbox glances that tap \"Mark all read\" instead of one notification", default: 20, in: 0...100)
     }
 }

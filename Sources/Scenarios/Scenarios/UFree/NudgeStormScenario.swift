@@ -26,6 +26,7 @@ public struct NudgeStormScenario: FirebaseScenario {
         Parameter.nudgeAllPercent,
         Parameter.freePercent,
         Parameter.inboxPercent,
+        Parameter.markAllPercent,
     ]
     /// The operations whose latency it records.
     public let operations: [String] = ["nudgeAll", "nudgeBurst"]
@@ -33,6 +34,7 @@ public struct NudgeStormScenario: FirebaseScenario {
     public let variants = [
         UFreeVariant.clientTapGuardOnly.rawValue, UFreeVariant.utcToday.rawValue, UFreeVariant.nudgeGuardReentrant.rawValue,
         UFreeVariant.badgeCountsEvents.rawValue, UFreeVariant.nudgeCooldownHalf.rawValue, UFreeVariant.inboxSyncedFromEcho.rawValue,
+        UFreeVariant.markAllReadByQuery.rawValue,
     ]
     /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
@@ -48,6 +50,8 @@ public struct NudgeStormScenario: FirebaseScenario {
         Check.savedReadStaysRead,
         Check.readShownSyncing,
         Check.readOnOtherDevice,
+        Check.readOnlyWhatWasShown,
+        Check.markedAllRead,
     ]
 
     /// Counts per "sender>recipient" key, shared by the user tasks.
@@ -273,10 +277,16 @@ public struct NudgeStormScenario: FirebaseScenario {
     }
 
     /// Which notifications each device marked read, and which of those reads it saved (the call
-    /// returned), by device label.
+    /// returned), by device label; and which each user marked read while a screen showed them unread.
     final class InboxTaps: Sendable {
-        private let state = Mutex<(tapped: [String: Set<String>], saved: [String: Set<String>])>(([:], [:]))
-        func tapped(_ device: String, _ id: String) { _ = state.withLock { $0.tapped[device, default: []].insert(id) } }
+        private let state = Mutex<(tapped: [String: Set<String>], saved: [String: Set<String>], seen: [String: Set<String>])>(([:], [:], [:]))
+        func tapped(_ inbox: UFreeInbox, _ id: String) {
+            state.withLock {
+                $0.tapped[inbox.device, default: []].insert(id)
+                $0.seen[inbox.userId, default: []].insert(id)
+            }
+        }
+        func seen(by user: String) -> Set<String> { state.withLock { $0.seen[user] ?? [] } }
         func tapped(by device: String) -> Set<String> { state.withLock { $0.tapped[device] ?? [] } }
         func saved(_ device: String, _ id: String) { _ = state.withLock { $0.saved[device, default: []].insert(id) } }
         func saved(by device: String) -> Set<String> { state.withLock { $0.saved[device] ?? [] } }
@@ -290,9 +300,13 @@ public struct NudgeStormScenario: FirebaseScenario {
             guard Simulation.nowNanoseconds < end else { return }
             let unread = inbox.unreadIds
             guard !unread.isEmpty else { continue }
+            if random.below(100) < context.parameters[Parameter.markAllPercent] {
+                await markAll(inbox, unread: unread, taps: taps, context: context)
+                continue
+            }
             let id = unread[random.below(unread.count)]
             context.note(inbox.device, "read \(id)")
-            taps.tapped(inbox.device, id)
+            taps.tapped(inbox, id)
             do throws(UFreeError) {
                 try await inbox.markRead(id)
                 taps.saved(inbox.device, id)
@@ -300,10 +314,24 @@ public struct NudgeStormScenario: FirebaseScenario {
         }
     }
 
+    /// The user taps "Mark all read" while the screen shows `unread` unread.
+    static func markAll(_ inbox: UFreeInbox, unread: [String], taps: InboxTaps, context: ScenarioContext) async {
+        context.note(inbox.device, "mark all read (\(unread.count) shown unread)")
+        for id in unread { taps.tapped(inbox, id) }
+        do throws(UFreeError) {
+            for id in try await inbox.markAllRead() { taps.saved(inbox.device, id) }
+            context.sometimes(Check.markedAllRead, true)
+        } catch { context.note(inbox.device, "mark all read failed: \(error)") }
+    }
+
     /// What one inbox draws, against the server at that moment (read directly, not through the
     /// device): "✓ Up to date" with a notification shown read means the server has it read; a read
     /// this device saved stays drawn read (the SDK never shows a state older than its saved write).
     static func checkScreen(_ app: UFreeApp, _ inbox: UFreeInbox, taps: InboxTaps, context: ScenarioContext) {
+        let seen = taps.seen(by: inbox.userId)
+        let unseen = app.backend.firestore.query("users/\(inbox.userId)/notifications") { $0["read"] == .bool(true) }.first { !seen.contains($0.id) }
+        context.always(Check.readOnlyWhatWasShown, unseen == nil,
+                       "\(inbox.userId)'s notification \(unseen?.id ?? "") is read on the server, but no screen of theirs showed it unread when they marked read")
         let saved = taps.saved(by: inbox.device)
         context.always(Check.savedReadStaysRead, !saved.contains { inbox.showsUnread($0) },
                        "\(inbox.device) saved \(saved.sorted().first { inbox.showsUnread($0) } ?? "")'s read and draws it unread again")

@@ -218,6 +218,9 @@ public enum BugZoo {
         // Latency compensation: the listener shows the device's own write before the server has it
         // (MODEL_RULES §19); a sync line that ignores `hasPendingWrites` says it is saved.
         Bug(variant: "inbox-synced-from-echo", app: "ufree", scenario: "nudge-storm", needs: "depth-1"),
+        // A notification reaches the server before the device's listener draws it, for seconds
+        // when the listener's connection dropped (MODEL_RULES §19).
+        Bug(variant: "mark-all-read-by-query", app: "ufree", scenario: "nudge-storm", needs: "fault:listener-disconnect"),
         // A listener whose connection is down raises the device's copy first (`isFromCache`).
         Bug(variant: "profile-missing-from-cache", app: "inspired", scenario: "privacy-revocation", needs: "fault:listener-disconnect"),
         // A function's maximum instances, exceeded for a while in a surge (MODEL_RULES §21).
