@@ -66,6 +66,24 @@ import Testing
         }
     }
 
+    /// App Check (MODEL_RULES §32): on devices whose attestation fails, the careful check-in
+    /// (verified, not enforced) is accepted; enforcing it refuses them, and the check-in check
+    /// says so on every seed of a world where one device in ten fails.
+    @Test func appCheckEnforcedOnTheCheckInIsCaught() throws {
+        func run(_ seed: UInt64, _ variant: String?) throws -> RunReport {
+            var request = RunRequest(scenario: "heartbeat-timeline", seed: seed, parameters: Self.small, variant: variant)
+            request.world = World(faults: ["app-check-attestation-failed": 0.1], outages: [])
+            return try ScenarioRunner.run(request).0
+        }
+        for seed in UInt64(1)...3 {
+            let enforced = try run(seed, "app-check-enforced-heartbeat")
+            #expect(!enforced.passed && enforced.violation?.check == "check-in-not-refused", "seed \(seed): \(enforced.violation?.check ?? "none")")
+            let careful = try run(seed, nil)
+            #expect(careful.passed, "seed \(seed): \(careful.failure?.message ?? "")")
+            #expect((careful.faults?.first { $0.kind.rawValue == "app-check-attestation-failed" }?.observed ?? 0) > 0, "seed \(seed): no device failed")
+        }
+    }
+
     /// invalid-token-deactivates needs a churned token whose push fails before the end: seeds 1 and 6
     /// at 40 users (random and PCT); careful passes on both, and on seed 8 pushes to a re-registered token.
     @Test func invalidTokenDeactivatesIsCaughtAndCarefulKeepsMonitoring() throws {

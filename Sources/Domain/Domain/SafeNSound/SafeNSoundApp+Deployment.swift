@@ -46,8 +46,12 @@ extension SafeNSoundApp {
     static let batchTimeout = Functions.maxTimeout
 
     /// Registers the callable and the two scheduled functions (three with the daily reminder).
+    /// Careful: `recordHeartbeat` verifies App Check without enforcing it (a check-in refused for
+    /// a device's attestation would alarm the contacts of a user who tapped); the seed's other
+    /// protections (auth, the uid check, the rate limit) still hold. Enforced in
+    /// `app-check-enforced-heartbeat`.
     public func register(on functions: Functions) {
-        functions.callable(Self.recordHeartbeatName) { [self] request in
+        functions.callable(Self.recordHeartbeatName, enforceAppCheck: variant == .appCheckEnforcedHeartbeat) { [self] request in
             guard let uid = request.auth?.uid else { throw BackendError.unauthenticated("recordHeartbeat requires a signed-in user") }
             let heartbeat = SafeNSoundHeartbeatRequest(
                 userId: request.data["userId"]?.stringValue,

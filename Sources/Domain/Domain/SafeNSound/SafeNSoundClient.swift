@@ -1,7 +1,8 @@
 import SimulatedFirebase
 
 /// The SafeNSound iOS app of one signed-in user: a check-in calls the `recordHeartbeat` callable
-/// over the device's network (so it pays latency and faults, and fails offline); each action
+/// over the device's network (so it pays latency and faults, and fails offline) with the device's
+/// App Check token when it has one; each action
 /// throws `SafeNSoundError` (`.backend` for what the backend or the network refused).
 public final class SafeNSoundClient: Sendable {
     /// The signed-in user's id.
@@ -24,7 +25,8 @@ public final class SafeNSoundClient: Sendable {
         let value: Value
         do {
             value = try await functions.invoke(
-                SafeNSoundApp.recordHeartbeatName, data: data, auth: firestore.auth, network: overNetwork ? firestore.network : nil)
+                SafeNSoundApp.recordHeartbeatName, data: data, auth: firestore.auth, network: overNetwork ? firestore.network : nil,
+                appCheck: firestore.hasAppCheckToken)
         } catch { throw .wrap(error) }
         guard let time = value.mapValue?["lastHeartbeat"]?.timestampValue else {
             throw .backend(.invalidArgument("recordHeartbeat answered without lastHeartbeat: \(value)"))

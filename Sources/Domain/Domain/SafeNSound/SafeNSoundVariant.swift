@@ -70,6 +70,10 @@ public enum SafeNSoundVariant: String, AppVariant {
     /// still decides: Firestore grants a request when any matching statement allows it, so every
     /// signed-in user reads every profile and its emergency contacts.
     case rulesDevCatchAll = "rules-dev-catch-all"
+    /// `recordHeartbeat` deployed with App Check enforced (the seed's "App Check: verify requests
+    /// come from legitimate app", applied to the check-in too): a device whose attestation fails
+    /// for good can never check in, and its user's contacts are emailed though they tapped on time.
+    case appCheckEnforcedHeartbeat = "app-check-enforced-heartbeat"
     /// One sentence on what this variant gets wrong (or, for `careful`, what it guarantees).
     public var summary: String {
         switch self {
@@ -113,6 +117,8 @@ public enum SafeNSoundVariant: String, AppVariant {
             return "A catch-all read rule left from development grants what the specific users rule refuses: any signed-in user reads every profile."
         case .alertsIndexNotDeployed:
             return "The due-alert query's composite index is not deployed: production refuses the query, so no pre-notification or email is ever sent."
+        case .appCheckEnforcedHeartbeat:
+            return "Check-in enforces App Check: a device whose attestation fails can never check in, so its user's contacts are alarmed though they tapped on time."
         }
     }
 

@@ -197,6 +197,12 @@ public struct BackendFaults: Sendable, Hashable {
     /// UNREGISTERED, as after an uninstall.
     public var fcmTokenExpiryProbability = 0.03
 
+    // MARK: App Check (MODEL_RULES §32)
+    /// *Estimate*: the share of devices whose attestation provider (App Attest, DeviceCheck) never
+    /// yields an App Check token (an unsupported or modified device, a provider refusing it): a
+    /// callable that enforces App Check refuses every call from them.
+    public var appCheckAttestationFailureProbability = 0.01
+
     // MARK: SendGrid (MODEL_RULES §17)
     /// *Estimate*: probability of an HTTP 429 not explained by the account's rate (SendGrid's own
     /// throttling, transient).
@@ -260,6 +266,7 @@ public struct BackendFaults: Sendable, Hashable {
         faults.fcmTokenFailureProbability = 0
         faults.fcmTokenRotationProbability = 0
         faults.fcmTokenExpiryProbability = 0
+        faults.appCheckAttestationFailureProbability = 0
         faults.fcmDelivery = .zero
         faults.emailRateLimitProbability = 0
         faults.emailQuotaUsedElsewhere = 0

@@ -103,6 +103,9 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
     /// A stored token belonged to a device inactive for over 270 days: FCM had expired it, and
     /// sends to it answer UNREGISTERED (MODEL_RULES §33).
     case fcmTokenExpired = "fcm-token-expired"
+    /// A device's attestation provider gave it no App Check token: a callable enforcing App Check
+    /// refuses its calls (MODEL_RULES §32). Drawn once per device, at its first call that sends one.
+    case appCheckAttestationFailed = "app-check-attestation-failed"
 
     /// What else makes this kind happen besides its drawn probability, which is all the
     /// expectation counts; nil when the draws are its only source. A sweep whose count is far
@@ -161,6 +164,7 @@ public enum FaultKind: String, Sendable, Hashable, Codable, CaseIterable, Compar
         case .fcmTokenRotated: 36
         case .emailQuotaExceeded: 37
         case .fcmTokenExpired: 38
+        case .appCheckAttestationFailed: 39
         }
     }
 }

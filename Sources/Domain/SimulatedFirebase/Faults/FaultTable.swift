@@ -31,6 +31,7 @@ public enum FaultTable {
         FaultDial("trigger-late", .triggerLate, [\.triggerLateProbability], ceiling: 0.05, swarm: (.reorderedTriggers, 0.05), drawnAfterOutages: true, source: "§29"),
         FaultDial("fcm-token-rotated", .fcmTokenRotated, [\.fcmTokenRotationProbability], ceiling: 0.2, drawnAfterOutages: true, source: "§33"),
         FaultDial("fcm-token-expired", .fcmTokenExpired, [\.fcmTokenExpiryProbability], ceiling: 0.3, drawnAfterOutages: true, source: "§33"),
+        FaultDial("app-check-attestation-failed", .appCheckAttestationFailed, [\.appCheckAttestationFailureProbability], ceiling: 0.2, drawnAfterOutages: true, source: "§32"),
         FaultDial("email-quota-shared", nil, [\.emailQuotaUsedElsewhere], ceiling: 0.99, swarm: (.emailFailures, 4.95), drawnAfterOutages: true, source: "§33"),
     ]
 

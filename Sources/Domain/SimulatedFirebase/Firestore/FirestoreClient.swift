@@ -12,6 +12,8 @@ public final class FirestoreClient: Sendable {
     /// Drawn at the first read, so devices that never read their clock cost nothing and are not
     /// counted as the fault's opportunities.
     private let drawnClock = Mutex<DeviceClock?>(nil)
+    /// Drawn at the first call that sends an App Check token, likewise.
+    private let drawnAppCheck = Mutex<Bool?>(nil)
     private let backoffRandom: SharedRandom
     /// A listener of this device and what it covers (held weakly: the collection holds it while
     /// it listens, and its owner's handler may hold this client).
@@ -40,6 +42,22 @@ public final class FirestoreClient: Sendable {
                 ledger: backend.faultLedger)
             drawn = clock
             return clock
+        }
+    }
+
+    /// Whether this device holds a valid App Check token (MODEL_RULES §32): its attestation
+    /// provider fails for good on `appCheckAttestationFailureProbability` of devices
+    /// (`app-check-attestation-failed`), drawn once, at the first call that sends one. The SDK
+    /// refreshes a working device's token (it expires) with the calls it makes.
+    public var hasAppCheckToken: Bool {
+        drawnAppCheck.withLock { drawn in
+            if let drawn { return drawn }
+            let probability = backend.faults.appCheckAttestationFailureProbability
+            backend.faultLedger.opportunity(.appCheckAttestationFailed, probability: probability)
+            let fails = SharedRandom(backend.env, stream: "app-check/\(label)").chance(probability)
+            if fails { backend.faultLedger.observe(.appCheckAttestationFailed, subject: label) }
+            drawn = !fails
+            return !fails
         }
     }
 

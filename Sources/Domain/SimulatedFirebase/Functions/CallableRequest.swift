@@ -6,4 +6,7 @@ public struct CallableRequest: Sendable {
     public let data: Fields
     /// Server time the function started.
     public let time: Timestamp
+    /// Whether the call carried a valid App Check token (`request.app` is set); a callable that
+    /// enforces App Check never sees one without.
+    public var appCheckVerified = false
 }

@@ -19,6 +19,7 @@ public final class Functions: Sendable {
     }
     struct Callable: Sendable {
         let timeout: Duration?
+        let enforcesAppCheck: Bool
         let handler: CallableHandler
     }
     private struct State {
@@ -152,28 +153,41 @@ public final class Functions: Sendable {
     /// Registers the HTTPS callable `name` (once per name); `timeout` as for triggers (nil: 60 s).
     /// A terminated call answers its caller INTERNAL (a crash) or DEADLINE_EXCEEDED (its timeout).
     /// `maxInstances` as for triggers; a call finding no instance free within
-    /// `BackendFaults.callableQueuePatience` answers RESOURCE_EXHAUSTED.
-    public func callable(_ name: String, timeout: Duration? = nil, maxInstances: Int? = nil, _ handler: @escaping CallableHandler) {
+    /// `BackendFaults.callableQueuePatience` answers RESOURCE_EXHAUSTED. `enforceAppCheck`
+    /// (`enforceAppCheck: true` in its options) refuses calls without a valid App Check token.
+    public func callable(
+        _ name: String, timeout: Duration? = nil, maxInstances: Int? = nil, enforceAppCheck: Bool = false, _ handler: @escaping CallableHandler
+    ) {
         Self.checkTimeout(timeout, name)
         deploy(name, maxInstances: maxInstances)
         state.withLock { state in
             precondition(state.callables[name] == nil, "callable \(name) registered twice")
-            state.callables[name] = Callable(timeout: timeout, handler: handler)
+            state.callables[name] = Callable(timeout: timeout, enforcesAppCheck: enforceAppCheck, handler: handler)
         }
         coverage.declare(.callable, name)
     }
 
     /// Invokes a callable as `auth`; with a `network`, the call pays its latency and faults.
-    public func invoke(_ name: String, data: Fields, auth: AuthContext?, network: ClientNetwork? = nil) async throws -> Value {
+    /// `appCheck`: whether the call carries a valid App Check token (the device's
+    /// `FirestoreClient.hasAppCheckToken`); a callable enforcing App Check refuses one without,
+    /// UNAUTHENTICATED, before it runs.
+    public func invoke(_ name: String, data: Fields, auth: AuthContext?, network: ClientNetwork? = nil, appCheck: Bool = false) async throws -> Value {
         guard let callable = state.withLock({ $0.callables[name] }) else { throw BackendError.unknownFunction(name) }
         let pending = try await network?.send(.call(name))
         coverage.count(.callable, name)
+        if callable.enforcesAppCheck && !appCheck {
+            coverage.countFailure(.callable, name)
+            if let pending { try await network!.receive(pending) }
+            throw BackendError.unauthenticated("\(name) enforces App Check and the call carries no valid App Check token")
+        }
         var result = Value.null
         do {
             try await invocations.admitted(name, patience: invocations.callableQueuePatience) {
                 await dispatcher.coldStarts.begin(name)
                 try await invocations.run(name, timeout: callable.timeout) {
-                    result = try await callable.handler(CallableRequest(auth: auth, data: data, time: env.clock.now))
+                    var request = CallableRequest(auth: auth, data: data, time: env.clock.now)
+                    request.appCheckVerified = appCheck
+                    result = try await callable.handler(request)
                 }
             }
         } catch {

@@ -16,6 +16,8 @@ extension HeartbeatTimelineScenario {
             .always, "alert-on-time", "pre-notification at threshold − 3 h and email at the threshold (elapsed time), never early, at most one sender period + jitter late per attempt", operations: ["onboarded:", "paused", "check-in", "cancelled", "email", "push"])
         static let emailShowsLocalTime = CheckDeclaration(
             .always, "email-shows-local-time", "the email shows the last check-in in the user's time zone", operations: ["onboarded:", "check-in", "email"])
+        static let checkInNotRefused = CheckDeclaration(
+            .always, "check-in-not-refused", "a check-in that reaches the server is never refused for who the user or their device is (the network, the platform's failures and a double tap's rate limit aside): a refused tap alarms the contacts of a user who tapped", operations: ["check-in"])
         static let rateLimitRespected = CheckDeclaration(
             .always, "rate-limit-respected", "accepted heartbeats of one user are at least 60 s apart", operations: ["check-in"])
         static let missedWindowAlerted = CheckDeclaration(

@@ -51,6 +51,7 @@ public struct HeartbeatTimelineScenario: FirebaseScenario {
         Check.alertOnTime,
         Check.emailShowsLocalTime,
         Check.rateLimitRespected,
+        Check.checkInNotRefused,
         Check.missedWindowAlerted,
         Check.preNotificationSent,
         Check.emailSent,
@@ -555,6 +556,8 @@ public struct HeartbeatTimelineScenario: FirebaseScenario {
             case .failure(let error):
                 if case .rateLimited = error { context.sometimes(Check.rateLimited, true); continue }
                 context.note(member.userId, "check-in failed: \(error)")
+                context.always(Check.checkInNotRefused, !Self.refusesTheUser(error),
+                               "\(member.userId)'s check-in reached the server and was refused (\(error)): their contacts will be alarmed though they tapped")
             }
         }
         guard let accepted else { return nil }
@@ -566,6 +569,16 @@ public struct HeartbeatTimelineScenario: FirebaseScenario {
             context.note(member.userId, "cancelled \(fresh.map(\.kind.rawValue).joined(separator: ", "))")
         }
         return accepted
+    }
+
+    /// Whether a check-in's error is the server refusing this caller (UNAUTHENTICATED or
+    /// PERMISSION_DENIED: every later tap will be refused too), not the network, the platform's own
+    /// failures or the app's answers (the double-tap rate limit).
+    static func refusesTheUser(_ error: SafeNSoundError) -> Bool {
+        switch BackendError.inside(error) {
+        case .unauthenticated?, .permissionDenied?: true
+        default: false
+        }
     }
 
     // MARK: Checks

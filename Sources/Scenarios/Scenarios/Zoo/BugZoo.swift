@@ -108,6 +108,9 @@ public enum BugZoo {
         Bug(variant: "alerts-index-not-deployed", app: "safensound", scenario: "heartbeat-timeline", needs: "depth-1", parameters: heartbeatSmall),
         // Firestore grants a request when any matching statement allows it; first-match passes it.
         Bug(variant: "rules-dev-catch-all", app: "safensound", scenario: "heartbeat-timeline", needs: "depth-1", parameters: heartbeatSmall),
+        // App Check attestation fails for good on some devices (MODEL_RULES §32).
+        Bug(variant: "app-check-enforced-heartbeat", app: "safensound", scenario: "heartbeat-timeline", needs: "fault:app-check-attestation-failed",
+            parameters: heartbeatSmall),
         Bug(variant: "wall-clock-threshold", app: "safensound", scenario: "heartbeat-timeline", needs: "depth-1", parameters: heartbeatSmall),
         Bug(variant: "invalid-token-deactivates", app: "safensound", scenario: "heartbeat-timeline", needs: "fault:invalid-token", parameters: heartbeatSmall),
         Bug(variant: "reinstall-orphans-account", app: "safensound", scenario: "heartbeat-timeline", needs: "depth-1", parameters: heartbeatSmall),
