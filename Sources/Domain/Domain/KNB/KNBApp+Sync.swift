@@ -118,6 +118,11 @@ extension KNBApp {
     /// the meta document (read in the transaction), not a query, so two overlapping runs cannot
     /// each miss what the other wrote.
     func syncCommunityOccasions(_ website: KNBWebsite) async throws {
+        if has(.occasionsClearedBeforeFetch) {
+            // Clear, then fetch: the hash and the ids are forgotten so the page is written whole.
+            for document in await firestore.fetch("communityOccasions") { try await firestore.delete(document.path) }
+            try await firestore.delete(Self.communityMeta)
+        }
         let page = try await fetchHomepage(website)
         let items = KNBWebsiteParser.occasions(page.html)
         let hash = KNBWebsiteParser.contentHash(items)

@@ -91,6 +91,10 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
     /// `syncCommunityOccasions` writes the occasions it parsed (set by deterministic id) but never
     /// deletes one the website took down: not the seed's "full replace via batch write".
     case occasionsUpsertOnly = "occasions-upsert-only"
+    /// `syncCommunityOccasions` clears the collection first, then fetches the page and writes what
+    /// it lists: a fetch that fails (the website down for hours) leaves the occasions screen empty
+    /// until a run gets through.
+    case occasionsClearedBeforeFetch = "occasions-cleared-before-fetch"
     /// Storage rules that check the image's type and owner but not its size: "3 MB max" kept only
     /// by the app's own JPEG compression (§ Social Feed "compressed to JPEG"), so any signed-in
     /// client that skips the app stores a file of any size in the bucket.
@@ -177,6 +181,7 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
         case .syncReadsAppEntriesFirst: return "calendar sync reads the app's dates, then fetches the site, then writes: a booking made during the fetch is overwritten"
         case .syncHashSkipStale: return "calendar sync skips an unchanged page: a cancelled app booking's date never gets its website row back"
         case .occasionsUpsertOnly: return "occasions sync upserts what it parsed and deletes nothing: a notice taken down stays in the app"
+        case .occasionsClearedBeforeFetch: return "occasions sync clears the collection before it fetches: while the website is down the occasions screen is empty"
         case .storageRulesNoSizeCheck: return "storage rules without the 3 MB check: a client that skips the app's compression stores any size"
         case .postCleanupWithoutAnswer: return "a post whose write failed and cannot be read back loses its images: if the write landed, a dangling URL"
         case .kiddushDeleteClearsDate: return "booking delete clears the date's calendar entry unconditionally: a late trigger erases the rebooking's entry"

@@ -14,6 +14,8 @@ extension CalendarSyncScenario {
         static let occasionsMatchWebsite = CheckDeclaration(
             .eventually, "occasions-match-website",
             "once idle, communityOccasions holds exactly the website's final occasions (category, date, text), each in its group")
+        static let occasionsStayShown = CheckDeclaration(
+            .always, "occasions-stay-shown", "once the occasions screen has shown occasions, it is never empty while the website lists some (sampled every 10 s)")
         static let cancelledDateRestored = CheckDeclaration(
             .sometimes, "cancelled-date-restored", "a date whose app booking was cancelled shows the website's row again",
             requires: [.atLeast(Parameter.cancelPercent, 1)])

@@ -26,10 +26,10 @@ public struct CalendarSyncScenario: FirebaseScenario {
     /// The operations whose latency it records.
     public let operations: [String] = ["bookKiddush", "cancelKiddush"]
     /// The variants it should catch.
-    public let variants = ScenarioSupport.variants([KNBVariant.syncReadsAppEntriesFirst, .syncHashSkipStale, .occasionsUpsertOnly])
+    public let variants = ScenarioSupport.variants([KNBVariant.syncReadsAppEntriesFirst, .syncHashSkipStale, .occasionsUpsertOnly, .occasionsClearedBeforeFetch])
     /// Its checks (`Check`), listed so a passing report still names them.
     public let checks: [CheckDeclaration] = [
-        Check.calendarKeepsAppBookings, Check.calendarMatchesWebsite, Check.occasionsMatchWebsite,
+        Check.calendarKeepsAppBookings, Check.calendarMatchesWebsite, Check.occasionsMatchWebsite, Check.occasionsStayShown,
         Check.cancelledDateRestored, Check.unchangedPageSkipped,
     ]
 
@@ -73,16 +73,19 @@ public struct CalendarSyncScenario: FirebaseScenario {
         let firstTick = backend.env.clock.now
         await backend.scheduler.start(firstTick: firstTick, until: end)
         let booked = ConfirmedLog()
-        await withTaskGroup(of: Void.self) { group in
-            for (index, member) in members.enumerated() {
-                group.addTask {
-                    await Simulation.named("member-\(index)") {
-                        await Self.member(member, index: index, website: site, origin: origin, ticks: ticks, booked: booked, context: context)
+        let screen = OccasionsScreen(site)
+        try await context.monitored(every: .seconds(10), check: { screen.check(app, context) }) {
+            await withTaskGroup(of: Void.self) { group in
+                for (index, member) in members.enumerated() {
+                    group.addTask {
+                        await Simulation.named("member-\(index)") {
+                            await Self.member(member, index: index, website: site, origin: origin, ticks: ticks, booked: booked, context: context)
+                        }
                     }
                 }
             }
+            await backend.waitUntilIdle()
         }
-        await backend.waitUntilIdle()
         guard !context.isStopped else { try context.throwIfStopped(); return }
         var lastTick = firstTick
         while lastTick + period <= end { lastTick = lastTick + period }

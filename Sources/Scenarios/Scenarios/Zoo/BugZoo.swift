@@ -96,6 +96,7 @@ public enum BugZoo {
         Bug(variant: "sync-reads-app-entries-first", app: "knb", scenario: "calendar-sync", needs: "depth-2+function"),
         Bug(variant: "sync-hash-skip-stale", app: "knb", scenario: "calendar-sync", needs: "depth-1"),
         Bug(variant: "occasions-upsert-only", app: "knb", scenario: "calendar-sync", needs: "depth-1"),
+        Bug(variant: "occasions-cleared-before-fetch", app: "knb", scenario: "calendar-sync", needs: "depth-1"),
         // SafeNSound: most flaws show sequentially (a pause, the DST change, a late alert); the
         // rate-limit race needs two same-instant calls split between read and write.
         Bug(variant: "random-alert-id", app: "safensound", scenario: "heartbeat-timeline", needs: "depth-1", parameters: heartbeatSmall),
