@@ -496,8 +496,22 @@ public final class KNBClient: Sendable {
         } catch { throw .wrap(error) }
     }
 
-    /// Releases a seat (its holder or an admin, per the rules).
+    /// Releases a seat (its holder or an admin, per the rules). Careful: one transaction deletes
+    /// the reservation only while it is still this user's, so a retry after a lost answer finds it
+    /// gone, or rebooked by someone else meanwhile, and succeeds: the seat was released.
+    /// `seat-release-plain-delete`: a plain delete, whose retry is refused (PERMISSION_DENIED, the
+    /// seat is another's now) although the first attempt released it.
     public func releaseSeat(_ path: DocumentPath) async throws(KNBError) {
-        do { try await firestore.delete(path) } catch { throw .wrap(error) }
+        do {
+            if app.has(.seatReleasePlainDelete) {
+                try await firestore.delete(path)
+                return
+            }
+            let email = email
+            try await firestore.runTransaction { tx in
+                guard try await tx.get(path)["reservedBy"]?.stringValue == email else { return }
+                tx.delete(path)
+            }
+        } catch { throw .wrap(error) }
     }
 }

@@ -47,6 +47,9 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
     case kiddushCheckSendSet = "kiddush-check-send-set"
     /// Seat reservations created with `add()` (random id): one seat can be reserved twice.
     case seatRandomId = "seat-random-id"
+    /// `releaseSeat` as a plain delete: after a lost answer the app's retry finds the seat rebooked
+    /// by someone else and is refused, so the user is told the release failed though it happened.
+    case seatReleasePlainDelete = "seat-release-plain-delete"
     /// The like button's in-flight guard checks, awaits the post cache, then marks (actor
     /// reentrancy); the like itself is read-then-`arrayUnion` + `increment(1)`: a double tap
     /// that slips past the guard counts one like twice.
@@ -181,6 +184,7 @@ public enum KNBVariant: String, AppVariant, CustomStringConvertible {
         case .syncReadsAppEntriesFirst: return "calendar sync reads the app's dates, then fetches the site, then writes: a booking made during the fetch is overwritten"
         case .syncHashSkipStale: return "calendar sync skips an unchanged page: a cancelled app booking's date never gets its website row back"
         case .occasionsUpsertOnly: return "occasions sync upserts what it parsed and deletes nothing: a notice taken down stays in the app"
+        case .seatReleasePlainDelete: return "seat release as a plain delete: a retry after a lost answer is refused (the seat is rebooked), and the user is told it failed though it happened"
         case .occasionsClearedBeforeFetch: return "occasions sync clears the collection before it fetches: while the website is down the occasions screen is empty"
         case .storageRulesNoSizeCheck: return "storage rules without the 3 MB check: a client that skips the app's compression stores any size"
         case .postCleanupWithoutAnswer: return "a post whose write failed and cannot be read back loses its images: if the write landed, a dangling URL"

@@ -22,5 +22,7 @@ extension SeatContentionScenario {
             "attemptsPerUser", "seats a user tries before giving up", default: 3, in: 1...20, cost: .linear)
         static let windowSeconds = ScenarioParameter(
             "windowSeconds", "users arrive within this window (virtual seconds)", default: 3, in: 1...3_600, cost: .linear)
+        static let releasePercent = ScenarioParameter(
+            "releasePercent", "users who, holding a seat, release it 1-10 s later (a refused user tries another seat 0.5-3 s after a refusal)", default: 30, in: 0...100)
     }
 }

@@ -48,6 +48,8 @@ public enum BugZoo {
     static let adminAnswersLost = World(faults: ["admin-answer-lost": 0.2])
     /// One trigger event in twenty held back 10 s–10 min (`trigger-late` at its ceiling).
     static let lateTriggers = World(faults: ["trigger-late": 0.05])
+    /// Client answers lost at the time-out dial's ceiling: one request in twenty acts and times out.
+    static let lostClientAnswers = World(faults: ["network-timeout": 0.05])
     /// A world of duplicate trigger events (one in five) where an invocation arriving at its
     /// function's instance limit starts past it half the time.
     static let instanceOvershoots = World(faults: ["trigger-duplicate": 0.2, "instance-overshoot": 0.5])
@@ -86,6 +88,9 @@ public enum BugZoo {
         Bug(variant: "like-notify-per-event", app: "knb", scenario: "like-storm", needs: "fault:duplicate-triggers"),
         Bug(variant: "reply-cascade-query-only", app: "knb", scenario: "like-storm", needs: "depth-2"),
         Bug(variant: "seat-random-id", app: "knb", scenario: "seat-contention", needs: "depth-2"),
+        // A request that acted and whose answer was lost (MODEL_RULES §18, §22): the app retries it.
+        Bug(variant: "seat-release-plain-delete", app: "knb", scenario: "seat-contention", needs: "fault:network-timeout",
+            parameters: ["releasePercent": "100"], world: lostClientAnswers),
         Bug(variant: "kiddush-random-id", app: "knb", scenario: "kiddush-booking", needs: "depth-2"),
         Bug(variant: "kiddush-setdata-overwrite", app: "knb", scenario: "kiddush-booking", needs: "depth-2"),
         Bug(variant: "kiddush-check-send-set", app: "knb", scenario: "kiddush-booking", needs: "depth-3+fault:duplicate-triggers"),
