@@ -15,7 +15,7 @@ extension CalendarSyncScenario {
             .eventually, "occasions-match-website",
             "once idle, communityOccasions holds exactly the website's final occasions (category, date, text), each in its group")
         static let occasionsStayShown = CheckDeclaration(
-            .always, "occasions-stay-shown", "once the occasions screen has shown occasions, it is never empty while the website lists some (sampled every 10 s)")
+            .always, "occasions-stay-shown", "once the occasions screen has shown occasions, it is never empty while the website lists some (a checker's listener, every change)")
         static let cancelledDateRestored = CheckDeclaration(
             .sometimes, "cancelled-date-restored", "a date whose app booking was cancelled shows the website's row again",
             requires: [.atLeast(Parameter.cancelPercent, 1)])

@@ -73,19 +73,18 @@ public struct CalendarSyncScenario: FirebaseScenario {
         let firstTick = backend.env.clock.now
         await backend.scheduler.start(firstTick: firstTick, until: end)
         let booked = ConfirmedLog()
-        let screen = OccasionsScreen(site)
-        try await context.monitored(every: .seconds(10), check: { screen.check(app, context) }) {
-            await withTaskGroup(of: Void.self) { group in
-                for (index, member) in members.enumerated() {
-                    group.addTask {
-                        await Simulation.named("member-\(index)") {
-                            await Self.member(member, index: index, website: site, origin: origin, ticks: ticks, booked: booked, context: context)
-                        }
+        let screen = OccasionsScreen(site).watch(app, context)
+        await withTaskGroup(of: Void.self) { group in
+            for (index, member) in members.enumerated() {
+                group.addTask {
+                    await Simulation.named("member-\(index)") {
+                        await Self.member(member, index: index, website: site, origin: origin, ticks: ticks, booked: booked, context: context)
                     }
                 }
             }
-            await backend.waitUntilIdle()
         }
+        await backend.waitUntilIdle()
+        screen.remove()
         guard !context.isStopped else { try context.throwIfStopped(); return }
         var lastTick = firstTick
         while lastTick + period <= end { lastTick = lastTick + period }

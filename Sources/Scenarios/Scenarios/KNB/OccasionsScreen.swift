@@ -3,15 +3,16 @@ import Harness
 import SimulatedFirebase
 import Synchronization
 
-/// What the occasions screen shows, sampled by calendar-sync's monitor: once it has shown
-/// occasions, it is never empty while the website lists some (`occasions-stay-shown`). Judged
-/// from the website's own pages and the stored collection, not the app's sync; a seed whose page
-/// ever listed no occasion is not judged (the app rightly showed none then).
+/// The occasions screen as a checker's own listener on `communityOccasions` draws it (every
+/// committed change, in order): once it has shown occasions, it is never empty while the website
+/// lists some (`occasions-stay-shown`). Judged from the website's own pages and the listener's
+/// copy, not the app's sync; a seed whose page ever listed no occasion is not judged (the app
+/// rightly showed none then).
 final class OccasionsScreen: Sendable {
     private let website: KNBWebsite
     /// Whether some revision up to each one listed no occasion.
     private let emptyPageBy: [Bool]
-    private let shown = Mutex(false)
+    private let state = Mutex<(shown: Set<String>, everShown: Bool)>(([], false))
 
     init(_ website: KNBWebsite) {
         self.website = website
@@ -22,17 +23,26 @@ final class OccasionsScreen: Sendable {
         }
     }
 
-    /// One look at the screen now.
-    func check(_ app: KNBApp, _ context: ScenarioContext) {
-        let stored = app.backend.firestore.query("communityOccasions").count
-        let wasShown = shown.withLock { shown in
-            defer { shown = shown || stored > 0 }
-            return shown
+    /// Starts the checker's listener; remove it when the run ends.
+    func watch(_ app: KNBApp, _ context: ScenarioContext) -> SnapshotListener {
+        app.backend.listen("communityOccasions", label: "checker/occasions") { [self] changes in
+            apply(changes, at: app.backend.env.clock.now, context)
         }
-        let revision = website.revision(at: app.backend.env.clock.now)
+    }
+
+    /// One snapshot: the screen's copy after `changes`, judged at `now`.
+    private func apply(_ changes: [DocumentChange], at now: Timestamp, _ context: ScenarioContext) {
+        let (count, wasShown) = state.withLock { state in
+            let before = state.everShown
+            for change in changes {
+                if change.after.exists { state.shown.insert(change.path.id) } else { state.shown.remove(change.path.id) }
+            }
+            state.everShown = state.everShown || !state.shown.isEmpty
+            return (state.shown.count, before)
+        }
+        let revision = website.revision(at: now)
         guard wasShown, !emptyPageBy[revision] else { return }
-        let listed = website.occasions(revision: revision).count
-        context.always(CalendarSyncScenario.Check.occasionsStayShown, stored > 0,
-                       "the website lists \(listed) occasions and the app's occasions screen is empty (communityOccasions holds none)")
+        context.always(CalendarSyncScenario.Check.occasionsStayShown, count > 0,
+                       "the website lists \(website.occasions(revision: revision).count) occasions and the occasions screen is empty (communityOccasions holds none)")
     }
 }
