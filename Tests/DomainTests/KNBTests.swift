@@ -245,9 +245,15 @@ func duplicatingFaults() -> BackendFaults {
         let seat = try await knb.alice.reserveSeat(row: "A", number: 1)
         await #expect(throws: KNBError.seatTaken("A-1")) { try await knb.bob.reserveSeat(row: "A", number: 1) }
         #expect(await backendError { try await knb.alice.firestore.updateData(seat, ["row": .set("B")]) }?.code == "PERMISSION_DENIED")
-        #expect(await backendError { try await knb.bob.releaseSeat(seat) }?.code == "PERMISSION_DENIED")
-        try await knb.admin.releaseSeat(seat)
+        #expect(await backendError { try await knb.bob.releaseAnySeat(seat) }?.code == "PERMISSION_DENIED")
+        try await knb.bob.releaseSeat(seat)  // not Bob's: left as it is
+        #expect(await knb.app.backend.firestore.get(seat)["reservedBy"] == "alice@knb.org")
+        try await knb.alice.releaseSeat(seat)
+        try await knb.alice.releaseSeat(seat)  // a retry: already released
+        #expect(await !knb.app.backend.firestore.get(seat).exists)
         _ = try await knb.bob.reserveSeat(row: "A", number: 1)
+        try await knb.admin.releaseAnySeat(seat)
+        #expect(await !knb.app.backend.firestore.get(seat).exists)
     }
 }
 

@@ -496,11 +496,12 @@ public final class KNBClient: Sendable {
         } catch { throw .wrap(error) }
     }
 
-    /// Releases a seat (its holder or an admin, per the rules). Careful: one transaction deletes
-    /// the reservation only while it is still this user's, so a retry after a lost answer finds it
-    /// gone, or rebooked by someone else meanwhile, and succeeds: the seat was released.
-    /// `seat-release-plain-delete`: a plain delete, whose retry is refused (PERMISSION_DENIED, the
-    /// seat is another's now) although the first attempt released it.
+    /// Releases the seat this user holds at `path`. Careful: one transaction deletes the
+    /// reservation only while it is still this user's, so a retry after a lost answer finds it
+    /// gone, or rebooked by someone else meanwhile, and succeeds: the seat was released (a seat
+    /// this user does not hold is left as it is). `seat-release-plain-delete`: a plain delete,
+    /// whose retry is refused (PERMISSION_DENIED, the seat is another's now) although the first
+    /// attempt released it.
     public func releaseSeat(_ path: DocumentPath) async throws(KNBError) {
         do {
             if app.has(.seatReleasePlainDelete) {
@@ -513,5 +514,11 @@ public final class KNBClient: Sendable {
                 tx.delete(path)
             }
         } catch { throw .wrap(error) }
+    }
+
+    /// An admin releases anyone's seat (the rules let an admin delete any reservation, and refuse
+    /// anyone else who does not hold it).
+    public func releaseAnySeat(_ path: DocumentPath) async throws(KNBError) {
+        do { try await firestore.delete(path) } catch { throw .wrap(error) }
     }
 }
